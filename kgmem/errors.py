@@ -1,0 +1,66 @@
+"""Exception classes. Every error kgmem raises on purpose derives from :class:`KGMemError`."""
+
+
+class KGMemError(Exception):
+    """Base class for kgmem errors."""
+
+
+class ConfigError(KGMemError):
+    """A setting is missing or invalid; the message names the key."""
+
+
+class ValidationError(KGMemError, ValueError):
+    """Input from a caller (or an LLM) was rejected; the message names the field."""
+
+
+class BackendUnavailable(KGMemError):
+    """Neo4j or Chroma could not be reached after retries."""
+
+
+class CypherNotFound(KGMemError):
+    """A named Cypher file does not exist under cypher/."""
+
+
+class ServerError(KGMemError):
+    """The local Neo4j server could not be installed, started or stopped."""
+
+
+class JavaNotFound(ServerError):
+    """No Java runtime, or one older than Neo4j needs."""
+
+
+class PortInUse(ServerError):
+    """A port the local Neo4j needs is taken by another process."""
+
+
+class MavenUnreachable(ServerError):
+    """Maven could not download Neo4j from Maven Central."""
+
+
+class ServerStartFailed(ServerError):
+    """The Neo4j process exited or did not answer in time; the message points at its log."""
+
+
+class GeneratorError(KGMemError):
+    """The text generator (LLM) gave no answer after its retries; analysis of that batch is skipped."""
+
+
+class KnowledgeNotFound(KGMemError):
+    """No Knowledge item with the given id in the namespace."""
+
+
+# -- reports, maintenance, call graph (analyst surfaces) ------------------------------
+class ReportError(KGMemError):
+    """A report is unknown or its Cypher header is malformed; the message names it."""
+
+
+class ReportParamError(ReportError, ValidationError):
+    """A report parameter is unknown, missing or of the wrong type; the message names it."""
+
+
+class ImportFormatError(ValidationError):
+    """An export file (JSONL) is malformed or not allowed; the message names the line."""
+
+
+class NamespaceNotEmpty(KGMemError):
+    """`kgmem import` into a namespace that already holds nodes (use --replace)."""

@@ -1,0 +1,48 @@
+"""The ``neo4j.conf`` kgmem writes for its local server."""
+
+from __future__ import annotations
+
+from kgmem.config import Neo4jSettings
+
+# The JVM flags Neo4j's own distribution ships in neo4j.conf (minus AlwaysPreTouch,
+# which slows start-up for no gain on a small heap).
+_JVM_FLAGS = (
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048",
+    "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+    "-Dlog4j2.disable.jmx=true",
+)
+
+
+def render_conf(cfg: Neo4jSettings, extra_lines: list[str] | None = None) -> str:
+    """neo4j.conf for a loopback-only server sized for a 2-core / few-GiB machine."""
+    lines = [
+        "# Written by `kgmem up`; regenerated on every start — put changes in kgmem.toml [neo4j].",
+        "server.default_listen_address=127.0.0.1",
+        "server.default_advertised_address=127.0.0.1",
+        f"server.bolt.listen_address=127.0.0.1:{cfg.bolt_port}",
+        f"server.http.listen_address=127.0.0.1:{cfg.http_port}",
+        "server.https.enabled=false",
+        "server.bolt.tls_level=DISABLED",
+        f"server.memory.heap.initial_size={cfg.heap}",
+        f"server.memory.heap.max_size={cfg.heap}",
+        f"server.memory.pagecache.size={cfg.pagecache}",
+        "dbms.memory.transaction.total.max=512m",
+        "dbms.usage_report.enabled=false",
+        "dbms.security.auth_enabled=true",
+        "server.directories.import=import",
+        "db.tx_log.rotation.retention_policy=2 days 1G",
+        *(f"server.jvm.additional={flag}" for flag in _JVM_FLAGS),
+        *(extra_lines or []),
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,172 @@
+"""ChromaDB as a derived index of the graph: one collection per (namespace, kind).
+
+Separate collections instead of one with a ``where`` filter: at 100 K vectors a
+filtered Chroma query was ~20x slower than an unfiltered one on this machine.
+Collection names are a hash of (namespace, kind), since namespaces are free text
+and Chroma names are not; the readable values are kept in collection metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+import numpy as np
+
+from kgmem.config import Settings
+from kgmem.errors import BackendUnavailable
+
+log = logging.getLogger(__name__)
+
+Metadata = Mapping[str, str | int | float | bool]
+
+
+def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
+    """Create the Chroma client: HTTP when ``chroma.url`` is set, else embedded persistent."""
+    import chromadb
+    from chromadb.config import Settings as ChromaConfig
+
+    config = ChromaConfig(anonymized_telemetry=False, allow_reset=False)
+    if settings.chroma.url:
+        url = urlparse(settings.chroma.url)
+        return chromadb.HttpClient(
+            host=url.hostname or "127.0.0.1",
+            port=url.port or (443 if url.scheme == "https" else 8000),
+            ssl=url.scheme == "https",
+            settings=config,
+        )
+    settings.chroma_path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(settings.chroma_path), settings=config)
+
+
+def collection_name(ns: str, kind: str) -> str:
+    """Chroma-safe, deterministic collection name for (namespace, kind)."""
+    digest = hashlib.sha256(f"{ns}\x1f{kind}".encode()).hexdigest()[:24]
+    return f"kg_{kind[:20]}_{digest}"
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    """One nearest neighbour: its node id, cosine distance (0 = same direction) and metadata."""
+
+    id: str
+    distance: float
+    document: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def similarity(self) -> float:
+        return 1.0 - self.distance
+
+
+class VectorStore:
+    """Upserts and nearest-neighbour queries over per-(namespace, kind) collections.
+
+    Args:
+        client: a Chroma client from :func:`open_chroma` (owned by the caller).
+    """
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self._collections: dict[tuple[str, str], Any] = {}
+
+    def collection(self, ns: str, kind: str, create: bool = True):
+        """The collection for (ns, kind); ``None`` if it does not exist and ``create`` is false."""
+        key = (ns, kind)
+        if key not in self._collections:
+            name = collection_name(ns, kind)
+            try:
+                if create:
+                    coll = self.client.get_or_create_collection(
+                        name,
+                        metadata={"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind},
+                        embedding_function=None,
+                    )
+                else:
+                    coll = self.client.get_collection(name, embedding_function=None)
+            except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
+                if not create:
+                    return None
+                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+            self._collections[key] = coll
+        return self._collections[key]
+
+    def upsert(
+        self,
+        ns: str,
+        kind: str,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        documents: Sequence[str] | None = None,
+        metadatas: Sequence[Metadata] | None = None,
+    ) -> None:
+        """Insert or replace vectors by id (idempotent: a retry never duplicates)."""
+        if not ids:
+            return
+        clean = [_clean_metadata(m) for m in metadatas] if metadatas else None
+        self.collection(ns, kind).upsert(
+            ids=list(ids),
+            embeddings=np.asarray(vectors, dtype=np.float32),
+            documents=list(documents) if documents is not None else None,
+            metadatas=clean,
+        )
+
+    def query(
+        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
+    ) -> list[VectorHit]:
+        """The ``n`` nearest vectors to ``vector`` in (ns, kind), nearest first."""
+        coll = self.collection(ns, kind, create=False)
+        if coll is None or n <= 0:
+            return []
+        count = coll.count()
+        if count == 0:
+            return []
+        res = coll.query(
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=min(n, count),
+            where=dict(where) if where else None,
+            include=["distances", "metadatas", "documents"],
+        )
+        ids = res["ids"][0]
+        dists = res["distances"][0]
+        metas = (res.get("metadatas") or [[None] * len(ids)])[0]
+        docs = (res.get("documents") or [[None] * len(ids)])[0]
+        return [
+            VectorHit(id=i, distance=float(d), document=doc, metadata=dict(m or {}))
+            for i, d, m, doc in zip(ids, dists, metas, docs)
+        ]
+
+    def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by id (missing ids are absent from the result)."""
+        coll = self.collection(ns, kind, create=False)
+        if coll is None or not ids:
+            return {}
+        res = coll.get(ids=list(ids), include=["embeddings"])
+        return {i: np.asarray(e, dtype=np.float32) for i, e in zip(res["ids"], res["embeddings"])}
+
+    def delete(self, ns: str, kind: str, ids: Sequence[str]) -> None:
+        coll = self.collection(ns, kind, create=False)
+        if coll is not None and ids:
+            coll.delete(ids=list(ids))
+
+    def count(self, ns: str, kind: str) -> int:
+        coll = self.collection(ns, kind, create=False)
+        return 0 if coll is None else coll.count()
+
+    def drop_namespace(self, ns: str, kinds: Sequence[str]) -> None:
+        """Delete the collections of ``ns`` for ``kinds`` (tests and `kgmem import --replace`)."""
+        for kind in kinds:
+            self._collections.pop((ns, kind), None)
+            try:
+                self.client.delete_collection(collection_name(ns, kind))
+            except Exception:  # noqa: BLE001 - already absent
+                pass
+
+
+def _clean_metadata(meta: Metadata) -> dict[str, str | int | float | bool]:
+    # Chroma rejects None values and nested types.
+    return {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool))}

@@ -1,0 +1,114 @@
+"""Shared fixtures. Servers start once per test session; every test gets its own namespace.
+
+Backend: the local Neo4j that `kgmem up` manages (default), or the docker-compose
+stack in docker/ through pytest-docker when KGMEM_TEST_BACKEND=docker.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+
+from kgmem.config import ChromaSettings, Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
+        if parts[0] in ("integration", "e2e"):
+            item.add_marker(getattr(pytest.mark, parts[0]))
+
+
+if BACKEND == "docker":
+
+    @pytest.fixture(scope="session")
+    def docker_compose_file() -> str:
+        return str(ROOT / "docker" / "docker-compose.yml")
+
+    @pytest.fixture(scope="session")
+    def base_settings(docker_services, docker_ip) -> Settings:  # type: ignore[no-untyped-def]
+        import socket
+
+        def bolt_open() -> bool:
+            try:
+                socket.create_connection((docker_ip, 7687), timeout=1).close()
+                return True
+            except OSError:
+                return False
+
+        docker_services.wait_until_responsive(timeout=120.0, pause=1.0, check=bolt_open)
+        return load_settings(
+            neo4j={"uri": f"bolt://{docker_ip}:7687", "password": os.environ.get("KGMEM_NEO4J__PASSWORD", "kgmem-test-pw")},
+            chroma={"url": f"http://{docker_ip}:8000"},
+        )
+
+else:
+
+    @pytest.fixture(scope="session")
+    def base_settings() -> Settings:
+        """Settings for the local server; starts it (or reuses the running one)."""
+        from kgmem.server import LocalNeo4j
+
+        settings = load_settings()
+        LocalNeo4j(settings).up()
+        return load_settings()  # re-read: `up` may have just written the password
+
+
+@pytest.fixture(scope="session")
+def driver(base_settings: Settings):
+    from kgmem.graph import connect
+
+    drv = connect(base_settings)
+    yield drv
+    drv.close()
+
+
+@pytest.fixture(scope="session")
+def graph(driver, base_settings: Settings):
+    """A GraphStore with the schema applied once per session."""
+    from kgmem.graph import GraphStore
+    from kgmem.graph.schema import apply_schema
+
+    store = GraphStore(driver, base_settings.neo4j.database)
+    apply_schema(store)
+    return store
+
+
+@pytest.fixture(scope="session")
+def embedder(base_settings: Settings):
+    """The real embedding model, loaded once."""
+    from kgmem.vectors import Embedder
+
+    return Embedder(base_settings.embedding, base_settings.models_dir)
+
+
+@pytest.fixture
+def ns(graph) -> str:
+    """A namespace of this test's own; its nodes are deleted afterwards."""
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    yield name
+    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+
+
+@pytest.fixture
+def settings(base_settings: Settings, ns: str, tmp_path: Path) -> Settings:
+    """Per-test settings: own namespace, Chroma in a temp dir."""
+    # Embedded Chroma in a temp dir; against a Chroma server the namespace alone isolates tests.
+    chroma = ChromaSettings(path=tmp_path / "chroma") if BACKEND != "docker" else base_settings.chroma
+    return base_settings.model_copy(update={"namespace": ns, "chroma": chroma})
+
+
+@pytest.fixture
+def mem(settings: Settings, driver, embedder, graph):
+    """A KGMem client on the real stack, sharing the session's driver and model."""
+    from kgmem import KGMem
+
+    client = KGMem(settings, driver=driver, embedder=embedder)
+    yield client
+    client.close()

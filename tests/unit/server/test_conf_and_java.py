@@ -1,0 +1,44 @@
+from pathlib import Path
+
+import pytest
+
+from kgmem.config import Neo4jSettings
+from kgmem.config_file import read_config, update_config
+from kgmem.server.conf import render_conf
+from kgmem.server import java as java_mod
+from kgmem.errors import JavaNotFound
+
+
+def test_conf_listens_on_loopback_with_configured_ports() -> None:
+    text = render_conf(Neo4jSettings(bolt_port=17687, http_port=17474, heap="768m"))
+    assert "server.bolt.listen_address=127.0.0.1:17687" in text
+    assert "server.http.listen_address=127.0.0.1:17474" in text
+    assert "server.default_listen_address=127.0.0.1" in text
+    assert "server.memory.heap.max_size=768m" in text
+    assert "0.0.0.0" not in text
+
+
+def test_config_file_is_private_and_merges(tmp_path: Path) -> None:
+    path = tmp_path / "kgmem.toml"
+    update_config(path, "neo4j", {"password": "p1"})
+    update_config(path, "neo4j", {"bolt_port": 1})
+    update_config(path, "chroma", {"url": "http://x"})
+    assert read_config(path) == {"neo4j": {"password": "p1", "bolt_port": 1}, "chroma": {"url": "http://x"}}
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_old_java_is_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "bin" / "java"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    with pytest.raises(JavaNotFound, match="Java 11"):
+        java_mod.check_java()
+
+
+def test_missing_java_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(JavaNotFound, match="none was found"):
+        java_mod.check_java()
