@@ -50,6 +50,7 @@ _NETWORK_HINTS = (
     "Network is unreachable",
     "Could not resolve",
     "Failed to read artifact descriptor",
+    "No plugin found for prefix",  # a fresh ~/.m2 cannot even fetch the dependency plugin
 )
 
 
