@@ -36,8 +36,8 @@ _CONVERSATION = [
 ]
 
 
-def run_demo(echo: Echo = print, settings: Settings | None = None) -> None:
-    """Run the demo, printing through ``echo``."""
+def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEMO_NS) -> None:
+    """Run the demo in namespace ``ns`` (wiped first, so it is re-runnable), printing through ``echo``."""
     from kgmem import KGMem
     from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
@@ -51,15 +51,15 @@ def run_demo(echo: Echo = print, settings: Settings | None = None) -> None:
         how = "already running" if status.reused else f"started in {status.start_seconds:.1f} s"
         echo(f"  Neo4j {how}: {status.bolt_uri}")
         settings = load_settings()  # `up` may have just written the generated password
-    settings = settings.model_copy(update={"namespace": DEMO_NS})
+    settings = settings.model_copy(update={"namespace": ns})
 
     with connect(settings) as driver:
         graph = GraphStore(driver, settings.neo4j.database)
         apply_schema(graph)
-        graph.write_autocommit("maintenance/delete_namespace", ns=DEMO_NS)  # re-runnable demo
+        graph.write_autocommit("maintenance/delete_namespace", ns=ns)  # re-runnable demo
         echo("Loading the embedding model (offline) ...")
         with KGMem(settings, driver=driver) as mem:
-            mem.vectors.drop_namespace(DEMO_NS, ("error", "fix", "knowledge", "message", "entity"))
+            mem.vectors.drop_namespace(ns, ("error", "fix", "knowledge", "message", "entity"))
             _errors_and_fixes(mem, echo)
             _conversation(mem, echo)
             _search(mem, echo)
@@ -121,7 +121,7 @@ def _where_to_look(settings: Settings, echo: Echo) -> None:
     echo(f"  Neo4j Browser: http://127.0.0.1:{settings.neo4j.http_port}/browser/")
     echo(f"  connect URL:   {settings.neo4j.uri}   user: {settings.neo4j.user}")
     echo(f"  password:      in {settings.config_file} (key neo4j.password)")
-    echo(f"  try:           MATCH p=(e:ErrorPattern {{ns:'{DEMO_NS}'}})-[:RESOLVED_BY|SIMILAR_TO]-() RETURN p")
+    echo(f"  try:           MATCH p=(e:ErrorPattern {{ns:'{settings.namespace}'}})-[:RESOLVED_BY|SIMILAR_TO]-() RETURN p")
     echo("  stop Neo4j:    kgmem down")
 
 

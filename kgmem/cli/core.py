@@ -1,0 +1,41 @@
+"""`kgmem init`, `kgmem search` (basic) and `kgmem demo`."""
+
+from __future__ import annotations
+
+import click
+
+from kgmem.config import load_settings
+
+
+@click.command()
+def init() -> None:
+    """Apply the graph schema (constraints, indexes) idempotently."""
+    from kgmem.graph import GraphStore, connect
+    from kgmem.graph.schema import apply_schema
+
+    settings = load_settings()
+    with connect(settings) as driver:
+        version = apply_schema(GraphStore(driver, settings.neo4j.database))
+    click.echo(f"schema version {version} applied to {settings.neo4j.uri}")
+
+
+@click.command()
+@click.argument("query")
+@click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--ns", default=None, help="Namespace (default from settings).")
+def search(query: str, k: int, ns: str | None) -> None:
+    """Search what kgmem knows."""
+    from kgmem import KGMem
+
+    with KGMem(load_settings()) as mem:
+        for hit in mem.search(query, k=k, ns=ns):
+            click.echo(f"{hit.score:.3f}  [{hit.kind}] {hit.text}")
+
+
+@click.command()
+@click.option("--ns", default="demo", show_default=True, help="Namespace for the demo (wiped first).")
+def demo(ns: str) -> None:
+    """Start the local Neo4j, record tool errors and a fix, search, and print what kgmem found."""
+    from kgmem.demo import run_demo
+
+    run_demo(echo=click.echo, ns=ns)
