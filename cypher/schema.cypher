@@ -49,3 +49,6 @@ CALL db.awaitIndexes(300);
 
 MERGE (m:KgmemSchema {id: 'schema'})
 SET m.version = $version, m.applied_at = datetime();
+
+// Learning engine: spool replay cursors (one per spool segment file; exactly-once replay).
+CREATE CONSTRAINT kgmem_spool_key IF NOT EXISTS FOR (n:KgmemSpool) REQUIRE n.id IS UNIQUE;

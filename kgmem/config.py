@@ -100,10 +100,15 @@ class LearningSettings(_Section):
     success_boost: float = Field(0.1, ge=0.0, le=1.0)
     failure_penalty: float = Field(0.2, ge=0.0, le=1.0)
     propagation_rate: float = Field(0.3, ge=0.0, le=1.0)
-    similarity_threshold: float = Field(0.80, ge=0.0, le=1.0)
+    # Cosine of error signatures (all-MiniLM-L6-v2) needed for SIMILAR_TO, on top of compatible
+    # error codes. Measured on tests/data/errors_corpus.jsonl (docs/learning.md): the knee where
+    # hard negatives are at their floor and recall is still flat; above it recall falls fast.
+    similarity_threshold: float = Field(0.74, ge=0.0, le=1.0)
     similar_neighbours: int = Field(5, ge=0, le=100)
+    similar_across_tools: bool = False  # link errors of different tools too
     example_max_chars: int = Field(2000, ge=64)
     strict: bool = False  # raise backend errors into the caller instead of spooling
+    offline_retry_s: float = Field(5.0, ge=0.0)  # after a failed write, spool without retrying for this long
 
 
 class AnalysisSettings(_Section):
@@ -129,6 +134,11 @@ class AnalysisSettings(_Section):
     prompt_knowledge_limit: int = Field(50, ge=0, le=1000)
     flush_timeout_s: float = Field(30.0, gt=0)
     enabled: bool = True
+    # Write-behind: turn() returns the message id at once and a thread stores turns in batches
+    # (docs/analysis.md). Off by default: a turn is then searchable only after its batch lands.
+    write_behind: bool = False
+    write_behind_batch: int = Field(64, ge=1, le=10_000)
+    write_behind_queue: int = Field(10_000, ge=1)
 
 
 class AnthropicSettings(_Section):

@@ -1,0 +1,127 @@
+"""``ConversationAnalyzer``: a window of turns → extracted items → the knowledge store.
+
+With a :class:`~kgmem.analysis.generator.TextGenerator` (an API key is set) the LLM does
+the extraction; the prompt carries the namespace's active knowledge, low-confidence items
+marked, so the same call flags contradictions. Its answer must be strict JSON
+(:mod:`kgmem.analysis.schema`): invalid items are skipped and counted, malformed output or
+a generator that gives up after its retries yields no items — never an exception.
+Without a generator the deterministic :class:`~kgmem.analysis.offline.OfflineExtractor`
+is used and its items are stored with ``source = "offline"``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgmem.analysis.events import AnalysisStats
+from kgmem.analysis.generator import TextGenerator
+from kgmem.analysis.offline import OfflineExtractor
+from kgmem.analysis.prompt import SYSTEM, build_prompt
+from kgmem.analysis.schema import ExtractedItem, parse_items
+from kgmem.analysis.store import KnowledgeStore, Outcome
+from kgmem.errors import GeneratorError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class AnalysisResult:
+    """What one analysis produced."""
+
+    extractor: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    invalid: int = 0
+    malformed: bool = False
+    error: str | None = None
+
+    def count(self, action: str) -> int:
+        return sum(1 for o in self.outcomes if o.action == action)
+
+
+class ConversationAnalyzer:
+    """Extracts knowledge from turns with the LLM (or offline) and hands it to the store."""
+
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        stats: AnalysisStats,
+        generator: TextGenerator | None = None,
+        offline: OfflineExtractor | None = None,
+    ) -> None:
+        self.store = store
+        self.stats = stats
+        self.generator = generator
+        self.offline = offline or OfflineExtractor()
+
+    @property
+    def extractor(self) -> str:
+        """``anthropic:<model>`` or ``offline`` — which extractor runs."""
+        if self.generator is None:
+            return self.offline.name
+        return getattr(self.generator, "name", type(self.generator).__name__)
+
+    def analyze(
+        self,
+        ns: str,
+        session: str,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        session_end: bool = False,
+        min_confidence: float | None = None,
+    ) -> AnalysisResult:
+        """Analyse ``messages`` (dicts with role and text) of ``session``; store what is worth keeping."""
+        result = AnalysisResult(extractor=self.extractor)
+        if not messages:
+            return result
+        existing = self.store.active(ns)
+        if self.generator is not None:
+            items, source = self._llm_items(ns, session, messages, existing, session_end, result), "llm"
+        else:
+            items, source = self.offline.extract(messages, existing), "offline"
+        if min_confidence is not None:
+            kept = [i for i in items if i.confidence >= min_confidence]
+            for item in items:
+                if item.confidence < min_confidence:
+                    self.stats.emit("skipped", ns, session=session, reason="below_session_threshold",
+                                    content=item.content[:100])
+            items = kept
+        if items:
+            result.outcomes = self.store.apply(ns, session, items, source)
+        self.stats.count(ns, "analyses")
+        log.debug("analysed %d turns of %s/%s with %s: %s", len(messages), ns, session, result.extractor,
+                  [o.action for o in result.outcomes])
+        return result
+
+    def _llm_items(
+        self,
+        ns: str,
+        session: str,
+        messages: Sequence[Mapping[str, Any]],
+        existing: list[dict[str, Any]],
+        session_end: bool,
+        result: AnalysisResult,
+    ) -> list[ExtractedItem]:
+        assert self.generator is not None
+        prompt = build_prompt(messages, existing, low_mark=self.store.settings.low_confidence_mark,
+                              session_end=session_end)
+        try:
+            text = self.generator.generate(prompt, system=SYSTEM)
+        except GeneratorError as exc:
+            result.error = str(exc)
+            self.stats.count(ns, "analysis_failed")
+            log.warning("analysis of %s/%s skipped: %s", ns, session, exc)
+            return []
+        parsed = parse_items(text)
+        result.invalid, result.malformed = parsed.invalid, parsed.malformed
+        if parsed.malformed:
+            self.stats.count(ns, "malformed_outputs")
+            self.stats.emit("skipped", ns, level=logging.WARNING, session=session, reason="malformed_output",
+                            detail=parsed.errors[0], output=text[:200])
+        for error in parsed.errors if not parsed.malformed else []:
+            self.stats.count(ns, "invalid_items")
+            self.stats.emit("skipped", ns, level=logging.WARNING, session=session, reason="invalid_item",
+                            detail=error)
+        return parsed.items

@@ -1,0 +1,175 @@
+"""``AnalysisBuffer``: turns collect per session until a window is worth analysing.
+
+``add`` runs on the caller's thread and only counts and appends (microseconds): when a
+session has gathered ``turn_threshold`` turns (5) or an estimated ``token_threshold``
+tokens (2000) since its last analysis, its window becomes a job on a bounded queue.
+One worker thread (started on first use) runs the jobs, so the model call never blocks
+the agent. When the queue is full the job is dropped — counted, logged at WARNING, and
+visible in ``kgmem learning status``; the turns themselves are already stored as
+``Message`` nodes, only their analysis is lost. ``flush`` queues a session's partial
+window (``end_session``), ``close`` flushes every session and waits for the worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgmem.analysis.events import AnalysisStats
+from kgmem.config import AnalysisSettings
+
+log = logging.getLogger(__name__)
+
+CHARS_PER_TOKEN = 4  # rough estimate for English text; the threshold is a trigger, not a budget
+
+
+def estimate_tokens(text: str) -> int:
+    """Cheap token estimate (≈ 4 characters per token), at least 1 per non-empty text."""
+    return max(1, -(-len(text) // CHARS_PER_TOKEN)) if text else 0
+
+
+@dataclass
+class Job:
+    """One unit of analysis work: a window of turns, or a whole ended session."""
+
+    kind: str  # "window" | "session"
+    ns: str
+    session: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Window:
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    tokens: int = 0
+
+
+_STOP = object()
+
+
+class AnalysisBuffer:
+    """Per-session windows + a bounded queue + one worker thread.
+
+    Args:
+        handler: runs one :class:`Job` on the worker thread (exceptions are logged and counted).
+        settings: thresholds and queue size.
+        stats: where drops and failures are counted.
+    """
+
+    def __init__(self, handler: Callable[[Job], Any], settings: AnalysisSettings, stats: AnalysisStats) -> None:
+        self.handler = handler
+        self.settings = settings
+        self.stats = stats
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=settings.queue_size)
+        self._windows: dict[tuple[str, str], _Window] = {}
+        self._lock = threading.Lock()
+        self._worker: threading.Thread | None = None
+        self._closed = False
+
+    # -- caller's thread ----------------------------------------------------------------
+    def add(self, ns: str, session: str, role: str, text: str) -> bool:
+        """Count one turn; queue the session's window when a threshold is reached. True if queued."""
+        with self._lock:
+            window = self._windows.setdefault((ns, session), _Window())
+            window.messages.append({"role": role, "text": text})
+            window.tokens += estimate_tokens(text)
+            due = (len(window.messages) >= self.settings.turn_threshold
+                   or window.tokens >= self.settings.token_threshold)
+            if not due:
+                return False
+            del self._windows[(ns, session)]
+        return self.submit(Job("window", ns, session, window.messages))
+
+    def flush(self, ns: str, session: str) -> bool:
+        """Queue what ``session`` has gathered since its last analysis (if anything)."""
+        with self._lock:
+            window = self._windows.pop((ns, session), None)
+        if window is None or not window.messages:
+            return False
+        return self.submit(Job("window", ns, session, window.messages))
+
+    def submit(self, job: Job) -> bool:
+        """Put ``job`` on the queue without blocking; a full queue (or a closed buffer) drops it."""
+        if self._closed:
+            self._drop(job, "buffer closed")
+            return False
+        self._ensure_worker()
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            self._drop(job, "queue full")
+            return False
+        return True
+
+    def pending(self) -> dict[str, int]:
+        """Queue depth and the number of sessions with a partial window."""
+        with self._lock:
+            sessions = len(self._windows)
+            turns = sum(len(w.messages) for w in self._windows.values())
+        return {"queued": self._queue.qsize(), "sessions_pending": sessions, "turns_pending": turns}
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until every queued job has run; False if ``timeout`` passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        cond = self._queue.all_tasks_done
+        with cond:
+            while self._queue.unfinished_tasks:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                cond.wait(remaining)
+        return True
+
+    def close(self, timeout: float | None = None) -> bool:
+        """Flush every partial window, let the worker finish the queue, stop it. True if it finished."""
+        if self._closed:
+            return True
+        with self._lock:
+            windows, self._windows = self._windows, {}
+        for (ns, session), window in windows.items():
+            self.submit(Job("window", ns, session, window.messages))
+        self._closed = True
+        timeout = self.settings.flush_timeout_s if timeout is None else timeout
+        finished = self.wait_idle(timeout)
+        if not finished:
+            log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout,
+                        self._queue.unfinished_tasks)
+        worker = self._worker
+        if worker is not None:
+            try:
+                self._queue.put(_STOP, timeout=1.0)
+            except queue.Full:
+                pass  # daemon thread: it ends with the process
+            worker.join(timeout=1.0 if not finished else max(1.0, timeout))
+        return finished
+
+    # -- worker thread --------------------------------------------------------------------
+    def _ensure_worker(self) -> None:
+        if self._worker is not None:
+            return
+        with self._lock:
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._run, name="kgmem-analysis", daemon=True)
+                self._worker.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self._queue.get()
+            try:
+                if job is _STOP:
+                    return
+                self.handler(job)
+            except Exception as exc:  # noqa: BLE001 - one failed analysis must not stop the worker
+                self.stats.count(job.ns, "analysis_failed")
+                log.exception("analysis of %s/%s failed: %s", job.ns, job.session, exc)
+            finally:
+                self._queue.task_done()
+
+    def _drop(self, job: Job, why: str) -> None:
+        self.stats.emit("dropped", job.ns, level=logging.WARNING, session=job.session, kind=job.kind,
+                        turns=len(job.messages), reason=why, queue_size=self.settings.queue_size)

@@ -1,0 +1,94 @@
+"""What a person does to knowledge (``kgmem learnings add|edit|remove|reset`` and the client).
+
+Manual items have confidence 1.0 and ``is_manual = true``: the analysis path never
+boosts, decays or penalises them. Removal is soft (``is_active = false``): the node,
+its history and its vector stay, so dedup still recognises it and a paraphrase of a
+removed item is not learnt again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from typing import Any
+
+from kgmem.analysis.events import AnalysisStats
+from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
+from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
+from kgmem.errors import KnowledgeNotFound, ValidationError
+from kgmem.ids import node_id
+
+log = logging.getLogger(__name__)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def _check_content(content: Any) -> str:
+    if not isinstance(content, str) or len(content.strip()) < 3:
+        raise ValidationError("content: must be a string of at least 3 characters")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise ValidationError(f"content: longer than {MAX_CONTENT_CHARS} characters")
+    return content.strip()
+
+
+class Curator:
+    """Manual knowledge operations on top of a :class:`KnowledgeStore`."""
+
+    def __init__(self, store: KnowledgeStore, stats: AnalysisStats) -> None:
+        self.store = store
+        self.stats = stats
+
+    def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
+        """Add a manual item (1.0); an existing item with the same normalised text is promoted."""
+        if type not in KNOWLEDGE_TYPES:
+            raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
+        content = _check_content(content)
+        norm = normalise_text(content)
+        found = self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
+        kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
+        row = self.store.graph.write("analysis/add_manual", ns=ns, id=kid, type=type, content=content, norm=norm,
+                                     now=_now())[0]
+        if row["vector_pending"]:
+            self._write_vector(ns, row)
+        self.stats.emit("inserted" if row["created"] else "merged", ns, source="manual", id=kid,
+                        content=content[:100], new_confidence=1.0)
+        return self.store.get(ns, kid)
+
+    def edit(self, ns: str, id: str, content: str) -> dict[str, Any]:
+        """Replace an item's text (id, confidence and history stay); re-embeds it."""
+        content = _check_content(content)
+        norm = normalise_text(content)
+        clash = [r for r in self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
+                 if r["id"] != id]
+        if clash:
+            raise ValidationError(f"content: the same text already exists as item {clash[0]['id']}")
+        rows = self.store.graph.write("analysis/edit_knowledge", ns=ns, id=id, content=content, norm=norm, now=_now())
+        if not rows:
+            raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
+        self._write_vector(ns, rows[0])
+        return self.store.get(ns, id)
+
+    def remove(self, ns: str, id: str) -> dict[str, Any]:
+        """Soft-remove: ``is_active = false``; nothing is deleted."""
+        return self._set_state(ns, id, is_active=False)
+
+    def reset(self, ns: str, id: str) -> dict[str, Any]:
+        """Back to the initial confidence (0.5) as an automatic item, and active again."""
+        return self._set_state(ns, id, is_active=True, confidence=self.store.settings.initial_confidence,
+                               is_manual=False)
+
+    def _set_state(self, ns: str, id: str, **state: Any) -> dict[str, Any]:
+        params = {"is_active": None, "confidence": None, "is_manual": None, **state}
+        rows = self.store.graph.write("analysis/set_knowledge_state", ns=ns, id=id, now=_now(), **params)
+        if not rows:
+            raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
+        log.info("knowledge %s in %s set to %s", id, ns, state)
+        return self.store.get(ns, id)
+
+    def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
+        vector = self.store.embedder.embed([row["content"]])
+        self.store.vectors.upsert(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
+                                  [_knowledge_meta(row["type"], row["source"])])
+        self.store.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[row["id"]], entity_ids=[])

@@ -1,0 +1,143 @@
+"""``AnalysisService``: wires store, analyzer, session learner and buffer for the client.
+
+``KGMem`` holds one. Which extractor runs is decided here: the Anthropic generator when
+an API key is set (or a generator is injected), otherwise the offline extractor — and
+kgmem says so, once, in the log and in :meth:`stats`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from kgmem.analysis.analyzer import ConversationAnalyzer
+from kgmem.analysis.buffer import AnalysisBuffer, Job
+from kgmem.analysis.curation import Curator
+from kgmem.analysis.events import AnalysisStats, read_persisted
+from kgmem.analysis.generator import AnthropicGenerator, TextGenerator
+from kgmem.analysis.session_learner import SessionLearner
+from kgmem.analysis.store import KnowledgeStore
+from kgmem.analysis.turn_writer import TurnWriter
+from kgmem.config import Settings
+from kgmem.conversation import Turn, TurnStore, message_id
+from kgmem.conversation.store import validate_turn
+from kgmem.graph import GraphStore
+from kgmem.vectors import Embedder, VectorStore
+
+log = logging.getLogger(__name__)
+
+
+def default_generator(settings: Settings) -> TextGenerator | None:
+    """The Anthropic generator when a key is configured, else ``None`` (offline extraction)."""
+    if settings.anthropic.api_key is None:
+        log.info("no Anthropic API key (ANTHROPIC_API_KEY): conversation analysis uses the offline "
+                 "rule-based extractor (lower quality; items marked source=offline)")
+        return None
+    return AnthropicGenerator(settings.anthropic)
+
+
+class AnalysisService:
+    """Conversation → knowledge, off the caller's thread.
+
+    Args:
+        settings: all settings (``analysis`` and ``anthropic`` sections are used).
+        graph, vectors, embedder: the shared backends.
+        turns: stores turns and reads a session's messages back (the conversation module).
+        generator: the LLM; ``None`` → from settings (Anthropic with a key, else offline).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        graph: GraphStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        turns: TurnStore,
+        generator: TextGenerator | None = None,
+    ) -> None:
+        self.settings = settings
+        generator = generator if generator is not None else default_generator(settings)
+        self.counters = AnalysisStats(extractor=_name(generator))
+        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters)
+        self.curator = Curator(self.store, self.counters)
+        self.analyzer = ConversationAnalyzer(self.store, self.counters, generator)
+        self.learner = SessionLearner(self.analyzer, settings.analysis)
+        self.buffer = AnalysisBuffer(self._handle, settings.analysis, self.counters)
+        self.turns = turns
+        self.writer: TurnWriter | None = None
+        if settings.analysis.write_behind:
+            self.writer = TurnWriter(turns.record, self._stored, self.counters,
+                                     queue_size=settings.analysis.write_behind_queue,
+                                     batch_size=settings.analysis.write_behind_batch)
+
+    def turn(self, ns: str, turn: Turn) -> str:
+        """Store ``turn`` (now, or queued with write-behind) and feed analysis; returns the message id."""
+        if self.writer is not None:
+            clean = validate_turn(turn)  # bad input fails here, on the caller's thread, naming the field
+            self.writer.submit(ns, clean)
+            return message_id(ns, clean)
+        mid = self.turns.record(ns, [turn])[0]
+        self._stored(ns, turn)
+        return mid
+
+    def _stored(self, ns: str, turn: Turn) -> None:
+        self.observe(ns, turn.session, turn.role, turn.text)
+
+    def observe(self, ns: str, session: str, role: str, text: str) -> None:
+        """A stored turn: count it; analysis is queued when the session's window is due."""
+        if self.settings.analysis.enabled:
+            self.buffer.add(ns, session, role, text)
+
+    def close_session(self, ns: str, session: str) -> None:
+        """``KGMem.end_session``: store queued turns, mark the session ended, then :meth:`end_session`."""
+        if self.writer is not None:  # its turns must be stored before the session learner reads them
+            self.writer.flush(self.settings.analysis.flush_timeout_s)
+        self.turns.end_session(ns, session)
+        self.end_session(ns, session)
+
+    def end_session(self, ns: str, session: str) -> None:
+        """Queue the session's partial window and its session-end learning (analysis only)."""
+        if not self.settings.analysis.enabled:
+            return
+        self.buffer.flush(ns, session)
+        self.buffer.submit(Job("session", ns, session))
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until queued turns are stored and queued analyses have run."""
+        if self.writer is not None and not self.writer.flush(timeout):
+            return False
+        return self.buffer.wait_idle(timeout)
+
+    def stats(self, ns: str | None = None) -> dict[str, Any]:
+        """This client's counters for ``ns``, the extractor in use, token usage and the queue."""
+        out = self.counters.snapshot(ns)
+        out.update(self.buffer.pending())
+        generator = self.analyzer.generator
+        usage = getattr(generator, "usage", None)
+        if usage is not None:
+            out["usage"] = usage.as_dict()
+        return out
+
+    def close(self) -> None:
+        """Store queued turns, flush pending windows, finish the queue, save the counters."""
+        if self.writer is not None:
+            self.writer.close(self.settings.analysis.flush_timeout_s)
+        self.buffer.close()
+        self.counters.persist(self.settings.home)
+
+    def _handle(self, job: Job) -> None:
+        if job.kind == "window":
+            self.analyzer.analyze(job.ns, job.session, job.messages)
+        else:
+            messages = self.turns.messages(job.ns, job.session)
+            self.learner.learn(job.ns, job.session, messages)
+        self.counters.persist(self.settings.home)
+
+
+def persisted_stats(settings: Settings, ns: str | None = None) -> dict[str, Any]:
+    """Counters saved by kgmem clients under ``$KGMEM_HOME/stats`` (for ``kgmem learning status``)."""
+    return read_persisted(settings.home, ns)
+
+
+def _name(generator: TextGenerator | None) -> str:
+    return "offline" if generator is None else getattr(generator, "name", type(generator).__name__)

@@ -1,0 +1,385 @@
+"""The knowledge store: extracted items in, deduplicated and evolving ``Knowledge`` out.
+
+For one batch of items (one analysis of one session window):
+
+1. items the extractor itself doubts (confidence < ``min_extraction_confidence``) are skipped;
+2. every content (and every quoted ``contradicts`` text) is embedded in one batch;
+3. candidates are looked up — exact normalised text first (so an exact duplicate never
+   depends on a threshold), then Chroma (kind ``"knowledge"``) at cosine ≥ ``dedup_cosine``,
+   then the batch's own new items;
+4. a plan is made per item: merge into the match, insert, or skip (the match was removed
+   by a person); an item quoting an existing one in ``contradicts`` penalises that one and
+   is inserted (never merged into the item it contradicts) with a ``CONTRADICTS`` edge;
+5. the plan is written in ONE Neo4j transaction (``cypher/analysis/apply_knowledge``) that
+   also applies the confidence formulas, the triples and the provenance, then vectors go to
+   Chroma and their pending flags are cleared.
+
+A near-duplicate whose triple has the same subject and predicate but another object is not
+merged: "the port is 8080" and "the port is 9090" are close in embedding space but are
+different facts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from kgmem.analysis import confidence
+from kgmem.analysis.events import AnalysisStats
+from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_term, normalise_text
+from kgmem.config import AnalysisSettings
+from kgmem.errors import KnowledgeNotFound, ValidationError
+from kgmem.graph import GraphStore
+from kgmem.ids import node_id
+from kgmem.vectors import Embedder, VectorStore
+
+log = logging.getLogger(__name__)
+
+KNOWLEDGE_KIND = "knowledge"
+ENTITY_KIND = "entity"
+_NEIGHBOURS = 3
+
+
+@dataclass
+class Outcome:
+    """What happened to one extracted item."""
+
+    action: str  # inserted | merged | contradicted | skipped
+    content: str
+    id: str | None = None
+    old_confidence: float | None = None
+    new_confidence: float | None = None
+    contradicted_id: str | None = None
+    reason: str | None = None
+
+
+@dataclass
+class _Row:
+    """One knowledge id touched by the batch (the unit of the write)."""
+
+    id: str
+    insert: bool
+    item: ExtractedItem | None = None
+    norm: str | None = None
+    vector: np.ndarray | None = None
+    seen: int = 0
+    triple: dict[str, str] | None = None
+    existing: dict[str, Any] | None = None
+
+
+@dataclass
+class _Plan:
+    rows: dict[str, _Row] = field(default_factory=dict)
+    contradictions: list[dict[str, str]] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+def entity_id(ns: str, name: str) -> str:
+    """Entity id per the shared contract: lower-cased, stripped name."""
+    return node_id(ns, "entity", name.strip().lower())
+
+
+def knowledge_id(ns: str, content: str) -> str:
+    """Knowledge id per the shared contract: the normalised content."""
+    return node_id(ns, KNOWLEDGE_KIND, normalise_text(content))
+
+
+class KnowledgeStore:
+    """Dedup, merge, contradiction, insert and the manual edits of ``Knowledge`` items."""
+
+    def __init__(
+        self,
+        graph: GraphStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        settings: AnalysisSettings,
+        stats: AnalysisStats,
+    ) -> None:
+        self.graph = graph
+        self.vectors = vectors
+        self.embedder = embedder
+        self.settings = settings
+        self.stats = stats
+
+    # -- reading ----------------------------------------------------------------------
+    def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """Active items, most trusted first — what the analyzer's prompt carries (all of them,
+        low-confidence ones included, so the model does not resurrect them)."""
+        return self.list(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit)
+
+    def list(
+        self,
+        ns: str,
+        *,
+        type: str | None = None,
+        min_confidence: float = 0.0,
+        include_inactive: bool = False,
+        limit: int = 1000,
+    ) -> list[dict[str, Any]]:
+        """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
+        if type is not None and type not in KNOWLEDGE_TYPES:
+            raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
+        if not 0.0 <= min_confidence <= 1.0:
+            raise ValidationError(f"min_confidence: must be between 0 and 1; got {min_confidence}")
+        return self.graph.read(
+            "analysis/list_knowledge", ns=ns, type=type, min_confidence=float(min_confidence),
+            include_inactive=include_inactive, limit=int(limit),
+        )
+
+    def get(self, ns: str, id: str) -> dict[str, Any]:
+        """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
+        rows = self.graph.read("analysis/get_knowledge", ns=ns, id=id)
+        if not rows:
+            raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
+        return rows[0]
+
+    # -- the analysis path ----------------------------------------------------------------
+    def apply(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str) -> list[Outcome]:
+        """Store one batch of extracted items from ``session``; returns one outcome per item."""
+        plan = _Plan()
+        kept: list[ExtractedItem] = []
+        for item in items:
+            if item.confidence < self.settings.min_extraction_confidence:
+                plan.outcomes.append(Outcome("skipped", item.content, reason="low_extraction_confidence"))
+            else:
+                kept.append(item)
+        if kept:
+            self._plan(ns, kept, plan)
+            if any(r.seen for r in plan.rows.values()):
+                self._write(ns, session, source, plan)
+        self._emit(ns, session, source, plan.outcomes)
+        return plan.outcomes
+
+    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan) -> None:
+        quoted = [i.contradicts for i in items if i.contradicts]
+        vectors = self.embedder.embed([i.content for i in items] + quoted)
+        item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items):]))
+        hits = {text: self._neighbours(ns, vec) for text, vec in
+                [*zip((i.content for i in items), item_vecs), *quoted_vecs.items()]}
+        candidate_ids = sorted({h for found in hits.values() for h, _ in found})
+        norms = sorted({i.norm for i in items} | {normalise_text(q) for q in quoted})
+        found_rows = self.graph.read("analysis/find_knowledge", ns=ns, norms=norms, ids=candidate_ids)
+        by_id = {r["id"]: r for r in found_rows}
+        by_norm = {r["norm"]: r for r in found_rows}
+        for item, vec in zip(items, item_vecs):
+            old = self._resolve_contradicted(item, quoted_vecs, hits, by_id, by_norm, plan)
+            target = self._resolve_duplicate(item, vec, hits[item.content], by_id, by_norm, plan)
+            if old is not None and item.norm == (old.norm or (old.existing or {}).get("norm")):
+                plan.outcomes.append(Outcome("skipped", item.content, id=old.id, reason="contradicts_itself"))
+                continue
+            if target is not None and old is not None and target.id == old.id:
+                target = None  # never merge an item into the one it contradicts
+            if target is not None and target.existing is not None and not target.existing.get("is_active", True):
+                plan.outcomes.append(Outcome("skipped", item.content, id=target.id, reason="removed"))
+                continue
+            if target is None:
+                target = self._new_row(ns, item, vec, plan)
+                action = "inserted"
+            else:
+                action = "merged"
+            target.seen += 1
+            if target.triple is None and item.has_triple:
+                target.triple = _triple(ns, item)
+            outcome = Outcome(action, item.content, id=target.id)
+            if old is not None:
+                plan.contradictions.append({"new_id": target.id, "old_id": old.id})
+                outcome.action, outcome.contradicted_id = "contradicted", old.id
+            plan.outcomes.append(outcome)
+
+    def _neighbours(self, ns: str, vector: np.ndarray) -> list[tuple[str, float]]:
+        hits = self.vectors.query(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
+        return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.dedup_cosine]
+
+    def _row_for(self, existing: dict[str, Any], plan: _Plan) -> _Row:
+        row = plan.rows.get(existing["id"])
+        if row is None:
+            row = plan.rows[existing["id"]] = _Row(id=existing["id"], insert=False, existing=existing)
+        return row
+
+    def _resolve_duplicate(
+        self, item: ExtractedItem, vec: np.ndarray, hits: list[tuple[str, float]],
+        by_id: dict[str, dict[str, Any]], by_norm: dict[str, dict[str, Any]], plan: _Plan,
+    ) -> _Row | None:
+        if item.norm in by_norm:  # exact text: no threshold involved
+            return self._row_for(by_norm[item.norm], plan)
+        for row in plan.rows.values():
+            if row.insert and row.norm == item.norm:
+                return row
+        for hit_id, _ in hits:  # nearest first; Chroma is derived, so the graph must know the id
+            existing = by_id.get(hit_id)
+            if existing is not None and not _conflicting(item, existing):
+                return self._row_for(existing, plan)
+        best, best_sim = None, self.settings.dedup_cosine
+        for row in plan.rows.values():
+            if row.insert and row.vector is not None:
+                sim = float(np.dot(vec, row.vector))
+                if sim >= best_sim and row.item is not None and not _conflicting(item, row.item.model_dump()):
+                    best, best_sim = row, sim
+        return best
+
+    def _resolve_contradicted(
+        self, item: ExtractedItem, quoted_vecs: dict[str, np.ndarray], hits: dict[str, list[tuple[str, float]]],
+        by_id: dict[str, dict[str, Any]], by_norm: dict[str, dict[str, Any]], plan: _Plan,
+    ) -> _Row | None:
+        if not item.contradicts:
+            return None
+        norm = normalise_text(item.contradicts)
+        existing = by_norm.get(norm)
+        if existing is None:
+            existing = next((by_id[h] for h, _ in hits.get(item.contradicts, []) if h in by_id), None)
+        if existing is not None:
+            return self._row_for(existing, plan) if existing.get("is_active", True) else None
+        vec = quoted_vecs[item.contradicts]
+        for row in plan.rows.values():  # an item of this very batch
+            if row.insert and (row.norm == norm or (row.vector is not None and
+                                                    float(np.dot(vec, row.vector)) >= self.settings.dedup_cosine)):
+                return row
+        log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
+        return None
+
+    def _new_row(self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan) -> _Row:
+        row = _Row(id=node_id(ns, KNOWLEDGE_KIND, item.norm), insert=True, item=item, norm=item.norm, vector=vec)
+        plan.rows[row.id] = row
+        return row
+
+    def _write(self, ns: str, session: str, source: str, plan: _Plan) -> None:
+        contradicted = {c["old_id"] for c in plan.contradictions}
+        # rows looked at but not used (a removed match, a self-contradiction) are not written
+        used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
+        rows = sorted(used, key=lambda r: not r.insert)  # inserts first: later rows may point at them
+        entity_ids = sorted({r.triple[k] for r in rows if r.triple for k in ("subject_id", "object_id")})
+        result = self.graph.write(
+            "analysis/apply_knowledge",
+            ns=ns,
+            now=datetime.now(timezone.utc).isoformat(),
+            session_id=node_id(ns, "session", session),
+            session=session,
+            rows=[_row_param(r, source) for r in rows],
+            contradictions=plan.contradictions,
+            entity_ids=entity_ids,
+            **confidence.params(self.settings),
+        )[0]
+        results = {r["id"]: r for r in result["results"]}
+        self._fill_outcomes(plan, results)
+        self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],
+                            result["pending_entities"])
+
+    def _fill_outcomes(self, plan: _Plan, results: dict[str, dict[str, Any]]) -> None:
+        for outcome in plan.outcomes:
+            res = results.get(outcome.id or "")
+            if res is None:
+                continue
+            outcome.old_confidence, outcome.new_confidence = res["old"], res["new"]
+            if outcome.action == "inserted" and not res["created"]:
+                outcome.action = "merged"  # someone else created it since we looked
+        for outcome in plan.outcomes:
+            if outcome.contradicted_id:
+                old = results.get(outcome.contradicted_id)
+                if old is None:
+                    continue
+                if old["penalties"] == 0:  # this session already recorded it: a restatement, not news
+                    outcome.action, outcome.contradicted_id = "merged", None
+                elif old["is_manual"]:
+                    outcome.reason = "contradicted item is manual: not penalised"
+                else:
+                    outcome.reason = f"penalised {old['old']:.3f} -> {old['new']:.3f}"
+
+    def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> None:
+        # Only this batch's new items carry a vector; older pending ones are left to repair().
+        k_rows = [r for r in rows if r.item is not None and r.vector is not None]
+        if k_rows:
+            self.vectors.upsert(
+                ns, KNOWLEDGE_KIND, [r.id for r in k_rows], np.stack([r.vector for r in k_rows]),
+                [r.item.content for r in k_rows],  # type: ignore[union-attr]
+                [_knowledge_meta(r.item.type, source) for r in k_rows],  # type: ignore[union-attr]
+            )
+        if entities:
+            names = [e["name"] for e in entities]
+            self.vectors.upsert(ns, ENTITY_KIND, [e["id"] for e in entities], self.embedder.embed(names), names,
+                                [{"type": ENTITY_KIND} for _ in entities])
+        if k_rows or entities:
+            self.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[r.id for r in k_rows],
+                             entity_ids=[e["id"] for e in entities])
+
+    def _emit(self, ns: str, session: str, source: str, outcomes: list[Outcome]) -> None:
+        revived: set[str] = set()
+        for o in outcomes:
+            fields = {"session": session, "source": source, "id": o.id, "content": o.content[:100]}
+            if o.action == "skipped":
+                self.stats.emit("skipped", ns, reason=o.reason, **fields)
+                continue
+            fields.update(old_confidence=o.old_confidence, new_confidence=o.new_confidence)
+            if o.action == "contradicted":
+                self.stats.emit("contradicted", ns, contradicted_id=o.contradicted_id, detail=o.reason, **fields)
+            else:
+                self.stats.emit(o.action, ns, **fields)
+            if (o.action == "merged" and o.id not in revived and o.old_confidence is not None
+                    and o.new_confidence is not None and confidence.revived(o.old_confidence, o.new_confidence)):
+                revived.add(o.id or "")
+                self.stats.emit("revived", ns, **fields)
+
+    def repair(self, ns: str, limit: int = 10_000) -> int:
+        """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
+        pending = self.graph.read("analysis/pending_vectors", ns=ns, limit=limit)
+        if not pending:
+            return 0
+        vecs = self.embedder.embed([p["text"] for p in pending])
+        for kind in (KNOWLEDGE_KIND, ENTITY_KIND):
+            idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
+            if idx:
+                meta = [_knowledge_meta(pending[i]["type"], pending[i]["source"]) if kind == KNOWLEDGE_KIND
+                        else {"type": ENTITY_KIND} for i in idx]
+                self.vectors.upsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
+                                    [pending[i]["text"] for i in idx], meta)
+        self.graph.write("analysis/vectors_written", ns=ns,
+                         knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
+                         entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND])
+        return len(pending)
+
+
+def _conflicting(item: ExtractedItem, other: dict[str, Any]) -> bool:
+    """Same subject and predicate, another object: a different fact, however close the wording."""
+    if not item.has_triple or not other.get("subject") or not other.get("predicate"):
+        return False
+    same = (normalise_term(str(other["subject"])).lower() == item.subject.lower()  # type: ignore[union-attr]
+            and normalise_term(str(other["predicate"])).lower() == item.predicate.lower())  # type: ignore[union-attr]
+    return same and normalise_term(str(other.get("object") or "")).lower() != item.object.lower()  # type: ignore[union-attr]
+
+
+def _triple(ns: str, item: ExtractedItem) -> dict[str, str]:
+    assert item.subject and item.predicate and item.object
+    return {
+        "subject_id": entity_id(ns, item.subject),
+        "subject": item.subject,
+        "object_id": entity_id(ns, item.object),
+        "object": item.object,
+        "predicate": item.predicate.lower(),
+    }
+
+
+def _row_param(row: _Row, source: str) -> dict[str, Any]:
+    item = row.item
+    return {
+        "id": row.id,
+        "insert": row.insert,
+        "type": item.type if item else None,
+        "content": item.content if item else None,
+        "norm": row.norm,
+        "source": source,
+        "subject": item.subject if item else None,
+        "predicate": item.predicate.lower() if item and item.predicate else None,
+        "object": item.object if item else None,
+        "extracted_confidence": item.confidence if item else None,
+        "seen": row.seen,
+        "triple": row.triple,
+    }
+
+
+def _knowledge_meta(ktype: str | None, source: str | None) -> dict[str, Any]:
+    meta = {"type": KNOWLEDGE_KIND, "knowledge_type": ktype, "source": source}
+    return {k: v for k, v in meta.items() if v is not None}
