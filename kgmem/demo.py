@@ -14,6 +14,8 @@ from kgmem.config import Settings, load_settings
 
 DEMO_NS = "demo"
 Echo = Callable[[str], None]
+# Shown to the user for Neo4j Browser; the namespace goes in as a Browser parameter.
+_BROWSER_QUERY = "MATCH p = (e:ErrorPattern {ns: $ns})-[:RESOLVED_BY|SIMILAR_TO]-() RETURN p"
 
 _ERRORS = [
     ("deploy-1", 'psql: error: connection to server at "10.0.3.17", port 5432 failed: Connection refused'),
@@ -121,7 +123,8 @@ def _where_to_look(settings: Settings, echo: Echo) -> None:
     echo(f"  Neo4j Browser: http://127.0.0.1:{settings.neo4j.http_port}/browser/")
     echo(f"  connect URL:   {settings.neo4j.uri}   user: {settings.neo4j.user}")
     echo(f"  password:      in {settings.config_file} (key neo4j.password)")
-    echo(f"  try:           MATCH p=(e:ErrorPattern {{ns:'{settings.namespace}'}})-[:RESOLVED_BY|SIMILAR_TO]-() RETURN p")
+    echo(f"  try:           :param ns => {settings.namespace!r}")
+    echo("                 " + _BROWSER_QUERY)
     echo("  stop Neo4j:    kgmem down")
 
 

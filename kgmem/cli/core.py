@@ -1,4 +1,4 @@
-"""`kgmem init`, `kgmem search` (basic) and `kgmem demo`."""
+"""`kgmem init` and `kgmem demo` (`kgmem search` lives in kgmem/cli/search.py)."""
 
 from __future__ import annotations
 
@@ -17,19 +17,6 @@ def init() -> None:
     with connect(settings) as driver:
         version = apply_schema(GraphStore(driver, settings.neo4j.database))
     click.echo(f"schema version {version} applied to {settings.neo4j.uri}")
-
-
-@click.command()
-@click.argument("query")
-@click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000))
-@click.option("--ns", default=None, help="Namespace (default from settings).")
-def search(query: str, k: int, ns: str | None) -> None:
-    """Search what kgmem knows."""
-    from kgmem import KGMem
-
-    with KGMem(load_settings()) as mem:
-        for hit in mem.search(query, k=k, ns=ns):
-            click.echo(f"{hit.score:.3f}  [{hit.kind}] {hit.text}")
 
 
 @click.command()

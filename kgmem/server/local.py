@@ -132,7 +132,7 @@ class LocalNeo4j:
             from kgmem.reports.browser import install_browser_assets
         except ImportError:
             return []
-        return install_browser_assets(self.home, self.cfg.http_port)
+        return install_browser_assets(self.home, self.cfg.http_port, namespace=self.settings.namespace)
 
     def _boot(self, java: Path, command: str, timeout: float = 120) -> str:
         env = dict(os.environ, NEO4J_HOME=str(self.home), NEO4J_CONF=str(self.home / "conf"))

@@ -1,0 +1,122 @@
+// One batch of learning events in ONE transaction: error occurrences, fix outcomes
+// (with confidence propagation) and closed failures. Used by tool_result, tool_results,
+// resolve/fix_applied, correction and spool replay alike.
+//
+// Exactly-once spool replay: when $segment is set, the statement first locks the
+// segment's cursor node and proceeds only if the cursor still equals $expected
+// (the value the replayer read); it then moves the cursor to $upto. A replay that
+// already committed returns no rows and changes nothing.
+//
+// Params: ns, now, segment, expected, upto, boost, penalty, lo, hi, initial, rate,
+//   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category,
+//               example, count, first, last, open, params}]
+//   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at}]
+//   closes:   [{error_id, session_id}]
+OPTIONAL CALL () {
+  WITH $segment AS seg WHERE seg IS NOT NULL
+  MERGE (c:KgmemSpool {id: seg})
+  SET c.locks = coalesce(c.locks, 0) + 1
+  RETURN c
+}
+WITH c WHERE c IS NULL OR coalesce(c.seq, -1) = $expected
+SET c.seq = $upto, c.replayed_at = $now
+WITH 1 AS one
+
+CALL () {
+  UNWIND $errors AS ev
+  // Tool and Session nodes are not rewritten per event (no lock, no write): their
+  // updated_at is their creation time; the edges carry the per-event data.
+  MERGE (t:Tool {ns: $ns, id: ev.tool_id})
+    ON CREATE SET t.name = ev.tool, t.created_at = $now, t.updated_at = $now
+  MERGE (e:ErrorPattern {ns: $ns, id: ev.id})
+    ON CREATE SET e.tool = ev.tool, e.pattern = ev.pattern, e.category = ev.category,
+                  e.signature = ev.signature, e.keys = ev.keys, e.occurrences = 0,
+                  e.first_seen = ev.first, e.created_at = $now, e.vector_pending = true
+  SET e.occurrences = e.occurrences + ev.count,
+      e.last_seen = CASE WHEN e.last_seen IS NULL OR ev.last > e.last_seen THEN ev.last ELSE e.last_seen END,
+      e.example = ev.example, e.updated_at = $now
+  MERGE (e)-[:CAUSED_BY]->(t)
+  WITH e, ev
+  CALL (e, ev) {
+    WITH e, ev WHERE ev.session_id IS NOT NULL
+    MERGE (s:Session {ns: $ns, id: ev.session_id})
+      ON CREATE SET s.key = ev.session, s.started_at = ev.first, s.created_at = $now, s.turns = 0,
+                    s.updated_at = $now
+    MERGE (e)-[r:IN_SESSION]->(s)
+      ON CREATE SET r.count = 0, r.first_seen = ev.first
+    SET r.count = r.count + ev.count, r.last_seen = ev.last,
+        r.open = ev.open, r.open_params = ev.params, r.open_at = ev.last
+  }
+  // What kgmem already knows: fixes of this error, and fixes of its SIMILAR_TO neighbours.
+  CALL (e) {
+    OPTIONAL MATCH (e)-[r:RESOLVED_BY]->(f:Fix)
+    RETURN collect(CASE WHEN f IS NULL THEN null ELSE
+      {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
+       successes: r.successes, failures: r.failures} END) AS direct
+  }
+  CALL (e) {
+    OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
+    WHERE n <> e
+    RETURN collect(CASE WHEN f IS NULL THEN null ELSE
+      {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
+       successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar
+  }
+  RETURN collect({id: e.id, occurrences: e.occurrences, vector_pending: e.vector_pending, pattern: e.pattern,
+                  signature: e.signature, keys: e.keys, tool: e.tool, category: e.category,
+                  direct: direct, similar: similar}) AS errors
+}
+
+CALL () {
+  UNWIND $outcomes AS o
+  MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
+    ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
+                  e.signature = o.signature, e.keys = o.keys, e.occurrences = 0,
+                  e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true
+  MERGE (f:Fix {ns: $ns, id: o.fix_id})
+    ON CREATE SET f.description = o.description, f.source = o.source, f.created_at = $now,
+                  f.vector_pending = true
+  SET f.updated_at = $now
+  MERGE (e)-[r:RESOLVED_BY]->(f)
+    ON CREATE SET r.confidence = CASE WHEN o.source = 'user' THEN $hi ELSE $initial END,
+                  r.successes = 0, r.failures = 0, r.alpha = 1.0, r.beta = 1.0,
+                  r.source = o.source, r.created_at = $now
+  // Float math, clamped to [lo, hi]; the Beta counts keep the raw evidence.
+  WITH e, f, r, o,
+       r.confidence + CASE WHEN o.success THEN $boost ELSE -$penalty END AS x
+  SET r.confidence = CASE WHEN x > $hi THEN $hi WHEN x < $lo THEN $lo ELSE x END,
+      r.successes = r.successes + CASE WHEN o.success THEN 1 ELSE 0 END,
+      r.failures = r.failures + CASE WHEN o.success THEN 0 ELSE 1 END,
+      r.alpha = r.alpha + CASE WHEN o.success THEN 1.0 ELSE 0.0 END,
+      r.beta = r.beta + CASE WHEN o.success THEN 0.0 ELSE 1.0 END,
+      r.last_used = o.at, r.updated_at = $now
+  // Propagation, in this same statement: neighbours that carry the same fix gain
+  // rate x boost x similarity (success only).
+  WITH e, f, r, o
+  CALL (e, f, o) {
+    WITH e, f, o WHERE o.success
+    // Start from the error (a handful of neighbours), never from the fix (it may resolve
+    // thousands of errors): the nested call binds n before RESOLVED_BY is expanded.
+    MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)
+    WHERE n <> e
+    CALL (n, f, s) {
+      MATCH (n)-[r2:RESOLVED_BY]->(f)
+      WITH r2, r2.confidence + $rate * $boost * s.score AS y
+      SET r2.confidence = CASE WHEN y > $hi THEN $hi WHEN y < $lo THEN $lo ELSE y END,
+          r2.propagated_at = $now
+      RETURN count(r2) AS updated
+    }
+    RETURN sum(updated) AS propagated
+  }
+  RETURN collect({error_id: e.id, fix_id: f.id, confidence: r.confidence, successes: r.successes,
+                  failures: r.failures, alpha: r.alpha, beta: r.beta, propagated: propagated,
+                  fix_pending: f.vector_pending, description: f.description, source: f.source,
+                  error_pending: e.vector_pending, signature: e.signature, keys: e.keys,
+                  tool: e.tool, category: e.category}) AS resolved
+}
+
+CALL () {
+  UNWIND $closes AS cl
+  MATCH (:ErrorPattern {ns: $ns, id: cl.error_id})-[r:IN_SESSION]->(:Session {ns: $ns, id: cl.session_id})
+  SET r.open = false
+}
+RETURN errors, resolved

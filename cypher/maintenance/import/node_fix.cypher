@@ -1,0 +1,6 @@
+// `kgmem import`: one batch of Fix nodes, all properties replaced by the exported ones.
+// Params: ns, rows: [{id, props}]. The label is fixed here (allow-list), never taken from the file.
+UNWIND $rows AS row
+MERGE (n:Fix {ns: $ns, id: row.id})
+SET n = row.props
+RETURN count(n) AS written

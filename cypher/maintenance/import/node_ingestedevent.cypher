@@ -1,0 +1,7 @@
+// `kgmem import`: one batch of IngestedEvent nodes (ingest idempotency markers), all properties
+// replaced by the exported ones. Params: ns, rows: [{id, props}]. The label is fixed here
+// (allow-list), never taken from the file.
+UNWIND $rows AS row
+MERGE (n:IngestedEvent {ns: $ns, id: row.id})
+SET n = row.props
+RETURN count(n) AS written

@@ -1,0 +1,49 @@
+// Hydrate the fused candidates of both legs and expand the best of them, in one round trip
+// (DESIGN.md §6.4). For each seed: its properties (for quality ranking), and up to $per_seed
+// neighbours within $hops hops over the Graph RAG relationships — fixes of errors (RESOLVED_BY),
+// similar errors (SIMILAR_TO), knowledge about the same entities (ABOUT / MENTIONS), neighbouring
+// turns (NEXT) — each with its path and a weight decayed per hop (× the edge's score or confidence).
+// Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
+//         labels), session (null = any; restricts Message neighbours).
+UNWIND $seeds AS seed
+CALL (seed) {
+  MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
+  UNION ALL
+  MATCH (s:Knowledge {ns: $ns, id: seed.id}) WHERE seed.label = 'Knowledge' RETURN s
+  UNION ALL
+  MATCH (s:ErrorPattern {ns: $ns, id: seed.id}) WHERE seed.label = 'ErrorPattern' RETURN s
+  UNION ALL
+  MATCH (s:Fix {ns: $ns, id: seed.id}) WHERE seed.label = 'Fix' RETURN s
+  UNION ALL
+  MATCH (s:Entity {ns: $ns, id: seed.id}) WHERE seed.label = 'Entity' RETURN s
+}
+CALL (seed, s) {
+  WITH seed, s WHERE seed.expand AND $hops > 0
+  MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
+  WHERE length(p) <= $hops AND n.ns = $ns AND coalesce(n.is_active, true)
+  WITH p, n,
+       CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
+            WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'
+            WHEN n:Entity THEN 'Entity' END AS label
+  WHERE label IN $labels AND ($session IS NULL OR label <> 'Message' OR n.session = $session)
+  WITH p, n, label,
+       reduce(w = 1.0, r IN relationships(p) |
+              w * $decay * CASE WHEN type(r) IN ['SIMILAR_TO', 'RESOLVED_BY']
+                                THEN coalesce(r.score, r.confidence, 1.0) ELSE 1.0 END) AS weight
+  ORDER BY weight DESC
+  LIMIT $per_seed
+  RETURN collect({
+    id: n.id, label: label, weight: weight,
+    path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
+    text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
+    ref: n.ref, session: n.session, ts: n.ts, role: n.role,
+    confidence: n.confidence, alpha: n.alpha, beta: n.beta,
+    updated_at: n.updated_at, last_used: n.last_used
+  }) AS expanded
+}
+RETURN seed.id AS id, seed.label AS label,
+       coalesce(s.text, s.content, s.description, s.pattern, s.name) AS text,
+       s.ref AS ref, s.session AS session, s.ts AS ts, s.role AS role,
+       s.confidence AS confidence, s.alpha AS alpha, s.beta AS beta,
+       s.updated_at AS updated_at, s.last_used AS last_used, coalesce(s.is_active, true) AS active,
+       expanded

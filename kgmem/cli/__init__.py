@@ -1,0 +1,55 @@
+"""The ``kgmem`` command line (click). One module per command group."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from kgmem.cli.core import demo, init
+from kgmem.cli.server import down, status, up
+from kgmem.errors import KGMemError
+
+
+class _Main(click.Group):
+    """Turns kgmem's own errors into a one-line message and exit code 1 (no traceback)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except KGMemError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Main)
+@click.option("-v", "--verbose", count=True, help="More logging (-v info, -vv debug).")
+def main(verbose: int) -> None:
+    """kgmem — a knowledge service that makes AI agents learn from experience."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+for command in (up, down, status, init, demo):
+    main.add_command(command)
+
+from kgmem.cli.maintenance import decay, export_cmd, import_cmd, reindex  # noqa: E402 - issue 6
+from kgmem.cli.report import report  # noqa: E402 - analyst surfaces (issue 6)
+
+for command in (report, reindex, export_cmd, import_cmd, decay):
+    main.add_command(command)
+
+from kgmem.cli.learnings import learnings  # noqa: E402 - conversation knowledge (issue 4)
+
+main.add_command(learnings)
+
+from kgmem.cli.ingest import ingest  # noqa: E402 - retrieval (issue 5)
+from kgmem.cli.search import search  # noqa: E402 - retrieval (issue 5)
+
+main.add_command(search)
+main.add_command(ingest)
+
+from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning (issue 3)
+
+main.add_command(learning)

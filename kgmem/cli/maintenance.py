@@ -1,0 +1,106 @@
+"""`kgmem reindex`, `kgmem export`, `kgmem import`, `kgmem decay` — batch maintenance."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from kgmem.config import load_settings
+
+
+@contextmanager
+def _graph(settings):  # type: ignore[no-untyped-def]
+    from kgmem.graph import GraphStore, connect
+
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    with connect(settings) as driver:
+        yield GraphStore(driver, settings.neo4j.database)
+
+
+def _bar(total: int, label: str):  # type: ignore[no-untyped-def]
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=label, unit="node", disable=None, leave=False)
+
+
+@click.command()
+@click.option("--ns", default=None, help="Namespace (default from settings).")
+@click.option("--missing-only", is_flag=True, help="Only embed nodes flagged vector_pending or absent from Chroma.")
+def reindex(ns: str | None, missing_only: bool) -> None:
+    """Rebuild the Chroma vectors of a namespace from Neo4j (the source of truth)."""
+    from kgmem.maintenance.reindex import reindex as run, total_nodes
+    from kgmem.vectors import Embedder, VectorStore, open_chroma
+
+    settings = load_settings()
+    ns = ns or settings.namespace
+    with _graph(settings) as graph:
+        vectors = VectorStore(open_chroma(settings))
+        embedder = Embedder(settings.embedding, settings.models_dir)
+        with _bar(total_nodes(graph, ns), f"reindex {ns}") as bar:
+            summary = run(graph, vectors, embedder, ns, missing_only=missing_only, progress=bar.update)
+    click.echo(f"reindex {ns} ({'missing only' if missing_only else 'full rebuild'}):")
+    for kind, st in summary.kinds.items():
+        click.echo(f"  {kind:<9} nodes {st.nodes:>7}  embedded {st.embedded:>7}  repaired {st.repaired:>6}"
+                   f"  stale vectors removed {st.removed:>6}")
+    click.echo(f"fixed: {summary.repaired} missing/pending vectors"
+               + (f", {sum(k.removed for k in summary.kinds.values())} stale vectors removed" if not missing_only else ""))
+
+
+@click.command("export")
+@click.option("--ns", default=None, help="Namespace (default from settings).")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def export_cmd(ns: str | None, file: Path) -> None:
+    """Write a namespace (nodes, relationships, all properties) to FILE.jsonl."""
+    from kgmem.maintenance import export_namespace
+
+    settings = load_settings()
+    ns = ns or settings.namespace
+    with _graph(settings) as graph:
+        summary = export_namespace(graph, ns, file)
+    click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships -> {file}")
+    if summary.skipped:
+        click.echo(f"warning: skipped (outside the allow-list, or written during the export): {dict(summary.skipped)}", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--replace", is_flag=True, help="Delete the namespace (graph and vectors) first if it holds data.")
+@click.option("--no-reindex", is_flag=True, help="Do not rebuild the namespace's vectors after the import.")
+def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
+    """Load FILE.jsonl (from `kgmem export`) into the namespace it names."""
+    from kgmem.maintenance import import_namespace
+    from kgmem.maintenance.importer import item_count
+    from kgmem.maintenance.reindex import reindex as run_reindex
+    from kgmem.vectors import Embedder, VectorStore, open_chroma
+
+    settings = load_settings()
+    with _graph(settings) as graph:
+        vectors = VectorStore(open_chroma(settings))
+        with _bar(item_count(file), f"import {file.name}") as bar:
+            summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update)
+        click.echo(f"imported {summary.ns}: {sum(summary.nodes.values())} nodes, "
+                   f"{sum(summary.relationships.values())} relationships"
+                   + (" (namespace replaced)" if summary.replaced else ""))
+        if not no_reindex:
+            embedder = Embedder(settings.embedding, settings.models_dir)
+            result = run_reindex(graph, vectors, embedder, summary.ns)
+            click.echo(f"vectors rebuilt: {sum(k.embedded for k in result.kinds.values())}")
+
+
+@click.command()
+@click.option("--ns", default=None, help="Namespace (default from settings).")
+@click.option("--stale-days", default=30, show_default=True, type=click.IntRange(0), help="Knowledge starts decaying after this many days unseen.")
+@click.option("--half-life-days", default=90.0, show_default=True, type=click.FloatRange(min=0, min_open=True), help="Confidence halves every N stale days.")
+def decay(ns: str | None, stale_days: int, half_life_days: float) -> None:
+    """Apply staleness decay to knowledge confidence and stale call-graph decay (batch job)."""
+    from kgmem.maintenance import DecaySettings, run_decay
+
+    settings = load_settings()
+    ns = ns or settings.namespace
+    with _graph(settings) as graph:
+        result = run_decay(graph, ns, DecaySettings(stale_days=stale_days, half_life_days=half_life_days))
+    click.echo(f"decay {ns}: {result.knowledge_decayed} knowledge items lowered "
+               f"(total {result.knowledge_total_drop:.3f}), {result.callgraph_decayed} call-graph edges lowered")

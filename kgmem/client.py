@@ -1,0 +1,241 @@
+"""``KGMem``: the Python client agents call.
+
+It owns (or is handed) the three expensive resources — the Neo4j driver, the
+Chroma client and the embedding model — creates them once, and injects them into
+the engines that do the work.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from kgmem.analysis import AnalysisService, TextGenerator
+from kgmem.callgraph import CallGraph, HealResult
+from kgmem.config import Settings, load_settings
+from kgmem.conversation import Turn, TurnStore
+from kgmem.graph import GraphStore, connect
+from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
+from kgmem.ingest.ingester import IngestReport
+from kgmem.retrieval import Context, Retrieval, SearchResult
+from kgmem.vectors import Embedder, VectorStore, open_chroma
+
+log = logging.getLogger(__name__)
+
+
+class KGMem:
+    """Agent-facing client.
+
+    Args:
+        settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
+        driver: an existing Neo4j driver to use (not closed by :meth:`close`).
+        chroma: an existing Chroma client to use.
+        embedder: an existing :class:`~kgmem.vectors.Embedder` (the model is loaded once per process
+            if you share it).
+        generator: the LLM for conversation analysis; by default the Anthropic API when a key is
+            set, else kgmem's offline extractor.
+
+    Use as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        driver: neo4j.Driver | None = None,
+        chroma: Any | None = None,
+        embedder: Embedder | None = None,
+        generator: TextGenerator | None = None,
+    ) -> None:
+        self.settings = settings or load_settings()
+        self._owns_driver = driver is None
+        self.driver = driver or connect(self.settings)
+        self.graph = GraphStore(self.driver, self.settings.neo4j.database)
+        self.vectors = VectorStore(chroma if chroma is not None else open_chroma(self.settings))
+        self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
+        self.namespace = self.settings.namespace
+        self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
+                                       spool_dir=self.settings.spool_dir)
+        self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset)
+        # -- conversation analysis (DESIGN.md §5; kgmem/analysis) --
+        self.turns = TurnStore(self.graph, self.vectors, self.embedder)
+        self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
+                                        turns=self.turns, generator=generator)
+        # -- call graph (seed 003 §2.6; kgmem/callgraph) --
+        self.callgraph = CallGraph(self.graph)
+
+    # -- learning (DESIGN.md §4; kgmem/learning) ---------------------------------
+    def tool_result(
+        self,
+        tool: str,
+        params: dict[str, Any] | None = None,
+        *,
+        result: Any = None,
+        error: str | BaseException | None = None,
+        session: str | None = None,
+        ns: str | None = None,
+    ) -> Observation | None:
+        """Report the outcome of a tool call.
+
+        On error, kgmem remembers the (normalised) error and returns an
+        :class:`~kgmem.learning.Observation`: its id, category, pattern and the known
+        fixes ranked by confidence (direct fixes first, fixes of similar errors
+        attenuated), each flagged ``auto_apply`` at confidence ≥
+        ``learning.auto_apply_threshold``. On success after a failure of the same tool
+        in the same session, the parameter change is recorded as an observed fix.
+        Returns None on success. Never raises into the tool loop when Neo4j is down
+        (the event is spooled) unless ``learning.strict`` is set.
+        """
+        return self.learning.tool_result(ns or self.namespace, tool, params, error=error, session=session)
+
+    def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], ns: str | None = None, *,
+                     index: bool = True) -> BatchResult:
+        """Record many tool outcomes (``ToolEvent`` or dicts with tool/params/error/session/ts) in one
+        transaction, in order — for bulk loads and backfills. ``index=False`` skips embedding new
+        patterns now (they are indexed on their next occurrence)."""
+        return self.learning.tool_results(ns or self.namespace, events, index=index)
+
+    def resolve(self, error: Observation | str, fix: str, success: bool = True, *, tool: str | None = None,
+                ns: str | None = None) -> FixOutcome:
+        """Record that ``fix`` resolved ``error`` (an Observation, error id, or message + ``tool``),
+        or failed to (``success=False``); confidence moves by +boost / −penalty and successes
+        propagate to similar errors carrying the same fix."""
+        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+
+    def fix_applied(self, error: Observation | str, fix: str, success: bool, *, tool: str | None = None,
+                    ns: str | None = None) -> FixOutcome:
+        """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one)."""
+        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+
+    def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
+                   ns: str | None = None) -> FixOutcome | None:
+        """Store a user correction: manual, high-confidence knowledge (type ``correction``); if
+        ``error`` is given, also a user fix of that error, which outranks automatic fixes."""
+        ns = ns or self.namespace
+        self.add_knowledge(text, type="correction", ns=ns)
+        if error is None:
+            return None
+        return self.learning.resolve(ns, error, text, True, tool=tool, source="user")
+
+    def replay_spool(self) -> int:
+        """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
+        return self.learning.replay_spool()
+
+    # -- retrieval (DESIGN.md §6; kgmem/retrieval) --------------------------------
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        ns: str | None = None,
+        session: str | None = None,
+        kinds: Sequence[str] | str | None = None,
+        preset: str | None = None,
+    ) -> SearchResult:
+        """Find what kgmem knows about ``query`` (Graph RAG: vector + keyword legs, graph expansion,
+        fusion, quality ranking).
+
+        Args:
+            query: free text.
+            k: number of hits (1–1000).
+            ns: namespace (default: the client's).
+            session: restrict conversation turns to this session (knowledge/errors/fixes stay namespace-wide).
+            kinds: subset of ``message, knowledge, error, fix, entity`` (default: all).
+            preset: ``fast``, ``balanced`` (default) or ``deep`` (see :mod:`kgmem.retrieval.config`).
+
+        Returns:
+            a :class:`~kgmem.retrieval.SearchResult` (iterable over its hits); pass its ``query_id``
+            to :meth:`feedback`.
+        """
+        return self.retrieval.search(query, ns or self.namespace, k, session, kinds, preset)
+
+    def context(self, query: str, max_tokens: int = 1000, ns: str | None = None, **search_kwargs: Any) -> Context:
+        """The hits for ``query`` as a prompt block with numbered citations within ``max_tokens``,
+        plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``)."""
+        if "preset" in search_kwargs:
+            search_kwargs["preset_name"] = search_kwargs.pop("preset")
+        return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
+
+    def feedback(self, query_id: str, used: Sequence[str] | str = (), outcome: str | float = "included") -> None:
+        """Tell kgmem which hits of ``query_id`` were used and how it went.
+
+        ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
+        ``negative`` (−1.0) or a number in [−1, 1]; hits of the query not in ``used`` get −0.1.
+        The signals update the usage posteriors that rank later searches.
+        """
+        self.retrieval.feedback(query_id, used, outcome)
+
+    def ingest(self, source: str | Path | Iterable[Any], ns: str | None = None, batch_size: int = 256,
+               progress: bool = False, analyze: bool = False) -> IngestReport:
+        """Bulk-load a JSONL file (or an iterable of event dicts): turns, tool results, knowledge,
+        session ends. Batched and idempotent; a malformed event is reported by line number in
+        ``report.errors`` while every valid one lands. See :mod:`kgmem.ingest.events` for the format."""
+        from kgmem.ingest import ingest
+
+        return ingest(self, source, ns or self.namespace, batch_size=batch_size, progress=progress, analyze=analyze)
+
+    # -- conversation analysis (DESIGN.md §5; kgmem/analysis) ---------------------
+    def turn(self, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
+             ns: str | None = None) -> str:
+        """Store one conversation turn (a ``Message``) and return its id; analysis runs in the background.
+
+        With ``[analysis] write_behind`` the turn is stored by a background thread in batches and
+        this returns at once (the id is deterministic); see docs/analysis.md.
+        """
+        return self.analysis.turn(ns or self.namespace, Turn(session, role, text, ref, ts))
+
+    def end_session(self, session: str, ns: str | None = None) -> None:
+        """Close ``session``: analyse what is pending and learn from the whole session (in the background)."""
+        self.analysis.close_session(ns or self.namespace, session)
+
+    def add_knowledge(self, content: str, type: str = "fact", ns: str | None = None) -> dict[str, Any]:
+        """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""
+        return self.analysis.curator.add(ns or self.namespace, type, content)
+
+    def learnings(self, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
+                  ns: str | None = None) -> list[dict[str, Any]]:
+        """Knowledge items, most trusted first."""
+        return self.analysis.store.list(ns or self.namespace, type=type, min_confidence=min_confidence,
+                                        include_inactive=include_inactive)
+
+    def wait_for_analysis(self, timeout: float | None = None) -> bool:
+        """Block until queued turns are stored and queued conversation analyses have run; False on timeout."""
+        return self.analysis.wait(timeout)
+
+    def analysis_stats(self, ns: str | None = None) -> dict[str, Any]:
+        """Learning-event counters (inserted, merged, …, dropped), extractor in use, token usage, queue."""
+        return self.analysis.stats(ns or self.namespace)
+
+    # -- call graph and reports (kgmem/callgraph, kgmem/reports) ---------------------
+    def record_calls(self, calls: Sequence[tuple[str, str]], ns: str | None = None) -> int:
+        """Record call edges found by static analysis: ``[(caller_qualname, callee_qualname), ...]``."""
+        return self.callgraph.add_calls(ns or self.namespace, calls)
+
+    def observe_changes(self, functions_changed: Sequence[str], session: str | None = None,
+                        ns: str | None = None) -> HealResult:
+        """An observation changed these functions together: confirm call edges among them or add
+        ``observation`` edges at 0.6 (functions must be known from :meth:`record_calls`)."""
+        return self.callgraph.observe(ns or self.namespace, functions_changed, session)
+
+    def report(self, name: str, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
+        """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
+        from kgmem.reports import run_report
+
+        return run_report(self.graph, name, {"ns": ns or self.namespace, **params}).rows
+
+    # -- lifecycle --------------------------------------------------------------
+    def close(self) -> None:
+        """Flush pending conversation analysis, then release the rest."""
+        self.analysis.close()
+        self.retrieval.close()
+        if self._owns_driver:
+            self.driver.close()
+
+    def __enter__(self) -> "KGMem":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,202 @@
+"""Storage of conversation turns (DESIGN.md §3: ``Message``, ``PART_OF``, ``NEXT``).
+
+One :meth:`TurnStore.record` call is one graph transaction (UNWIND over the
+batch) followed by one embedding batch and one Chroma upsert. Message ids are
+deterministic, so recording the same turns again adds nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from kgmem.errors import ValidationError
+from kgmem.graph import GraphStore
+from kgmem.ids import node_id
+from kgmem.vectors import Embedder, VectorStore
+
+log = logging.getLogger(__name__)
+
+MESSAGE_KIND = "message"
+MAX_TEXT_CHARS = 100_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One conversation turn.
+
+    Args:
+        session: the caller's session name (``Session.key``).
+        role: who spoke (``user``, ``assistant``, a speaker name, ...).
+        text: what was said.
+        ref: the caller's own id for this turn (e.g. a dialogue id); part of the message id.
+        ts: when it was said, ISO-8601; defaults to the time it is recorded.
+    """
+
+    session: str
+    role: str
+    text: str
+    ref: str | None = None
+    ts: str | None = None
+
+
+def message_id(ns: str, turn: Turn) -> str:
+    """Deterministic id: the caller's ``ref`` when given, else a hash of role, timestamp and text.
+
+    Without a ``ref`` (or ``ts``), identical text from the same role in the same session is one
+    message — the price of idempotent retries without a caller-supplied id.
+    """
+    if turn.ref:
+        return node_id(ns, MESSAGE_KIND, turn.session, turn.ref)
+    digest = hashlib.sha256(f"{turn.role}\x1f{turn.ts or ''}\x1f{turn.text}".encode()).hexdigest()[:32]
+    return node_id(ns, MESSAGE_KIND, turn.session, "h:" + digest)
+
+
+def validate_turn(turn: Any, where: str = "turn") -> Turn:
+    """Return ``turn`` as a :class:`Turn` or raise :class:`ValidationError` naming the bad field."""
+    if isinstance(turn, dict):
+        unknown = set(turn) - {"session", "role", "text", "ref", "ts"}
+        if unknown:
+            raise ValidationError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        turn = Turn(**{k: turn.get(k) for k in ("session", "role", "text", "ref", "ts")})  # type: ignore[arg-type]
+    if not isinstance(turn, Turn):
+        raise ValidationError(f"{where}: expected a Turn, got {type(turn).__name__}")
+    for name in ("session", "role", "text"):
+        value = getattr(turn, name)
+        if not isinstance(value, str) or not value.strip():
+            raise ValidationError(f"{where}.{name}: must be a non-empty string")
+    if len(turn.text) > MAX_TEXT_CHARS:
+        raise ValidationError(f"{where}.text: longer than {MAX_TEXT_CHARS} characters")
+    if turn.ref is not None and (not isinstance(turn.ref, str) or not turn.ref.strip()):
+        raise ValidationError(f"{where}.ref: must be a non-empty string or None")
+    if turn.ts is not None:
+        if not isinstance(turn.ts, str):
+            raise ValidationError(f"{where}.ts: must be an ISO-8601 string or None")
+        try:
+            parsed = datetime.fromisoformat(turn.ts)
+        except ValueError as exc:
+            raise ValidationError(f"{where}.ts: not an ISO-8601 timestamp: {turn.ts!r}") from exc
+        if parsed.tzinfo is None:  # staleness maths compares against UTC now
+            turn = Turn(turn.session, turn.role, turn.text, turn.ref, parsed.replace(tzinfo=timezone.utc).isoformat())
+    return turn
+
+
+def message_metadata(row: dict[str, Any]) -> dict[str, str | int | float | bool]:
+    """What a search hit needs from Chroma without a graph lookup (Chroma accepts scalars only)."""
+    meta = {"type": MESSAGE_KIND, "session": row["session"], "role": row["role"], "ts": row.get("ts"),
+            "ref": row.get("ref"), "seq": row.get("seq")}
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """Result of :meth:`TurnStore.record_batch`: ids in input order, messages created, vectors written."""
+
+    ids: list[str]
+    created: int
+    embedded: int
+
+
+class TurnStore:
+    """Records turns: graph first (one transaction), then vectors (one batch), then clears pending.
+
+    Args:
+        graph: the Neo4j runner.
+        vectors: the Chroma store (collection per namespace and kind ``"message"``).
+        embedder: the sentence embedder.
+    """
+
+    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
+        self.graph = graph
+        self.vectors = vectors
+        self.embedder = embedder
+
+    def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
+        """Store ``turns`` (in conversation order) and return their message ids, in the same order.
+
+        ``vectors`` (one row per turn, normalised) skips the model — for re-imports and benchmarks that
+        already hold the embeddings.
+        """
+        return self.record_batch(ns, turns, vectors).ids
+
+    def record_batch(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> "Recorded":
+        """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
+        if not isinstance(ns, str) or not ns:
+            raise ValidationError("ns: must be a non-empty string")
+        clean = [validate_turn(t, f"turns[{i}]") for i, t in enumerate(turns)]
+        if not clean:
+            return []
+        if vectors is not None and len(vectors) != len(clean):
+            raise ValidationError(f"vectors: {len(vectors)} rows for {len(clean)} turns")
+        rows = [
+            {
+                "id": message_id(ns, t),
+                "session_id": node_id(ns, "session", t.session),
+                "session": t.session,
+                "role": t.role,
+                "text": t.text,
+                "ref": t.ref,
+                "ts": t.ts,
+            }
+            for t in clean
+        ]
+        now = datetime.now(timezone.utc).isoformat()
+        written = self.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows)
+        index = {r["id"]: i for i, r in enumerate(rows)}
+        pending = []
+        seen: set[str] = set()
+        for w in written:
+            if w["vector_pending"] and w["id"] not in seen:
+                seen.add(w["id"])
+                pending.append({**rows[index[w["id"]]], "seq": w["seq"], "ts": w["ts"]})
+        given = None if vectors is None else np.asarray(vectors, dtype=np.float32)[[index[p["id"]] for p in pending]]
+        self._write_vectors(ns, pending, given)
+        created = sum(1 for w in written if w["created"])
+        return Recorded(ids=[r["id"] for r in rows], created=created, embedded=len(pending))
+
+    def repair(self, ns: str, limit: int = 10_000) -> int:
+        """Write the vectors of messages still marked ``vector_pending``; returns how many."""
+        pending = self.graph.read("conversation/pending_messages", ns=ns, limit=limit)
+        self._write_vectors(ns, pending)
+        return len(pending)
+
+    def end_session(self, ns: str, session: str) -> None:
+        """Mark ``session`` ended (``Session.ended_at``)."""
+        if not isinstance(session, str) or not session.strip():
+            raise ValidationError("session: must be a non-empty string")
+        self.graph.write(
+            "conversation/end_session",
+            ns=ns,
+            id=node_id(ns, "session", session),
+            key=session,
+            now=datetime.now(timezone.utc).isoformat(),
+        )
+
+    def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
+        """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
+        return self.graph.read("conversation/session_messages", ns=ns, id=node_id(ns, "session", session))
+
+    @staticmethod
+    def embedding_text(role: str, text: str) -> str:
+        """What is embedded for a turn: the speaker and the text ("Caroline: I went ...").
+
+        Questions often name the speaker; with the role in the vector the dense leg can use it
+        (docs/retrieval.md has the measurement). The stored document stays the bare text.
+        """
+        return f"{role}: {text}"
+
+    def _write_vectors(self, ns: str, rows: list[dict[str, Any]], vectors: np.ndarray | None = None) -> None:
+        if not rows:
+            return
+        if vectors is None:
+            vectors = self.embedder.embed([self.embedding_text(r["role"], r["text"]) for r in rows])
+        ids = [r["id"] for r in rows]
+        self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
+                            [message_metadata(r) for r in rows])
+        self.graph.write("conversation/message_vectors_written", ns=ns, ids=ids)

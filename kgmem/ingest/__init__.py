@@ -1,0 +1,6 @@
+"""Bulk ingest of JSONL event files (``kgmem ingest``)."""
+
+from kgmem.ingest.events import EVENT_TYPES, parse_event, parse_line
+from kgmem.ingest.ingester import IngestReport, Ingester, LineError, ingest
+
+__all__ = ["EVENT_TYPES", "IngestReport", "Ingester", "LineError", "ingest", "parse_event", "parse_line"]

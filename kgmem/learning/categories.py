@@ -1,0 +1,136 @@
+"""Error categories: ``timeout``, ``permission``, ``provider_error``, ``tool_error``, ``general``.
+
+Rules are word-boundary regular expressions tried in priority order (the first
+category with a matching rule wins), never substring tests: "rapid" is not a
+rate limit and "Errno 1" does not match "Errno 110". When the caller passes the
+exception's class names (its MRO), those are checked first: a ``TimeoutError``
+is a timeout whatever its message says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["CATEGORIES", "categorize"]
+
+CATEGORIES = ("timeout", "permission", "provider_error", "tool_error", "general")
+
+_I = re.IGNORECASE
+
+
+def _rx(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{a})" for a in alternatives), _I)
+
+
+# Priority order matters: a 401 "invalid API key" from a provider is a permission
+# problem (the fix is a credential), a 429 is a provider problem (the fix is to
+# wait or pay), a refused connection is the tool's backend.
+_MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "timeout",
+        _rx(
+            r"\btimed?[ -]?out\b",
+            r"\btimeouts?\b",
+            r"\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ETIME)\b",
+            r"\bErrno (?:110|60)\b",
+            r"\bWinError 10060\b",
+            r"\bdeadline[ _]exceeded\b",
+            r"\bgateway time-?out\b",
+            r"\b504\b",
+            r"\bTimeoutError\b",
+            r"\b(?:Read|Connect)Timeout(?:Error)?\b",
+        ),
+    ),
+    (
+        "permission",
+        _rx(
+            r"\bpermission denied\b",
+            r"\b(?:EACCES|EPERM)\b",
+            r"\bErrno (?:13|1)\b",
+            r"\bWinError 5\b",
+            r"\baccess (?:is )?denied\b",
+            r"\bforbidden\b",
+            r"\b40[13]\b",
+            r"\bunauthori[sz]ed\b",
+            r"\bnot authori[sz]ed\b",
+            r"\bPermissionError\b",
+            r"\bauthentication (?:failed|required)\b",
+            r"\bAuthenticationError\b",
+            r"\b(?:incorrect|invalid) api[ _-]?key\b",
+            r"\binvalid_api_key\b",
+            r"\bAccessDenied\b",
+            r"\binsufficient (?:permissions?|privileges?)\b",
+            r"\boperation not permitted\b",
+            r"\bpassword authentication\b",
+            r"\bno password supplied\b",
+            r"\bpublickey\b",
+        ),
+    ),
+    (
+        "provider_error",
+        _rx(
+            r"\b429\b",
+            r"\b529\b",
+            r"\brate[ _-]?limit(?:ed|s|_error)?\b",
+            r"\b(?:insufficient_)?quota\b",
+            r"\boverloaded(?:_error)?\b",
+            r"\btoo many requests\b",
+            r"\bmodel[_ ]not[_ ]found\b",
+            r"\bmodel\b[^.\n]{0,40}?\bdoes not exist\b",
+            r"\bRateLimitError\b",
+            r"\bAPI(?:Status|Connection)Error\b",
+            r"\bcontext[_ ]length(?:_exceeded)?\b",
+            r"\bmaximum context length\b",
+            r"\bcredit balance\b",
+        ),
+    ),
+    (
+        "tool_error",
+        _rx(
+            r"\bcommand not found\b",
+            r"\bNo such file or directory\b",
+            r"\b(?:ENOENT|EADDRINUSE|ECONNREFUSED|ECONNRESET|EPIPE|EEXIST|ENOTDIR|EISDIR)\b",
+            r"\baddress already in use\b",
+            r"\bconnection refused\b",
+            r"\brefused\b",
+            r"\bsocket hang up\b",
+            r"\bconnection reset\b",
+            r"\b(?:FileNotFoundError|ModuleNotFoundError|ImportError|JSONDecodeError|UnicodeDecodeError)\b",
+            r"\b(?:TypeError|ValueError|KeyError|AttributeError|IndexError|NameError|SyntaxError)\b",
+            r"\bNo module named\b",
+            r"\bcannot import name\b",
+            r"\bexit (?:code|status)\b",
+            r"\bnon-zero exit\b",
+            r"\binvalid (?:argument|option|value|syntax)\b",
+            r"\bunknown (?:option|argument|command|revision|flag)\b",
+            r"\bambiguous argument\b",
+            r"\bmissing required (?:argument|parameter|field)\b",
+            r"\bnot a git repository\b",
+            r"\bfailed to push\b",
+            r"\b(?:rejected)\b",
+            r"\bdoes not exist\b",
+            r"\bCould not find a version\b",
+            r"\bNo matching distribution\b",
+            r"\bCannot connect to the Docker daemon\b",
+            r"\bCan't connect to local \w+ server\b",
+        ),
+    ),
+]
+
+_TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
+    ("timeout", re.compile(r"timeout|timedout|deadlineexceeded", _I)),
+    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied)", _I)),
+    ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror)$", _I)),
+]
+
+
+def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
+    """Category of an error ``message``; ``exc_types`` are the exception's class names (MRO), if any."""
+    for category, rule in _TYPE_RULES:
+        if any(rule.search(name) for name in exc_types):
+            return category
+    for category, rule in _MESSAGE_RULES:
+        if rule.search(message):
+            return category
+    return "general"

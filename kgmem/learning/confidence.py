@@ -1,0 +1,112 @@
+"""Confidence math and fix ranking (pure functions; the Cypher in
+``cypher/learning/apply_events.cypher`` applies the same formulas in the graph).
+
+- an outcome moves a fix's confidence by ``+boost`` (success, default 0.1) or
+  ``−penalty`` (failure, default 0.2), clamped to ``[lo, hi]`` (default [0.1, 1.0]);
+  float throughout (the seed system truncated 0.3 to 0);
+- the Beta counts ``alpha = 1 + successes``, ``beta = 1 + failures`` keep the evidence;
+- propagation gives each ``SIMILAR_TO`` neighbour carrying the same fix
+  ``rate × boost × similarity`` (rate 0.3);
+- a fix borrowed from a similar error is attenuated: ``confidence × similarity``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kgmem.config import LearningSettings
+from kgmem.learning.models import FixSuggestion
+
+# Sources in ranking order: a person's correction outranks anything learnt automatically.
+_SOURCE_RANK = {"user": 0}
+_EPS = 1e-9  # 0.6 + 0.1 is 0.7 in decimal, 0.69999999999999996 in binary
+
+
+@dataclass(frozen=True)
+class ConfidenceRules:
+    """The knobs of :class:`~kgmem.config.LearningSettings` that the math uses."""
+
+    boost: float = 0.1
+    penalty: float = 0.2
+    lo: float = 0.1
+    hi: float = 1.0
+    initial: float = 0.5
+    rate: float = 0.3
+    auto_apply: float = 0.7
+
+    @classmethod
+    def from_settings(cls, s: LearningSettings) -> "ConfidenceRules":
+        return cls(s.success_boost, s.failure_penalty, s.confidence_min, s.confidence_max,
+                   s.initial_fix_confidence, s.propagation_rate, s.auto_apply_threshold)
+
+    def cypher_params(self) -> dict[str, float]:
+        """Parameters of ``learning/apply_events``."""
+        return {"boost": self.boost, "penalty": self.penalty, "lo": self.lo, "hi": self.hi,
+                "initial": self.initial, "rate": self.rate}
+
+
+def clamp(x: float, lo: float, hi: float) -> float:
+    return lo if x < lo else hi if x > hi else x
+
+
+def after_outcome(confidence: float, success: bool, rules: ConfidenceRules) -> float:
+    """Confidence after one success/failure."""
+    delta = rules.boost if success else -rules.penalty
+    return clamp(confidence + delta, rules.lo, rules.hi)
+
+
+def after_outcomes(outcomes: Iterable[bool], rules: ConfidenceRules, start: float | None = None) -> float:
+    """Confidence of a new edge after a sequence of outcomes."""
+    confidence = rules.initial if start is None else start
+    for success in outcomes:
+        confidence = after_outcome(confidence, success, rules)
+    return confidence
+
+
+def propagated(confidence: float, similarity: float, rules: ConfidenceRules) -> float:
+    """A neighbour's confidence after a success of the same fix on a similar error."""
+    return clamp(confidence + rules.rate * rules.boost * similarity, rules.lo, rules.hi)
+
+
+def beta_mean(successes: int, failures: int) -> float:
+    """Posterior mean of the fix's success rate under a Beta(1, 1) prior."""
+    return (1 + successes) / (2 + successes + failures)
+
+
+def is_auto_apply(confidence: float, threshold: float) -> bool:
+    return confidence + _EPS >= threshold
+
+
+def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[str, Any]],
+               auto_apply: float) -> tuple[FixSuggestion, ...]:
+    """Suggestions for an error: user corrections first, then direct fixes by confidence,
+    then fixes of similar errors by attenuated confidence (a fix appears once)."""
+    out: list[FixSuggestion] = []
+    seen: set[str] = set()
+    for row in direct:
+        conf = float(row["confidence"])
+        out.append(FixSuggestion(
+            fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=conf,
+            source=row.get("source") or "observed", kind="direct", auto_apply=is_auto_apply(conf, auto_apply),
+            successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0)))
+        seen.add(row["fix_id"])
+    borrowed: dict[str, FixSuggestion] = {}
+    for row in similar:
+        if row["fix_id"] in seen:
+            continue
+        base, sim = float(row["confidence"]), float(row["similarity"])
+        conf = base * sim
+        best = borrowed.get(row["fix_id"])
+        if best is None or conf > best.confidence:
+            borrowed[row["fix_id"]] = FixSuggestion(
+                fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=base,
+                source=row.get("source") or "observed", kind="similar", auto_apply=is_auto_apply(conf, auto_apply),
+                similarity=sim, via_error_id=row.get("via"),
+                successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0))
+
+    def key(f: FixSuggestion) -> tuple[int, int, float]:
+        return (_SOURCE_RANK.get(f.source, 1), 0 if f.kind == "direct" else 1, -f.confidence)
+
+    return tuple(sorted(out, key=key)) + tuple(sorted(borrowed.values(), key=key))

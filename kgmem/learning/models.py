@@ -1,0 +1,98 @@
+"""Values the learning engine takes and returns (frozen dataclasses at the API boundary)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class FixSuggestion:
+    """A known fix for an error, as the agent sees it.
+
+    ``confidence`` is what ranking and ``auto_apply`` use: the fix's own confidence for
+    a direct fix, attenuated by similarity (``confidence × similarity``) for a fix
+    borrowed from a ``SIMILAR_TO`` neighbour.
+    """
+
+    fix_id: str
+    description: str
+    confidence: float
+    base_confidence: float
+    source: str  # "user" | "observed" | "explicit" | "analyzer"
+    kind: str  # "direct" | "similar"
+    auto_apply: bool
+    similarity: float = 1.0
+    via_error_id: str | None = None
+    successes: int = 0
+    failures: int = 0
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What kgmem knows about one failing tool call.
+
+    ``spooled`` is true when Neo4j was unreachable: the event is safe in the spool and
+    will be counted when it is replayed; ``fixes`` is then empty.
+    """
+
+    id: str
+    tool: str
+    category: str
+    pattern: str
+    occurrences: int
+    is_new: bool
+    fixes: tuple[FixSuggestion, ...] = ()
+    spooled: bool = False
+
+    @property
+    def error_id(self) -> str:
+        return self.id
+
+    @property
+    def auto_fix(self) -> FixSuggestion | None:
+        """The best fix flagged for automatic application, if any."""
+        return next((f for f in self.fixes if f.auto_apply), None)
+
+
+@dataclass(frozen=True)
+class ToolEvent:
+    """One tool call outcome for :meth:`KGMem.tool_results` (batch / backfill).
+
+    Exactly one of ``error`` (failure) or not (success) — ``result`` is informational.
+    ``ts`` (ISO-8601) lets a backfill keep the original times.
+    """
+
+    tool: str
+    params: Mapping[str, Any] | None = None
+    error: str | BaseException | None = None
+    result: Any = None
+    session: str | None = None
+    ts: str | None = None
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    """The state of one error→fix edge after :meth:`resolve` / :meth:`fix_applied`."""
+
+    error_id: str
+    fix_id: str
+    description: str
+    confidence: float
+    successes: int
+    failures: int
+    propagated: int
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Summary of :meth:`tool_results`."""
+
+    events: int
+    errors: int
+    successes: int
+    new_patterns: int
+    fixes_observed: int
+    spooled: int = 0
+    observations: tuple[Observation, ...] = field(default=(), repr=False)

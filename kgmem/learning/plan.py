@@ -1,0 +1,230 @@
+"""Turning tool-call events into one graph write (pure; no I/O).
+
+A batch of events becomes the parameters of ``learning/apply_events``:
+
+- error rows, one per (pattern, session), with occurrence counts;
+- observed fixes: when a tool succeeds in a session after failing there, the
+  difference between the failing call's parameters and the succeeding call's
+  parameters is the candidate fix ("retry with the same parameters" when nothing
+  changed); the success is recorded as a successful application of that fix;
+- closed failures: a success closes every open failure of that tool in that session.
+
+The most recent open failure wins when several are open.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from kgmem.errors import ValidationError
+from kgmem.ids import node_id
+from kgmem.learning.categories import categorize
+from kgmem.learning.normalize import normalize_error, signature
+from kgmem.learning.similarity import encode_keys, error_keys
+
+ERROR_KIND = "error"
+FIX_KIND = "fix"
+_VALUE_MAX = 200  # characters of a parameter value shown in a fix description
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One validated event. ``message`` is None for a success."""
+
+    tool: str
+    params: dict[str, Any]
+    message: str | None
+    exc_types: tuple[str, ...]
+    session: str | None
+    ts: str
+
+    def to_json(self, seq: int, ns: str) -> dict[str, Any]:
+        """The spool line of this event."""
+        return {"seq": seq, "ns": ns, "tool": self.tool, "params": self.params, "message": self.message,
+                "exc_types": list(self.exc_types), "session": self.session, "ts": self.ts}
+
+    @classmethod
+    def from_json(cls, row: Mapping[str, Any]) -> "Prepared":
+        return cls(row["tool"], dict(row.get("params") or {}), row.get("message"),
+                   tuple(row.get("exc_types") or ()), row.get("session"), row["ts"])
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """What normalisation makes of one error message."""
+
+    id: str
+    pattern: str
+    signature: str
+    keys: str
+    category: str
+
+
+@dataclass
+class Plan:
+    """Parameters for one ``learning/apply_events`` call, plus bookkeeping."""
+
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    closes: list[dict[str, Any]] = field(default_factory=list)
+    error_of_event: list[str | None] = field(default_factory=list)  # error id per input event
+    successes: int = 0
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = None, ts: Any = None) -> Prepared:
+    """Validate one event; raises :class:`ValidationError` naming the bad field."""
+    if not isinstance(tool, str) or not tool.strip():
+        raise ValidationError("tool: must be a non-empty string")
+    if params is None:
+        params = {}
+    if not isinstance(params, Mapping):
+        raise ValidationError(f"params: must be a mapping (dict) or None; got {type(params).__name__}")
+    if session is not None and (not isinstance(session, str) or not session.strip()):
+        raise ValidationError("session: must be a non-empty string or None")
+    if ts is not None and not isinstance(ts, str):
+        raise ValidationError("ts: must be an ISO-8601 string or None")
+    message, exc_types = None, ()
+    if isinstance(error, BaseException):
+        text = str(error)
+        message = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        exc_types = tuple(c.__name__ for c in type(error).__mro__ if c not in (object, BaseException, Exception))
+    elif isinstance(error, str):
+        if not error.strip():
+            raise ValidationError("error: must be a non-empty string or an exception")
+        message = error
+    elif error is not None:
+        raise ValidationError(f"error: must be a string or an exception; got {type(error).__name__}")
+    return Prepared(tool.strip(), _jsonable(dict(params)), message, exc_types, session, ts or now_iso())
+
+
+def describe_error(ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
+    """Pattern, signature, keys, category and deterministic id of an error message."""
+    pattern = normalize_error(message)
+    return ErrorInfo(
+        id=node_id(ns, ERROR_KIND, tool, pattern),
+        pattern=pattern,
+        signature=signature(message),
+        keys=encode_keys(error_keys(pattern)),
+        category=categorize(message, exc_types),
+    )
+
+
+def fix_description(tool: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """Human-readable parameter change from a failing call to a succeeding one."""
+    changes: list[str] = []
+    for key in sorted(set(before) | set(after), key=str):
+        if key not in after:
+            changes.append(f"remove {key}")
+        elif key not in before:
+            changes.append(f"set {key}={_show(after[key])}")
+        elif before[key] != after[key]:
+            changes.append(f"set {key}={_show(after[key])} (was {_show(before[key])})")
+    if not changes:
+        return f"{tool}: retry with the same parameters"
+    return f"{tool}: " + "; ".join(changes)
+
+
+def fix_id(ns: str, description: str) -> str:
+    return node_id(ns, FIX_KIND, " ".join(description.lower().split()))
+
+
+def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
+               open_failures: Mapping[tuple[str, str], Sequence[Mapping[str, Any]]] = {}) -> Plan:
+    """Plan the graph write for ``events`` (in order).
+
+    ``open_failures`` maps (session id, tool) to the failures still open in the graph
+    before this batch, newest first (rows of ``learning/open_failures``).
+    """
+    plan = Plan()
+    rows: dict[tuple[str, str | None], dict[str, Any]] = {}
+    latest: dict[tuple[str, str], dict[str, Any]] = {}  # (session id, tool) -> newest failure in batch
+    closed_in_graph: set[tuple[str, str]] = set()
+    for ev in events:
+        sid = node_id(ns, "session", ev.session) if ev.session else None
+        if ev.message is not None:
+            info = describe_error(ns, ev.tool, ev.message, ev.exc_types)
+            plan.error_of_event.append(info.id)
+            row = rows.get((info.id, sid))
+            if row is None:
+                row = rows[(info.id, sid)] = {
+                    "id": info.id, "tool_id": node_id(ns, "tool", ev.tool), "tool": ev.tool,
+                    "session_id": sid, "session": ev.session, "pattern": info.pattern,
+                    "signature": info.signature, "keys": info.keys, "category": info.category,
+                    "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
+            row["count"] += 1
+            row["first"], row["last"] = min(row["first"], ev.ts), max(row["last"], ev.ts)
+            row["example"] = ev.message[:example_max]
+            if sid:
+                latest[(sid, ev.tool)] = {"error_id": info.id, "params": ev.params, "row": row, "info": info}
+                row["params"] = json.dumps(ev.params, sort_keys=True, default=str)
+            continue
+        plan.error_of_event.append(None)
+        plan.successes += 1
+        if not sid:
+            continue
+        key = (sid, ev.tool)
+        failure = latest.pop(key, None)
+        graph_open = [] if key in closed_in_graph else list(open_failures.get(key, ()))
+        if failure is None and graph_open:
+            newest = graph_open[0]
+            failure = {"error_id": newest["error_id"], "params": _loads(newest.get("params")),
+                       "info": ErrorInfo(newest["error_id"], newest.get("pattern") or "", "", "",
+                                         newest.get("category") or "general")}
+        for row in rows.values():  # every in-batch failure of this tool in this session closes
+            if row["session_id"] == sid and row["tool"] == ev.tool:
+                row["open"] = False
+        for g in graph_open:
+            plan.closes.append({"error_id": g["error_id"], "session_id": sid})
+        closed_in_graph.add(key)
+        if failure is not None:
+            description = fix_description(ev.tool, failure["params"], ev.params)
+            info = failure["info"]
+            plan.outcomes.append({
+                "error_id": failure["error_id"], "tool": ev.tool, "pattern": info.pattern,
+                "signature": info.signature, "keys": info.keys, "category": info.category,
+                "fix_id": fix_id(ns, description), "description": description, "source": "observed",
+                "success": True, "at": ev.ts})
+    for failure in latest.values():  # failures not followed by a success stay open
+        failure["row"]["open"] = True
+    plan.errors = list(rows.values())
+    return plan
+
+
+def open_failure_keys(ns: str, events: Iterable[Prepared]) -> list[dict[str, str]]:
+    """(session id, tool) pairs whose open failures a batch needs to know about."""
+    seen: dict[tuple[str, str], None] = {}
+    for ev in events:
+        if ev.message is None and ev.session:
+            seen[(node_id(ns, "session", ev.session), ev.tool)] = None
+    return [{"session_id": s, "tool": t} for s, t in seen]
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str) if not isinstance(value, str) else value
+    return text if len(text) <= _VALUE_MAX else text[: _VALUE_MAX - 1] + "…"
+
+
+def _loads(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
+    # Parameters are stored as JSON (edge property, spool line); anything else becomes its repr.
+    try:
+        return json.loads(json.dumps(params, default=repr))
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"params: not serialisable ({exc})") from exc
+
+

@@ -1,0 +1,74 @@
+"""When two error patterns count as "similar" (``SIMILAR_TO``).
+
+Embedding cosine alone cannot tell ``[Errno 111] Connection refused`` from
+``[Errno 113] No route to host`` inside the same 300-character urllib3 wrapper:
+the texts differ in one number. So a link needs both:
+
+1. cosine similarity of the two signatures ≥ the measured threshold
+   (``learning.similarity_threshold``; see docs/learning.md for the measurement), and
+2. compatible *identity keys*: the error codes a message carries. Keys come in
+   kinds — OS errors (``Errno 13`` and ``EACCES`` are the same key; Linux,
+   macOS and Windows numbers of the same errno map to one name), HTTP statuses,
+   database error codes. Two patterns conflict when, for some kind, both carry
+   keys and share none.
+
+Keys are serialised to a short string so they can ride along as Chroma metadata.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["error_keys", "keys_compatible", "encode_keys", "decode_keys"]
+
+Keys = Mapping[str, frozenset[str]]
+
+# errno number -> symbolic name, for Linux, macOS/BSD and Windows (WSA) numbering.
+_ERRNO_NAMES: dict[int, str] = {
+    1: "EPERM", 2: "ENOENT", 12: "ENOMEM", 13: "EACCES", 17: "EEXIST", 20: "ENOTDIR", 21: "EISDIR",
+    22: "EINVAL", 24: "EMFILE", 28: "ENOSPC", 32: "EPIPE",
+    # Linux
+    98: "EADDRINUSE", 99: "EADDRNOTAVAIL", 101: "ENETUNREACH", 103: "ECONNABORTED", 104: "ECONNRESET",
+    110: "ETIMEDOUT", 111: "ECONNREFUSED", 113: "EHOSTUNREACH",
+    # macOS / BSD
+    48: "EADDRINUSE", 49: "EADDRNOTAVAIL", 51: "ENETUNREACH", 53: "ECONNABORTED", 54: "ECONNRESET",
+    60: "ETIMEDOUT", 61: "ECONNREFUSED", 65: "EHOSTUNREACH",
+    # Windows sockets
+    10013: "EACCES", 10048: "EADDRINUSE", 10049: "EADDRNOTAVAIL", 10051: "ENETUNREACH", 10053: "ECONNABORTED",
+    10054: "ECONNRESET", 10060: "ETIMEDOUT", 10061: "ECONNREFUSED", 10065: "EHOSTUNREACH",
+}
+_ERRNO_SYMBOLS = frozenset(_ERRNO_NAMES.values()) | {"ENOTFOUND", "EAI_AGAIN", "ESOCKETTIMEDOUT", "EBUSY", "EROFS"}
+
+_ERRNO_NUMBER = re.compile(r"\b(?:Errno|WinError|errno:?)\s*-?(\d{1,5})\b", re.IGNORECASE)
+_ERRNO_SYMBOL = re.compile(r"\b(E[A-Z]{3,}(?:_[A-Z]+)?)\b")
+_HTTP = re.compile(r"(?<![\w.<>/-])([45]\d\d)(?![\w>])")
+_DB_CODE = re.compile(r"\b(?:ERROR|error:?|ORA-|SQLSTATE\[?)\s*(\d{4,5})\b")
+_SEP_KIND, _SEP_VAL = ";", ","
+
+
+def error_keys(pattern: str) -> dict[str, frozenset[str]]:
+    """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``."""
+    os_keys = {_ERRNO_NAMES.get(int(n), f"E#{int(n)}") for n in _ERRNO_NUMBER.findall(pattern)}
+    os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
+    keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern))}
+    return {kind: values for kind, values in keys.items() if values}
+
+
+def keys_compatible(a: Keys, b: Keys) -> bool:
+    """False when, for some kind, both patterns carry keys and share none."""
+    return all(not (kind in b and values.isdisjoint(b[kind])) for kind, values in a.items())
+
+
+def encode_keys(keys: Keys) -> str:
+    """``{"os": {"EACCES"}, "http": {"403"}}`` -> ``"http=403;os=EACCES"`` (stable order)."""
+    return _SEP_KIND.join(f"{kind}={_SEP_VAL.join(sorted(values))}" for kind, values in sorted(keys.items()))
+
+
+def decode_keys(text: str) -> dict[str, frozenset[str]]:
+    """Inverse of :func:`encode_keys`."""
+    out: dict[str, frozenset[str]] = {}
+    for part in filter(None, (text or "").split(_SEP_KIND)):
+        kind, _, values = part.partition("=")
+        out[kind] = frozenset(filter(None, values.split(_SEP_VAL)))
+    return out

@@ -1,0 +1,53 @@
+"""The labels and relationship types export/import may touch (DESIGN.md §3).
+
+Import never splices a label or type from the file into Cypher: each allowed
+label and (start)-[type]->(end) triple has its own Cypher file under
+``cypher/maintenance/import/``; anything else in a file is rejected.
+"""
+
+from __future__ import annotations
+
+NODE_LABELS: tuple[str, ...] = (
+    "Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function",
+    "IngestedEvent",  # `kgmem ingest` idempotency markers: without them a re-ingest would redo work
+)
+
+# type -> (start label, end label)
+RELATIONSHIPS: dict[str, tuple[str, str]] = {
+    "CAUSED_BY": ("ErrorPattern", "Tool"),
+    "IN_SESSION": ("ErrorPattern", "Session"),
+    "SIMILAR_TO": ("ErrorPattern", "ErrorPattern"),
+    "RESOLVED_BY": ("ErrorPattern", "Fix"),
+    "ABOUT": ("Knowledge", "Entity"),
+    "FROM_SESSION": ("Knowledge", "Session"),
+    "CONTRADICTS": ("Knowledge", "Knowledge"),
+    "RELATES_TO": ("Entity", "Entity"),
+    "PART_OF": ("Message", "Session"),
+    "NEXT": ("Message", "Message"),
+    "MENTIONS": ("Message", "Entity"),
+    "CALLS": ("Function", "Function"),
+}
+
+# Chroma kind -> (label, text property): what `reindex` embeds.
+VECTOR_KINDS: dict[str, tuple[str, str]] = {
+    "error": ("ErrorPattern", "signature"),  # the learning engine's short form of the pattern
+    "fix": ("Fix", "description"),
+    "knowledge": ("Knowledge", "content"),
+    "message": ("Message", "text"),
+    "entity": ("Entity", "name"),
+}
+
+
+def node_cypher(label: str) -> str:
+    """Name of the import file for ``label`` (caller has checked the allow-list)."""
+    return f"maintenance/import/node_{label.lower()}"
+
+
+def rel_cypher(rel_type: str) -> str:
+    """Name of the import file for ``rel_type`` (caller has checked the allow-list)."""
+    return f"maintenance/import/rel_{rel_type.lower()}"
+
+
+def allowed_label(labels: list[str]) -> str | None:
+    """The allow-listed label among a node's labels (None if it has none)."""
+    return next((label for label in labels if label in NODE_LABELS), None)

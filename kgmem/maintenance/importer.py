@@ -1,0 +1,215 @@
+"""`kgmem import FILE.jsonl`: load an export into its namespace (see ``export.py`` for the format).
+
+Two passes over the file, so memory stays flat whatever its size. Pass 1 validates every
+line (labels and relationship types against the allow-list, ids, namespace, endpoints,
+nodes before relationships, the end marker's counts) keeping only the node ids — a bad
+file is refused before anything is written. Pass 2 streams the same lines into the graph:
+nodes in batches of ``batch`` per label, then relationships per type, each batch one
+UNWIND statement from a fixed Cypher file. The target namespace must be empty unless
+``replace`` is set (it is then deleted first, with its Chroma collections).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kgmem.errors import ImportFormatError, NamespaceNotEmpty
+from kgmem.graph import GraphStore
+from kgmem.maintenance.allowlist import NODE_LABELS, RELATIONSHIPS, VECTOR_KINDS, node_cypher, rel_cypher
+from kgmem.maintenance.codec import decode_props
+from kgmem.maintenance.export import FORMAT_VERSION
+
+log = logging.getLogger(__name__)
+
+BATCH = 1000
+
+
+@dataclass
+class ImportSummary:
+    ns: str
+    nodes: Counter = field(default_factory=Counter)
+    relationships: Counter = field(default_factory=Counter)
+    replaced: bool = False
+
+
+@dataclass(frozen=True)
+class Item:
+    """One validated node (``rel_type`` None) or relationship line."""
+
+    label: str | None
+    rel_type: str | None
+    row: dict[str, Any]
+
+
+@dataclass
+class ExportCheck:
+    """What pass 1 learned: the namespace and the counts per label / type."""
+
+    ns: str
+    nodes: Counter = field(default_factory=Counter)
+    relationships: Counter = field(default_factory=Counter)
+
+
+def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            where = f"{path.name}:{lineno}"
+            try:
+                doc = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ImportFormatError(f"{where}: not JSON ({exc.msg})") from None
+            if not isinstance(doc, dict):
+                raise ImportFormatError(f"{where}: expected a JSON object")
+            yield where, doc
+
+
+def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
+    """(where, kind, payload) per line: kind is header / node / rel / end; lines are checked one by one."""
+    first = True
+    for where, doc in _lines(path):
+        if first:
+            first = False
+            if doc.get("kgmem_export") != FORMAT_VERSION or not isinstance(doc.get("ns"), str) or not doc["ns"]:
+                raise ImportFormatError(f"{where}: not a kgmem export header (version {FORMAT_VERSION})")
+            yield where, "header", doc
+        elif "node" in doc:
+            label, node_id = doc["node"], doc.get("id")
+            if label not in NODE_LABELS:
+                raise ImportFormatError(f"{where}: label {label!r} is not allowed ({', '.join(NODE_LABELS)})")
+            if not isinstance(node_id, str) or not node_id:
+                raise ImportFormatError(f"{where}: id must be a non-empty string")
+            yield where, "node", Item(label, None, {"id": node_id, "props": decode_props(doc.get("props"), where)})
+        elif "rel" in doc:
+            rel_type = doc["rel"]
+            if rel_type not in RELATIONSHIPS:
+                raise ImportFormatError(f"{where}: relationship type {rel_type!r} is not allowed")
+            if not all(isinstance(doc.get(k), str) and doc.get(k) for k in ("start", "end")):
+                raise ImportFormatError(f"{where}: start and end must be node ids")
+            yield where, "rel", Item(None, rel_type, {"start": doc["start"], "end": doc["end"],
+                                                      "props": decode_props(doc.get("props", {}), where)})
+        elif doc.get("end") is True:
+            yield where, "end", doc
+        else:
+            raise ImportFormatError(f"{where}: unknown line (want node, rel or end)")
+    if first:
+        raise ImportFormatError(f"{path.name}: empty file")
+
+
+def check_export(path: Path) -> ExportCheck:
+    """Pass 1: validate the whole file; :class:`ImportFormatError` names the first bad line."""
+    check: ExportCheck | None = None
+    ids: dict[str, set[str]] = defaultdict(set)  # label -> node ids (the only thing kept per line)
+    seen_rel = ended = False
+    for where, kind, payload in _items(path):
+        if ended:
+            raise ImportFormatError(f"{where}: content after the end marker")
+        if kind == "header":
+            check = ExportCheck(ns=payload["ns"])  # type: ignore[index]
+        elif kind == "node":
+            assert check is not None and isinstance(payload, Item)
+            if seen_rel:
+                raise ImportFormatError(f"{where}: node after relationships (nodes come first)")
+            props = payload.row["props"]
+            if props.get("id") != payload.row["id"] or props.get("ns") != check.ns:
+                raise ImportFormatError(f"{where}: props.id/props.ns must match the node id and namespace {check.ns!r}")
+            ids[payload.label].add(payload.row["id"])  # type: ignore[index]
+            check.nodes[payload.label] += 1
+        elif kind == "rel":
+            assert check is not None and isinstance(payload, Item)
+            seen_rel = True
+            start_label, end_label = RELATIONSHIPS[payload.rel_type]  # type: ignore[index]
+            if payload.row["start"] not in ids.get(start_label, ()) or payload.row["end"] not in ids.get(end_label, ()):
+                raise ImportFormatError(
+                    f"{where}: {payload.rel_type} {payload.row['start']} -> {payload.row['end']} needs a "
+                    f"{start_label} and a {end_label} node that the file does not hold"
+                )
+            check.relationships[payload.rel_type] += 1
+        else:  # end marker
+            assert check is not None
+            ended = True
+            n_nodes, n_rels = sum(check.nodes.values()), sum(check.relationships.values())
+            if (payload.get("nodes"), payload.get("relationships")) != (n_nodes, n_rels):  # type: ignore[union-attr]
+                raise ImportFormatError(
+                    f"{path.name}: end marker counts {payload.get('nodes')}/{payload.get('relationships')} "  # type: ignore[union-attr]
+                    f"but the file holds {n_nodes} nodes / {n_rels} relationships"
+                )
+    if not ended or check is None:
+        raise ImportFormatError(f"{path.name}: no end marker — the file is truncated")
+    return check
+
+
+def import_namespace(
+    graph: GraphStore,
+    path: Path,
+    *,
+    replace: bool = False,
+    vectors: Any = None,
+    batch: int = BATCH,
+    progress: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Import ``path`` into the namespace named in its header. Returns what was written."""
+    check = check_export(path)
+    ns = check.ns
+    existing = graph.read("maintenance/count_namespace", ns=ns)[0]["n"]
+    if existing and not replace:
+        raise NamespaceNotEmpty(f"namespace {ns!r} already holds {existing} nodes; use --replace to overwrite it")
+    summary = ImportSummary(ns=ns, replaced=bool(existing))
+    if existing:
+        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        if vectors is not None:
+            vectors.drop_namespace(ns, list(VECTOR_KINDS))
+    node_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rel_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
+
+    def flush_nodes(label: str) -> None:
+        rows, node_buf[label] = node_buf[label], []
+        if rows:
+            summary.nodes[label] += graph.write(node_cypher(label), ns=ns, rows=rows)[0]["written"]
+            if progress:
+                progress(len(rows))
+
+    def flush_rels(rel_type: str) -> None:
+        rows, rel_buf[rel_type] = rel_buf[rel_type], []
+        if rows:
+            written = graph.write(rel_cypher(rel_type), ns=ns, rows=rows)[0]["written"]
+            if written != len(rows):  # validated in pass 1: only a concurrent delete can cause this
+                raise ImportFormatError(f"{path.name}: {len(rows) - written} {rel_type} relationship(s) lost an endpoint")
+            summary.relationships[rel_type] += written
+            if progress:
+                progress(len(rows))
+
+    nodes_done = False
+    for _, kind, item in _items(path):
+        if kind == "node":
+            node_buf[item.label].append(item.row)  # type: ignore[union-attr]
+            if len(node_buf[item.label]) >= batch:  # type: ignore[union-attr]
+                flush_nodes(item.label)  # type: ignore[union-attr, arg-type]
+        elif kind == "rel":
+            if not nodes_done:  # every node is in before the first relationship
+                for label in list(node_buf):
+                    flush_nodes(label)
+                nodes_done = True
+            rel_buf[item.rel_type].append(item.row)  # type: ignore[union-attr]
+            if len(rel_buf[item.rel_type]) >= batch:  # type: ignore[union-attr]
+                flush_rels(item.rel_type)  # type: ignore[union-attr, arg-type]
+    for label in list(node_buf):
+        flush_nodes(label)
+    for rel_type in list(rel_buf):
+        flush_rels(rel_type)
+    log.info("imported %s: %s nodes, %s relationships", ns, sum(summary.nodes.values()),
+             sum(summary.relationships.values()))
+    return summary
+
+
+def item_count(path: Path) -> int:
+    """Lines that are nodes or relationships (for a progress bar)."""
+    with path.open(encoding="utf-8") as fh:
+        return max(0, sum(1 for line in fh if line.strip()) - 2)

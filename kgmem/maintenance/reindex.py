@@ -1,0 +1,140 @@
+"""`kgmem reindex`: rebuild the Chroma collections of a namespace from the graph (the source of truth).
+
+For every Chroma kind (error, fix, knowledge, message, entity) the nodes with text are
+read page by page (id order); each page is embedded in one batch and upserted in one
+call, then its ``vector_pending`` flags are cleared in one statement. A full run also
+deletes vectors whose node no longer exists. ``missing_only`` embeds just the nodes
+that are flagged pending or absent from Chroma.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgmem.graph import GraphStore
+from kgmem.maintenance.allowlist import VECTOR_KINDS
+from kgmem.vectors import Embedder, VectorStore
+
+log = logging.getLogger(__name__)
+
+PAGE = 256
+
+
+@dataclass
+class KindStats:
+    """Per Chroma kind: nodes with text, vectors written, of which repairs, and stale vectors removed."""
+
+    nodes: int = 0
+    embedded: int = 0
+    repaired: int = 0
+    removed: int = 0
+
+
+@dataclass
+class ReindexSummary:
+    ns: str
+    missing_only: bool
+    kinds: dict[str, KindStats] = field(default_factory=dict)
+
+    @property
+    def repaired(self) -> int:
+        return sum(k.repaired for k in self.kinds.values())
+
+
+def metadata(kind: str, row: dict[str, Any]) -> dict[str, str | int | float | bool]:
+    """The Chroma metadata the writers of each kind store (kept in step with them)."""
+    if kind == "message":
+        from kgmem.conversation.store import message_metadata
+
+        return message_metadata(row)
+    if kind == "knowledge":  # mirrors kgmem.analysis.store._knowledge_meta
+        meta = {"type": "knowledge", "knowledge_type": row.get("type"), "source": row.get("source")}
+    elif kind == "error":  # mirrors kgmem.learning.engine (LearningEngine._index)
+        meta = {"tool": row.get("tool"), "category": row.get("category"), "keys": row.get("keys") or ""}
+    elif kind == "fix":  # mirrors kgmem.learning.engine (LearningEngine._index)
+        meta = {"source": row.get("source") or "", "error_id": row.get("error_id")}
+    else:
+        meta = {"type": kind}
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+def embedding_text(kind: str, row: dict[str, Any]) -> str:
+    """What the writer of ``kind`` embeds (it may differ from the stored document)."""
+    if kind == "message":
+        from kgmem.conversation.store import TurnStore
+
+        return TurnStore.embedding_text(row.get("role") or "", row["text"])
+    return row["text"]
+
+
+def total_nodes(graph: GraphStore, ns: str) -> int:
+    """Nodes with text across all kinds (for a progress bar)."""
+    return sum(graph.read(f"maintenance/reindex/{kind}_count", ns=ns)[0]["n"] for kind in VECTOR_KINDS)
+
+
+def reindex(
+    graph: GraphStore,
+    vectors: VectorStore,
+    embedder: Embedder,
+    ns: str,
+    *,
+    missing_only: bool = False,
+    page: int = PAGE,
+    progress: Callable[[int], None] | None = None,
+) -> ReindexSummary:
+    """Rebuild (or, with ``missing_only``, repair) the vectors of namespace ``ns``."""
+    summary = ReindexSummary(ns=ns, missing_only=missing_only)
+    for kind in VECTOR_KINDS:
+        summary.kinds[kind] = _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progress)
+    log.info("reindex %s: %s", ns, {k: vars(v) for k, v in summary.kinds.items()})
+    return summary
+
+
+def _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progress) -> KindStats:
+    stats = KindStats()
+    seen: set[str] = set()
+    after = ""
+    while True:
+        rows = graph.read(f"maintenance/reindex/{kind}_nodes", ns=ns, after=after, limit=page)
+        if not rows:
+            break
+        after = rows[-1]["id"]
+        ids = [r["id"] for r in rows]
+        seen.update(ids)
+        stats.nodes += len(rows)
+        present = _present(vectors, ns, kind, ids)
+        absent = {r["id"] for r in rows if r["pending"] or r["id"] not in present}
+        todo = [r for r in rows if r["id"] in absent] if missing_only else rows
+        if todo:
+            vecs = embedder.embed([embedding_text(kind, r) for r in todo])
+            vectors.upsert(ns, kind, [r["id"] for r in todo], vecs, [r["text"] for r in todo],
+                           [metadata(kind, r) for r in todo])
+            graph.write(f"maintenance/reindex/{kind}_done", ns=ns, ids=[r["id"] for r in todo])
+            stats.embedded += len(todo)
+            stats.repaired += len(absent)
+        if progress:
+            progress(len(rows))
+    if not missing_only:
+        stats.removed = _remove_stale(vectors, ns, kind, seen)
+    return stats
+
+
+def _present(vectors: VectorStore, ns: str, kind: str, ids: list[str]) -> set[str]:
+    coll = vectors.collection(ns, kind, create=False)
+    if coll is None:
+        return set()
+    return set(coll.get(ids=ids, include=[])["ids"])
+
+
+def _remove_stale(vectors: VectorStore, ns: str, kind: str, keep: set[str]) -> int:
+    """Delete vectors whose node is gone from the graph (Chroma must mirror the graph)."""
+    coll = vectors.collection(ns, kind, create=False)
+    if coll is None:
+        return 0
+    stale = [i for i in coll.get(include=[])["ids"] if i not in keep]
+    for i in range(0, len(stale), 1000):
+        vectors.delete(ns, kind, stale[i : i + 1000])
+    return len(stale)

@@ -1,0 +1,81 @@
+"""Report output as a text table, CSV or JSON (what batch jobs consume); HTML lives in ``html.py``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from kgmem.reports.library import ReportResult
+
+FORMATS = ("table", "csv", "json", "html")
+_MAX_CELL = 60
+
+
+def cell_text(value: Any) -> str:
+    """One value as text: lists/maps as JSON, floats to 3 decimals, None as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "NaN"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def to_table(result: ReportResult) -> str:
+    """A fixed-width text table for the terminal (long cells are cut with an ellipsis)."""
+    cols = result.columns
+    cells = [[_cut(cell_text(row[c])) for c in cols] for row in result.rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+    line = "  ".join(c.ljust(w) for c, w in zip(cols, widths))
+    out = [line.rstrip(), "  ".join("-" * w for w in widths)]
+    for r in cells:
+        out.append("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+    out.append(f"({len(result.rows)} row{'s' if len(result.rows) != 1 else ''})")
+    return "\n".join(out) + "\n"
+
+
+def to_csv(result: ReportResult) -> str:
+    """RFC 4180 CSV with a header row; list values are JSON-encoded inside their cell."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(result.columns)
+    for row in result.rows:
+        writer.writerow([cell_text(row[c]) if not isinstance(row[c], float) else repr(row[c]) for c in result.columns])
+    return buf.getvalue()
+
+
+def to_json(result: ReportResult) -> str:
+    """``{"report", "description", "params", "columns", "rows": [{column: value}]}``."""
+    doc = {
+        "report": result.spec.name,
+        "description": result.spec.description,
+        "params": result.params,
+        "columns": result.columns,
+        "rows": result.rows,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n"
+
+
+def render(result: ReportResult, fmt: str) -> str:
+    """Render ``result`` in one of :data:`FORMATS`."""
+    if fmt == "table":
+        return to_table(result)
+    if fmt == "csv":
+        return to_csv(result)
+    if fmt == "json":
+        return to_json(result)
+    if fmt == "html":
+        from kgmem.reports.html import to_html
+
+        return to_html(result)
+    raise ValueError(f"format: must be one of {', '.join(FORMATS)}; got {fmt!r}")
+
+
+def _cut(text: str) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= _MAX_CELL else text[: _MAX_CELL - 1] + "…"

@@ -1,0 +1,106 @@
+"""Every weight and threshold of the Graph RAG pipeline, in one typed, declarative config.
+
+A :class:`SearchConfig` is frozen; the named presets below are the supported
+starting points (``fast``, ``balanced``, ``deep``) and any field can be overridden
+with :meth:`SearchConfig.with_overrides` (e.g. by the evaluation script).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kgmem.errors import ValidationError
+
+#: Searchable kinds: Chroma collection kind → Neo4j label.
+KIND_LABELS: dict[str, str] = {
+    "message": "Message",
+    "knowledge": "Knowledge",
+    "error": "ErrorPattern",
+    "fix": "Fix",
+    "entity": "Entity",
+}
+ALL_KINDS: tuple[str, ...] = tuple(KIND_LABELS)
+
+
+class SearchConfig(BaseModel):
+    """One search strategy's knobs (DESIGN.md §6). Distances are cosine distances (0 = identical)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "custom"
+    # -- legs --------------------------------------------------------------------
+    use_vector: bool = True
+    use_keyword: bool = True
+    use_graph: bool = True
+    overfetch: int = Field(3, ge=1, le=50, description="candidates per leg = k × overfetch")
+    max_distance: float = Field(0.75, ge=0.0, le=2.0, description="vector hits farther than this are dropped")
+    keyword_index: str = Field("kgmem_fulltext", pattern=r"^[A-Za-z0-9_]+$")
+    # -- fusion (weighted reciprocal-rank fusion) ----------------------------------
+    # The seed's 0.7 vector / 0.3 keyword was measured on LoCoMo (docs/retrieval.md): BM25 is the
+    # stronger leg on conversational memory (recall@10 hybrid 0.55 at 70/30, 0.59 at 30/70), so the
+    # default leans on the keyword leg; the vector leg still adds paraphrase matches (recall@20).
+    rrf_k: int = Field(60, ge=1)
+    vector_weight: float = Field(0.3, ge=0.0)
+    keyword_weight: float = Field(0.7, ge=0.0)
+    agreement_bonus: float = Field(0.1, ge=0.0, description="extra RRF weight when both legs found the item")
+    # A neighbour reached by the traversal inherits graph_weight × its seed's fused score × the path
+    # weight (kgmem.retrieval.fusion.propagate).
+    graph_weight: float = Field(1.0, ge=0.0)
+    # -- expansion ------------------------------------------------------------------
+    hops: int = Field(1, ge=0, le=2)
+    hop_decay: float = Field(0.9, gt=0.0, le=1.0, description="score multiplier per hop")
+    expansion_seeds: int = Field(10, ge=0, description="top fused candidates the traversal starts from")
+    expansion_per_seed: int = Field(6, ge=0)
+    # -- quality ---------------------------------------------------------------------
+    use_quality: bool = True
+    confidence_weight: float = Field(0.3, ge=0.0, le=1.0)
+    usage_weight: float = Field(0.5, ge=0.0, le=1.0)
+    staleness_weight: float = Field(0.2, ge=0.0, le=1.0)
+    prior_alpha: float = Field(1.0, gt=0.0)
+    prior_beta: float = Field(1.0, gt=0.0)
+    # Half-life in days of the staleness decay exp(-ln2/half_life · age) per kind; None = never stale
+    # (what was said stays what was said; learned knowledge and fixes age).
+    half_life_days: dict[str, float | None] = Field(
+        default_factory=lambda: {"message": None, "knowledge": 180.0, "error": 90.0, "fix": 90.0, "entity": None}
+    )
+
+    def with_overrides(self, **overrides: Any) -> "SearchConfig":
+        """A copy with ``overrides`` applied and validated."""
+        try:
+            return SearchConfig.model_validate({**self.model_dump(), **overrides})
+        except Exception as exc:  # pydantic's error names the field
+            raise ValidationError(f"search config: {exc}") from exc
+
+
+PRESETS: dict[str, SearchConfig] = {
+    # Vector + keyword + fusion only: one Chroma query and one Neo4j round trip (no traversal, no
+    # quality adjustment — feedback does not move this preset's ranking).
+    "fast": SearchConfig(name="fast", use_graph=False, use_quality=False, hops=0, overfetch=2),
+    # The default: both legs, 1-hop expansion from the best seeds.
+    "balanced": SearchConfig(name="balanced"),
+    # Wider candidate pools and 2-hop traversal (similar errors' fixes, knowledge via shared entities).
+    "deep": SearchConfig(name="deep", overfetch=5, hops=2, expansion_seeds=20, expansion_per_seed=10),
+}
+
+
+def preset(name: str | None, default: str = "balanced") -> SearchConfig:
+    """The named preset; raises :class:`ValidationError` naming the known ones."""
+    key = name or default
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise ValidationError(f"preset: unknown {key!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+def check_kinds(kinds: Any) -> tuple[str, ...]:
+    """Validate a ``kinds`` argument (None = all kinds)."""
+    if kinds is None:
+        return ALL_KINDS
+    if isinstance(kinds, str):
+        kinds = [k.strip() for k in kinds.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in KIND_LABELS]
+    if bad or not kinds:
+        raise ValidationError(f"kinds: unknown {bad or kinds!r}; choose from {', '.join(ALL_KINDS)}")
+    return tuple(dict.fromkeys(kinds))

@@ -1,0 +1,63 @@
+"""The keyword leg: BM25 over Neo4j's full-text index, one round trip (DESIGN.md §6.3)."""
+
+from __future__ import annotations
+
+import logging
+
+import neo4j
+
+from kgmem.errors import KGMemError
+from kgmem.graph import GraphStore
+from kgmem.retrieval.config import SearchConfig
+from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.text import lucene_query
+from kgmem.retrieval.types import Candidate, SearchHit
+from kgmem.retrieval.vector import candidate_hit
+
+log = logging.getLogger(__name__)
+
+class SearchIndexMissing(KGMemError):
+    """The full-text index the keyword leg queries does not exist (schema not applied)."""
+
+
+LABEL_KINDS = {"Message": "message", "Knowledge": "knowledge", "ErrorPattern": "error", "Fix": "fix", "Entity": "entity"}
+
+
+class KeywordRetriever:
+    """Full-text (Lucene BM25) retrieval only; the query's stop words are dropped first."""
+
+    leg = "keyword"
+
+    def __init__(self, graph: GraphStore, config: SearchConfig) -> None:
+        self.graph = graph
+        self.config = config
+
+    def search(self, query: str, scope: Scope) -> list[SearchHit]:
+        """The ``scope.k`` best BM25 matches."""
+        return [candidate_hit(c, self.leg) for c in self.candidates(query, scope)[: scope.k]]
+
+    def candidates(self, query: str, scope: Scope) -> list[Candidate]:
+        """Up to ``k × overfetch`` candidates, best BM25 first."""
+        lucene = lucene_query(query, scope.ns)
+        if lucene is None:
+            return []
+        n = scope.k * self.config.overfetch
+        # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
+        fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
+        try:
+            rows = self.graph.read(
+                "retrieval/keyword", index=self.config.keyword_index, query=lucene, ns=scope.ns,
+                labels=scope.labels, session=scope.session, fetch=fetch, n=n,
+            )
+        except neo4j.exceptions.ClientError as exc:
+            if "fulltext" in str(exc).lower() and "index" in str(exc).lower():
+                raise SearchIndexMissing(
+                    f"keyword_index: full-text index {self.config.keyword_index!r} is missing or not online — "
+                    "run `kgmem init` to apply the schema"
+                ) from exc
+            raise
+        return [
+            Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
+                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")})
+            for i, r in enumerate(rows, start=1)
+        ]

@@ -1,0 +1,37 @@
+"""What a search is allowed to see: one namespace, some kinds, optionally one session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgmem.errors import ValidationError
+from kgmem.retrieval.config import KIND_LABELS, check_kinds
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Namespace, kinds and session of one search, and how many hits it wants.
+
+    ``session`` restricts conversation turns (``message`` hits) to that session; learned
+    knowledge, errors and fixes are namespace-wide by design (they exist to cross sessions).
+    """
+
+    ns: str
+    k: int = 10
+    kinds: tuple[str, ...] = tuple(KIND_LABELS)
+    session: str | None = None
+
+    @classmethod
+    def build(cls, ns: str, k: int = 10, kinds=None, session: str | None = None) -> "Scope":
+        """Validate caller input; errors name the field."""
+        if not isinstance(ns, str) or not ns:
+            raise ValidationError("ns: must be a non-empty string")
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 1000:
+            raise ValidationError(f"k: must be an integer between 1 and 1000, got {k!r}")
+        if session is not None and (not isinstance(session, str) or not session):
+            raise ValidationError("session: must be a non-empty string or None")
+        return cls(ns=ns, k=k, kinds=check_kinds(kinds), session=session)
+
+    @property
+    def labels(self) -> list[str]:
+        return [KIND_LABELS[k] for k in self.kinds]

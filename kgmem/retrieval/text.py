@@ -1,0 +1,63 @@
+"""Query text → Lucene query for the keyword leg.
+
+Neo4j's analyzers drop only Lucene's 33 English stop words; a question such as
+"What did Caroline do after the parade?" still matches every turn containing
+"what", "did", "after". Dropping a longer stop-word list on the query side
+(the DESIGN.md §6 LoCoMo measurement: BM25 recall@10 0.512 → 0.561) keeps the
+content words, which then decide the BM25 ranking. Everything the user typed is
+escaped, so no query text is ever interpreted as Lucene syntax.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been before being below
+    between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
+    few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself
+    him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most
+    mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own same shan't
+    she she'd she'll she's should shouldn't so some such than that that's the their theirs them themselves then
+    there there's these they they'd they'll they're they've this those through to too under until up very was
+    wasn't we we'd we'll we're we've were weren't what what's when when's where where's which while who who's
+    whom why why's with won't would wouldn't you you'd you'll you're you've your yours yourself yourselves
+    also just get got like would will shall may might must much many one ones thing things kind sort really
+    s t d ll m re ve
+    """.split()
+)
+
+
+def content_terms(query: str) -> list[str]:
+    """Lower-cased words of ``query`` without stop words, in order, de-duplicated."""
+    words = [w.strip("'").lower() for w in _WORD.findall(query)]
+    seen: dict[str, None] = {}
+    for word in words:
+        if word and word not in STOP_WORDS and word not in seen:
+            seen[word] = None
+    return list(seen)
+
+
+def escape(term: str) -> str:
+    """Escape Lucene's special characters in one term."""
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def lucene_query(query: str, ns: str | None = None) -> str | None:
+    """An OR query over the content terms, required to be in namespace ``ns``; None if nothing is left.
+
+    The ``ns`` clause is a phrase query on the indexed ``ns`` property: the analyzer tokenises
+    namespaces, so it can over-match ("a-b" inside "a-b-c"); the Cypher statement filters on
+    exact ``ns`` afterwards, the clause only keeps other namespaces from filling the limit.
+    """
+    terms = content_terms(query)
+    if not terms:
+        return None
+    body = " ".join(escape(t) for t in terms)
+    if ns is None:
+        return body
+    return f'+ns:"{escape(ns)}" +({body})'

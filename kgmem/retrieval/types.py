@@ -1,0 +1,67 @@
+"""Typed results of a search: what a caller (or the CLI's ``--json``) sees."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One item found by one leg (vector, keyword or graph), before fusion."""
+
+    id: str
+    kind: str
+    rank: int  # 1-based rank within its leg
+    score: float  # the leg's own score: cosine similarity, BM25, or decayed path weight
+    text: str = ""
+    props: dict[str, Any] = field(default_factory=dict)
+    path: tuple[str, ...] = ()  # for graph candidates: "kind:id", "REL", "kind:id", ...
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How a hit was found: the legs that returned it and, if reached by traversal, the path."""
+
+    legs: tuple[str, ...]
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One retrieved item with its score, the score's parts and where it came from."""
+
+    id: str
+    kind: str
+    text: str
+    score: float
+    breakdown: dict[str, float]
+    provenance: Provenance
+    ref: str | None = None
+    session: str | None = None
+    ts: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Hits, best first, plus the ``query_id`` to pass to ``KGMem.feedback``."""
+
+    query_id: str
+    query: str
+    ns: str
+    preset: str
+    hits: list[SearchHit]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def __iter__(self):  # iterate hits directly: `for hit in mem.search(...)`
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,282 @@
+#!/usr/bin/env python
+"""Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
+
+    python scripts/bench_learning.py corpus        # similarity-threshold sweep on tests/data/errors_corpus.jsonl
+    python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
+    python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
+    python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
+    python scripts/bench_learning.py all
+
+Runs against the configured Neo4j (kgmem.toml / KGMEM_*), in throw-away namespaces that are
+deleted afterwards, with Chroma in a temporary directory. Add --json for machine-readable output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "data" / "errors_corpus.jsonl"
+
+
+def _pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def _client(tmp: Path):
+    from kgmem import KGMem
+    from kgmem.config import ChromaSettings, load_settings
+
+    settings = load_settings()
+    settings = settings.model_copy(update={"chroma": ChromaSettings(path=tmp / "chroma")})
+    return KGMem(settings)
+
+
+def _drop(mem, ns: str) -> None:
+    mem.graph.write_autocommit("learning/bench_cleanup", ns=ns)
+    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+
+
+# -- corpus -----------------------------------------------------------------------------
+def corpus(args: argparse.Namespace) -> dict:
+    """Offline sweep: for each threshold, how the corpus would be linked (pairwise, no top-k cut)."""
+    from kgmem.config import load_settings
+    from kgmem.learning.categories import categorize
+    from kgmem.learning.normalize import normalize_error, signature
+    from kgmem.learning.similarity import error_keys, keys_compatible
+    from kgmem.vectors import Embedder
+
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    settings = load_settings()
+    emb = Embedder(settings.embedding, settings.models_dir)
+    pats = [normalize_error(r["text"]) for r in rows]
+    keys = [error_keys(p) for p in pats]
+    vecs = emb.embed([signature(r["text"]) for r in rows])
+    sim = vecs @ vecs.T
+    var = [i for i, r in enumerate(rows) if r["kind"] == "v"]
+    same = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] == rows[j]["group"]]
+    cross = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] != rows[j]["group"]]
+    negs = [(i, [j for j in var if rows[j]["group"] == r["confusable_with"]]) for i, r in enumerate(rows)
+            if r["kind"] == "n"]
+    accuracy = sum(categorize(r["text"]) == r["category"] for r in rows) / len(rows)
+    out = {"messages": len(rows), "groups": len({rows[i]["group"] for i in var}), "variants": len(var),
+           "hard_negatives": len(negs), "same_group_pairs": len(same),
+           "same_pattern_pairs": sum(pats[i] == pats[j] for i, j in same),
+           "category_accuracy": round(accuracy, 3), "sweep": []}
+    for guard in (False, True):
+        for t in np.arange(0.60, 0.961, 0.02):
+            def linked(i: int, j: int) -> bool:
+                return pats[i] == pats[j] or (sim[i, j] >= t and (not guard or keys_compatible(keys[i], keys[j])))
+
+            joined = sum(any(linked(i, j) for j in var if j != i and rows[j]["group"] == rows[i]["group"])
+                         for i in var) / len(var)
+            wrong = sorted({rows[i]["group"] for i, js in negs if any(linked(i, j) for j in js)})
+            out["sweep"].append({
+                "key_guard": guard, "threshold": round(float(t), 2), "variants_joined": round(joined, 3),
+                "pair_recall": round(sum(linked(i, j) for i, j in same) / len(same), 3),
+                "negatives_linked": sum(any(linked(i, j) for j in js) for i, js in negs),
+                "negative_groups_linked": wrong, "cross_group_links": sum(linked(i, j) for i, j in cross)})
+    if not args.json:
+        print(f"corpus: {out['messages']} messages, {out['groups']} groups ({out['variants']} variants, "
+              f"{out['same_group_pairs']} same-group pairs, {out['same_pattern_pairs']} identical after normalisation), "
+              f"{out['hard_negatives']} hard negatives; category accuracy {accuracy:.3f}")
+        print("| key guard | threshold | variants joined | pair recall | negatives linked | cross-group links |")
+        print("|---|---|---|---|---|---|")
+        for s in out["sweep"]:
+            print(f"| {'yes' if s['key_guard'] else 'no'} | {s['threshold']:.2f} | {s['variants_joined']:.3f} | "
+                  f"{s['pair_recall']:.3f} | {s['negatives_linked']} | {s['cross_group_links']} |")
+    return out
+
+
+# -- stream -----------------------------------------------------------------------------
+_WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+          "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+_TEMPLATES = [
+    "ValueError: invalid value for field '{name}' in request {uuid} from 10.{a}.{b}.7:{port}",
+    "KeyError: '{name}' missing in payload at 2024-05-{d:02d}T10:{b:02d}:00Z (request id: {hexid})",
+    "psycopg2.errors.UndefinedTable: relation \"{name}\" does not exist at character {a}",
+    "FileNotFoundError: [Errno 2] No such file or directory for dataset '{name}': '/srv/data/{uuid}.json'",
+    "requests.exceptions.HTTPError: 404 Client Error: Not Found for '{name}' at url: https://api.example.com/v1/{uuid}?page={a}",
+]
+
+
+def _name(k: int) -> str:
+    out, k = [], k + 1
+    while k:
+        k, r = divmod(k - 1, len(_WORDS))
+        out.append(_WORDS[r])
+    return "_".join(out)
+
+
+def make_stream(n: int = 10_000, hot: int = 200, repeat: float = 0.9, seed: int = 7) -> list[dict]:
+    """``n`` error events: with probability ``repeat`` one of ``hot`` recurring patterns, else a new one.
+    Volatile parts (uuid, ip, port, time, ids) change on every event."""
+    rng = random.Random(seed)
+    fresh = hot
+    events = []
+    for i in range(n):
+        if rng.random() < repeat:
+            k = rng.randrange(hot)
+        else:
+            k, fresh = fresh, fresh + 1
+        text = _TEMPLATES[k % len(_TEMPLATES)].format(
+            name=_name(k), uuid=uuid.UUID(int=rng.getrandbits(128)), a=rng.randrange(256), b=rng.randrange(60),
+            d=rng.randrange(1, 28), port=rng.randrange(1024, 65535), hexid=f"{rng.getrandbits(64):016x}")
+        events.append({"tool": f"tool{k % 5}", "params": {"k": k % 3}, "error": text, "session": f"s{i // 50}"})
+    return events
+
+
+def stream(args: argparse.Namespace) -> dict:
+    events = make_stream(args.events)
+    distinct = len({(e["tool"], e["error"].split(":")[0], e["error"]) for e in events})
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        out: dict = {"events": len(events)}
+        try:
+            ns = f"bench-single-{uuid.uuid4().hex[:8]}"
+            t0 = time.perf_counter()
+            for e in events[: args.single]:
+                mem.tool_result(e["tool"], e["params"], error=e["error"], session=e["session"], ns=ns)
+            single = time.perf_counter() - t0
+            patterns = mem.graph.read("learning/status_counts", ns=ns, top=0, auto_apply=0.7)[0]["patterns"]
+            _drop(mem, ns)
+            ns = f"bench-batch-{uuid.uuid4().hex[:8]}"
+            t0 = time.perf_counter()
+            for i in range(0, len(events), args.batch):
+                mem.tool_results(events[i:i + args.batch], ns=ns)
+            batch = time.perf_counter() - t0
+            patterns_b = mem.graph.read("learning/status_counts", ns=ns, top=0, auto_apply=0.7)[0]["patterns"]
+            _drop(mem, ns)
+            ns = f"bench-batch-noindex-{uuid.uuid4().hex[:8]}"
+            t0 = time.perf_counter()
+            for i in range(0, len(events), args.batch):
+                mem.tool_results(events[i:i + args.batch], ns=ns, index=False)
+            batch_graph = time.perf_counter() - t0
+            _drop(mem, ns)
+        finally:
+            mem.close()
+    out.update(patterns=patterns, patterns_batch=patterns_b, distinct_raw=distinct,
+               single_events=min(args.single, len(events)), single_s=round(single, 2),
+               single_events_per_s=round(min(args.single, len(events)) / single),
+               batch_size=args.batch, batch_s=round(batch, 2), batch_events_per_s=round(len(events) / batch),
+               batch_graph_only_s=round(batch_graph, 2), batch_graph_only_events_per_s=round(len(events) / batch_graph))
+    if not args.json:
+        print(f"stream: {len(events)} error events, {patterns_b} patterns after normalisation "
+              f"({distinct} distinct raw messages)")
+        print(f"  single API tool_result : {single:7.2f} s  {out['single_events_per_s']:>6} events/s "
+              f"(first {out['single_events']} events)")
+        print(f"  batch API tool_results : {batch:7.2f} s  {out['batch_events_per_s']:>6} events/s (batches of {args.batch})")
+        print(f"  batch API, index=False : {batch_graph:7.2f} s  {out['batch_graph_only_events_per_s']:>6} events/s "
+              "(graph only; new patterns embedded on their next occurrence)")
+    return out
+
+
+# -- latency ----------------------------------------------------------------------------
+def latency(args: argparse.Namespace) -> dict:
+    events = make_stream(args.calls + 50, hot=1, repeat=1.0, seed=11)
+    new_events = make_stream(args.new, hot=0, repeat=0.0, seed=13)
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        ns = f"bench-latency-{uuid.uuid4().hex[:8]}"
+        try:
+            times = []
+            for i, e in enumerate(events):
+                t0 = time.perf_counter()
+                mem.tool_result(e["tool"], e["params"], error=e["error"], session=e["session"], ns=ns)
+                if i >= 50:  # warm-up: first occurrence, connection pool, JIT
+                    times.append((time.perf_counter() - t0) * 1000)
+            new_times = []
+            for e in new_events:
+                t0 = time.perf_counter()
+                mem.tool_result(e["tool"], e["params"], error=e["error"], session=e["session"], ns=ns)
+                new_times.append((time.perf_counter() - t0) * 1000)
+        finally:
+            _drop(mem, ns)
+            mem.close()
+    out = {"repeated_calls": len(times), "repeated_p50_ms": round(_pct(times, 50), 2),
+           "repeated_p95_ms": round(_pct(times, 95), 2), "repeated_mean_ms": round(statistics.fmean(times), 2),
+           "new_calls": len(new_times), "new_p50_ms": round(_pct(new_times, 50), 2),
+           "new_p95_ms": round(_pct(new_times, 95), 2)}
+    if not args.json:
+        print(f"latency: repeated error tool_result p50 {out['repeated_p50_ms']} ms, p95 {out['repeated_p95_ms']} ms "
+              f"({len(times)} calls); new error (embedding + Chroma + links) p50 {out['new_p50_ms']} ms, "
+              f"p95 {out['new_p95_ms']} ms ({len(new_times)} calls)")
+    return out
+
+
+# -- propagation ------------------------------------------------------------------------
+def propagation(args: argparse.Namespace) -> dict:
+    from kgmem.learning.plan import now_iso
+
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        ns = f"bench-prop-{uuid.uuid4().hex[:8]}"
+        try:
+            t0 = time.perf_counter()
+            mem.graph.write("learning/bench_seed_fix", ns=ns, now=now_iso())
+            mem.graph.write_autocommit("learning/bench_seed_patterns", ns=ns, n=args.patterns, now=now_iso())
+            mem.graph.write_autocommit("learning/bench_seed_similar", ns=ns, n=args.patterns, seed=3)
+            seed_s = time.perf_counter() - t0
+            shape = mem.graph.read("learning/status_counts", ns=ns, top=0, auto_apply=0.7)[0]
+            rng = random.Random(5)
+            rules = mem.learning.rules.cypher_params()
+            times, propagated = [], []
+            for i in range(args.calls + 20):
+                eid = f"bench-{rng.randrange(args.patterns)}"
+                outcome = {"error_id": eid, "tool": "bench", "pattern": "", "signature": "", "keys": "",
+                           "category": "general", "fix_id": "bench-fix", "description": "bench: retry",
+                           "source": "observed", "success": True, "at": now_iso()}
+                params = {"ns": ns, "now": now_iso(), "segment": None, "expected": -1, "upto": -1, "errors": [],
+                          "outcomes": [outcome], "closes": [], **rules}
+                t1 = time.perf_counter()
+                row = mem.graph.write("learning/apply_events", **params)[0]["resolved"][0]
+                if i >= 20:
+                    times.append((time.perf_counter() - t1) * 1000)
+                    propagated.append(row["propagated"])
+        finally:
+            _drop(mem, ns)
+            mem.close()
+    out = {"patterns": shape["patterns"], "similar_links": shape["similar_links"],
+           "links_per_pattern": round(2 * shape["similar_links"] / max(1, shape["patterns"]), 2),
+           "seed_s": round(seed_s, 1), "calls": len(times), "p50_ms": round(_pct(times, 50), 2),
+           "p95_ms": round(_pct(times, 95), 2), "mean_neighbours_updated": round(statistics.fmean(propagated), 2)}
+    if not args.json:
+        print(f"propagation: {out['patterns']} patterns, {out['similar_links']} SIMILAR_TO "
+              f"({out['links_per_pattern']} per pattern), seeded in {out['seed_s']} s")
+        print(f"  success + propagation (one statement): p50 {out['p50_ms']} ms, p95 {out['p95_ms']} ms "
+              f"({out['calls']} calls, {out['mean_neighbours_updated']} neighbour edges updated per call)")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "all"])
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--events", type=int, default=10_000, help="stream: number of events")
+    parser.add_argument("--batch", type=int, default=1000, help="stream: batch size for tool_results")
+    parser.add_argument("--single", type=int, default=10_000, help="stream: events sent through the single API")
+    parser.add_argument("--calls", type=int, default=500, help="latency/propagation: timed calls")
+    parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
+    parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
+    args = parser.parse_args(argv)
+    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation}
+    names = list(jobs) if args.what == "all" else [args.what]
+    results = {name: jobs[name](args) for name in names}
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

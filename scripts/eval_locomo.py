@@ -1,0 +1,377 @@
+#!/usr/bin/env python
+"""Evidence-retrieval quality of kgmem on LoCoMo (docs/retrieval.md has the figures).
+
+Every turn of every conversation is ingested through ``KGMem.ingest`` (one namespace per
+conversation, one session per ``session_N``, ``dia_id`` as ``ref``, the session date as
+``ts``, the speaker as ``role``, a shared image's caption appended to the text). Every
+answerable question (categories 1–4) is asked once per system; recall@k counts the share
+of the question's evidence turns in the top k, hit@k whether any is there, MRR the
+reciprocal rank of the first.
+
+Systems, side by side in one run:
+  bm25        plain Okapi BM25 (k1 1.2, b 0.75) in this script, same stop words as kgmem's query side
+  dense       plain cosine over the same MiniLM embeddings, brute force, no threshold
+  kg-vector   kgmem vector leg only (Chroma, distance threshold)
+  kg-keyword  kgmem keyword leg only (Neo4j full-text, BM25)
+  kg-hybrid   both legs, weighted RRF, no graph, no quality
+  kg-graphrag the full pipeline, preset ``balanced`` (and ``--presets`` for more)
+  peer-*      neo4j-graphrag VectorCypherRetriever / HybridRetriever on the same Neo4j, embedder and text
+
+The data is read from where it lies (default ../shared/data/locomo-dev.json); nothing is copied.
+
+    .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kgmem import KGMem
+from kgmem.config import ChromaSettings, load_settings
+from kgmem.graph.schema import apply_schema
+from kgmem.retrieval.config import PRESETS, SearchConfig
+from kgmem.retrieval.text import STOP_WORDS, escape
+
+log = logging.getLogger("eval_locomo")
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
+KS = (1, 5, 10, 20)
+_WORD = re.compile(r"[\w']+")
+
+
+# -- data ---------------------------------------------------------------------------------
+def session_ts(value: str) -> str:
+    """'1:56 pm on 8 May, 2023' → ISO-8601 UTC."""
+    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc).isoformat()
+
+
+def turn_text(turn: dict[str, Any]) -> str:
+    text = turn["text"]
+    if turn.get("blip_caption"):
+        text = f"{text} [shares an image: {turn['blip_caption']}]"
+    return text
+
+
+def conversation_events(conv: dict[str, Any]) -> list[dict[str, Any]]:
+    """LoCoMo conversation → kgmem ingest events (turns, then a session_end per session)."""
+    events = []
+    n = 1
+    while f"session_{n}" in conv:
+        key = f"session_{n}"
+        ts = session_ts(conv[f"{key}_date_time"])
+        for turn in conv[key]:
+            events.append({"type": "turn", "session": key, "role": turn["speaker"], "text": turn_text(turn),
+                           "ref": turn["dia_id"], "ts": ts})
+        events.append({"type": "session_end", "session": key})
+        n += 1
+    return events
+
+
+def evidence_refs(qa: dict[str, Any]) -> set[str]:
+    refs = set()
+    for item in qa.get("evidence", []):
+        refs.update(r for r in re.split(r"[;,\s]+", item) if r)
+    return refs
+
+
+# -- metrics ------------------------------------------------------------------------------
+def score(ranked: list[str], gold: set[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k in KS:
+        top = set(ranked[:k])
+        out[f"recall@{k}"] = len(top & gold) / len(gold)
+        out[f"hit@{k}"] = float(bool(top & gold))
+    rr = 0.0
+    for i, ref in enumerate(ranked, start=1):
+        if ref in gold:
+            rr = 1.0 / i
+            break
+    out["mrr"] = rr
+    return out
+
+
+def mean_scores(rows: list[dict[str, float]]) -> dict[str, float]:
+    return {key: sum(r[key] for r in rows) / len(rows) for key in rows[0]} if rows else {}
+
+
+# -- baselines in this script -----------------------------------------------------------------
+def tokens(text: str) -> list[str]:
+    return [w for w in (t.strip("'").lower() for t in _WORD.findall(text)) if w and w not in STOP_WORDS]
+
+
+class PlainBM25:
+    """Okapi BM25 over the turns of one conversation (k1 1.2, b 0.75)."""
+
+    def __init__(self, docs: list[tuple[str, str]], k1: float = 1.2, b: float = 0.75) -> None:
+        self.refs = [r for r, _ in docs]
+        self.tf = [Counter(tokens(t)) for _, t in docs]
+        self.len = [sum(c.values()) for c in self.tf]
+        self.avg = sum(self.len) / len(self.len)
+        df = Counter(w for c in self.tf for w in c)
+        n = len(docs)
+        self.idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
+        self.k1, self.b = k1, b
+
+    def search(self, query: str, k: int) -> list[str]:
+        q = tokens(query)
+        scores = []
+        for i, tf in enumerate(self.tf):
+            s = 0.0
+            for w in q:
+                f = tf.get(w)
+                if f:
+                    s += self.idf[w] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+            scores.append(s)
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])
+        return [self.refs[i] for i in order[:k] if scores[i] > 0]
+
+
+class PlainDense:
+    """Brute-force cosine over the same embeddings kgmem stores."""
+
+    def __init__(self, docs: list[tuple[str, str]], embedder) -> None:  # noqa: ANN001
+        self.refs = [r for r, _ in docs]
+        self.matrix = embedder.embed([t for _, t in docs])
+        self.embedder = embedder
+
+    def search(self, query: str, k: int) -> list[str]:
+        sims = self.matrix @ self.embedder.embed_query(query)
+        return [self.refs[i] for i in np.argsort(-sims)[:k]]
+
+
+# -- the peer -------------------------------------------------------------------------------
+class Peer:
+    """neo4j-graphrag retrievers over a copy of one conversation on label LocomoPeerTurn."""
+
+    VECTOR_INDEX = "locomo_peer_vec"
+    FULLTEXT_INDEX = "locomo_peer_ft"
+
+    def __init__(self, mem: KGMem) -> None:
+        from neo4j_graphrag.embeddings.base import Embedder as PeerEmbedder
+        from neo4j_graphrag.indexes import create_fulltext_index, create_vector_index
+
+        class _Embedder(PeerEmbedder):
+            def embed_query(self, text: str) -> list[float]:
+                return mem.embedder.embed_query(text).tolist()
+
+        self.mem = mem
+        self.embedder = _Embedder()
+        create_vector_index(mem.driver, self.VECTOR_INDEX, "LocomoPeerTurn", "embedding", mem.embedder.dim, "cosine")
+        create_fulltext_index(mem.driver, self.FULLTEXT_INDEX, "LocomoPeerTurn", ["text"])
+
+    def load(self, ns: str, docs: list[tuple[str, str]], texts_for_embedding: list[str]) -> None:
+        self.mem.graph.write("retrieval/eval/peer_clear")
+        vectors = self.mem.embedder.embed(texts_for_embedding)
+        rows = [{"ref": r, "ns": ns, "text": t, "embedding": v.tolist()} for (r, t), v in zip(docs, vectors)]
+        self.mem.graph.write("retrieval/eval/peer_load", rows=rows)
+        self.mem.graph.write("retrieval/eval/await_indexes")
+
+    def retrievers(self) -> dict[str, Any]:
+        from neo4j_graphrag.retrievers import HybridRetriever, VectorCypherRetriever
+
+        query = _peer_query()
+        return {
+            "peer-vectorcypher": VectorCypherRetriever(self.mem.driver, self.VECTOR_INDEX, query, self.embedder),
+            "peer-hybrid": HybridRetriever(self.mem.driver, self.VECTOR_INDEX, self.FULLTEXT_INDEX, self.embedder,
+                                           return_properties=["ref"]),
+        }
+
+    def close(self) -> None:
+        self.mem.graph.write("retrieval/eval/peer_clear")
+
+
+def _peer_query() -> str:
+    # VectorCypherRetriever takes its retrieval query as text: load it from cypher/ like all Cypher.
+    from kgmem import cypher
+
+    return cypher.load("retrieval/eval/peer_retrieval")
+
+
+def peer_refs(result) -> list[str]:  # noqa: ANN001
+    refs = []
+    for item in result.records:
+        data = item.data()
+        node = data.get("node")
+        ref = data.get("ref") or (node.get("ref") if isinstance(node, dict) else None)
+        if ref is None and node is not None and hasattr(node, "get"):
+            ref = node.get("ref")
+        refs.append(ref)
+    return refs
+
+
+# -- main -----------------------------------------------------------------------------------
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    out = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        out[key] = json.loads(value) if value and value[0] in "0123456789-[{tfn\"" else value
+    return out
+
+
+def kgmem_systems(base: SearchConfig, presets: list[str], overrides: dict[str, Any]) -> dict[str, SearchConfig]:
+    systems = {
+        "kg-vector": base.with_overrides(name="vector", use_keyword=False, use_graph=False, use_quality=False),
+        "kg-keyword": base.with_overrides(name="keyword", use_vector=False, use_graph=False, use_quality=False),
+        "kg-hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False),
+        "kg-graphrag": base.with_overrides(name="graphrag"),
+    }
+    for name in presets:
+        systems[f"kg-{name}"] = PRESETS[name].with_overrides(**overrides)
+    return systems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--json", type=Path, help="write all figures here")
+    ap.add_argument("--peer", action="store_true", help="also run neo4j-graphrag's retrievers")
+    ap.add_argument("--presets", default="", help="extra presets to run, comma-separated (e.g. fast,deep)")
+    ap.add_argument("--set", dest="overrides", action="append", default=[], help="SearchConfig override key=value")
+    ap.add_argument("--keep", action="store_true", help="keep the namespaces after the run")
+    ap.add_argument("--run-id", default=None, help="namespace suffix; with --keep and --chroma a re-run reuses the "
+                    "stored data (ingest is idempotent, so the second ingest only checks)")
+    ap.add_argument("--chroma", type=Path, default=None, help="Chroma directory (default: a temporary one)")
+    ap.add_argument("--systems", default="", help="only these systems, comma-separated")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+
+    data = json.loads(args.data.read_text(encoding="utf-8"))
+    overrides = parse_overrides(args.overrides)
+    base = PRESETS["balanced"].with_overrides(**overrides)
+    systems = kgmem_systems(base, [p for p in args.presets.split(",") if p], overrides)
+    if args.systems:
+        wanted = set(args.systems.split(","))
+        systems = {k: v for k, v in systems.items() if k in wanted}
+    run_id = args.run_id or uuid.uuid4().hex[:6]
+    tmp = tempfile.TemporaryDirectory(prefix="kgmem-eval-")
+    settings = load_settings()
+    chroma_dir = args.chroma or Path(tmp.name) / "chroma"
+    settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
+    mem = KGMem(settings)
+    apply_schema(mem.graph)
+    peer = Peer(mem) if args.peer else None
+    per_system: dict[str, list[dict[str, float]]] = defaultdict(list)
+    per_cat: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
+    latency: dict[str, list[float]] = defaultdict(list)
+    namespaces = []
+    ingest_stats = []
+    try:
+        for sample in data:
+            conv = sample["conversation"]
+            ns = f"eval-locomo-{sample['sample_id']}-{run_id}"
+            namespaces.append(ns)
+            events = conversation_events(conv)
+            report = mem.ingest(events, ns=ns)
+            if report.errors:
+                raise SystemExit(f"ingest errors: {report.errors[:3]}")
+            ingest_stats.append((report.turns, report.seconds))
+            docs = [(e["ref"], e["text"]) for e in events if e["type"] == "turn"]
+            emb_texts = [mem.turns.embedding_text(e["role"], e["text"]) for e in events if e["type"] == "turn"]
+            turn_events = [e for e in events if e["type"] == "turn"]
+            baselines = {}
+            if not args.systems or "bm25" in wanted:
+                baselines["bm25"] = PlainBM25([(e["ref"], f"{e['role']} {e['text']}") for e in turn_events]).search
+            if not args.systems or "dense" in wanted:
+                baselines["dense"] = PlainDense(list(zip([r for r, _ in docs], emb_texts)), mem.embedder).search
+            peer_r = {}
+            if peer is not None:
+                peer.load(ns, [(e["ref"], f"{e['role']}: {e['text']}") for e in turn_events], emb_texts)
+                peer_r = peer.retrievers()
+            questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
+            for q in questions:
+                gold = evidence_refs(q)
+                for name, fn in baselines.items():
+                    t0 = time.perf_counter()
+                    ranked = fn(q["question"], 20)
+                    latency[name].append((time.perf_counter() - t0) * 1000)
+                    _record(name, q, score(ranked, gold), per_system, per_cat)
+                for name, cfg in systems.items():
+                    t0 = time.perf_counter()
+                    result = mem.retrieval.search(q["question"], ns, k=20, config=cfg)
+                    latency[name].append((time.perf_counter() - t0) * 1000)
+                    ranked = [h.ref for h in result.hits if h.kind == "message"]
+                    _record(name, q, score(ranked, gold), per_system, per_cat)
+                for name, retriever in peer_r.items():
+                    t0 = time.perf_counter()
+                    # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there):
+                    # escape it for the peer; the vector is embedded from the raw question.
+                    if name == "peer-hybrid":
+                        res = retriever.get_search_results(
+                            query_text=escape(q["question"]), query_vector=peer.embedder.embed_query(q["question"]),
+                            top_k=20)
+                    else:
+                        res = retriever.get_search_results(query_text=q["question"], top_k=20)
+                    latency[name].append((time.perf_counter() - t0) * 1000)
+                    _record(name, q, score(peer_refs(res), gold), per_system, per_cat)
+    finally:
+        if peer is not None:
+            peer.close()
+        if not args.keep:
+            for ns in namespaces:
+                mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        mem.close()
+        tmp.cleanup()
+
+    figures = _report(per_system, per_cat, latency, ingest_stats, base)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+def _record(name: str, q: dict[str, Any], s: dict[str, float], per_system, per_cat) -> None:  # noqa: ANN001
+    per_system[name].append(s)
+    per_cat[(name, q["category"])].append(s)
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def _report(per_system, per_cat, latency, ingest_stats, base: SearchConfig) -> dict[str, Any]:  # noqa: ANN001
+    n = len(next(iter(per_system.values())))
+    print(f"\nLoCoMo dev (conv-26, conv-30): {n} answerable questions; search k=20")
+    print(f"config: balanced preset + overrides {base.model_dump(exclude_defaults=True)}")
+    cols = ["recall@1", "recall@5", "recall@10", "recall@20", "hit@1", "hit@5", "hit@10", "mrr"]
+    print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms |")
+    print("|---" * (len(cols) + 3) + "|")
+    figures: dict[str, Any] = {"questions": n, "systems": {}, "categories": {}}
+    for name, rows in per_system.items():
+        m = mean_scores(rows)
+        lat = latency[name]
+        figures["systems"][name] = {**m, "p50_ms": statistics.median(lat), "p95_ms": _pct(lat, 95)}
+        print(f"| {name} | " + " | ".join(f"{m[c]:.3f}" for c in cols)
+              + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} |")
+    print("\nrecall@10 by category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop):")
+    cats = sorted({c for _, c in per_cat})
+    print("| system | " + " | ".join(f"cat {c} (n={len(per_cat[(next(iter(per_system)), c)])})" for c in cats) + " |")
+    print("|---" * (len(cats) + 1) + "|")
+    for name in per_system:
+        vals = {c: mean_scores(per_cat[(name, c)])["recall@10"] for c in cats}
+        figures["categories"][name] = vals
+        print(f"| {name} | " + " | ".join(f"{vals[c]:.3f}" for c in cats) + " |")
+    turns = sum(t for t, _ in ingest_stats)
+    secs = sum(s for _, s in ingest_stats)
+    print(f"\ningest: {turns} turns in {secs:.1f}s ({turns / secs:.0f} turns/s)")
+    figures["ingest_turns_per_s"] = turns / secs
+    return figures
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Never in the agent's way, never losing events: spooling while Neo4j is unreachable, and
+replay exactly once — against an unreachable port, and against a private Neo4j server that
+is stopped and started in the middle of a stream of events."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from kgmem import KGMem
+from kgmem.config import Settings, load_settings
+from kgmem.errors import BackendUnavailable
+from kgmem.graph import GraphStore, connect
+from kgmem.learning import LearningEngine
+from kgmem.learning.spool import Spool
+from kgmem.vectors import VectorStore, open_chroma
+
+TIMEOUT = "ReadTimeoutError: HTTPSConnectionPool(host='api.example.com', port=443): Read timed out. (read timeout={t})"
+REFUSED = "Error: connect ECONNREFUSED 10.0.0.{n}:5432"
+
+
+def _occurrences(driver, ns: str) -> dict[str, int]:
+    records, _, _ = driver.execute_query(
+        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.pattern AS p, e.occurrences AS n", ns=ns)
+    return {r["p"]: r["n"] for r in records}
+
+
+def _observed_fixes(driver, ns: str) -> list[tuple[str, int]]:
+    records, _, _ = driver.execute_query(
+        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix {ns: $ns}) RETURN f.description AS d, r.successes AS s",
+        ns=ns)
+    return sorted((r["d"], r["s"]) for r in records)
+
+
+def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, graph: GraphStore, driver, embedder,
+                                                          ns: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    unreachable = settings.model_copy(update={
+        "home": home, "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+    vectors = VectorStore(open_chroma(settings))
+    bad_driver = connect(unreachable)
+    try:
+        down = LearningEngine(GraphStore(bad_driver), vectors, embedder, settings.learning, spool_dir=home / "spool")
+        obs = down.tool_result(ns, "http", {"timeout": 5}, error=TIMEOUT.format(t=5), session="s")
+        assert obs is not None and obs.spooled and obs.category == "timeout" and obs.fixes == ()
+        for n in range(4):  # inside the offline window: straight to the spool, no waiting on Neo4j
+            down.tool_result(ns, "psql", {"n": n}, error=REFUSED.format(n=n), session="t")
+        assert down.tool_result(ns, "http", {"timeout": 30}, session="s") is None  # success after the failure
+        strict = LearningEngine(GraphStore(bad_driver), vectors, embedder,
+                                settings.learning.model_copy(update={"strict": True}), spool_dir=home / "spool")
+        with pytest.raises(BackendUnavailable):
+            strict.tool_result(ns, "http", error="boom")
+        down.spool.close()
+        assert Spool(home / "spool").stats()["pending"] == 6
+    finally:
+        bad_driver.close()
+
+    up = LearningEngine(graph, vectors, embedder, settings.learning, spool_dir=home / "spool")
+    [segment] = up.spool.segments()
+    saved = segment.read_bytes()
+    assert up.replay_spool() == 6
+    counts = _occurrences(driver, ns)
+    assert sorted(counts.values()) == [1, 4]  # 1 timeout pattern, 4 refused (one pattern: ip/port normalised)
+    assert _observed_fixes(driver, ns) == [("http: set timeout=30 (was 5)", 1)]
+
+    # A crash after the graph commit but before the segment file was deleted: the file is back.
+    segment.write_bytes(saved)
+    assert up.replay_spool() == 0
+    assert _occurrences(driver, ns) == counts and _observed_fixes(driver, ns) == [("http: set timeout=30 (was 5)", 1)]
+    stats = Spool(home / "spool").stats()
+    assert stats["pending"] == 0 and stats["spooled"] == 6 and stats["replayed"] == 6
+
+
+@pytest.mark.slow
+def test_neo4j_stops_and_restarts_during_a_stream(tmp_path: Path, embedder) -> None:
+    """One private server (own home, ports 17687/17474): 10 events up, 10 while it is stopped, 10 after
+    it is started again. (~75 s: two starts and two stops of a JVM.)"""
+    from kgmem.graph.schema import apply_schema
+    from kgmem.server import LocalNeo4j
+
+    home = tmp_path / "home"
+    settings = load_settings(
+        home=home, namespace="stream",
+        neo4j={"uri": "bolt://127.0.0.1:17687", "bolt_port": 17687, "http_port": 17474,
+               "password": "kgmem-spool-test", "heap": "384m", "pagecache": "64m"},
+        chroma={"path": str(tmp_path / "chroma")},
+        learning={"offline_retry_s": 1.0},
+    )
+    server = LocalNeo4j(settings)
+    server.up()
+    drv = connect(settings)
+    try:
+        apply_schema(GraphStore(drv))
+        mem = KGMem(settings, driver=drv, embedder=embedder)
+        expected: dict[str, int] = {}
+
+        def stream(start: int, stop: int) -> list:
+            out = []
+            for i in range(start, stop):
+                session = f"s{i // 10}"
+                if i % 10 == 9:  # the tool works again with a longer timeout
+                    out.append(mem.tool_result("http", {"timeout": 60}, session=session))
+                    continue
+                error = TIMEOUT.format(t=i) if i % 2 else REFUSED.format(n=i % 7)
+                out.append(mem.tool_result("http" if i % 2 else "psql", {"timeout": 5}, error=error, session=session))
+                key = "timeout" if i % 2 else "refused"
+                expected[key] = expected.get(key, 0) + 1
+            return out
+
+        assert not any(o and o.spooled for o in stream(0, 10))
+        server.down()
+        spooled = stream(10, 20)
+        assert all(o.spooled for o in spooled if o is not None)
+        server.up()
+        time.sleep(1.1)  # past the offline window: the next event replays the spool first
+        assert not any(o and o.spooled for o in stream(20, 30))
+        assert mem.replay_spool() == 0 and Spool(settings.spool_dir).stats()["pending"] == 0
+
+        records, _, _ = drv.execute_query(
+            "MATCH (e:ErrorPattern {ns: 'stream'}) RETURN e.category AS c, sum(e.occurrences) AS n")
+        got = {("timeout" if r["c"] == "timeout" else "refused"): r["n"] for r in records}
+        assert got == expected  # every event counted exactly once
+        records, _, _ = drv.execute_query(
+            "MATCH (:ErrorPattern {ns: 'stream'})-[r:RESOLVED_BY]->(:Fix) RETURN sum(r.successes) AS s")
+        assert records[0]["s"] == 3  # one observed fix per 10-event session
+        mem.close()
+    finally:
+        drv.close()
+        server.down()

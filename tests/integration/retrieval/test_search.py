@@ -1,0 +1,192 @@
+"""Graph RAG search on the real stack: legs, fusion, expansion, scope, threshold, feedback, context."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from kgmem.conversation import Turn
+from kgmem.errors import ValidationError
+from kgmem.retrieval import PRESETS, Scope, UnknownQuery
+
+# A small corpus with known answers. Two questions are lexical (rare codes/names the model has
+# no meaning for), two are paraphrases that share no content word with their answer.
+CORPUS = [
+    ("s1", "user", "The nightly job failed again last night.", "c1"),
+    ("s1", "assistant", "Error QX-7731 means the staging bucket quota is exhausted.", "c2"),
+    ("s1", "user", "My automobile would not start this morning, the battery seemed dead.", "c3"),
+    ("s1", "assistant", "Jump-start it with cables from another vehicle, then charge it.", "c4"),
+    ("s1", "user", "Invoices for the Zorblatt account go to the finance mailbox.", "c5"),
+    ("s1", "assistant", "We moved the office plants to the sunny side of the room.", "c6"),
+    ("s1", "user", "I feel really anxious before presenting to a large audience.", "c7"),
+    ("s1", "assistant", "The cafeteria serves soup on Mondays and Thursdays.", "c8"),
+    ("s1", "user", "Our release train leaves every second Wednesday.", "c9"),
+    ("s1", "assistant", "The printer on floor three needs new toner cartridges.", "c10"),
+    ("s1", "user", "Remember that the staging cluster runs Kubernetes 1.29.", "c11"),
+    ("s1", "assistant", "Lunch meetings are booked through the shared calendar.", "c12"),
+    ("s1", "assistant", "Error QX-1907 means the staging bucket permissions are wrong.", "c13"),
+    ("s1", "assistant", "Error QX-5521 means the staging bucket was deleted.", "c14"),
+    ("s1", "user", "Invoices for the Plimbo account go to the legal mailbox.", "c15"),
+    ("s1", "user", "Invoices for the Vextor account go to the sales mailbox.", "c16"),
+    ("s1", "user", "Ticket 48213 is about the login page layout.", "c17"),
+    ("s1", "user", "Ticket 91577 is about the checkout page layout.", "c18"),
+    ("s1", "user", "Ticket 30265 is about the search page layout.", "c19"),
+]
+QUESTIONS = {  # query -> the ref that answers it
+    "what does QX-7731 mean": "c2",
+    "where do Zorblatt invoices go": "c5",
+    "which page is ticket 30265 about": "c19",
+    "my car broke down": "c3",
+    "nervous about speaking in public": "c7",
+}
+
+
+@pytest.fixture
+def corpus(mem, ns):
+    mem.turns.record(ns, [Turn(s, r, t, ref) for s, r, t, ref in CORPUS])
+    return ns
+
+
+def hit_at(mem, ns, config, k=1) -> int:
+    """How many questions have their answer in the top k."""
+    found = 0
+    for query, ref in QUESTIONS.items():
+        result = mem.retrieval.search(query, ns, k=k, config=config)
+        found += ref in [h.ref for h in result.hits]
+    return found
+
+
+def test_hybrid_beats_either_leg(mem, corpus):
+    base = PRESETS["balanced"]
+    vector = hit_at(mem, corpus, base.with_overrides(use_keyword=False, use_graph=False, use_quality=False))
+    keyword = hit_at(mem, corpus, base.with_overrides(use_vector=False, use_graph=False, use_quality=False))
+    hybrid = hit_at(mem, corpus, base.with_overrides(use_graph=False, use_quality=False))
+    assert hybrid > vector and hybrid > keyword, (vector, keyword, hybrid)
+    assert hybrid == len(QUESTIONS)
+
+
+def test_hit_carries_breakdown_provenance_and_caller_ref(mem, corpus):
+    result = mem.search("what does QX-7731 mean", ns=corpus, k=3)
+    top = result.hits[0]
+    assert result.query_id and top.ref == "c2" and top.session == "s1" and top.kind == "message"
+    assert {"vector", "keyword"} <= set(top.provenance.legs)
+    assert top.breakdown["keyword"] > 0 and top.breakdown["vector"] > 0 and "quality" in top.breakdown
+    assert top.ts is not None
+    assert top.score == pytest.approx(top.breakdown["fused"] * top.breakdown["quality"])
+
+
+def test_expansion_brings_a_neighbouring_turn(mem, ns):
+    mem.turns.record(ns, [
+        Turn("ops", "user", "Which port does the billing API listen on?", "q"),
+        Turn("ops", "assistant", "8443, set in deploy/values.yaml.", "a"),
+        Turn("ops", "user", "Thanks, and who owns the dashboards?", "q2"),
+    ])
+    result = mem.search("billing API port", ns=ns, k=5)
+    answer = next(h for h in result.hits if h.ref == "a")
+    assert "graph" in answer.provenance.legs
+    assert "NEXT" in answer.provenance.path
+    fast = mem.search("billing API port", ns=ns, k=5, preset="fast")
+    assert "a" not in [h.ref for h in fast.hits]  # no traversal: the answer shares no word with the question
+
+
+def test_expansion_brings_the_fix_of_a_matched_error(mem, ns):
+    obs = mem.tool_result("psql", {"host": "db"}, error="could not connect to server: Connection refused on port 5432",
+                          session="s")
+    mem.resolve(obs, "start the postgres container first (docker compose up -d postgres)")
+    result = mem.search("connection refused when connecting to the server", ns=ns, k=10, kinds=["error", "fix"])
+    kinds = [h.kind for h in result.hits]
+    assert kinds[0] == "error"
+    fix = next(h for h in result.hits if h.kind == "fix")
+    assert "graph" in fix.provenance.legs and "RESOLVED_BY" in fix.provenance.path
+    assert fix.provenance.path[0] == result.hits[0].id  # the path starts at the matched error
+
+
+def test_namespace_isolation(mem, corpus, graph):
+    other = f"test-other-{uuid.uuid4().hex[:8]}"
+    try:
+        mem.turns.record(other, [Turn("s1", "user", "Error QX-7731 means the staging bucket quota is exhausted.", "x")])
+        mine = mem.search("QX-7731 bucket quota", ns=corpus, k=20)
+        theirs = mem.search("QX-7731 bucket quota", ns=other, k=20)
+        assert "x" not in [h.ref for h in mine.hits]
+        assert [h.ref for h in theirs.hits] == ["x"]
+        assert not {h.id for h in mine.hits} & {h.id for h in theirs.hits}
+    finally:
+        graph.write_autocommit("maintenance/delete_namespace", ns=other)
+        mem.vectors.drop_namespace(other, ["message"])
+
+
+def test_session_scope(mem, ns):
+    mem.turns.record(ns, [
+        Turn("alpha", "user", "The deploy password rotates every Friday.", "a1"),
+        Turn("beta", "user", "The deploy password is kept in the vault.", "b1"),
+        Turn("beta", "user", "Deploy windows are Tuesday mornings.", "b2"),
+    ])
+    everything = {h.ref for h in mem.search("deploy password", ns=ns, k=10).hits}
+    only_beta = mem.search("deploy password", ns=ns, k=10, session="beta")
+    assert {"a1", "b1"} <= everything
+    assert only_beta.hits and {h.session for h in only_beta.hits} == {"beta"}
+
+
+def test_distance_threshold_drops_junk(mem, corpus):
+    config = PRESETS["balanced"].with_overrides(use_keyword=False, use_graph=False, use_quality=False)
+    raw = mem.vectors.query(corpus, "message", mem.embedder.embed_query("lorem ipsum dolor sit amet"), 5)
+    assert raw  # Chroma always returns nearest neighbours, however far
+    junk = mem.retrieval.search("lorem ipsum dolor sit amet", corpus, k=5, config=config)
+    assert junk.hits == []
+    relevant = mem.retrieval.search("my car would not start", corpus, k=5, config=config)
+    assert relevant.hits and relevant.hits[0].ref == "c3"
+    assert all(h.breakdown["vector"] >= 1 - config.max_distance for h in relevant.hits)
+
+
+def test_feedback_moves_a_used_item_up(mem, ns):
+    mem.turns.record(ns, [
+        Turn("s", "user", "The API token lives in the vault under secret/api.", "first"),
+        Turn("s", "user", "The API token lives in the vault under secret/api-v2.", "second"),
+    ])
+    before = mem.search("where is the API token", ns=ns, k=2)
+    refs = [h.ref for h in before.hits]
+    assert set(refs) == {"first", "second"}
+    loser = before.hits[1]
+    mem.feedback(before.query_id, used=[loser.id], outcome="success")
+    after = mem.search("where is the API token", ns=ns, k=2)
+    assert after.hits[0].id == loser.id
+    assert after.hits[0].breakdown["usage"] > 1.0 > after.hits[1].breakdown["usage"]
+
+
+def test_feedback_validates_input(mem, corpus):
+    result = mem.search("QX-7731", ns=corpus, k=2)
+    with pytest.raises(UnknownQuery):
+        mem.feedback("no-such-query", used=[], outcome="included")
+    with pytest.raises(ValidationError, match="used"):
+        mem.feedback(result.query_id, used=["not-a-hit"], outcome="included")
+    with pytest.raises(ValidationError, match="outcome"):
+        mem.feedback(result.query_id, used=[], outcome="brilliant")
+
+
+def test_context_has_numbered_citations_within_budget(mem, corpus):
+    ctx = mem.context("what does QX-7731 mean", max_tokens=60, ns=corpus, k=5)
+    lines = ctx.text.splitlines()
+    assert lines[1].startswith("[1] ") and "QX-7731" in lines[1]
+    assert len(ctx.text) <= 60 * 4 + 8
+    assert 0 < ctx.confidence <= 1 and ctx.query_id
+
+
+def test_bad_arguments_name_the_field(mem, corpus):
+    with pytest.raises(ValidationError, match="query"):
+        mem.search("   ", ns=corpus)
+    with pytest.raises(ValidationError, match="kinds"):
+        mem.search("x", ns=corpus, kinds=["tweets"])
+    with pytest.raises(ValidationError, match="k:"):
+        mem.search("x", ns=corpus, k=0)
+    with pytest.raises(ValidationError, match="preset"):
+        mem.search("x", ns=corpus, preset="ludicrous")
+    assert Scope.build(corpus).kinds == ("message", "knowledge", "error", "fix", "entity")
+
+
+def test_missing_fulltext_index_is_named(mem, corpus):
+    from kgmem.retrieval.keyword import SearchIndexMissing
+
+    config = PRESETS["fast"].with_overrides(keyword_index="no_such_index")
+    with pytest.raises(SearchIndexMissing, match="no_such_index"):
+        mem.retrieval.search("QX-7731", corpus, config=config)

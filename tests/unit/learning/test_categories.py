@@ -1,0 +1,71 @@
+"""Categories: word-boundary rules in priority order, exception types first."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.learning.categories import CATEGORIES, categorize
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        ("Read timed out. (read timeout=15)", "timeout"),
+        ("Error: connect ETIMEDOUT 10.0.0.1:443", "timeout"),
+        ("[Errno 110] Connection timed out", "timeout"),
+        ("context deadline exceeded", "timeout"),
+        ("504 Gateway Time-out", "timeout"),
+        ("Permission denied (publickey).", "permission"),
+        ("Error: EACCES: permission denied, mkdir '/usr/lib/x'", "permission"),
+        ("HTTP Error 403: Forbidden", "permission"),
+        ("401 Unauthorized", "permission"),
+        ("Incorrect API key provided: sk-...", "permission"),
+        ("Error code: 429 - rate_limit_error", "provider_error"),
+        ("You exceeded your current quota", "provider_error"),
+        ("API Error: 529 Overloaded", "provider_error"),
+        ("The model `gpt-5` does not exist or you do not have access to it.", "provider_error"),
+        ("This model's maximum context length is 4097 tokens", "provider_error"),
+        ("RateLimitError: slow down", "provider_error"),
+        ("bash: kubectl: command not found", "tool_error"),
+        ("Error: connect ECONNREFUSED 127.0.0.1:5432", "tool_error"),
+        ("ModuleNotFoundError: No module named 'torch'", "tool_error"),
+        ("fatal: not a git repository (or any of the parent directories): .git", "tool_error"),
+        ("CUDA out of memory. Tried to allocate 2 GiB", "general"),
+        ("No space left on device", "general"),
+    ],
+)
+def test_real_phrasings(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "rapid prototyping failed",          # not "rate limit"
+        "Errno 1100 unknown",                # not Errno 110 (timeout) nor Errno 1 (EPERM)
+        "quotation mark missing",            # not "quota"
+        "outlier detection crashed",         # not "timeout"/"out"
+        "authorized_keys file is malformed", # not "unauthorized"
+        "status 4290 from backend",          # not 429
+    ],
+)
+def test_substrings_do_not_match(message: str) -> None:
+    assert categorize(message) == "general"
+
+
+def test_priority_order() -> None:
+    # A 401 from a provider is a credential problem; a timeout while rate limited is a timeout.
+    assert categorize("OpenAI 401: invalid api key") == "permission"
+    assert categorize("rate limit request timed out") == "timeout"
+
+
+def test_exception_type_wins_over_message() -> None:
+    assert categorize("something went wrong", ["ReadTimeout", "RequestException", "OSError"]) == "timeout"
+    assert categorize("no access", ["PermissionError", "OSError"]) == "permission"
+    assert categorize("boom", ["RateLimitError", "APIStatusError"]) == "provider_error"
+    assert categorize("boom", ["ValueError"]) == "general"  # falls through to the message rules
+
+
+def test_every_result_is_a_known_category() -> None:
+    for msg in ("", "x", "Permission denied", "timed out", "429"):
+        assert categorize(msg) in CATEGORIES

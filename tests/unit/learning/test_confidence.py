@@ -1,0 +1,71 @@
+"""Confidence math (float, clamped) and ranking of suggestions."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.learning.confidence import (
+    ConfidenceRules, after_outcome, after_outcomes, beta_mean, clamp, is_auto_apply, propagated, rank_fixes,
+)
+
+RULES = ConfidenceRules()
+
+
+def test_success_adds_boost_failure_subtracts_penalty() -> None:
+    assert after_outcome(0.5, True, RULES) == pytest.approx(0.6)
+    assert after_outcome(0.5, False, RULES) == pytest.approx(0.3)
+
+
+def test_clamped_to_bounds() -> None:
+    assert after_outcome(0.95, True, RULES) == 1.0
+    assert after_outcome(0.15, False, RULES) == pytest.approx(0.1)
+    assert after_outcomes([False] * 10, RULES) == pytest.approx(0.1)
+    assert after_outcomes([True] * 10, RULES) == 1.0
+    assert clamp(-3, 0.1, 1.0) == 0.1
+
+
+def test_two_successes_reach_auto_apply_despite_binary_floats() -> None:
+    conf = after_outcomes([True, True], RULES)  # 0.5 + 0.1 + 0.1
+    assert conf == pytest.approx(0.7)
+    assert is_auto_apply(conf, RULES.auto_apply)
+    assert not is_auto_apply(after_outcomes([True], RULES), RULES.auto_apply)
+
+
+def test_propagation_is_fractional_not_truncated() -> None:
+    # The seed system computed int(0.3) = 0; here 0.3 x 0.1 x 0.9 = 0.027 arrives.
+    assert propagated(0.5, 0.9, RULES) == pytest.approx(0.527)
+    assert propagated(0.999, 1.0, RULES) == 1.0
+
+
+def test_beta_mean() -> None:
+    assert beta_mean(0, 0) == 0.5
+    assert beta_mean(3, 1) == pytest.approx(4 / 6)
+
+
+def _row(fix_id: str, conf: float, source: str = "observed", **extra):
+    return {"fix_id": fix_id, "description": fix_id, "confidence": conf, "source": source, **extra}
+
+
+def test_ranking_direct_first_then_similar_attenuated() -> None:
+    fixes = rank_fixes(
+        direct=[_row("d-low", 0.3), _row("d-high", 0.8)],
+        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2"), _row("s-weak", 0.9, similarity=0.5, via="e3")],
+        auto_apply=0.7,
+    )
+    assert [f.fix_id for f in fixes] == ["d-high", "d-low", "s-strong", "s-weak"]
+    strong = fixes[2]
+    assert strong.kind == "similar" and strong.confidence == pytest.approx(0.855) and strong.auto_apply
+    assert fixes[3].confidence == pytest.approx(0.45) and not fixes[3].auto_apply
+    assert fixes[0].auto_apply and not fixes[1].auto_apply
+
+
+def test_user_corrections_outrank_automatic_fixes() -> None:
+    fixes = rank_fixes([_row("auto", 1.0), _row("user", 0.8, source="user")], [], 0.7)
+    assert [f.fix_id for f in fixes] == ["user", "auto"]
+
+
+def test_a_fix_appears_once_with_its_best_score() -> None:
+    fixes = rank_fixes([_row("f", 0.4)], [_row("f", 1.0, similarity=0.9), _row("g", 0.5, similarity=0.9),
+                                         _row("g", 0.8, similarity=0.85)], 0.7)
+    assert [f.fix_id for f in fixes] == ["f", "g"]
+    assert fixes[0].kind == "direct" and fixes[1].confidence == pytest.approx(0.68)

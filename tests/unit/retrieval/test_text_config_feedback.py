@@ -1,0 +1,79 @@
+"""Query → Lucene, presets, feedback levels, context rendering."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.errors import ValidationError
+from kgmem.retrieval import PRESETS, preset
+from kgmem.retrieval.config import check_kinds
+from kgmem.retrieval.context import estimate_tokens, render
+from kgmem.retrieval.feedback import LEVELS, NOT_USED, signal, updates
+from kgmem.retrieval.text import content_terms, lucene_query
+from kgmem.retrieval.types import Provenance, SearchHit, SearchResult
+
+
+def test_content_terms_drop_stop_words_and_duplicates():
+    assert content_terms("What did Caroline do after the parade? Caroline!") == ["caroline", "parade"]
+
+
+def test_lucene_query_escapes_syntax_and_requires_namespace():
+    q = lucene_query('fix "timeout" in a/b (urgent)* AND', "team-a")
+    assert q == '+ns:"team\\-a" +(fix timeout b urgent)'
+    assert lucene_query("what is it", "ns") is None
+
+
+def test_presets_and_unknown_preset_named():
+    assert set(PRESETS) == {"fast", "balanced", "deep"}
+    assert not PRESETS["fast"].use_graph and PRESETS["deep"].hops == 2
+    with pytest.raises(ValidationError, match="preset"):
+        preset("turbo")
+
+
+def test_overrides_are_validated():
+    assert PRESETS["balanced"].with_overrides(rrf_k=10).rrf_k == 10
+    with pytest.raises(ValidationError, match="rrf_k"):
+        PRESETS["balanced"].with_overrides(rrf_k=0)
+
+
+def test_kinds_validation():
+    assert check_kinds("message,fix") == ("message", "fix")
+    with pytest.raises(ValidationError, match="kinds"):
+        check_kinds(["message", "tweet"])
+
+
+def test_feedback_levels_match_the_design():
+    assert LEVELS == {"included": 0.2, "referenced": 0.5, "success": 0.8, "positive": 1.0, "negative": -1.0}
+    assert NOT_USED == -0.1
+    assert signal(0.3) == 0.3
+    with pytest.raises(ValidationError, match="outcome"):
+        signal("great")
+    with pytest.raises(ValidationError, match="outcome"):
+        signal(2.0)
+
+
+def test_updates_reward_used_and_penalise_retrieved_not_used():
+    ups = updates([("a", "message"), ("b", "fix"), ("c", "knowledge")], ["b"], "success")
+    assert [(u.id, u.kind, u.delta) for u in ups] == [("b", "fix", 0.8), ("a", "message", -0.1), ("c", "knowledge", -0.1)]
+    with pytest.raises(ValidationError, match="used"):
+        updates([("a", "message")], ["zzz"], "included")
+
+
+def _hit(i: int, text: str) -> SearchHit:
+    return SearchHit(id=f"id{i}", kind="message", text=text, score=1.0 / i, breakdown={"distance": 0.2},
+                     provenance=Provenance(legs=("vector", "keyword")), ref=f"r{i}", session="s1",
+                     ts="2024-05-01T00:00:00+00:00", metadata={"role": "user"})
+
+
+def test_render_numbers_citations_and_respects_the_budget():
+    result = SearchResult("q1", "query", "ns", "balanced", [_hit(i, "word " * 40) for i in range(1, 6)])
+    ctx = render(result, max_tokens=150)
+    assert ctx.text.splitlines()[1].startswith("[1] (message · session s1 · ref r1 · 2024-05-01) user: word")
+    assert estimate_tokens(ctx.text) <= 150 + len(ctx.citations)
+    assert 1 <= len(ctx.citations) < 5 and ctx.omitted
+    assert 0 < ctx.confidence <= 1
+
+
+def test_render_without_hits_says_so_with_zero_confidence():
+    ctx = render(SearchResult("q", "x", "ns", "fast", []), 100)
+    assert "nothing relevant" in ctx.text and ctx.confidence == 0.0
