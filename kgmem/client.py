@@ -121,6 +121,11 @@ class KGMem:
             return None
         return self.learning.resolve(ns, error, text, True, tool=tool, source="user")
 
+    def index_errors(self, ns: str | None = None) -> int:
+        """Embed and link (SIMILAR_TO) the error patterns a ``tool_results(index=False)`` backfill left
+        without vectors; returns how many were indexed."""
+        return self.learning.index_pending(ns or self.namespace)
+
     def replay_spool(self) -> int:
         """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
         return self.learning.replay_spool()

@@ -1,7 +1,7 @@
 """Load Cypher statements from the ``cypher/`` tree by name.
 
 Every statement kgmem runs lives in a ``.cypher`` file; Python never assembles
-query text. Names are paths without the extension: ``load("learning/record_error")``.
+query text. Names are paths without the extension: ``load("learning/apply_events")``.
 """
 
 from __future__ import annotations

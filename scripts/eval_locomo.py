@@ -192,7 +192,11 @@ class Peer:
         }
 
     def close(self) -> None:
+        from neo4j_graphrag.indexes import drop_index_if_exists
+
         self.mem.graph.write("retrieval/eval/peer_clear")
+        drop_index_if_exists(self.mem.driver, self.VECTOR_INDEX)
+        drop_index_if_exists(self.mem.driver, self.FULLTEXT_INDEX)
 
 
 def _peer_query() -> str:

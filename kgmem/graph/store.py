@@ -37,6 +37,9 @@ def connect(settings: Settings) -> neo4j.Driver:
         auth=(cfg.user, cfg.password.get_secret_value()),
         max_connection_pool_size=50,
         connection_acquisition_timeout=10.0,
+        # GraphStore retries unreachable-server errors itself (and the learning engine spools);
+        # the driver's own 30 s default retry inside each attempt would stack up to minutes.
+        max_transaction_retry_time=5.0,
         # Planner notices (e.g. "relationship type MENTIONS does not exist yet" on a young graph)
         # are expected for kgmem's fixed queries; they would only flood the user's log.
         notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,

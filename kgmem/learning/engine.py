@@ -137,6 +137,17 @@ class LearningEngine:
         return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
                           int(row["successes"]), int(row["failures"]), int(row["propagated"]))
 
+    def index_pending(self, ns: str, batch: int = 500) -> int:
+        """Embed and link every error pattern still waiting for its vector (after
+        ``tool_results(index=False)`` or a Chroma failure); returns how many were indexed."""
+        total = 0
+        while True:
+            rows = [r for r in self.graph.read("learning/pending_errors", ns=ns, limit=batch) if r["signature"]]
+            if not rows:
+                return total
+            self._index(ns, rows, [], [])
+            total += len(rows)
+
     # -- spool ----------------------------------------------------------------------
     def replay_spool(self) -> int:
         """Replay spooled events into the graph, exactly once; returns how many were replayed."""

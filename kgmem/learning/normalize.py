@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["normalize_error", "signature", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
+__all__ = ["normalize_error", "pattern_and_signature", "signature", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
 
 PATTERN_MAX_CHARS = 2000
 SIGNATURE_MAX_CHARS = 600
@@ -127,6 +127,12 @@ def normalize_error(message: str, max_chars: int = PATTERN_MAX_CHARS) -> str:
     return " ".join(_normalized_lines(message))[:max_chars]
 
 
+def pattern_and_signature(message: str) -> tuple[str, str]:
+    """:func:`normalize_error` and :func:`signature` of ``message`` in one pass over the rules."""
+    lines = _normalized_lines(message)
+    return " ".join(lines)[:PATTERN_MAX_CHARS], _signature_of(lines, SIGNATURE_MAX_CHARS)
+
+
 def signature(message: str, max_chars: int = SIGNATURE_MAX_CHARS) -> str:
     """The text embedded for ``message``: the lines that name the error, normalised.
 
@@ -135,7 +141,10 @@ def signature(message: str, max_chars: int = SIGNATURE_MAX_CHARS) -> str:
     (a Python traceback names its error on the last line), URLs and timestamps,
     then truncates.
     """
-    lines = _normalized_lines(message)
+    return _signature_of(_normalized_lines(message), max_chars)
+
+
+def _signature_of(lines: list[str], max_chars: int) -> str:
     kept: list[str] = []
     after_frame = False
     for line in lines:

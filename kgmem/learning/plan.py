@@ -23,7 +23,7 @@ from typing import Any
 from kgmem.errors import ValidationError
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
-from kgmem.learning.normalize import normalize_error, signature
+from kgmem.learning.normalize import pattern_and_signature
 from kgmem.learning.similarity import encode_keys, error_keys
 
 ERROR_KIND = "error"
@@ -107,11 +107,11 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
 
 def describe_error(ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
     """Pattern, signature, keys, category and deterministic id of an error message."""
-    pattern = normalize_error(message)
+    pattern, sig = pattern_and_signature(message)
     return ErrorInfo(
         id=node_id(ns, ERROR_KIND, tool, pattern),
         pattern=pattern,
-        signature=signature(message),
+        signature=sig,
         keys=encode_keys(error_keys(pattern)),
         category=categorize(message, exc_types),
     )

@@ -13,7 +13,7 @@ def test_node_id_is_deterministic_and_separates_parts() -> None:
 
 
 def test_load_named_cypher_and_reject_bad_names() -> None:
-    assert "MERGE" in cypher.load("learning/record_error")
+    assert "MERGE" in cypher.load("learning/apply_events")
     with pytest.raises(CypherNotFound):
         cypher.load("../pyproject")
     with pytest.raises(CypherNotFound):

@@ -55,3 +55,36 @@ def test_cli_status_and_history(mem: KGMem, ns: str) -> None:
     assert git["best_fix"]["description"] == "git: set cwd=/repo (was /tmp)"
     plain = runner.invoke(main, ["learning", "history", "--ns", ns])
     assert plain.exit_code == 0 and "fix (observed" in plain.output
+
+
+def test_a_repeated_error_costs_one_round_trip_and_no_model_call(mem: KGMem, monkeypatch) -> None:
+    calls = {"embed": 0, "write": [], "read": []}
+    real_embed, real_write, real_read = mem.embedder.embed, mem.graph.write, mem.graph.read
+
+    def embed(texts):
+        calls["embed"] += 1
+        return real_embed(texts)
+
+    monkeypatch.setattr(mem.embedder, "embed", embed)
+    monkeypatch.setattr(mem.graph, "write", lambda name, **p: calls["write"].append(name) or real_write(name, **p))
+    monkeypatch.setattr(mem.graph, "read", lambda name, **p: calls["read"].append(name) or real_read(name, **p))
+    mem.tool_result("s3", {}, error="AccessDenied: Access Denied for bucket at 2024-01-01T00:00:00Z (req 1A2B3C4D5E6F7A8B)")
+    assert calls["embed"] == 1 and calls["write"] == ["learning/apply_events", "learning/link_similar"]
+    calls.update(embed=0, write=[], read=[])
+    obs = mem.tool_result("s3", {}, error="AccessDenied: Access Denied for bucket at 2025-06-30T12:00:00Z (req 9F8E7D6C5B4A3F2E)")
+    assert obs.occurrences == 2
+    assert calls["embed"] == 0 and calls["write"] == ["learning/apply_events"] and calls["read"] == []
+
+
+def test_backfill_without_indexing_then_index_pending(mem: KGMem, driver, ns: str) -> None:
+    errors = ["ReadTimeoutError: HTTPSConnectionPool(host='pypi.org', port=443): Read timed out. (read timeout=15)",
+              "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', "
+              "port=443): Read timed out."]
+    result = mem.tool_results([{"tool": "pip", "error": e} for e in errors], index=False)
+    assert result.new_patterns == 2 and mem.vectors.count(ns, "error") == 0
+    assert mem.index_errors() == 2 and mem.index_errors() == 0
+    assert mem.vectors.count(ns, "error") == 2
+    records, _, _ = driver.execute_query(
+        "MATCH (a:ErrorPattern {ns: $ns})-[s:SIMILAR_TO]-(b:ErrorPattern {ns: $ns}) WHERE a.id < b.id "
+        "RETURN count(s) AS n, collect(a.vector_pending) AS pending", ns=ns)
+    assert records[0]["n"] == 1 and records[0]["pending"] == [False]

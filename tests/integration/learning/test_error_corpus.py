@@ -50,6 +50,7 @@ def test_corpus_linking_and_categories(mem: KGMem, driver, ns: str) -> None:
     accuracy = correct / len(rows)
 
     report = f"joined={joined:.3f} pair_recall={pair_recall:.3f} negatives_linked={wrongly} accuracy={accuracy:.3f}"
+    print(report, f"patterns={len(set(ids))} similar_links={len(edges) // 2}")  # shown with `pytest -s`
     assert joined >= 0.80, report
     assert pair_recall >= 0.60, report
     assert not CODE_DISTINGUISHED & set(wrongly), report
