@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
 from kgmem.config import AnalysisSettings
+from kgmem.analysis.queueing import join_with_timeout
 
 log = logging.getLogger(__name__)
 
@@ -115,15 +115,7 @@ class AnalysisBuffer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until every queued job has run; False if ``timeout`` passed first."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        cond = self._queue.all_tasks_done
-        with cond:
-            while self._queue.unfinished_tasks:
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    return False
-                cond.wait(remaining)
-        return True
+        return join_with_timeout(self._queue, timeout)
 
     def close(self, timeout: float | None = None) -> bool:
         """Flush every partial window, let the worker finish the queue, stop it. True if it finished."""

@@ -18,12 +18,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
 from kgmem.conversation import Turn
+from kgmem.analysis.queueing import join_with_timeout
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +67,7 @@ class TurnWriter:
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued turn is stored (and handed to analysis); False on timeout."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        cond = self._queue.all_tasks_done
-        with cond:
-            while self._queue.unfinished_tasks:
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    return False
-                cond.wait(remaining)
-        return True
+        return join_with_timeout(self._queue, timeout)
 
     def close(self, timeout: float | None = None) -> bool:
         """Store what is queued, then stop the thread."""
