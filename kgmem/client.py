@@ -164,7 +164,7 @@ class KGMem:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
 
-    def feedback(self, query_id: str, used: Sequence[str] | str = (), outcome: str | float = "included") -> None:
+    def feedback(self, query_id: str, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),

@@ -104,8 +104,9 @@ class Retrieval:
 
     def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included") -> list[dict[str, Any]]:
         """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows."""
-        if isinstance(used, str):
+        if isinstance(used, str) or hasattr(used, "id"):
             used = [used]
+        used = [getattr(u, "id", u) for u in used]  # ids or the SearchHit objects themselves
         with self._lock:
             entry = self._queries.get(query_id)
         if entry is None:

@@ -50,13 +50,16 @@ class VectorRetriever:
         ]
 
     def _query_kind(self, scope: Scope, kind: str, vector: np.ndarray, n: int) -> list[VectorHit]:
-        hits = self.vectors.query(scope.ns, kind, vector, n)
+        hits = self._nearest(scope.ns, kind, vector, n)
         if scope.session is not None and kind == "message":
             in_session = [h for h in hits if h.metadata.get("session") == scope.session]
             if len(in_session) < n and len(hits) == n:  # the session's turns may lie deeper: ask Chroma to filter
-                in_session = self.vectors.query(scope.ns, kind, vector, n, where={"session": scope.session})
+                in_session = self._nearest(scope.ns, kind, vector, n, where={"session": scope.session})
             hits = in_session
         return [h for h in hits if h.distance <= self.config.max_distance]
+
+    def _nearest(self, ns: str, kind: str, vector: np.ndarray, n: int, where: dict | None = None) -> list[VectorHit]:
+        return self.vectors.query(ns, kind, vector, n, where=where)
 
 
 def candidate_hit(c: Candidate, leg: str) -> SearchHit:

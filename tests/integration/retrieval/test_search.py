@@ -148,7 +148,7 @@ def test_feedback_moves_a_used_item_up(mem, ns):
     refs = [h.ref for h in before.hits]
     assert set(refs) == {"first", "second"}
     loser = before.hits[1]
-    mem.feedback(before.query_id, used=[loser.id], outcome="success")
+    mem.feedback(before.query_id, used=[loser], outcome="success")  # a hit or its id
     after = mem.search("where is the API token", ns=ns, k=2)
     assert after.hits[0].id == loser.id
     assert after.hits[0].breakdown["usage"] > 1.0 > after.hits[1].breakdown["usage"]
