@@ -60,7 +60,8 @@ class KGMem:
         self.namespace = self.settings.namespace
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir)
-        self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset)
+        self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
+                                   self.settings.retrieval.overrides())
         # -- conversation analysis (DESIGN.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,

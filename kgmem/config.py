@@ -156,14 +156,21 @@ class AnthropicSettings(_Section):
 
 
 class RetrievalSettings(_Section):
-    """Graph RAG defaults (DESIGN.md §6); named presets live in kgmem.retrieval."""
+    """Graph RAG: the default preset (kgmem.retrieval.config.PRESETS) and optional overrides
+    applied on top of every preset. DESIGN.md §8's RRF k 60 and 0.7/0.3 vector/keyword weights
+    were measured on LoCoMo and replaced in the presets (k 10, 0.3/0.7; docs/retrieval.md);
+    set these to use other values."""
 
     preset: str = "balanced"
-    overfetch: int = Field(3, ge=1)
-    rrf_k: int = Field(60, ge=1)
-    vector_weight: float = Field(0.7, ge=0.0)
-    keyword_weight: float = Field(0.3, ge=0.0)
-    max_context_items_per_layer: int = Field(3, ge=1)
+    overfetch: int | None = Field(None, ge=1, le=50)
+    rrf_k: int | None = Field(None, ge=1)
+    vector_weight: float | None = Field(None, ge=0.0)
+    keyword_weight: float | None = Field(None, ge=0.0)
+
+    def overrides(self) -> dict[str, int | float]:
+        """The fields that are set, as SearchConfig overrides."""
+        fields = ("overfetch", "rrf_k", "vector_weight", "keyword_weight")
+        return {name: getattr(self, name) for name in fields if getattr(self, name) is not None}
 
 
 class Settings(BaseSettings):

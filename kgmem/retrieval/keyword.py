@@ -38,7 +38,7 @@ class KeywordRetriever:
 
     def candidates(self, query: str, scope: Scope) -> list[Candidate]:
         """Up to ``k × overfetch`` candidates, best BM25 first."""
-        lucene = lucene_query(query, scope.ns)
+        lucene = lucene_query(query, scope.ns, self.config.keyword_role_boost)
         if lucene is None:
             return []
         n = scope.k * self.config.overfetch

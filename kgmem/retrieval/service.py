@@ -46,15 +46,21 @@ class Retrieval:
         default_preset: preset used when a call names none (``settings.retrieval.preset``).
     """
 
-    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced") -> None:
+    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
+                 overrides: dict[str, Any] | None = None) -> None:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
         self.default_preset = default_preset
-        preset(default_preset)  # fail at start-up on a bad name
+        self.overrides = dict(overrides or {})
+        preset(default_preset).with_overrides(**self.overrides)  # fail at start-up on a bad name or value
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kgmem-keyword")
         self._queries: OrderedDict[str, tuple[str, list[tuple[str, str]]]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _preset(self, name: str | None) -> SearchConfig:
+        base = preset(name, self.default_preset)
+        return base.with_overrides(**self.overrides) if self.overrides else base
 
     def retriever(self, config: SearchConfig):
         """The retriever class for ``config``'s legs (vector, keyword, hybrid or Graph RAG)."""
@@ -83,7 +89,7 @@ class Retrieval:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
         scope = Scope.build(ns, k, kinds, session)
-        cfg = config or preset(preset_name, self.default_preset)
+        cfg = config or self._preset(preset_name)
         retriever = self.retriever(cfg)
         t0 = time.perf_counter()
         hits = retriever.search(query, scope)

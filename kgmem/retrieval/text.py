@@ -47,17 +47,23 @@ def escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def lucene_query(query: str, ns: str | None = None) -> str | None:
+def lucene_query(query: str, ns: str | None = None, role_boost: float = 0.0) -> str | None:
     """An OR query over the content terms, required to be in namespace ``ns``; None if nothing is left.
 
     The ``ns`` clause is a phrase query on the indexed ``ns`` property: the analyzer tokenises
     namespaces, so it can over-match ("a-b" inside "a-b-c"); the Cypher statement filters on
     exact ``ns`` afterwards, the clause only keeps other namespaces from filling the limit.
+
+    ``role_boost`` > 0 asks the same terms of the ``role`` field once more with that boost, so a
+    question naming a speaker prefers the speaker's own turns (the unqualified terms already
+    search every indexed field, ``role`` included; this clause adds weight to that match).
     """
     terms = content_terms(query)
     if not terms:
         return None
     body = " ".join(escape(t) for t in terms)
+    if role_boost > 0:
+        body = f"({body}) role:({body})^{role_boost:g}"
     if ns is None:
         return body
     return f'+ns:"{escape(ns)}" +({body})'

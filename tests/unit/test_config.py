@@ -26,7 +26,7 @@ def test_defaults_follow_design(clean_env: Path) -> None:
     assert s.learning.propagation_rate == 0.3
     assert (s.analysis.turn_threshold, s.analysis.token_threshold) == (5, 2000)
     assert s.analysis.dedup_cosine == 0.90
-    assert (s.retrieval.rrf_k, s.retrieval.vector_weight, s.retrieval.keyword_weight) == (60, 0.7, 0.3)
+    assert s.retrieval.preset == "balanced" and s.retrieval.overrides() == {}
     assert s.chroma_path == clean_env / "home" / "chroma"
     assert s.anthropic.api_key is None
 
@@ -76,3 +76,8 @@ def test_anthropic_key_from_standard_variable(clean_env: Path, monkeypatch: pyte
     key = load_settings().anthropic.api_key
     assert key is not None and key.get_secret_value() == "sk-test"
     assert "sk-test" not in repr(load_settings())
+
+
+def test_retrieval_overrides_only_what_is_set(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KGMEM_RETRIEVAL__RRF_K", "60")
+    assert load_settings().retrieval.overrides() == {"rrf_k": 60}

@@ -190,3 +190,19 @@ def test_missing_fulltext_index_is_named(mem, corpus):
     config = PRESETS["fast"].with_overrides(keyword_index="no_such_index")
     with pytest.raises(SearchIndexMissing, match="no_such_index"):
         mem.retrieval.search("QX-7731", corpus, config=config)
+
+
+def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
+    # Melanie's turn names Caroline and repeats the content word; Caroline's own turn is the answer.
+    mem.turns.record(ns, [
+        Turn("s1", "Melanie", "Caroline, your pottery looks great!", "r1"),
+        Turn("s1", "Caroline", "I finished a pottery bowl at my class yesterday.", "r2"),
+        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r3"),
+        Turn("s1", "Caroline", "The adoption interview went well this week.", "r4"),
+    ])
+    keyword = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=False, use_quality=False)
+    query = "What pottery did Caroline make?"
+    plain = mem.retrieval.search(query, ns, k=4, config=keyword.with_overrides(keyword_role_boost=0.0))
+    boosted = mem.retrieval.search(query, ns, k=4, config=keyword)  # the default boost
+    assert [h.ref for h in plain.hits][0] == "r1"
+    assert [h.ref for h in boosted.hits][0] == "r2"

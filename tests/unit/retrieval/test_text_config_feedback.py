@@ -23,6 +23,12 @@ def test_lucene_query_escapes_syntax_and_requires_namespace():
     assert lucene_query("what is it", "ns") is None
 
 
+def test_lucene_query_role_boost_adds_a_boosted_speaker_clause():
+    assert lucene_query("What did Caroline paint?", "ns", role_boost=1.0) == '+ns:"ns" +((caroline paint) role:(caroline paint)^1)'
+    assert lucene_query("What did Caroline paint?", "ns", role_boost=0.0) == '+ns:"ns" +(caroline paint)'
+    assert lucene_query("what is it", "ns", role_boost=2.0) is None
+
+
 def test_presets_and_unknown_preset_named():
     assert set(PRESETS) == {"fast", "balanced", "deep"}
     assert not PRESETS["fast"].use_graph and PRESETS["deep"].hops == 2
@@ -77,3 +83,14 @@ def test_render_numbers_citations_and_respects_the_budget():
 def test_render_without_hits_says_so_with_zero_confidence():
     ctx = render(SearchResult("q", "x", "ns", "fast", []), 100)
     assert "nothing relevant" in ctx.text and ctx.confidence == 0.0
+
+
+def test_settings_overrides_apply_to_every_preset_and_are_checked_at_start() -> None:
+    from kgmem.errors import ValidationError
+    from kgmem.retrieval.service import Retrieval
+
+    retrieval = Retrieval(None, None, None, "balanced", {"rrf_k": 60, "vector_weight": 0.7})  # type: ignore[arg-type]
+    assert retrieval._preset(None).rrf_k == 60 and retrieval._preset("fast").vector_weight == 0.7
+    assert retrieval._preset("deep").hops == 2  # everything else stays the preset's
+    with pytest.raises(ValidationError, match="rrf_k"):
+        Retrieval(None, None, None, "balanced", {"rrf_k": 0})  # type: ignore[arg-type]
