@@ -156,6 +156,7 @@ class KGMem:
             a :class:`~kgmem.retrieval.SearchResult` (iterable over its hits); pass its ``query_id``
             to :meth:`feedback`.
         """
+        self.analysis.flush_turns()  # write-behind: this client's own turns are searchable at once
         return self.retrieval.search(query, ns or self.namespace, k, session, kinds, preset)
 
     def context(self, query: str, max_tokens: int = 1000, ns: str | None = None, **search_kwargs: Any) -> Context:
@@ -163,6 +164,7 @@ class KGMem:
         plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``)."""
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
+        self.analysis.flush_turns()
         return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
 
     def feedback(self, query_id: str, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:

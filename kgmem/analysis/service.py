@@ -102,6 +102,11 @@ class AnalysisService:
         self.buffer.flush(ns, session)
         self.buffer.submit(Job("session", ns, session))
 
+    def flush_turns(self) -> None:
+        """Store every turn still queued by write-behind (no-op without it): read-your-writes for search."""
+        if self.writer is not None:
+            self.writer.flush(self.settings.analysis.flush_timeout_s)
+
     def wait(self, timeout: float | None = None) -> bool:
         """Block until queued turns are stored and queued analyses have run."""
         if self.writer is not None and not self.writer.flush(timeout):

@@ -172,3 +172,11 @@ def test_locomo_sessions_through_the_offline_extractor(make_mem, q):
     assert subjects & speakers
     assert q("MATCH (k:Knowledge {ns: $ns}) WHERE NOT (k)-[:FROM_SESSION]->(:Session) RETURN count(k) AS n")[0]["n"] == 0
     assert mem.analysis_stats()["dropped"] == 0
+
+
+def test_write_behind_turn_is_searchable_at_once(make_mem):
+    mem = make_mem(offline=True, write_behind=True)
+    mem.turn("wb2", "user", "My sailing boat is called Albatross and it is moored in Kiel.")
+    # no end_session, no wait: search itself stores what this client still has queued
+    hits = mem.search("what is the name of my boat", k=3, kinds=["message"]).hits
+    assert hits and "Albatross" in hits[0].text
