@@ -25,8 +25,7 @@ _ERRORS = [
 _FIX = "start the database first: `docker compose up -d db`, wait for it to accept connections, then retry"
 _SIMILAR = (
     "deploy-4",
-    "pg_dump: error: connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: "
-    "Connection refused. Is the server running locally and accepting connections on that socket?",
+    'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: Connection refused',
 )
 _CONVERSATION = [
     ("user", "Our staging database is Postgres 16 and it runs in docker compose."),

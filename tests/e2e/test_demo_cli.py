@@ -25,6 +25,7 @@ def test_demo_learns_the_fix_and_prints_where_to_browse(base_settings: Settings,
     assert "no known fix yet" in out  # first occurrence
     assert "kgmem hands back: suggest" in out  # second occurrence gets the fix
     assert "kgmem hands back: AUTO-APPLY" in out  # confidence crossed 0.7
+    assert "suggested via a similar error" in out  # SIMILAR_TO: the fix comes attenuated
     assert f"http://127.0.0.1:{base_settings.neo4j.http_port}/browser/" in out
     assert "user: neo4j" in out and "kgmem.toml" in out
     password = base_settings.neo4j.password.get_secret_value() if base_settings.neo4j.password else None
