@@ -19,6 +19,7 @@ from kgmem.callgraph import CallGraph, HealResult
 from kgmem.config import Settings, load_settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore, connect
+from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.ingest.ingester import IngestReport
 from kgmem.retrieval import Context, Retrieval, SearchResult
@@ -70,6 +71,7 @@ class KGMem:
         self.callgraph = CallGraph(self.graph)
 
     # -- learning (DESIGN.md §4; kgmem/learning) ---------------------------------
+    @keyword_only
     def tool_result(
         self,
         tool: str,
@@ -79,38 +81,49 @@ class KGMem:
         error: str | BaseException | None = None,
         session: str | None = None,
         ns: str | None = None,
-    ) -> Observation | None:
-        """Report the outcome of a tool call.
+    ) -> Observation:
+        """Report the outcome of a tool call; returns an :class:`~kgmem.learning.Observation` for
+        every call (``obs.ok`` tells success from failure).
 
-        On error, kgmem remembers the (normalised) error and returns an
-        :class:`~kgmem.learning.Observation`: its id, category, pattern and the known
-        fixes ranked by confidence (direct fixes first, fixes of similar errors
-        attenuated), each flagged ``auto_apply`` at confidence ≥
-        ``learning.auto_apply_threshold``. On success after a failure of the same tool
-        in the same session, the parameter change is recorded as an observed fix.
-        Returns None on success. Never raises into the tool loop when Neo4j is down
-        (the event is spooled) unless ``learning.strict`` is set.
+        On error, kgmem remembers the (normalised) error; the observation holds its id,
+        category, pattern and the known fixes ranked by confidence (direct fixes first, fixes
+        of similar errors attenuated), each flagged ``auto_apply`` at confidence ≥
+        ``learning.auto_apply_threshold``. On success (``ok=True``, no fixes): after a failure
+        of the same tool in the same session, the parameter change is recorded as the fix of
+        that recovery (``obs.id`` is the recovered error, ``obs.fix_id`` the fix; a later
+        :meth:`resolve` of that recovery names this fix instead of adding a second one); the
+        next success after a recovery confirms its fix held (+boost, once). Never raises into
+        the tool loop when Neo4j is down (the event is spooled) unless ``learning.strict`` is set.
         """
         return self.learning.tool_result(ns or self.namespace, tool, params, error=error, session=session)
 
-    def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], ns: str | None = None, *,
+    @keyword_only
+    def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
                      index: bool = True) -> BatchResult:
         """Record many tool outcomes (``ToolEvent`` or dicts with tool/params/error/session/ts) in one
         transaction, in order — for bulk loads and backfills. ``index=False`` skips embedding new
         patterns now (they are indexed on their next occurrence)."""
         return self.learning.tool_results(ns or self.namespace, events, index=index)
 
-    def resolve(self, error: Observation | str, fix: str, success: bool = True, *, tool: str | None = None,
-                ns: str | None = None) -> FixOutcome:
+    @keyword_only
+    def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
+                session: str | None = None, ns: str | None = None) -> FixOutcome:
         """Record that ``fix`` resolved ``error`` (an Observation, error id, or message + ``tool``),
         or failed to (``success=False``); confidence moves by +boost / −penalty and successes
-        propagate to similar errors carrying the same fix."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+        propagate to similar errors carrying the same fix.
 
-    def fix_applied(self, error: Observation | str, fix: str, success: bool, *, tool: str | None = None,
-                    ns: str | None = None) -> FixOutcome:
+        One recovery is one Fix: when ``error`` failed in a session (the Observation's, or
+        ``session``) and a later success there was already recorded as the observed fix, this
+        confirms that recovery and gives its fix your description — no second Fix, no second
+        success. Called while the failure is still open, it names the fix the next success
+        of the tool in that session will complete (counted once)."""
+        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool, session=session)
+
+    @keyword_only
+    def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
+                    session: str | None = None, ns: str | None = None) -> FixOutcome:
         """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one)."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool, session=session)
 
     def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
                    ns: str | None = None) -> FixOutcome | None:
@@ -120,9 +133,11 @@ class KGMem:
         self.add_knowledge(text, type="correction", ns=ns)
         if error is None:
             return None
-        return self.learning.resolve(ns, error, text, True, tool=tool, source="user")
+        # The user's fix stands beside the agent's recovery (it does not rename it).
+        return self.learning.resolve(ns, error, text, True, tool=tool, source="user", recovery=False)
 
-    def index_errors(self, ns: str | None = None) -> int:
+    @keyword_only
+    def index_errors(self, *, ns: str | None = None) -> int:
         """Embed and link (SIMILAR_TO) the error patterns a ``tool_results(index=False)`` backfill left
         without vectors; returns how many were indexed."""
         return self.learning.index_pending(ns or self.namespace)
@@ -132,10 +147,12 @@ class KGMem:
         return self.learning.replay_spool()
 
     # -- retrieval (DESIGN.md §6; kgmem/retrieval) --------------------------------
+    @keyword_only
     def search(
         self,
         query: str,
         k: int = 10,
+        *,
         ns: str | None = None,
         session: str | None = None,
         kinds: Sequence[str] | str | None = None,
@@ -159,7 +176,8 @@ class KGMem:
         self.analysis.flush_turns()  # write-behind: this client's own turns are searchable at once
         return self.retrieval.search(query, ns or self.namespace, k, session, kinds, preset)
 
-    def context(self, query: str, max_tokens: int = 1000, ns: str | None = None, **search_kwargs: Any) -> Context:
+    @keyword_only
+    def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None, **search_kwargs: Any) -> Context:
         """The hits for ``query`` as a prompt block with numbered citations within ``max_tokens``,
         plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``)."""
         if "preset" in search_kwargs:
@@ -167,7 +185,8 @@ class KGMem:
         self.analysis.flush_turns()
         return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
 
-    def feedback(self, query_id: str, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:
+    @keyword_only
+    def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
@@ -176,7 +195,8 @@ class KGMem:
         """
         self.retrieval.feedback(query_id, used, outcome)
 
-    def ingest(self, source: str | Path | Iterable[Any], ns: str | None = None, batch_size: int = 256,
+    @keyword_only
+    def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,
                progress: bool = False, analyze: bool = False) -> IngestReport:
         """Bulk-load a JSONL file (or an iterable of event dicts): turns, tool results, knowledge,
         session ends. Batched and idempotent; a malformed event is reported by line number in
@@ -186,24 +206,31 @@ class KGMem:
         return ingest(self, source, ns or self.namespace, batch_size=batch_size, progress=progress, analyze=analyze)
 
     # -- conversation analysis (DESIGN.md §5; kgmem/analysis) ---------------------
-    def turn(self, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
+    @keyword_only
+    def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
              ns: str | None = None) -> str:
         """Store one conversation turn (a ``Message``) and return its id; analysis runs in the background.
+
+        All arguments are keyword-only (``turn(session="s1", role="user", text="...")``): a
+        positional ``turn(session, role, text)`` read too much like ``tool_result(tool, params)``.
 
         With ``[analysis] write_behind`` the turn is stored by a background thread in batches and
         this returns at once (the id is deterministic); see docs/analysis.md.
         """
         return self.analysis.turn(ns or self.namespace, Turn(session, role, text, ref, ts))
 
-    def end_session(self, session: str, ns: str | None = None) -> None:
+    @keyword_only
+    def end_session(self, session: str, *, ns: str | None = None) -> None:
         """Close ``session``: analyse what is pending and learn from the whole session (in the background)."""
         self.analysis.close_session(ns or self.namespace, session)
 
-    def add_knowledge(self, content: str, type: str = "fact", ns: str | None = None) -> dict[str, Any]:
+    @keyword_only
+    def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:
         """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""
         return self.analysis.curator.add(ns or self.namespace, type, content)
 
-    def learnings(self, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
+    @keyword_only
+    def learnings(self, *, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
                   ns: str | None = None) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
         return self.analysis.store.list(ns or self.namespace, type=type, min_confidence=min_confidence,
@@ -213,22 +240,26 @@ class KGMem:
         """Block until queued turns are stored and queued conversation analyses have run; False on timeout."""
         return self.analysis.wait(timeout)
 
-    def analysis_stats(self, ns: str | None = None) -> dict[str, Any]:
+    @keyword_only
+    def analysis_stats(self, *, ns: str | None = None) -> dict[str, Any]:
         """Learning-event counters (inserted, merged, …, dropped), extractor in use, token usage, queue."""
         return self.analysis.stats(ns or self.namespace)
 
     # -- call graph and reports (kgmem/callgraph, kgmem/reports) ---------------------
-    def record_calls(self, calls: Sequence[tuple[str, str]], ns: str | None = None) -> int:
+    @keyword_only
+    def record_calls(self, calls: Sequence[tuple[str, str]], *, ns: str | None = None) -> int:
         """Record call edges found by static analysis: ``[(caller_qualname, callee_qualname), ...]``."""
         return self.callgraph.add_calls(ns or self.namespace, calls)
 
-    def observe_changes(self, functions_changed: Sequence[str], session: str | None = None,
+    @keyword_only
+    def observe_changes(self, functions_changed: Sequence[str], *, session: str | None = None,
                         ns: str | None = None) -> HealResult:
         """An observation changed these functions together: confirm call edges among them or add
         ``observation`` edges at 0.6 (functions must be known from :meth:`record_calls`)."""
         return self.callgraph.observe(ns or self.namespace, functions_changed, session)
 
-    def report(self, name: str, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
+    @keyword_only
+    def report(self, name: str, *, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
         """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
         from kgmem.reports import run_report
 

@@ -94,7 +94,7 @@ def _errors_and_fixes(mem, echo: Echo) -> None:  # type: ignore[no-untyped-def]
 def _conversation(mem, echo: Echo) -> None:  # type: ignore[no-untyped-def]
     echo("\n== 2. A conversation; kgmem extracts what is worth keeping ==")
     for role, text in _CONVERSATION:
-        mem.turn("chat-1", role, text)
+        mem.turn(session="chat-1", role=role, text=text)
         echo(f"  {role}: {text}")
     mem.end_session("chat-1")
     mem.wait_for_analysis(timeout=60)

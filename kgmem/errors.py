@@ -13,6 +13,10 @@ class ValidationError(KGMemError, ValueError):
     """Input from a caller (or an LLM) was rejected; the message names the field."""
 
 
+class PositionalArgumentError(ValidationError, TypeError):
+    """A keyword-only client argument was passed by position; the message names the keywords to use."""
+
+
 class BackendUnavailable(KGMemError):
     """Neo4j or Chroma could not be reached after retries."""
 

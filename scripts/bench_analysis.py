@@ -78,7 +78,7 @@ def run(mode: str, turns: list[tuple[str, str, str]], base: Any, driver: Any, em
         start = time.perf_counter()
         for i, (session, speaker, text) in enumerate(turns):
             t = time.perf_counter()
-            mem.turn(session, speaker, text, ref=str(i))
+            mem.turn(session=session, role=speaker, text=text, ref=str(i))
             turn_ms.append((time.perf_counter() - t) * 1000)
         ingest_s = time.perf_counter() - start
         sessions = sorted({s for s, _, _ in turns})

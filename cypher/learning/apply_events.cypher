@@ -10,8 +10,16 @@
 // Params: ns, now, segment, expected, upto, boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category,
 //               example, count, first, last, open, params}]
-//   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at}]
+//   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at, weight?}]
+//             weight (default 1): how many successes/failures this outcome counts; 0 confirms an
+//             already counted recovery (names it, upgrades an 'observed' edge to the caller's source)
 //   closes:   [{error_id, session_id}]
+//   retracts: [{error_id, fix_id, weight}]  a recovery's success moving to another fix (resolve() renaming
+//             an observed recovery); an edge left with no evidence is removed, a Fix left unused too
+//   recoveries: [{error_id, session_id, tool, fix_id, kind, held, fresh}]  recovery state on IN_SESSION
+//             (kgmem/learning/recovery.py): kind 'declared' names the fix of an open failure;
+//             kind 'recovery' records the fix that closed it (fresh: a new recovery, which supersedes
+//             the session's other recoveries of the tool)
 OPTIONAL CALL () {
   WITH $segment AS seg WHERE seg IS NOT NULL
   MERGE (c:KgmemSpool {id: seg})
@@ -67,6 +75,21 @@ CALL () {
 }
 
 CALL () {
+  UNWIND $retracts AS rt
+  MATCH (:ErrorPattern {ns: $ns, id: rt.error_id})-[r:RESOLVED_BY]->(f:Fix {ns: $ns, id: rt.fix_id})
+  WITH r, f, rt, r.confidence - rt.weight * $boost AS x
+  SET r.successes = CASE WHEN r.successes > rt.weight THEN r.successes - rt.weight ELSE 0 END,
+      r.alpha = CASE WHEN r.alpha - rt.weight > 1.0 THEN r.alpha - rt.weight ELSE 1.0 END,
+      r.confidence = CASE WHEN x > $hi THEN $hi WHEN x < $lo THEN $lo ELSE x END, r.updated_at = $now
+  WITH r, f WHERE r.successes = 0 AND r.failures = 0
+  DELETE r
+  WITH f WHERE NOT EXISTS { (f)<-[:RESOLVED_BY]-() }
+  WITH f, f.id AS id
+  DETACH DELETE f
+  RETURN collect(id) AS dropped_fixes
+}
+
+CALL () {
   UNWIND $outcomes AS o
   MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
     ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
@@ -81,26 +104,29 @@ CALL () {
                   r.successes = 0, r.failures = 0, r.alpha = 1.0, r.beta = 1.0,
                   r.source = o.source, r.created_at = $now
   // Float math, clamped to [lo, hi]; the Beta counts keep the raw evidence.
-  WITH e, f, r, o,
-       r.confidence + CASE WHEN o.success THEN $boost ELSE -$penalty END AS x
+  WITH e, f, r, o, coalesce(o.weight, 1) AS w
+  WITH e, f, r, o, w,
+       r.confidence + w * CASE WHEN o.success THEN $boost ELSE -$penalty END AS x
   SET r.confidence = CASE WHEN x > $hi THEN $hi WHEN x < $lo THEN $lo ELSE x END,
-      r.successes = r.successes + CASE WHEN o.success THEN 1 ELSE 0 END,
-      r.failures = r.failures + CASE WHEN o.success THEN 0 ELSE 1 END,
-      r.alpha = r.alpha + CASE WHEN o.success THEN 1.0 ELSE 0.0 END,
-      r.beta = r.beta + CASE WHEN o.success THEN 0.0 ELSE 1.0 END,
+      r.successes = r.successes + CASE WHEN o.success THEN w ELSE 0 END,
+      r.failures = r.failures + CASE WHEN o.success THEN 0 ELSE w END,
+      r.alpha = r.alpha + CASE WHEN o.success THEN w * 1.0 ELSE 0.0 END,
+      r.beta = r.beta + CASE WHEN o.success THEN 0.0 ELSE w * 1.0 END,
+      r.source = CASE WHEN w = 0 AND r.source = 'observed' THEN o.source ELSE r.source END,
+      f.source = CASE WHEN w = 0 AND f.source = 'observed' THEN o.source ELSE f.source END,
       r.last_used = o.at, r.updated_at = $now
   // Propagation, in this same statement: neighbours that carry the same fix gain
   // rate x boost x similarity (success only).
   WITH e, f, r, o
   CALL (e, f, o) {
-    WITH e, f, o WHERE o.success
+    WITH e, f, o WHERE o.success AND coalesce(o.weight, 1) > 0
     // Start from the error (a handful of neighbours), never from the fix (it may resolve
     // thousands of errors): the nested call binds n before RESOLVED_BY is expanded.
     MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)
     WHERE n <> e
-    CALL (n, f, s) {
+    CALL (n, f, s, o) {
       MATCH (n)-[r2:RESOLVED_BY]->(f)
-      WITH r2, r2.confidence + $rate * $boost * s.score AS y
+      WITH r2, r2.confidence + coalesce(o.weight, 1) * $rate * $boost * s.score AS y
       SET r2.confidence = CASE WHEN y > $hi THEN $hi WHEN y < $lo THEN $lo ELSE y END,
           r2.propagated_at = $now
       RETURN count(r2) AS updated
@@ -119,4 +145,23 @@ CALL () {
   MATCH (:ErrorPattern {ns: $ns, id: cl.error_id})-[r:IN_SESSION]->(:Session {ns: $ns, id: cl.session_id})
   SET r.open = false
 }
-RETURN errors, resolved
+
+CALL () {
+  UNWIND $recoveries AS rc
+  MATCH (e:ErrorPattern {ns: $ns, id: rc.error_id})-[r:IN_SESSION]->(s:Session {ns: $ns, id: rc.session_id})
+  CALL (r, rc) {
+    WITH r, rc WHERE rc.kind = 'declared'
+    SET r.declared_fix = rc.fix_id
+  }
+  CALL (e, r, s, rc) {
+    WITH e, r, s, rc WHERE rc.kind = 'recovery'
+    SET r.recovery_fix = rc.fix_id, r.held = rc.held, r.declared_fix = null, r.open = false,
+        r.recovered_at = CASE WHEN rc.fresh THEN $now ELSE r.recovered_at END
+    WITH e, s, rc WHERE rc.fresh
+    // A new recovery of the tool in the session supersedes the older ones: only it can be held.
+    MATCH (s)<-[o:IN_SESSION]-(other:ErrorPattern {tool: rc.tool})
+    WHERE other <> e AND o.recovery_fix IS NOT NULL
+    SET o.held = true
+  }
+}
+RETURN errors, resolved, dropped_fixes

@@ -27,10 +27,12 @@ from kgmem.config import LearningSettings
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
-from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent
+from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
 from kgmem.learning.plan import (
     ERROR_KIND, FIX_KIND, Prepared, describe_error, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
 )
+from kgmem.ids import node_id
+from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys, keys_compatible
 from kgmem.learning.spool import Spool
 from kgmem.vectors import Embedder, VectorStore
@@ -71,20 +73,21 @@ class LearningEngine:
     # -- events ---------------------------------------------------------------------
     def tool_result(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
                     error: str | BaseException | None = None, session: str | None = None,
-                    ts: str | None = None) -> Observation | None:
-        """Record one tool outcome; on error return the observation with ranked fixes."""
+                    ts: str | None = None) -> Observation:
+        """Record one tool outcome; return its :class:`Observation` (on error with the ranked fixes;
+        on success ``ok=True`` with the recovery it completed or the fix it confirmed, if any)."""
         event = prepare(tool, params, error, session, ts)
         if event.message is None and event.session is None:
-            return None  # a success outside any session teaches nothing: no round trip
+            return success_observation(event)  # a success outside any session teaches nothing: no round trip
         try:
             self._check_online()
             self._replay_if_due()
-            errors, _ = self._apply(ns, [event], want_similar=True)
+            errors, _, plan = self._apply(ns, [event], want_similar=True)
         except _UNREACHABLE as exc:
             return self._spool_or_raise(ns, [event], exc)[0]
         if event.message is None:
-            return None
-        return self._observation(errors[0])
+            return success_observation(event, plan.fix_of_event[0] if plan is not None else None)
+        return self._observation(errors[0], event.session)
 
     def tool_results(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
                      index: bool = True) -> BatchResult:
@@ -101,7 +104,7 @@ class LearningEngine:
         try:
             self._check_online()
             self._replay_if_due()
-            errors, resolved = self._apply(ns, prepared, index=index)
+            errors, resolved, _ = self._apply(ns, prepared, index=index)
         except _UNREACHABLE as exc:
             self._spool_or_raise(ns, prepared, exc)
             return BatchResult(len(prepared), n_err, len(prepared) - n_err, 0, 0, spooled=len(prepared))
@@ -109,25 +112,35 @@ class LearningEngine:
         return BatchResult(len(prepared), n_err, len(prepared) - n_err, new, len(resolved))
 
     def resolve(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
-                tool: str | None = None, source: str = "explicit") -> FixOutcome:
+                tool: str | None = None, source: str = "explicit", session: str | None = None,
+                recovery: bool = True) -> FixOutcome:
         """Record that ``fix`` was applied to ``error`` and worked (or not).
 
         ``error`` is an :class:`Observation`, an error id, or an error message (then
-        ``tool`` is required). Raises :class:`BackendUnavailable` if Neo4j is down.
+        ``tool`` is required). With a session (the Observation's, or ``session``) one
+        recovery stays one Fix (:mod:`kgmem.learning.recovery`): a recovery already observed
+        is confirmed and named instead of counted twice. ``recovery=False`` records the outcome
+        on its own (a user correction is knowledge of its own, not the name of the agent's
+        recovery). Raises :class:`BackendUnavailable` if Neo4j is down.
         """
         if not isinstance(fix, str) or not fix.strip():
             raise ValidationError("fix: must be a non-empty string")
         if not isinstance(success, bool):
             raise ValidationError("success: must be true or false")
+        if isinstance(error, Observation) and session is None and recovery:
+            session = error.session
         info = self._error_info(ns, error, tool)
         description = fix.strip()
         outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
                    "signature": info["signature"], "keys": info["keys"], "category": info["category"],
                    "fix_id": fix_id(ns, description), "description": description, "source": source,
                    "success": success, "at": now_iso()}
-        rows = self.graph.write("learning/apply_events", **self._params(ns, [], [outcome], []))
+        outcomes, retracts, recoveries = plan_resolve(outcome, *self._recovery_state(ns, info["id"], session))
+        rows = self.graph.write("learning/apply_events", **self._params(ns, [], outcomes, [], retracts=retracts,
+                                                                        recoveries=recoveries))
         resolved = rows[0]["resolved"]
         try:
+            self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
             self._index(ns, [], resolved, [])
         except Exception as exc:  # noqa: BLE001 - committed; raising would invite a double-counting retry
             if self.settings.strict:
@@ -136,6 +149,20 @@ class LearningEngine:
         row = resolved[0]
         return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
                           int(row["successes"]), int(row["failures"]), int(row["propagated"]))
+
+    def _recovery_state(self, ns: str, error_id: str, session: str | None) -> tuple[dict[str, Any] | None, str | None]:
+        """The IN_SESSION recovery state of ``error_id`` in ``session`` (None, None without a session)."""
+        if session is None:
+            return None, None
+        if not isinstance(session, str) or not session.strip():
+            raise ValidationError("session: must be a non-empty string or None")
+        sid = node_id(ns, "session", session)
+        rows = self.graph.read("learning/recovery_state", ns=ns, error_id=error_id, session_id=sid)
+        return (rows[0] if rows else None), sid
+
+    def _drop_fix_vectors(self, ns: str, fix_ids: Sequence[str]) -> None:
+        if fix_ids:
+            self.vectors.delete(ns, FIX_KIND, list(fix_ids))
 
     def index_pending(self, ns: str, batch: int = 500) -> int:
         """Embed and link every error pattern still waiting for its vector (after
@@ -173,9 +200,9 @@ class LearningEngine:
             done = cursor
             for ns, run in _runs_by_ns(todo):
                 last = int(run[-1]["seq"])
+                _, errors, outcomes, closes, recoveries = self._plan(ns, [Prepared.from_json(e) for e in run])
                 rows = self.graph.write("learning/apply_events", **self._params(
-                    ns, *self._plan(ns, [Prepared.from_json(e) for e in run])[1:],
-                    segment=segment, expected=done, upto=last))
+                    ns, errors, outcomes, closes, segment=segment, expected=done, upto=last, recoveries=recoveries))
                 if not rows:
                     break
                 done = last
@@ -207,7 +234,7 @@ class LearningEngine:
                 self._spool_maybe_pending = False
                 log.exception("spool replay failed; segments are kept for `KGMem.replay_spool()`")
 
-    def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> list[Observation | None]:
+    def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> list[Observation]:
         if self.settings.strict or self.spool is None:
             raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc))
         self._offline_until = time.monotonic() + self.settings.offline_retry_s
@@ -220,31 +247,33 @@ class LearningEngine:
         else:
             self._spool_maybe_pending = True
             log.warning("Neo4j unreachable (%s); %d learning event(s) spooled for replay", exc, len(events))
-        out: list[Observation | None] = []
+        out: list[Observation] = []
         for e in events:
             if e.message is None:
-                out.append(None)
+                out.append(success_observation(e, spooled=True))
                 continue
             info = describe_error(ns, e.tool, e.message, e.exc_types)
-            out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True))
+            out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True,
+                                   session=e.session))
         return out
 
     # -- graph + vectors --------------------------------------------------------------
-    def _plan(self, ns: str, events: Sequence[Prepared]) -> tuple[Any, list, list, list]:
+    def _plan(self, ns: str, events: Sequence[Prepared]) -> tuple[Any, list, list, list, list]:
         pairs = open_failure_keys(ns, events)
         open_rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
         if pairs:
             for row in self.graph.read("learning/open_failures", ns=ns, pairs=pairs):
                 open_rows.setdefault((row["session_id"], row["tool"]), []).append(row)
         plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows)
-        return plan, plan.errors, plan.outcomes, plan.closes
+        return plan, plan.errors, plan.outcomes, plan.closes, plan.recoveries
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
-               index: bool = True) -> tuple[list, list]:
-        plan, errors, outcomes, closes = self._plan(ns, events)
-        if not (errors or outcomes or closes):
-            return [], []  # successes with no open failure: nothing to write
-        rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes))
+               index: bool = True) -> tuple[list, list, Any]:
+        plan, errors, outcomes, closes, recoveries = self._plan(ns, events)
+        if not (errors or outcomes or closes or recoveries):
+            return [], [], plan  # successes with no open failure and nothing to hold: nothing to write
+        rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes,
+                                                                        recoveries=recoveries))
         self._last_ok = time.monotonic()
         result_errors, resolved = rows[0]["errors"], rows[0]["resolved"]
         counts = {(r["id"]): r["count"] for r in errors}
@@ -260,12 +289,14 @@ class LearningEngine:
             similar = {}
         for row in result_errors:
             row["similar"] = list(row["similar"]) + similar.get(row["id"], [])
-        return result_errors, resolved
+        return result_errors, resolved, plan
 
     def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
-                expected: int = -1, upto: int = -1) -> dict[str, Any]:
+                expected: int = -1, upto: int = -1, retracts: list | None = None,
+                recoveries: list | None = None) -> dict[str, Any]:
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
-                "errors": errors, "outcomes": outcomes, "closes": closes, **self.rules.cypher_params()}
+                "errors": errors, "outcomes": outcomes, "closes": closes, "retracts": retracts or [],
+                "recoveries": recoveries or [], **self.rules.cypher_params()}
 
     def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
                want: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -329,14 +360,16 @@ class LearningEngine:
         return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
 
     # -- helpers ----------------------------------------------------------------------
-    def _observation(self, row: Mapping[str, Any]) -> Observation:
+    def _observation(self, row: Mapping[str, Any], session: str | None = None) -> Observation:
         fixes = rank_fixes(row["direct"], row["similar"], self.rules.auto_apply)
         return Observation(id=row["id"], tool=row["tool"], category=row["category"], pattern=row.get("pattern", ""),
                            occurrences=int(row["occurrences"]), is_new=row["occurrences"] == row["count"],
-                           fixes=fixes)
+                           fixes=fixes, session=session)
 
     def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> dict[str, Any]:
         if isinstance(error, Observation):
+            if error.ok and not error.id:
+                raise ValidationError("error: this Observation is a success that recovered no error; nothing to resolve")
             error = error.id
         if not isinstance(error, str) or not error.strip():
             raise ValidationError("error: must be an Observation, an error id or an error message")

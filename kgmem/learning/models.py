@@ -31,7 +31,14 @@ class FixSuggestion:
 
 @dataclass(frozen=True)
 class Observation:
-    """What kgmem knows about one failing tool call.
+    """What kgmem made of one tool call — returned for every ``tool_result``.
+
+    A failure (``ok=False``): ``id`` is the error pattern's id, ``fixes`` the known fixes,
+    best first. A success (``ok=True``): ``fixes`` is empty; when the success completed a
+    recovery (a failure of the same tool earlier in the session) ``id`` is that error's id
+    and ``fix_id`` the fix recorded for it — pass the observation to ``resolve()`` to name
+    it; when it confirmed that the last recovery's fix held, ``fix_id`` is that fix;
+    otherwise ``id`` is ``""`` and ``fix_id`` None.
 
     ``spooled`` is true when Neo4j was unreachable: the event is safe in the spool and
     will be counted when it is replayed; ``fixes`` is then empty.
@@ -45,15 +52,28 @@ class Observation:
     is_new: bool
     fixes: tuple[FixSuggestion, ...] = ()
     spooled: bool = False
+    ok: bool = False
+    session: str | None = None
+    fix_id: str | None = None
 
     @property
-    def error_id(self) -> str:
-        return self.id
+    def error_id(self) -> str | None:
+        """The error this observation is about (None for a success that recovered nothing)."""
+        return self.id or None
 
     @property
     def auto_fix(self) -> FixSuggestion | None:
         """The best fix flagged for automatic application, if any."""
         return next((f for f in self.fixes if f.auto_apply), None)
+
+
+def success_observation(event: Any, recovery: tuple[str, str] | None = None, *,
+                        spooled: bool = False) -> Observation:
+    """The :class:`Observation` of a successful call (``event`` is a prepared event: tool, session);
+    ``recovery`` is the (error id, fix id) it recovered or held, if any."""
+    error_id, fix = recovery or ("", None)
+    return Observation(id=error_id, tool=event.tool, category="", pattern="", occurrences=0, is_new=False,
+                       spooled=spooled, ok=True, session=event.session, fix_id=fix)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,12 @@ A batch of events becomes the parameters of ``learning/apply_events``:
   difference between the failing call's parameters and the succeeding call's
   parameters is the candidate fix ("retry with the same parameters" when nothing
   changed); the success is recorded as a successful application of that fix;
-- closed failures: a success closes every open failure of that tool in that session.
+- closed failures: a success closes every open failure of that tool in that session;
+- recoveries (one recovery = one Fix, :mod:`kgmem.learning.recovery`): the success that
+  closes a failure records which fix recovered it; if ``resolve()`` already named the fix
+  while the failure was open, that fix is the recovery and no second success is counted.
+  The next success of the same tool in the same session is evidence the fix held: it
+  boosts that recovery's fix once (then the recovery is marked ``held``).
 
 The most recent open failure wins when several are open.
 """
@@ -24,6 +29,7 @@ from kgmem.errors import ValidationError
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
 from kgmem.learning.normalize import pattern_and_signature
+from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
 
 ERROR_KIND = "error"
@@ -71,7 +77,10 @@ class Plan:
     errors: list[dict[str, Any]] = field(default_factory=list)
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     closes: list[dict[str, Any]] = field(default_factory=list)
+    recoveries: list[dict[str, Any]] = field(default_factory=list)
     error_of_event: list[str | None] = field(default_factory=list)  # error id per input event
+    # per input event, for a success: (error id, fix id) of the recovery it made or the fix it held
+    fix_of_event: list[tuple[str, str] | None] = field(default_factory=list)
     successes: int = 0
 
 
@@ -147,11 +156,13 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
     rows: dict[tuple[str, str | None], dict[str, Any]] = {}
     latest: dict[tuple[str, str], dict[str, Any]] = {}  # (session id, tool) -> newest failure in batch
     closed_in_graph: set[tuple[str, str]] = set()
+    recent = RecentRecoveries(open_failures)
     for ev in events:
         sid = node_id(ns, "session", ev.session) if ev.session else None
         if ev.message is not None:
             info = describe_error(ns, ev.tool, ev.message, ev.exc_types)
             plan.error_of_event.append(info.id)
+            plan.fix_of_event.append(None)
             row = rows.get((info.id, sid))
             if row is None:
                 row = rows[(info.id, sid)] = {
@@ -164,18 +175,21 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
             row["example"] = ev.message[:example_max]
             if sid:
                 latest[(sid, ev.tool)] = {"error_id": info.id, "params": ev.params, "row": row, "info": info}
+                recent.superseded((sid, ev.tool))
                 row["params"] = json.dumps(ev.params, sort_keys=True, default=str)
             continue
         plan.error_of_event.append(None)
         plan.successes += 1
         if not sid:
+            plan.fix_of_event.append(None)
             continue
         key = (sid, ev.tool)
         failure = latest.pop(key, None)
-        graph_open = [] if key in closed_in_graph else list(open_failures.get(key, ()))
+        graph_open = [] if key in closed_in_graph else [r for r in open_failures.get(key, ()) if r.get("open", True)]
         if failure is None and graph_open:
             newest = graph_open[0]
             failure = {"error_id": newest["error_id"], "params": _loads(newest.get("params")),
+                       "declared": newest.get("declared_fix"),
                        "info": ErrorInfo(newest["error_id"], newest.get("pattern") or "", "", "",
                                          newest.get("category") or "general")}
         for row in rows.values():  # every in-batch failure of this tool in this session closes
@@ -184,14 +198,28 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
         for g in graph_open:
             plan.closes.append({"error_id": g["error_id"], "session_id": sid})
         closed_in_graph.add(key)
-        if failure is not None:
+        if failure is None:
+            held = recent.hold(key)  # a success after a success: the last recovery's fix held
+            if held is not None:
+                plan.outcomes.append(held_outcome(held, ev.ts))
+                plan.recoveries.append(held)
+            plan.fix_of_event.append((held["error_id"], held["fix_id"]) if held else None)
+            continue
+        info = failure["info"]
+        if failure.get("declared"):  # resolve() named this recovery while it was open: already counted
+            fid, description = failure["declared"], None
+        else:
             description = fix_description(ev.tool, failure["params"], ev.params)
-            info = failure["info"]
+            fid = fix_id(ns, description)
             plan.outcomes.append({
                 "error_id": failure["error_id"], "tool": ev.tool, "pattern": info.pattern,
                 "signature": info.signature, "keys": info.keys, "category": info.category,
-                "fix_id": fix_id(ns, description), "description": description, "source": "observed",
+                "fix_id": fid, "description": description, "source": "observed",
                 "success": True, "at": ev.ts})
+        recovery = recovery_row(failure["error_id"], sid, ev.tool, fid, description, info)
+        plan.recoveries.append(recovery)
+        recent.recovered(key, recovery)
+        plan.fix_of_event.append((failure["error_id"], fid))
     for failure in latest.values():  # failures not followed by a success stay open
         failure["row"]["open"] = True
     plan.errors = list(rows.values())

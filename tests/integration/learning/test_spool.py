@@ -47,7 +47,8 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, g
         assert obs is not None and obs.spooled and obs.category == "timeout" and obs.fixes == ()
         for n in range(4):  # inside the offline window: straight to the spool, no waiting on Neo4j
             down.tool_result(ns, "psql", {"n": n}, error=REFUSED.format(n=n), session="t")
-        assert down.tool_result(ns, "http", {"timeout": 30}, session="s") is None  # success after the failure
+        ok = down.tool_result(ns, "http", {"timeout": 30}, session="s")  # success after the failure
+        assert ok.ok and ok.spooled and ok.fixes == ()
         strict = LearningEngine(GraphStore(bad_driver), vectors, embedder,
                                 settings.learning.model_copy(update={"strict": True}), spool_dir=home / "spool")
         with pytest.raises(BackendUnavailable):
@@ -109,13 +110,13 @@ def test_neo4j_stops_and_restarts_during_a_stream(tmp_path: Path, embedder) -> N
                 expected[key] = expected.get(key, 0) + 1
             return out
 
-        assert not any(o and o.spooled for o in stream(0, 10))
+        assert not any(o.spooled for o in stream(0, 10))
         server.down()
         spooled = stream(10, 20)
-        assert all(o.spooled for o in spooled if o is not None)
+        assert all(o.spooled for o in spooled)
         server.up()
         time.sleep(1.1)  # past the offline window: the next event replays the spool first
-        assert not any(o and o.spooled for o in stream(20, 30))
+        assert not any(o.spooled for o in stream(20, 30))
         assert mem.replay_spool() == 0 and Spool(settings.spool_dir).stats()["pending"] == 0
 
         records, _, _ = drv.execute_query(

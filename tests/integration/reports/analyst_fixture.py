@@ -46,9 +46,9 @@ def build(mem, ns: str) -> Fixture:  # type: ignore[no-untyped-def]
     for key, tool, message, session in errors:
         obs = mem.tool_result(tool, {"cmd": "x"}, error=message, session=session, ns=ns)
         fx.ids[key] = obs.error_id
-    fx.ids["msg"] = mem.turn("s3", "user", "Why does the deploy keep timing out?", ref="m1", ns=ns)
-    mem.turn("s3", "assistant", "The build step exceeds the 30 second limit.", ref="m2", ns=ns)
-    mem.turn("s3", "user", "Then raise the limit to two minutes.", ref="m3", ns=ns)
+    fx.ids["msg"] = mem.turn(session="s3", role="user", text="Why does the deploy keep timing out?", ref="m1", ns=ns)
+    mem.turn(session="s3", role="assistant", text="The build step exceeds the 30 second limit.", ref="m2", ns=ns)
+    mem.turn(session="s3", role="user", text="Then raise the limit to two minutes.", ref="m3", ns=ns)
     fx.ids["manual"] = mem.add_knowledge("Never run migrations on a Friday", type="correction", ns=ns)["id"]
     for i in range(1, 5):
         fx.ids[f"k{i}"] = node_id(ns, "knowledge", f"fixture {i}")

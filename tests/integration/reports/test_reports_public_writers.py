@@ -27,7 +27,7 @@ def test_fix_statistics_from_the_learning_engine(mem) -> None:
 def test_manual_knowledge_and_turns_show_up(mem) -> None:
     mem.correction("Deploys go through the staging cluster first")
     for i, text in enumerate(["hello", "how do I deploy?", "through staging"]):
-        mem.turn("chat-1", "user" if i % 2 == 0 else "assistant", text, ref=f"t{i}")
+        mem.turn(session="chat-1", role="user" if i % 2 == 0 else "assistant", text=text, ref=f"t{i}")
     bands = rows(mem, "knowledge_by_type")
     assert [(b["band"], b["type"], b["items"], b["manual"]) for b in bands] == [("0.9-1.0", "correction", 1, 1)]
     assert rows(mem, "stale_knowledge", days=0) == []  # manual items never appear as stale

@@ -1,0 +1,74 @@
+"""Sentence embeddings straight from an ONNX export, with onnxruntime and tokenizers only.
+
+Why: ``import sentence_transformers`` pulls in torch and transformers — 3 to 13 s on this
+project's machine (scripts/bench_startup.py) — while onnxruntime and tokenizers import in
+a quarter of a second. Once the model has been exported to ONNX (by sentence-transformers,
+one-off, see :class:`~kgmem.vectors.Embedder`), this is all an embedding needs. It computes
+what the sentence-transformers pipeline of all-MiniLM-L6-v2 computes: tokenise (truncate at
+``max_seq_length``), transformer, mean pooling over the attention mask, L2 normalisation;
+``tests/integration/vectors/test_onnx_encoder.py`` checks it against sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+_DEFAULT_MAX_LEN = 256
+
+
+class OnnxSentenceEncoder:
+    """Mean-pooled, normalised sentence embeddings from ``<dir>/onnx/model.onnx``.
+
+    Args:
+        directory: a sentence-transformers ONNX export (``onnx/model.onnx``, ``tokenizer.json``,
+            ``sentence_bert_config.json``, ``1_Pooling/config.json``).
+        threads: intra-op threads for onnxruntime (0: its default).
+    """
+
+    def __init__(self, directory: Path, threads: int = 0) -> None:
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        pooling = _read_json(directory / "1_Pooling" / "config.json")
+        if pooling and not pooling.get("pooling_mode_mean_tokens", True):
+            raise ValueError(f"{directory}: only mean pooling is supported by the ONNX fast path")
+        max_len = int(_read_json(directory / "sentence_bert_config.json").get("max_seq_length", _DEFAULT_MAX_LEN))
+        self.tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=max_len)
+        self.tokenizer.enable_padding()
+        options = onnxruntime.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self.session = onnxruntime.InferenceSession(str(directory / "onnx" / "model.onnx"), options,
+                                                    providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self.session.get_inputs()}
+        self.dim = int(pooling.get("word_embedding_dimension") or self.encode(["dimension probe"]).shape[1])
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """``(n, dim)`` float32 unit vectors for ``texts``."""
+        out = [self._batch(list(texts[i:i + batch_size])) for i in range(0, len(texts), batch_size)]
+        return np.concatenate(out) if out else np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+
+    def _batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self.tokenizer.encode_batch(texts)
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.asarray([e.type_ids for e in encodings], dtype=np.int64)
+        hidden = self.session.run(None, feeds)[0]  # (batch, tokens, dim)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
