@@ -53,3 +53,7 @@ main.add_command(ingest)
 from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning (issue 3)
 
 main.add_command(learning)
+
+from kgmem.cli.mcp import mcp_cmd  # noqa: E402 - agent-facing surfaces (issue 12)
+
+main.add_command(mcp_cmd)
