@@ -16,14 +16,14 @@ import neo4j
 
 from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.callgraph import CallGraph, HealResult
-from kgmem.config import Settings, load_settings
+from kgmem.app import Engines
+from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
-from kgmem.graph import GraphStore, connect
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.ingest.ingester import IngestReport
 from kgmem.retrieval import Context, Retrieval, SearchResult
-from kgmem.vectors import Embedder, VectorStore, open_chroma
+from kgmem.vectors import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -52,25 +52,26 @@ class KGMem:
         embedder: Embedder | None = None,
         generator: TextGenerator | None = None,
     ) -> None:
-        self.settings = settings or load_settings()
-        self._owns_driver = driver is None
-        self.driver = driver or connect(self.settings)
-        self.graph = GraphStore(self.driver, self.settings.neo4j.database)
-        self.vectors = VectorStore(chroma if chroma is not None else open_chroma(self.settings))
-        self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
+        # The composition root builds (or adopts) driver, Chroma client and embedder once.
+        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder)
+        self.settings = self.engines.settings
+        self.driver = self.engines.driver
+        self.graph = self.engines.graph
+        self.vectors = self.engines.vectors
+        self.embedder = self.engines.embedder
         self.namespace = self.settings.namespace
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir)
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides())
-        # -- conversation analysis (DESIGN.md §5; kgmem/analysis) --
+        # -- conversation analysis (docs/design.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
                                         turns=self.turns, generator=generator)
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 
-    # -- learning (DESIGN.md §4; kgmem/learning) ---------------------------------
+    # -- learning (docs/design.md §4; kgmem/learning) ---------------------------------
     @keyword_only
     def tool_result(
         self,
@@ -146,7 +147,7 @@ class KGMem:
         """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
         return self.learning.replay_spool()
 
-    # -- retrieval (DESIGN.md §6; kgmem/retrieval) --------------------------------
+    # -- retrieval (docs/design.md §6; kgmem/retrieval) --------------------------------
     @keyword_only
     def search(
         self,
@@ -205,7 +206,7 @@ class KGMem:
 
         return ingest(self, source, ns or self.namespace, batch_size=batch_size, progress=progress, analyze=analyze)
 
-    # -- conversation analysis (DESIGN.md §5; kgmem/analysis) ---------------------
+    # -- conversation analysis (docs/design.md §5; kgmem/analysis) ---------------------
     @keyword_only
     def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
              ns: str | None = None) -> str:
@@ -270,8 +271,7 @@ class KGMem:
         """Flush pending conversation analysis, then release the rest."""
         self.analysis.close()
         self.retrieval.close()
-        if self._owns_driver:
-            self.driver.close()
+        self.engines.close()
 
     def __enter__(self) -> "KGMem":
         return self

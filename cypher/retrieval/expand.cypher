@@ -1,5 +1,5 @@
 // Hydrate the fused candidates of both legs and expand the best of them, in one round trip
-// (DESIGN.md §6.4). For each seed: its properties (for quality ranking), and up to $per_seed
+// (docs/design.md §6.4). For each seed: its properties (for quality ranking), and up to $per_seed
 // neighbours within $hops hops over the Graph RAG relationships — fixes of errors (RESOLVED_BY),
 // similar errors (SIMILAR_TO), knowledge about the same entities (ABOUT / MENTIONS), neighbouring
 // turns (NEXT) — each with its path and a weight decayed per hop (× the edge's score or confidence).

@@ -1,4 +1,4 @@
-// Feedback on retrieved items (DESIGN.md §6.8): add each signal to the Beta posterior of the
+// Feedback on retrieved items (docs/design.md §6.8): add each signal to the Beta posterior of the
 // node it judges — a positive delta to alpha, a negative one (as magnitude) to beta.
 // Params: ns, now, prior_alpha, prior_beta, updates [{id, label, delta}].
 UNWIND $updates AS u

@@ -1,4 +1,4 @@
-// Keyword (BM25) leg: one full-text index query, scoped to one namespace (DESIGN.md §6.3).
+// Keyword (BM25) leg: one full-text index query, scoped to one namespace (docs/design.md §6.3).
 // Params: index, query (Lucene, built by kgmem.retrieval.text), ns, labels (searchable labels),
 //         session (null = any; restricts Message hits only), fetch (Lucene limit), n (rows returned).
 CALL db.index.fulltext.queryNodes($index, $query, {limit: $fetch}) YIELD node, score

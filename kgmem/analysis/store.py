@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from kgmem import kinds
 from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_term, normalise_text
@@ -40,8 +41,8 @@ from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
 
-KNOWLEDGE_KIND = "knowledge"
-ENTITY_KIND = "entity"
+KNOWLEDGE_KIND = kinds.KNOWLEDGE.name
+ENTITY_KIND = kinds.ENTITY.name
 _NEIGHBOURS = 3
 
 
@@ -301,7 +302,7 @@ class KnowledgeStore:
         if entities:
             names = [e["name"] for e in entities]
             self.vectors.upsert(ns, ENTITY_KIND, [e["id"] for e in entities], self.embedder.embed(names), names,
-                                [{"type": ENTITY_KIND} for _ in entities])
+                                [kinds.ENTITY.metadata(e) for e in entities])
         if k_rows or entities:
             self.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[r.id for r in k_rows],
                              entity_ids=[e["id"] for e in entities])
@@ -333,7 +334,7 @@ class KnowledgeStore:
             idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
             if idx:
                 meta = [_knowledge_meta(pending[i]["type"], pending[i]["source"]) if kind == KNOWLEDGE_KIND
-                        else {"type": ENTITY_KIND} for i in idx]
+                        else kinds.ENTITY.metadata(pending[i]) for i in idx]
                 self.vectors.upsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
                                     [pending[i]["text"] for i in idx], meta)
         self.graph.write("analysis/vectors_written", ns=ns,
@@ -381,5 +382,4 @@ def _row_param(row: _Row, source: str) -> dict[str, Any]:
 
 
 def _knowledge_meta(ktype: str | None, source: str | None) -> dict[str, Any]:
-    meta = {"type": KNOWLEDGE_KIND, "knowledge_type": ktype, "source": source}
-    return {k: v for k, v in meta.items() if v is not None}
+    return kinds.KNOWLEDGE.metadata({"type": ktype, "source": source})

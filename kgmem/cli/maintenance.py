@@ -31,16 +31,14 @@ def _bar(total: int, label: str):  # type: ignore[no-untyped-def]
 @click.option("--missing-only", is_flag=True, help="Only embed nodes flagged vector_pending or absent from Chroma.")
 def reindex(ns: str | None, missing_only: bool) -> None:
     """Rebuild the Chroma vectors of a namespace from Neo4j (the source of truth)."""
+    from kgmem.app import Engines
     from kgmem.maintenance.reindex import reindex as run, total_nodes
-    from kgmem.vectors import Embedder, VectorStore, open_chroma
 
-    settings = load_settings()
-    ns = ns or settings.namespace
-    with _graph(settings) as graph:
-        vectors = VectorStore(open_chroma(settings))
-        embedder = Embedder(settings.embedding, settings.models_dir)
-        with _bar(total_nodes(graph, ns), f"reindex {ns}") as bar:
-            summary = run(graph, vectors, embedder, ns, missing_only=missing_only, progress=bar.update)
+    with Engines() as engines:
+        ns = ns or engines.settings.namespace
+        with _bar(total_nodes(engines.graph, ns), f"reindex {ns}") as bar:
+            summary = run(engines.graph, engines.vectors, engines.embedder, ns, missing_only=missing_only,
+                          progress=bar.update)
     click.echo(f"reindex {ns} ({'missing only' if missing_only else 'full rebuild'}):")
     for kind, st in summary.kinds.items():
         click.echo(f"  {kind:<9} nodes {st.nodes:>7}  embedded {st.embedded:>7}  repaired {st.repaired:>6}"

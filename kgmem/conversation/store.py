@@ -1,4 +1,4 @@
-"""Storage of conversation turns (DESIGN.md §3: ``Message``, ``PART_OF``, ``NEXT``).
+"""Storage of conversation turns (docs/design.md §3: ``Message``, ``PART_OF``, ``NEXT``).
 
 One :meth:`TurnStore.record` call is one graph transaction (UNWIND over the
 batch) followed by one embedding batch and one Chroma upsert. Message ids are
@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from kgmem import kinds
 from kgmem.errors import ValidationError
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
@@ -23,7 +24,7 @@ from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
 
-MESSAGE_KIND = "message"
+MESSAGE_KIND = kinds.MESSAGE.name
 MAX_TEXT_CHARS = 100_000
 
 
@@ -88,10 +89,8 @@ def validate_turn(turn: Any, where: str = "turn") -> Turn:
 
 
 def message_metadata(row: dict[str, Any]) -> dict[str, str | int | float | bool]:
-    """What a search hit needs from Chroma without a graph lookup (Chroma accepts scalars only)."""
-    meta = {"type": MESSAGE_KIND, "session": row["session"], "role": row["role"], "ts": row.get("ts"),
-            "ref": row.get("ref"), "seq": row.get("seq")}
-    return {k: v for k, v in meta.items() if v is not None}
+    """What a search hit needs from Chroma without a graph lookup (defined in kgmem/kinds.py)."""
+    return kinds.MESSAGE.metadata(row)
 
 
 @dataclass(frozen=True)
@@ -189,7 +188,7 @@ class TurnStore:
         Questions often name the speaker; with the role in the vector the dense leg can use it
         (docs/retrieval.md has the measurement). The stored document stays the bare text.
         """
-        return f"{role}: {text}"
+        return kinds.MESSAGE.embedding_text({"role": role, "text": text})
 
     def _write_vectors(self, ns: str, rows: list[dict[str, Any]], vectors: np.ndarray | None = None) -> None:
         if not rows:

@@ -23,6 +23,7 @@ from typing import Any
 
 import neo4j.exceptions
 
+from kgmem import kinds
 from kgmem.config import LearningSettings
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
@@ -317,13 +318,12 @@ class LearningEngine:
         if err_rows:
             self.vectors.upsert(ns, ERROR_KIND, [r["id"] for r in err_rows], err_vecs,
                                 [r["signature"] for r in err_rows],
-                                [{"tool": r["tool"], "category": r["category"], "keys": r["keys"] or ""}
-                                 for r in err_rows])
+                                [kinds.ERROR.metadata(r) for r in err_rows])
             links = self._neighbours(ns, err_rows, err_vecs)
         if fix_rows:
             self.vectors.upsert(ns, FIX_KIND, [r["fix_id"] for r in fix_rows], fix_vecs,
                                 [r["description"] for r in fix_rows],
-                                [{"source": r["source"] or "", "error_id": r["error_id"]} for r in fix_rows])
+                                [kinds.FIX.metadata(r) for r in fix_rows])
         rows = self.graph.write("learning/link_similar", ns=ns, now=now_iso(), links=links,
                                 error_ids=[r["id"] for r in err_rows], fix_ids=[r["fix_id"] for r in fix_rows],
                                 ids=want)

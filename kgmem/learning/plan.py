@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from kgmem import kinds
 from kgmem.errors import ValidationError
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
@@ -32,8 +33,8 @@ from kgmem.learning.normalize import pattern_and_signature
 from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
 
-ERROR_KIND = "error"
-FIX_KIND = "fix"
+ERROR_KIND = kinds.ERROR.name
+FIX_KIND = kinds.FIX.name
 _VALUE_MAX = 200  # characters of a parameter value shown in a fix description
 
 

@@ -1,4 +1,4 @@
-"""The labels and relationship types export/import may touch (DESIGN.md §3).
+"""The labels and relationship types export/import may touch (docs/design.md §3).
 
 Import never splices a label or type from the file into Cypher: each allowed
 label and (start)-[type]->(end) triple has its own Cypher file under
@@ -6,6 +6,8 @@ label and (start)-[type]->(end) triple has its own Cypher file under
 """
 
 from __future__ import annotations
+
+from kgmem import kinds
 
 NODE_LABELS: tuple[str, ...] = (
     "Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function",
@@ -28,14 +30,8 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "CALLS": ("Function", "Function"),
 }
 
-# Chroma kind -> (label, text property): what `reindex` embeds.
-VECTOR_KINDS: dict[str, tuple[str, str]] = {
-    "error": ("ErrorPattern", "signature"),  # the learning engine's short form of the pattern
-    "fix": ("Fix", "description"),
-    "knowledge": ("Knowledge", "content"),
-    "message": ("Message", "text"),
-    "entity": ("Entity", "name"),
-}
+# Chroma kind -> (label, text property): what `reindex` embeds (from the registry, kgmem/kinds.py).
+VECTOR_KINDS: dict[str, tuple[str, str]] = {k.name: (k.label, k.text_property) for k in kinds.KINDS}
 
 
 def node_cypher(label: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kgmem import kinds
 from kgmem.graph import GraphStore
 from kgmem.maintenance.allowlist import VECTOR_KINDS
 from kgmem.vectors import Embedder, VectorStore
@@ -45,29 +46,13 @@ class ReindexSummary:
 
 
 def metadata(kind: str, row: dict[str, Any]) -> dict[str, str | int | float | bool]:
-    """The Chroma metadata the writers of each kind store (kept in step with them)."""
-    if kind == "message":
-        from kgmem.conversation.store import message_metadata
-
-        return message_metadata(row)
-    if kind == "knowledge":  # mirrors kgmem.analysis.store._knowledge_meta
-        meta = {"type": "knowledge", "knowledge_type": row.get("type"), "source": row.get("source")}
-    elif kind == "error":  # mirrors kgmem.learning.engine (LearningEngine._index)
-        meta = {"tool": row.get("tool"), "category": row.get("category"), "keys": row.get("keys") or ""}
-    elif kind == "fix":  # mirrors kgmem.learning.engine (LearningEngine._index)
-        meta = {"source": row.get("source") or "", "error_id": row.get("error_id")}
-    else:
-        meta = {"type": kind}
-    return {k: v for k, v in meta.items() if v is not None}
+    """The Chroma metadata the writers of ``kind`` store (one definition: kgmem/kinds.py)."""
+    return kinds.kind(kind).metadata(row)
 
 
 def embedding_text(kind: str, row: dict[str, Any]) -> str:
     """What the writer of ``kind`` embeds (it may differ from the stored document)."""
-    if kind == "message":
-        from kgmem.conversation.store import TurnStore
-
-        return TurnStore.embedding_text(row.get("role") or "", row["text"])
-    return row["text"]
+    return kinds.kind(kind).embedding_text(row)
 
 
 def total_nodes(graph: GraphStore, ns: str) -> int:

@@ -1,4 +1,4 @@
-"""Graph RAG retrieval (DESIGN.md §6): vector + keyword legs, graph expansion, fusion,
+"""Graph RAG retrieval (docs/design.md §6): vector + keyword legs, graph expansion, fusion,
 quality ranking, context with citations, feedback."""
 
 from kgmem.retrieval.config import PRESETS, SearchConfig, preset

@@ -11,21 +11,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kgmem import kinds
 from kgmem.errors import ValidationError
 
-#: Searchable kinds: Chroma collection kind → Neo4j label.
-KIND_LABELS: dict[str, str] = {
-    "message": "Message",
-    "knowledge": "Knowledge",
-    "error": "ErrorPattern",
-    "fix": "Fix",
-    "entity": "Entity",
-}
+#: Searchable kinds: Chroma collection kind → Neo4j label (from the registry, kgmem/kinds.py).
+KIND_LABELS: dict[str, str] = kinds.KIND_LABELS
 ALL_KINDS: tuple[str, ...] = tuple(KIND_LABELS)
 
 
 class SearchConfig(BaseModel):
-    """One search strategy's knobs (DESIGN.md §6). Distances are cosine distances (0 = identical)."""
+    """One search strategy's knobs (docs/design.md §6). Distances are cosine distances (0 = identical)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -2,7 +2,7 @@
 
 No I/O here, so every formula is unit-tested directly (tests/unit/retrieval/test_fusion.py).
 
-Fusion (DESIGN.md §6.5): each leg contributes ``weight / (k + rank)`` for every item
+Fusion (docs/design.md §6.5): each leg contributes ``weight / (k + rank)`` for every item
 it returned; an item found by both the vector and the keyword leg gets an extra
 ``agreement_bonus / (k + worse_rank)`` — agreement is evidence, but only as strong
 as the weaker of the two votes.

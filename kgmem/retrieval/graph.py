@@ -1,4 +1,4 @@
-"""The Graph RAG strategy (DESIGN.md §6): both legs → one traversal from their seeds →
+"""The Graph RAG strategy (docs/design.md §6): both legs → one traversal from their seeds →
 fusion of three legs → quality adjustment."""
 
 from __future__ import annotations

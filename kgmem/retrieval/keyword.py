@@ -1,4 +1,4 @@
-"""The keyword leg: BM25 over Neo4j's full-text index, one round trip (DESIGN.md §6.3)."""
+"""The keyword leg: BM25 over Neo4j's full-text index, one round trip (docs/design.md §6.3)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import logging
 
 import neo4j
 
+from kgmem import kinds
 from kgmem.errors import KGMemError
 from kgmem.graph import GraphStore
 from kgmem.retrieval.config import SearchConfig
@@ -20,7 +21,7 @@ class SearchIndexMissing(KGMemError):
     """The full-text index the keyword leg queries does not exist (schema not applied)."""
 
 
-LABEL_KINDS = {"Message": "message", "Knowledge": "knowledge", "ErrorPattern": "error", "Fix": "fix", "Entity": "entity"}
+LABEL_KINDS = kinds.LABEL_KINDS  # Neo4j label → kind (kgmem/kinds.py)
 
 
 class KeywordRetriever:
