@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kgmem.config import Settings, load_settings
@@ -40,47 +41,41 @@ class Engines:
         self._embedder = embedder
         self._graph: GraphStore | None = None
         self._vectors: VectorStore | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: graph builds the driver inside its own _once
+
+    def _once(self, attr: str, build: Callable[[], Any]) -> Any:
+        """The resource in ``attr``, built by ``build`` the first time (once, even across threads)."""
+        if getattr(self, attr) is None:
+            with self._lock:
+                if getattr(self, attr) is None:
+                    setattr(self, attr, build())
+        return getattr(self, attr)
 
     @property
     def driver(self) -> "neo4j.Driver":
-        if self._driver is None:
-            with self._lock:
-                if self._driver is None:
-                    from kgmem.graph import connect
+        from kgmem.graph import connect
 
-                    self._driver = connect(self.settings)
-        return self._driver
+        return self._once("_driver", lambda: connect(self.settings))
 
     @property
     def graph(self) -> "GraphStore":
-        if self._graph is None:
-            from kgmem.graph import GraphStore
+        from kgmem.graph import GraphStore
 
-            self._graph = GraphStore(self.driver, self.settings.neo4j.database)
-        return self._graph
+        return self._once("_graph", lambda: GraphStore(self.driver, self.settings.neo4j.database))
 
     @property
     def vectors(self) -> "VectorStore":
-        if self._vectors is None:
-            with self._lock:
-                if self._vectors is None:
-                    from kgmem.vectors import VectorStore, open_chroma
+        from kgmem.vectors import VectorStore, open_chroma
 
-                    client = self._chroma if self._chroma is not None else open_chroma(self.settings)
-                    self._vectors = VectorStore(client)
-        return self._vectors
+        return self._once("_vectors", lambda: VectorStore(
+            self._chroma if self._chroma is not None else open_chroma(self.settings)))
 
     @property
     def embedder(self) -> "Embedder":
         """The embedder (the model itself loads on the first embedding)."""
-        if self._embedder is None:
-            with self._lock:
-                if self._embedder is None:
-                    from kgmem.vectors import Embedder
+        from kgmem.vectors import Embedder
 
-                    self._embedder = Embedder(self.settings.embedding, self.settings.models_dir)
-        return self._embedder
+        return self._once("_embedder", lambda: Embedder(self.settings.embedding, self.settings.models_dir))
 
     def close(self) -> None:
         """Close the driver if this object created it."""

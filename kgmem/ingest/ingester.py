@@ -2,8 +2,9 @@
 
 Turns are written in batches through :class:`~kgmem.conversation.TurnStore` (one UNWIND
 transaction + one embedding batch + one Chroma upsert per batch). Tool results go to the
-learning engine, knowledge to the analysis engineer's knowledge store — through the
-``KGMem`` client, so ingest does exactly what the matching Python calls do.
+learning engine, knowledge to the analysis engineer's knowledge store — through the same
+engines the ``KGMem`` client calls (:class:`IngestEngines`; the client is one), so ingest
+does exactly what the matching Python calls do without depending on the client.
 
 Re-running an ingest adds nothing: turns and knowledge have deterministic ids / exact-text
 dedup, and tool results (which count occurrences) are marked as ingested by content hash.
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kgmem.conversation import Turn
 from kgmem.errors import KGMemError, ValidationError
@@ -26,7 +27,19 @@ from kgmem.ids import node_id
 from kgmem.ingest.events import Event, KnowledgeEvent, SessionEndEvent, ToolResultEvent, parse_event, parse_line
 
 if TYPE_CHECKING:
-    from kgmem.client import KGMem
+    from kgmem.analysis import AnalysisService
+    from kgmem.conversation import TurnStore
+    from kgmem.graph import GraphStore
+    from kgmem.learning import LearningEngine
+
+
+class IngestEngines(Protocol):
+    """The engines ingest writes through (``KGMem`` has them; so can any composition)."""
+
+    graph: "GraphStore"
+    turns: "TurnStore"
+    analysis: "AnalysisService"
+    learning: "LearningEngine"
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +94,7 @@ class Ingester:
             a bulk import of history would queue an analysis per few turns).
     """
 
-    def __init__(self, mem: "KGMem", ns: str, batch_size: int = DEFAULT_BATCH, analyze: bool = False) -> None:
+    def __init__(self, mem: IngestEngines, ns: str, batch_size: int = DEFAULT_BATCH, analyze: bool = False) -> None:
         if batch_size < 1:
             raise ValidationError("batch_size: must be >= 1")
         self.mem = mem
@@ -167,7 +180,7 @@ class Ingester:
         report.already_ingested += len(batch) - len(fresh)
         if fresh:
             # The learning engine's batch call: one transaction, in order (success-after-error needs it).
-            self.mem.tool_results([_tool_event(e) for _, e in fresh], ns=self.ns)
+            self.mem.learning.tool_results(self.ns, [_tool_event(e) for _, e in fresh])
         if fresh:
             self.mem.graph.write(
                 "ingest/mark_events", ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
@@ -190,7 +203,7 @@ class Ingester:
                 continue
             existing.add(norm)
             if e.manual:
-                self.mem.add_knowledge(e.content, e.knowledge_type, ns=self.ns)
+                self.mem.analysis.curator.add(self.ns, e.knowledge_type, e.content)
                 report.knowledge += 1
                 continue
             subject, predicate, obj = e.triple or (None, None, None)
@@ -244,7 +257,7 @@ def numbered_events(events: Iterable[Any]) -> Iterator[tuple[int, Event | Except
             yield number, ValidationError(str(exc))
 
 
-def ingest(mem: "KGMem", source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
+def ingest(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
            progress: bool = False, analyze: bool = False) -> IngestReport:
     """Ingest a JSONL file path or an iterable of event dicts into namespace ``ns``."""
     numbered = (numbered_lines(Path(source), progress) if isinstance(source, (str, Path))
