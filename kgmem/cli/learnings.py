@@ -22,13 +22,12 @@ def _graph_only(settings: Settings) -> Iterator[Any]:
     from kgmem.analysis.curation import Curator
     from kgmem.analysis.events import AnalysisStats
     from kgmem.analysis.store import KnowledgeStore
-    from kgmem.graph import GraphStore, connect
+    from kgmem.app import Engines
 
-    with connect(settings) as driver:
+    with Engines(settings) as engines:
         stats = AnalysisStats()
         # Vectors and the model are not needed to list, remove or reset (no text changes).
-        store = KnowledgeStore(GraphStore(driver, settings.neo4j.database), None, None,  # type: ignore[arg-type]
-                               settings.analysis, stats)
+        store = KnowledgeStore(engines.graph, None, None, settings.analysis, stats)  # type: ignore[arg-type]
         yield Curator(store, stats)
 
 
