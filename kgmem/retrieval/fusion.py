@@ -27,7 +27,7 @@ for an item nobody has judged yet:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -156,13 +156,26 @@ def age_days(timestamp: Any, now: datetime) -> float | None:
 
 
 def quality_factors(
-    props: Mapping[str, Any], half_life_days: float | None, weights: QualityWeights, now: datetime
+    props: Mapping[str, Any], half_life_days: float | None, weights: QualityWeights, now: datetime,
+    sample: Callable[[float, float], float] | None = None,
 ) -> dict[str, float]:
-    """The three multiplicative factors (each 1.0 = neutral) and their product under ``"quality"``."""
+    """The three multiplicative factors (each 1.0 = neutral) and their product under ``"quality"``.
+
+    ``props`` may carry a session overlay's view (``v_alpha``, ``v_beta``: BQAR), added to the global
+    posterior. ``sample(α, β)``, when given, replaces the posterior mean by a draw (Thompson sampling).
+    """
     confidence = props.get("confidence")
     f_conf = 1.0 if confidence is None else 1.0 - weights.confidence * (1.0 - min(1.0, max(0.0, float(confidence))))
     p0 = weights.prior_alpha / (weights.prior_alpha + weights.prior_beta)
-    p = usage_posterior(props.get("alpha"), props.get("beta"), weights.prior_alpha, weights.prior_beta)
+    alpha, beta = props.get("alpha"), props.get("beta")
+    if props.get("v_alpha") is not None or props.get("v_beta") is not None:
+        alpha = (weights.prior_alpha if alpha is None else float(alpha)) + float(props.get("v_alpha") or 0.0)
+        beta = (weights.prior_beta if beta is None else float(beta)) + float(props.get("v_beta") or 0.0)
+    if sample is not None:
+        p = sample(weights.prior_alpha if alpha is None else float(alpha),
+                   weights.prior_beta if beta is None else float(beta))
+    else:
+        p = usage_posterior(alpha, beta, weights.prior_alpha, weights.prior_beta)
     span = p0 if p < p0 else 1.0 - p0
     f_usage = 1.0 + weights.usage * (p - p0) / span if span > 0 else 1.0
     # Freshness: the last time the item was confirmed (used/updated), else when it was said.
