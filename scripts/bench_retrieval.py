@@ -213,7 +213,11 @@ def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s
     mem.retrieval.end_session(ns, session)
     return {"on_p50": statistics.median(times["on"]), "on_p95": pct(times["on"], 95),
             "off_p50": statistics.median(times["off"]), "off_p95": pct(times["off"], 95),
-            "added_p95": pct(times["on"], 95) - pct(times["off"], 95), "shifts": state.shifts,
+            "added_p95": pct(times["on"], 95) - pct(times["off"], 95),
+            # per question on − off (the two ran back to back): robust to the load swinging between questions
+            "paired_diff_p50": statistics.median(a - b for a, b in zip(times["on"], times["off"])),
+            "paired_diff_p95": pct([a - b for a, b in zip(times["on"], times["off"])], 95),
+            "shifts": state.shifts,
             "queries": len(questions)}
 
 

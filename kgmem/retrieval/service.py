@@ -145,7 +145,11 @@ class Retrieval:
         remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
         if not isinstance(max_tokens, int) or max_tokens < 20:
             raise ValidationError("max_tokens: must be an integer >= 20")
-        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None, **search_kwargs}
+        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None}
+        unknown = set(search_kwargs) - set(kw)
+        if unknown:
+            raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
+        kw.update(search_kwargs)
         result, state = self._search(query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"])
         ctx = render(result, max_tokens)
         self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
