@@ -60,11 +60,12 @@ class SearchConfig(BaseModel):
     # order; a neighbour takes a position only when its inherited score beats the direct hit there by
     # × (1 + graph_margin), or when the position is a reserved graph slot (every graph_slot_every-th from
     # graph_slot_start). margin 0 without slots = the first version's max-lift ranking.
-    # Defaults (1.0, every 3rd) chosen on LoCoMo conv-26, reported on conv-30 (docs/retrieval.md, issue 11):
-    # recall@10 0.728 vs hybrid 0.683, >= hybrid in every question category there (max-lift was below it
-    # on multi-hop).
-    graph_margin: float = Field(1.0, ge=0.0)
-    graph_slot_every: int = Field(3, ge=0, description="every n-th position is offered to a neighbour first; 0 = none")
+    # Defaults (margin 0.5, no reserved slots, expand from the best seed only): chosen on LoCoMo conv-26 —
+    # the only expanding grid point there that kept every question category at plain hybrid's level —
+    # and reported on conv-30 (docs/retrieval.md, issue 11): recall@10 0.713 vs hybrid 0.683, every
+    # category >= hybrid (multi-hop 0.389 vs 0.344).
+    graph_margin: float = Field(0.5, ge=0.0)
+    graph_slot_every: int = Field(0, ge=0, description="every n-th position is offered to a neighbour first; 0 = none")
     graph_slot_start: int = Field(1, ge=1)
     # A question naming several entities ("Did Jon and Gina both ...") also expands from each name's
     # best candidate (the best of the first entity_seed_pool fused candidates whose speaker or text has it).
@@ -72,7 +73,7 @@ class SearchConfig(BaseModel):
     entity_seed_pool: int = Field(30, ge=1)
     hops: int = Field(1, ge=0, le=2)
     hop_decay: float = Field(0.9, gt=0.0, le=1.0, description="score multiplier per hop")
-    expansion_seeds: int = Field(10, ge=0, description="top fused candidates the traversal starts from")
+    expansion_seeds: int = Field(1, ge=0, description="top fused candidates the traversal starts from")
     expansion_per_seed: int = Field(6, ge=0)
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
