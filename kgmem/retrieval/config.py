@@ -53,7 +53,7 @@ class SearchConfig(BaseModel):
     keyword_weight: float = Field(0.7, ge=0.0)
     agreement_bonus: float = Field(0.0, ge=0.0, description="extra RRF weight when both legs found the item")
     # A neighbour reached by the traversal inherits graph_weight × its seed's fused score × the path
-    # weight (kgmem.retrieval.fusion.propagate).
+    # weight (kgmem.retrieval.graph, kgmem.retrieval.slots).
     graph_weight: float = Field(1.0, ge=0.0)
     # -- expansion ------------------------------------------------------------------
     # Neighbours compete for their own slots (kgmem.retrieval.slots.interleave): direct hits keep their

@@ -9,10 +9,8 @@ as the weaker of the two votes.
 
 Graph (§6.4): a neighbour reached by the traversal inherits its seed's fused score,
 decayed per hop (``hop_decay`` × the edge's similarity/confidence per step), times
-``graph_weight``; :func:`propagate` keeps the larger of that and what the legs gave it.
-Unlike a third RRF list (or a sum) this cannot lift a neighbour above the seed that
-brought it (with ``graph_weight·decay < 1``), so expansion fills the lower ranks
-without pushing direct matches down — measured on LoCoMo, docs/retrieval.md.
+``graph_weight``; where it may enter the ranking is decided by
+:func:`kgmem.retrieval.slots.interleave` (neighbours compete for their own slots).
 
 Quality (§6.6): the fused score is multiplied by three factors, each neutral (1.0)
 for an item nobody has judged yet:
@@ -90,26 +88,6 @@ def fuse(
                 item.score += bonus
     order = {item_id: i for i, item_id in enumerate(fused)}
     return sorted(fused.values(), key=lambda f: (-f.score, order[f.id]))
-
-
-def propagate(fused: Sequence[Fused], graph: Sequence[Candidate], graph_weight: float) -> list[Fused]:
-    """Lift each item reached by the traversal to ``graph_weight × candidate.score`` (its seed's fused
-    score × the decayed path weight) when that beats what the legs gave it; items only the graph found
-    join the list. The increment is the ``graph`` part of the breakdown. Returns a new ranking, best first.
-
-    A max, not a sum: two adjacent direct hits do not inflate each other past an isolated better hit.
-    """
-    items = {f.id: Fused(f.id, f.kind, f.score, dict(f.breakdown), dict(f.by_leg)) for f in fused}
-    for cand in graph:
-        item = items.setdefault(cand.id, Fused(cand.id, cand.kind))
-        inherited = graph_weight * cand.score
-        item.by_leg.setdefault("graph", cand)
-        if inherited > item.score:
-            item.breakdown["graph"] = item.breakdown.get("graph", 0.0) + inherited - item.score
-            item.by_leg["graph"] = cand
-            item.score = inherited
-    order = {item_id: i for i, item_id in enumerate(items)}
-    return sorted(items.values(), key=lambda f: (-f.score, order[f.id]))
 
 
 @dataclass(frozen=True)
