@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kgmem.errors import ValidationError
+from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.retrieval import bqar
 from kgmem.retrieval import feedback as fb
@@ -242,18 +242,22 @@ class Retrieval:
         key = (scope.ns, scope.session)
         with self._lock:
             state = self._sessions.get(key)
-        if state is None:
-            rows = self.graph.read("retrieval/session_state", ns=scope.ns, session=scope.session)
-            row = rows[0] if rows else {}
-            state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
-                                    int(row.get("shifts") or 0))
-        vector = self.embedder.embed_query(query)  # cached: the vector leg asks for the same embedding
-        verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
-        if verdict.is_shift:
-            rows = self.graph.write("retrieval/overlay_damp", ns=scope.ns, session=scope.session,
-                                    damping=cfg.shift_damping)
-            log.info("session %s: conversation shift (distance %.2f), overlay view x%.2f on %d items",
-                     scope.session, verdict.distance, cfg.shift_damping, rows[0]["damped"] if rows else 0)
+        try:
+            if state is None:
+                rows = self.graph.read("retrieval/session_state", ns=scope.ns, session=scope.session)
+                row = rows[0] if rows else {}
+                state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
+                                        int(row.get("shifts") or 0))
+            vector = self.embedder.embed_query(query)  # cached: the vector leg asks for the same embedding
+            verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
+            if verdict.is_shift:
+                rows = self.graph.write("retrieval/overlay_damp", ns=scope.ns, session=scope.session,
+                                        damping=cfg.shift_damping)
+                log.info("session %s: conversation shift (distance %.2f), overlay view x%.2f on %d items",
+                         scope.session, verdict.distance, cfg.shift_damping, rows[0]["damped"] if rows else 0)
+        except BackendUnavailable as exc:  # shift detection is an extra: the search itself decides how to degrade
+            log.warning("session %s: shift detection skipped (%s)", scope.session, exc)
+            return None
         with self._lock:
             self._sessions[key] = verdict.state
             self._sessions.move_to_end(key)
