@@ -34,7 +34,11 @@ CALL (seed, s) {
                                 THEN coalesce(r.score, r.confidence, 1.0) ELSE 1.0 END) AS weight
   ORDER BY weight DESC
   LIMIT $per_seed
-  OPTIONAL MATCH (ov:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: n.id})
+  OPTIONAL CALL (n) {
+    WITH n WHERE $overlay_session IS NOT NULL  // no index seek at all for session-less searches
+    MATCH (ov:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: n.id})
+    RETURN ov
+  }
   RETURN collect({
     id: n.id, label: label, weight: weight,
     path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
@@ -44,7 +48,11 @@ CALL (seed, s) {
     updated_at: n.updated_at, last_used: n.last_used, v_alpha: ov.v_alpha, v_beta: ov.v_beta
   }) AS expanded
 }
-OPTIONAL MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: seed.id})
+OPTIONAL CALL (seed) {
+  WITH seed WHERE $overlay_session IS NOT NULL
+  MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: seed.id})
+  RETURN o
+}
 RETURN seed.id AS id, seed.label AS label,
        coalesce(s.text, s.content, s.description, s.pattern, s.name) AS text,
        s.ref AS ref, s.session AS session, s.ts AS ts, s.role AS role,
