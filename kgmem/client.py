@@ -203,8 +203,8 @@ class KGMem:
     def end_session(self, session: str, ns: str | None = None) -> None:
         """Close ``session``: merge its retrieval feedback into the global posteriors, analyse what is
         pending and learn from the whole session (in the background)."""
-        self.retrieval.end_session(ns or self.namespace, session)
         self.analysis.close_session(ns or self.namespace, session)
+        self.retrieval.end_session(ns or self.namespace, session)  # the overlay stays if this fails: retry later
 
     def add_knowledge(self, content: str, type: str = "fact", ns: str | None = None) -> dict[str, Any]:
         """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""

@@ -66,7 +66,7 @@ def test_two_sessions_do_not_see_each_others_feedback_until_merge(mem, ns, facts
     pb_after_a, _ = posterior(mem, ns, target, session="B")
     assert pg_after_a > 0.6  # A's evidence is global now
     assert pb_after_a < pg_after_a  # B still sees its own negative on top
-    mem.retrieval.end_session(ns, "B")
+    mem.end_session("B", ns=ns)  # the client path: analysis close + overlay merge
     alpha, beta = global_counts(driver, target)
     # prior 1/1, A: +1.0 on alpha, B: +1.0 on beta; the other hits' -0.1 went to their own betas
     assert alpha == pytest.approx(2.0) and beta == pytest.approx(2.0)
