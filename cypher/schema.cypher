@@ -52,3 +52,11 @@ SET m.version = $version, m.applied_at = datetime();
 
 // Learning engine: spool replay cursors (one per spool segment file; exactly-once replay).
 CREATE CONSTRAINT kgmem_spool_key IF NOT EXISTS FOR (n:KgmemSpool) REQUIRE n.id IS UNIQUE;
+
+// Retrieval (issue 11): remembered searches, so feedback names a query_id from any process until the
+// entry expires (expires_ms, epoch ms; pruned by query_log.cypher), and BQAR session overlays.
+CREATE CONSTRAINT kgmem_query_key IF NOT EXISTS FOR (n:KgmemQuery) REQUIRE n.id IS UNIQUE;
+CREATE INDEX kgmem_query_expires IF NOT EXISTS FOR (n:KgmemQuery) ON (n.expires_ms);
+CREATE CONSTRAINT kgmem_overlay_key IF NOT EXISTS FOR (n:KgmemOverlay) REQUIRE (n.ns, n.session, n.item_id) IS UNIQUE;
+CREATE INDEX kgmem_overlay_session IF NOT EXISTS FOR (n:KgmemOverlay) ON (n.ns, n.session);
+CREATE CONSTRAINT kgmem_session_state_key IF NOT EXISTS FOR (n:KgmemSessionState) REQUIRE (n.ns, n.session) IS UNIQUE;

@@ -63,7 +63,9 @@ class KGMem:
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir)
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
-                                   self.settings.retrieval.overrides())
+                                   self.settings.retrieval.overrides(),
+                                   query_ttl_hours=self.settings.retrieval.query_ttl_hours,
+                                   thompson_seed=self.settings.retrieval.thompson_seed)
         # -- conversation analysis (docs/design.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
@@ -187,14 +189,17 @@ class KGMem:
         return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
 
     @keyword_only
-    def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:
+    def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
+                 response: str | None = None) -> None:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
         ``negative`` (−1.0) or a number in [−1, 1]; hits of the query not in ``used`` get −0.1.
-        The signals update the usage posteriors that rank later searches.
+        ``response``: the answer built on a :meth:`context`; its ``[n]`` citations are the hits credited.
+        The signals update the usage posteriors that rank later searches — of the query's session only
+        until :meth:`end_session` merges them. ``query_id`` may come from another process.
         """
-        self.retrieval.feedback(query_id, used, outcome)
+        self.retrieval.feedback(query_id, used, outcome, response)
 
     @keyword_only
     def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,
@@ -222,8 +227,10 @@ class KGMem:
 
     @keyword_only
     def end_session(self, session: str, *, ns: str | None = None) -> None:
-        """Close ``session``: analyse what is pending and learn from the whole session (in the background)."""
+        """Close ``session``: merge its retrieval feedback into the global posteriors, analyse what is
+        pending and learn from the whole session (in the background)."""
         self.analysis.close_session(ns or self.namespace, session)
+        self.retrieval.end_session(ns or self.namespace, session)  # the overlay stays if this fails: retry later
 
     @keyword_only
     def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:

@@ -167,9 +167,15 @@ class RetrievalSettings(_Section):
     vector_weight: float | None = Field(None, ge=0.0)
     keyword_weight: float | None = Field(None, ge=0.0)
 
-    def overrides(self) -> dict[str, int | float]:
+    usage_sampling: Literal["mean", "thompson"] | None = None
+    # Seed of Thompson sampling (usage_sampling = "thompson"); None = fresh entropy per process.
+    thompson_seed: int | None = None
+    # How long a query_id accepts feedback (kgmem feedback from any process); stored in Neo4j.
+    query_ttl_hours: float = Field(168.0, gt=0)
+
+    def overrides(self) -> dict[str, int | float | str]:
         """The fields that are set, as SearchConfig overrides."""
-        fields = ("overfetch", "rrf_k", "vector_weight", "keyword_weight")
+        fields = ("overfetch", "rrf_k", "vector_weight", "keyword_weight", "usage_sampling")
         return {name: getattr(self, name) for name in fields if getattr(self, name) is not None}
 
 

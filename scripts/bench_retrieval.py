@@ -12,6 +12,7 @@ Neo4j full-text index holds the real (paired) text. Queries are the LoCoMo quest
 
     .venv/bin/python scripts/bench_retrieval.py [--sizes 10000,100000] [--distinct 5000] [--json OUT]
     .venv/bin/python scripts/bench_retrieval.py --ingest-only
+    .venv/bin/python scripts/bench_retrieval.py --sizes 100000 --presets "" --overlay --skip-ingest
 """
 
 from __future__ import annotations
@@ -189,6 +190,37 @@ def ingest_throughput(mem: KGMem, data_path: Path, tmp: Path) -> dict[str, float
             "rerun_s": rerun, "rerun_new_turns": again.turns_new}
 
 
+def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s0", judged: int = 50) -> dict[str, float]:
+    """What a BQAR session overlay adds to a search: the same session searches with the overlay (and
+    shift detection) on and off, alternating per question so load swings hit both alike. First
+    ``judged`` session searches get feedback, so the overlay has entries to read."""
+    from kgmem.retrieval import PRESETS
+
+    on = PRESETS["balanced"].with_overrides(name="overlay-on")
+    off = on.with_overrides(name="overlay-off", use_session_overlay=False)
+    for q in questions[:judged]:
+        result = mem.retrieval.search(q, ns, k=10, session=session, config=on)
+        if result.hits:
+            mem.retrieval.feedback(result.query_id, used=[result.hits[0].id], outcome="success")
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    for i, q in enumerate(questions):
+        order = (("on", on), ("off", off)) if i % 2 == 0 else (("off", off), ("on", on))
+        for name, cfg in order:
+            t0 = time.perf_counter()
+            mem.retrieval.search(q, ns, k=10, session=session, config=cfg)
+            times[name].append((time.perf_counter() - t0) * 1000)
+    state = mem.retrieval.session_state(ns, session)
+    mem.retrieval.end_session(ns, session)
+    return {"on_p50": statistics.median(times["on"]), "on_p95": pct(times["on"], 95),
+            "off_p50": statistics.median(times["off"]), "off_p95": pct(times["off"], 95),
+            "added_p95": pct(times["on"], 95) - pct(times["off"], 95),
+            # per question on − off (the two ran back to back): robust to the load swinging between questions
+            "paired_diff_p50": statistics.median(a - b for a, b in zip(times["on"], times["off"])),
+            "paired_diff_p95": pct([a - b for a, b in zip(times["on"], times["off"])], 95),
+            "shifts": state.shifts,
+            "queries": len(questions)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -199,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ingest-only", action="store_true")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--skip-ingest", action="store_true")
+    ap.add_argument("--overlay", action="store_true", help="also measure what a BQAR session overlay adds to "
+                    "search latency (same session searches with the overlay on/off, alternating)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -222,8 +256,10 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     secs = load(mem, ns, corpus, vectors, size)
                     row: dict[str, Any] = {"load_s": secs}
-                    for preset in args.presets.split(","):
+                    for preset in [p for p in args.presets.split(",") if p]:
                         row[preset] = latency(mem, ns, questions, preset)
+                    if args.overlay:
+                        row["overlay"] = overlay_latency(mem, ns, questions)
                     results[str(size)] = row
                     print(size, json.dumps(row))
                 finally:

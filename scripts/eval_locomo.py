@@ -20,6 +20,8 @@ Systems, side by side in one run:
 The data is read from where it lies (default ../shared/data/locomo-dev.json); nothing is copied.
 
     .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
+    .venv/bin/python scripts/eval_locomo.py --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
+    .venv/bin/python scripts/eval_locomo.py --tune-on conv-26 --eval-on conv-30 --grid ...
 """
 
 from __future__ import annotations
@@ -251,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
                     "stored data (ingest is idempotent, so the second ingest only checks)")
     ap.add_argument("--chroma", type=Path, default=None, help="Chroma directory (default: a temporary one)")
     ap.add_argument("--systems", default="", help="only these systems, comma-separated")
+    ap.add_argument("--tune-on", default="", help="conversation ids (comma-separated) the --grid is tuned on")
+    ap.add_argument("--eval-on", default="", help="conversation ids every system is reported on (held out)")
+    ap.add_argument("--two-fold", action="store_true", help="with two conversations: tune on each, report on the "
+                    "other (both directions in one run)")
+    ap.add_argument("--grid", action="append", default=[], help="tuning grid for kg-graphrag: key=v1,v2,... "
+                    "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -259,9 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     overrides = parse_overrides(args.overrides)
     base = PRESETS["balanced"].with_overrides(**overrides)
     systems = kgmem_systems(base, [p for p in args.presets.split(",") if p], overrides)
-    if args.systems:
-        wanted = set(args.systems.split(","))
+    wanted = set(args.systems.split(",")) if args.systems else set()
+    if wanted:
         systems = {k: v for k, v in systems.items() if k in wanted}
+    folds = _folds(args, [s["sample_id"] for s in data])
     run_id = args.run_id or uuid.uuid4().hex[:6]
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-eval-")
     settings = load_settings()
@@ -269,60 +278,42 @@ def main(argv: list[str] | None = None) -> int:
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
     mem = KGMem(settings)
     apply_schema(mem.graph)
-    peer = Peer(mem) if args.peer else None
-    per_system: dict[str, list[dict[str, float]]] = defaultdict(list)
-    per_cat: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
-    latency: dict[str, list[float]] = defaultdict(list)
+    peer = Peer(mem) if args.peer and not folds else None
     namespaces = []
     ingest_stats = []
+    all_figures: dict[str, Any] = {}
     try:
+        convs = {}
         for sample in data:
-            conv = sample["conversation"]
-            ns = f"eval-locomo-{sample['sample_id']}-{run_id}"
-            namespaces.append(ns)
-            events = conversation_events(conv)
-            report = mem.ingest(events, ns=ns)
-            if report.errors:
-                raise SystemExit(f"ingest errors: {report.errors[:3]}")
-            ingest_stats.append((report.turns, report.seconds))
-            docs = [(e["ref"], e["text"]) for e in events if e["type"] == "turn"]
-            emb_texts = [mem.turns.embedding_text(e["role"], e["text"]) for e in events if e["type"] == "turn"]
-            turn_events = [e for e in events if e["type"] == "turn"]
-            baselines = {}
-            if not args.systems or "bm25" in wanted:
-                baselines["bm25"] = PlainBM25([(e["ref"], f"{e['role']} {e['text']}") for e in turn_events]).search
-            if not args.systems or "dense" in wanted:
-                baselines["dense"] = PlainDense(list(zip([r for r, _ in docs], emb_texts)), mem.embedder).search
-            peer_r = {}
-            if peer is not None:
-                peer.load(ns, [(e["ref"], f"{e['role']}: {e['text']}") for e in turn_events], emb_texts)
-                peer_r = peer.retrievers()
-            questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
-            for q in questions:
-                gold = evidence_refs(q)
-                for name, fn in baselines.items():
-                    t0 = time.perf_counter()
-                    ranked = fn(q["question"], 20)
-                    latency[name].append((time.perf_counter() - t0) * 1000)
-                    _record(name, q, score(ranked, gold), per_system, per_cat)
-                for name, cfg in systems.items():
-                    t0 = time.perf_counter()
-                    result = mem.retrieval.search(q["question"], ns, k=20, config=cfg)
-                    latency[name].append((time.perf_counter() - t0) * 1000)
-                    ranked = [h.ref for h in result.hits if h.kind == "message"]
-                    _record(name, q, score(ranked, gold), per_system, per_cat)
-                for name, retriever in peer_r.items():
-                    t0 = time.perf_counter()
-                    # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there):
-                    # escape it for the peer; the vector is embedded from the raw question.
-                    if name == "peer-hybrid":
-                        res = retriever.get_search_results(
-                            query_text=escape(q["question"]), query_vector=peer.embedder.embed_query(q["question"]),
-                            top_k=20)
-                    else:
-                        res = retriever.get_search_results(query_text=q["question"], top_k=20)
-                    latency[name].append((time.perf_counter() - t0) * 1000)
-                    _record(name, q, score(peer_refs(res), gold), per_system, per_cat)
+            conv = _prepare(mem, sample, run_id, wanted)
+            namespaces.append(conv.ns)
+            ingest_stats.append(conv.ingest)
+            convs[sample["sample_id"]] = conv
+        if not folds:
+            run = Run()
+            for conv in convs.values():
+                peer_r = {}
+                if peer is not None:
+                    peer.load(conv.ns, conv.peer_docs, conv.emb_texts)
+                    peer_r = peer.retrievers()
+                run.evaluate(mem, conv, systems, conv.baselines, peer_r, peer)
+            all_figures = _report(run, ingest_stats, base, ", ".join(convs))
+        for tune_ids, eval_ids in folds:
+            grid = _grid(args.grid)
+            print(f"\n## fold: tune on {', '.join(tune_ids)}, report on {', '.join(eval_ids)}")
+            best, rows = _tune(mem, [convs[i] for i in tune_ids], base, grid)
+            print("| grid point (tune fold) | recall@10 | MRR | >= hybrid in every category |\n|---|---|---|---|")
+            for combo, m in rows:
+                print(f"| {json.dumps(combo)} | {m['recall@10']:.3f} | {m['mrr']:.3f} | "
+                      f"{'yes' if m['ge_hybrid_every_category'] else 'no'} |")
+            print(f"chosen on {', '.join(tune_ids)}: {json.dumps(best)}")
+            fold_systems = {**systems, "kg-tuned": base.with_overrides(name="tuned", **best)}
+            run = Run()
+            for i in eval_ids:
+                run.evaluate(mem, convs[i], fold_systems, convs[i].baselines, {}, None)
+            key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
+            all_figures[key] = {"chosen": best, "grid": [{"point": c, **m} for c, m in rows],
+                                **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)")}
     finally:
         if peer is not None:
             peer.close()
@@ -332,10 +323,129 @@ def main(argv: list[str] | None = None) -> int:
         mem.close()
         tmp.cleanup()
 
-    figures = _report(per_system, per_cat, latency, ingest_stats, base)
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=2))
+        args.json.write_text(json.dumps(all_figures, indent=2))
     return 0
+
+
+class Conversation:
+    """One LoCoMo conversation ingested into its namespace, with its questions and in-script baselines."""
+
+    def __init__(self, sample_id: str, ns: str, questions: list[dict[str, Any]], baselines: dict[str, Any],
+                 peer_docs: list[tuple[str, str]], emb_texts: list[str], ingest: tuple[int, float]) -> None:
+        self.sample_id, self.ns, self.questions, self.baselines = sample_id, ns, questions, baselines
+        self.peer_docs, self.emb_texts, self.ingest = peer_docs, emb_texts, ingest
+
+
+def _prepare(mem: KGMem, sample: dict[str, Any], run_id: str, wanted: set[str]) -> Conversation:
+    ns = f"eval-locomo-{sample['sample_id']}-{run_id}"
+    events = conversation_events(sample["conversation"])
+    report = mem.ingest(events, ns=ns)
+    if report.errors:
+        raise SystemExit(f"ingest errors: {report.errors[:3]}")
+    turn_events = [e for e in events if e["type"] == "turn"]
+    emb_texts = [mem.turns.embedding_text(e["role"], e["text"]) for e in turn_events]
+    baselines = {}
+    if not wanted or "bm25" in wanted:
+        baselines["bm25"] = PlainBM25([(e["ref"], f"{e['role']} {e['text']}") for e in turn_events]).search
+    if not wanted or "dense" in wanted:
+        baselines["dense"] = PlainDense(list(zip([e["ref"] for e in turn_events], emb_texts)), mem.embedder).search
+    questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
+    return Conversation(sample["sample_id"], ns, questions, baselines,
+                        [(e["ref"], f"{e['role']}: {e['text']}") for e in turn_events], emb_texts,
+                        (report.turns, report.seconds))
+
+
+class Run:
+    """Per-question scores of every system over some conversations."""
+
+    def __init__(self) -> None:
+        self.per_system: dict[str, list[dict[str, float]]] = defaultdict(list)
+        self.per_cat: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
+        self.latency: dict[str, list[float]] = defaultdict(list)
+
+    def evaluate(self, mem: KGMem, conv: Conversation, systems: dict[str, SearchConfig], baselines: dict[str, Any],
+                 peer_r: dict[str, Any], peer: Peer | None) -> None:
+        for q in conv.questions:
+            gold = evidence_refs(q)
+            for name, fn in baselines.items():
+                t0 = time.perf_counter()
+                ranked = fn(q["question"], 20)
+                self.latency[name].append((time.perf_counter() - t0) * 1000)
+                _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
+            for name, cfg in systems.items():
+                t0 = time.perf_counter()
+                result = mem.retrieval.search(q["question"], conv.ns, k=20, config=cfg)
+                self.latency[name].append((time.perf_counter() - t0) * 1000)
+                ranked = [h.ref for h in result.hits if h.kind == "message"]
+                _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
+            for name, retriever in peer_r.items():
+                t0 = time.perf_counter()
+                # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there):
+                # escape it for the peer; the vector is embedded from the raw question.
+                if name == "peer-hybrid":
+                    res = retriever.get_search_results(
+                        query_text=escape(q["question"]), query_vector=peer.embedder.embed_query(q["question"]),
+                        top_k=20)
+                else:
+                    res = retriever.get_search_results(query_text=q["question"], top_k=20)
+                self.latency[name].append((time.perf_counter() - t0) * 1000)
+                _record(name, q, score(peer_refs(res), gold), self.per_system, self.per_cat)
+
+
+def _folds(args: argparse.Namespace, ids: list[str]) -> list[tuple[list[str], list[str]]]:
+    """(tune ids, eval ids) pairs from --tune-on/--eval-on or --two-fold; [] = no tuning."""
+    if args.two_fold:
+        if len(ids) != 2:
+            raise SystemExit(f"--two-fold needs exactly two conversations, the data has {len(ids)}")
+        return [([ids[0]], [ids[1]]), ([ids[1]], [ids[0]])]
+    if bool(args.tune_on) != bool(args.eval_on):
+        raise SystemExit("give both --tune-on and --eval-on")
+    if not args.tune_on:
+        return []
+    tune, held = args.tune_on.split(","), args.eval_on.split(",")
+    unknown = [i for i in tune + held if i not in ids]
+    if unknown or set(tune) & set(held):
+        raise SystemExit(f"--tune-on/--eval-on: unknown or overlapping ids {unknown or sorted(set(tune) & set(held))}")
+    return [(tune, held)]
+
+
+def _grid(specs: list[str]) -> list[dict[str, Any]]:
+    """``["a=1,2", "b=x"]`` → every combination as override dicts (one empty dict without a grid)."""
+    import itertools
+
+    axes = []
+    for spec in specs:
+        key, _, values = spec.partition("=")
+        axes.append([(key, parse_overrides([f"{key}={v}"])[key]) for v in values.split(",")])
+    return [dict(combo) for combo in itertools.product(*axes)] if axes else [{}]
+
+
+def _tune(mem: KGMem, convs: list[Conversation], base: SearchConfig, grid: list[dict[str, Any]]):  # noqa: ANN202
+    """Every grid point on the tuning conversations. The best is the one with the highest recall@10 (then
+    MRR) among those at least as good as plain hybrid in every question category on these conversations
+    (the issue's goal, asked of the tuning data first); if none is, the best overall."""
+    hybrid = Run()
+    for conv in convs:
+        hybrid.evaluate(mem, conv, {"hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False)},
+                        {}, {}, None)
+    floor = _by_category(hybrid, "hybrid")
+    rows = []
+    for combo in grid:
+        run = Run()
+        cfg = base.with_overrides(name="tune", **combo)
+        for conv in convs:
+            run.evaluate(mem, conv, {"tune": cfg}, {}, {}, None)
+        m = mean_scores(run.per_system["tune"])
+        cats = _by_category(run, "tune")
+        m["ge_hybrid_every_category"] = float(all(cats[c] >= floor[c] - 1e-9 for c in floor))
+        rows.append((combo, m))
+    best = max(rows, key=lambda r: (r[1]["ge_hybrid_every_category"], round(r[1]["recall@10"], 4), r[1]["mrr"]))
+    return best[0], rows
+
+
+def _by_category(run: Run, name: str) -> dict[int, float]:
+    return {c: mean_scores(rows)["recall@10"] for (n, c), rows in run.per_cat.items() if n == name}
 
 
 def _record(name: str, q: dict[str, Any], s: dict[str, float], per_system, per_cat) -> None:  # noqa: ANN001
@@ -348,9 +458,10 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def _report(per_system, per_cat, latency, ingest_stats, base: SearchConfig) -> dict[str, Any]:  # noqa: ANN001
+def _report(run: Run, ingest_stats, base: SearchConfig, where: str) -> dict[str, Any]:  # noqa: ANN001
+    per_system, per_cat, latency = run.per_system, run.per_cat, run.latency
     n = len(next(iter(per_system.values())))
-    print(f"\nLoCoMo dev (conv-26, conv-30): {n} answerable questions; search k=20")
+    print(f"\nLoCoMo {where}: {n} answerable questions; search k=20")
     print(f"config: balanced preset + overrides {base.model_dump(exclude_defaults=True)}")
     cols = ["recall@1", "recall@5", "recall@10", "recall@20", "hit@1", "hit@5", "hit@10", "mrr"]
     print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms |")
@@ -372,8 +483,8 @@ def _report(per_system, per_cat, latency, ingest_stats, base: SearchConfig) -> d
         print(f"| {name} | " + " | ".join(f"{vals[c]:.3f}" for c in cats) + " |")
     turns = sum(t for t, _ in ingest_stats)
     secs = sum(s for _, s in ingest_stats)
-    print(f"\ningest: {turns} turns in {secs:.1f}s ({turns / secs:.0f} turns/s)")
-    figures["ingest_turns_per_s"] = turns / secs
+    print(f"\ningest: {turns} turns in {secs:.1f}s ({turns / max(secs, 1e-9):.0f} turns/s)")
+    figures["ingest_turns_per_s"] = turns / max(secs, 1e-9)
     return figures
 
 

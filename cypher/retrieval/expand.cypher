@@ -3,8 +3,10 @@
 // neighbours within $hops hops over the Graph RAG relationships — fixes of errors (RESOLVED_BY),
 // similar errors (SIMILAR_TO), knowledge about the same entities (ABOUT / MENTIONS), neighbouring
 // turns (NEXT) — each with its path and a weight decayed per hop (× the edge's score or confidence).
+// With $overlay_session, each item also carries that session's overlay view (v_alpha, v_beta: BQAR,
+// overlay_feedback.cypher), one index seek per item; null = none.
 // Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
-//         labels), session (null = any; restricts Message neighbours).
+//         labels), session (null = any; restricts Message neighbours), overlay_session (null = none).
 UNWIND $seeds AS seed
 CALL (seed) {
   MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
@@ -32,18 +34,28 @@ CALL (seed, s) {
                                 THEN coalesce(r.score, r.confidence, 1.0) ELSE 1.0 END) AS weight
   ORDER BY weight DESC
   LIMIT $per_seed
+  OPTIONAL CALL (n) {
+    WITH n WHERE $overlay_session IS NOT NULL  // no index seek at all for session-less searches
+    MATCH (ov:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: n.id})
+    RETURN ov
+  }
   RETURN collect({
     id: n.id, label: label, weight: weight,
     path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
     text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
     ref: n.ref, session: n.session, ts: n.ts, role: n.role,
     confidence: n.confidence, alpha: n.alpha, beta: n.beta,
-    updated_at: n.updated_at, last_used: n.last_used
+    updated_at: n.updated_at, last_used: n.last_used, v_alpha: ov.v_alpha, v_beta: ov.v_beta
   }) AS expanded
+}
+OPTIONAL CALL (seed) {
+  WITH seed WHERE $overlay_session IS NOT NULL
+  MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: seed.id})
+  RETURN o
 }
 RETURN seed.id AS id, seed.label AS label,
        coalesce(s.text, s.content, s.description, s.pattern, s.name) AS text,
        s.ref AS ref, s.session AS session, s.ts AS ts, s.role AS role,
        s.confidence AS confidence, s.alpha AS alpha, s.beta AS beta,
        s.updated_at AS updated_at, s.last_used AS last_used, coalesce(s.is_active, true) AS active,
-       expanded
+       o.v_alpha AS v_alpha, o.v_beta AS v_beta, expanded

@@ -50,6 +50,10 @@ from kgmem.cli.search import search  # noqa: E402 - retrieval (issue 5)
 main.add_command(search)
 main.add_command(ingest)
 
+from kgmem.cli.feedback import feedback  # noqa: E402 - retrieval (issue 11)
+
+main.add_command(feedback)
+
 from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning (issue 3)
 
 main.add_command(learning)

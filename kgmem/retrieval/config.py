@@ -7,7 +7,7 @@ with :meth:`SearchConfig.with_overrides` (e.g. by the evaluation script).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,12 +48,27 @@ class SearchConfig(BaseModel):
     keyword_weight: float = Field(0.7, ge=0.0)
     agreement_bonus: float = Field(0.0, ge=0.0, description="extra RRF weight when both legs found the item")
     # A neighbour reached by the traversal inherits graph_weight × its seed's fused score × the path
-    # weight (kgmem.retrieval.fusion.propagate).
+    # weight (kgmem.retrieval.graph, kgmem.retrieval.slots).
     graph_weight: float = Field(1.0, ge=0.0)
     # -- expansion ------------------------------------------------------------------
+    # Neighbours compete for their own slots (kgmem.retrieval.slots.interleave): direct hits keep their
+    # order; a neighbour takes a position only when its inherited score beats the direct hit there by
+    # × (1 + graph_margin), or when the position is a reserved graph slot (every graph_slot_every-th from
+    # graph_slot_start). margin 0 without slots = the first version's max-lift ranking.
+    # Defaults (margin 0.5, no reserved slots, expand from the best seed only): chosen on LoCoMo conv-26 —
+    # the only expanding grid point there that kept every question category at plain hybrid's level —
+    # and reported on conv-30 (docs/retrieval.md, issue 11): recall@10 0.713 vs hybrid 0.683, every
+    # category >= hybrid (multi-hop 0.389 vs 0.344).
+    graph_margin: float = Field(0.5, ge=0.0)
+    graph_slot_every: int = Field(0, ge=0, description="every n-th position is offered to a neighbour first; 0 = none")
+    graph_slot_start: int = Field(1, ge=1)
+    # A question naming several entities ("Did Jon and Gina both ...") also expands from each name's
+    # best candidate (the best of the first entity_seed_pool fused candidates whose speaker or text has it).
+    entity_seeds: bool = True
+    entity_seed_pool: int = Field(30, ge=1)
     hops: int = Field(1, ge=0, le=2)
     hop_decay: float = Field(0.9, gt=0.0, le=1.0, description="score multiplier per hop")
-    expansion_seeds: int = Field(10, ge=0, description="top fused candidates the traversal starts from")
+    expansion_seeds: int = Field(1, ge=0, description="top fused candidates the traversal starts from")
     expansion_per_seed: int = Field(6, ge=0)
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
@@ -62,6 +77,19 @@ class SearchConfig(BaseModel):
     staleness_weight: float = Field(0.2, ge=0.0, le=1.0)
     prior_alpha: float = Field(1.0, gt=0.0)
     prior_beta: float = Field(1.0, gt=0.0)
+    # Usage posterior: its mean (deterministic) or one Thompson draw per item and search (exploration;
+    # seeded by settings.retrieval.thompson_seed).
+    usage_sampling: Literal["mean", "thompson"] = "mean"
+    # -- BQAR session overlays (kgmem.retrieval.bqar) ------------------------------------
+    # A search with a session ranks by global posterior + that session's overlay; feedback in the session
+    # goes to the overlay and reaches the global posteriors only at session end (three-way merge).
+    use_session_overlay: bool = True
+    # Conversation shift: cosine distance of the query to the session's query centroid above this
+    # → the overlay's view is multiplied by shift_damping (0 = reset). 0 = no shift detection.
+    shift_threshold: float = Field(0.6, ge=0.0, le=2.0)
+    shift_damping: float = Field(0.0, ge=0.0, le=1.0)
+    shift_window: int = Field(5, ge=1)
+    shift_min_queries: int = Field(2, ge=1)
     # Half-life in days of the staleness decay exp(-ln2/half_life · age) per kind; None = never stale
     # (what was said stays what was said; learned knowledge and fixes age).
     half_life_days: dict[str, float | None] = Field(

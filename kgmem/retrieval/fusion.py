@@ -9,10 +9,8 @@ as the weaker of the two votes.
 
 Graph (§6.4): a neighbour reached by the traversal inherits its seed's fused score,
 decayed per hop (``hop_decay`` × the edge's similarity/confidence per step), times
-``graph_weight``; :func:`propagate` keeps the larger of that and what the legs gave it.
-Unlike a third RRF list (or a sum) this cannot lift a neighbour above the seed that
-brought it (with ``graph_weight·decay < 1``), so expansion fills the lower ranks
-without pushing direct matches down — measured on LoCoMo, docs/retrieval.md.
+``graph_weight``; where it may enter the ranking is decided by
+:func:`kgmem.retrieval.slots.interleave` (neighbours compete for their own slots).
 
 Quality (§6.6): the fused score is multiplied by three factors, each neutral (1.0)
 for an item nobody has judged yet:
@@ -27,7 +25,7 @@ for an item nobody has judged yet:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -92,26 +90,6 @@ def fuse(
     return sorted(fused.values(), key=lambda f: (-f.score, order[f.id]))
 
 
-def propagate(fused: Sequence[Fused], graph: Sequence[Candidate], graph_weight: float) -> list[Fused]:
-    """Lift each item reached by the traversal to ``graph_weight × candidate.score`` (its seed's fused
-    score × the decayed path weight) when that beats what the legs gave it; items only the graph found
-    join the list. The increment is the ``graph`` part of the breakdown. Returns a new ranking, best first.
-
-    A max, not a sum: two adjacent direct hits do not inflate each other past an isolated better hit.
-    """
-    items = {f.id: Fused(f.id, f.kind, f.score, dict(f.breakdown), dict(f.by_leg)) for f in fused}
-    for cand in graph:
-        item = items.setdefault(cand.id, Fused(cand.id, cand.kind))
-        inherited = graph_weight * cand.score
-        item.by_leg.setdefault("graph", cand)
-        if inherited > item.score:
-            item.breakdown["graph"] = item.breakdown.get("graph", 0.0) + inherited - item.score
-            item.by_leg["graph"] = cand
-            item.score = inherited
-    order = {item_id: i for i, item_id in enumerate(items)}
-    return sorted(items.values(), key=lambda f: (-f.score, order[f.id]))
-
-
 @dataclass(frozen=True)
 class QualityWeights:
     """The quality knobs of a :class:`~kgmem.retrieval.config.SearchConfig`."""
@@ -156,13 +134,26 @@ def age_days(timestamp: Any, now: datetime) -> float | None:
 
 
 def quality_factors(
-    props: Mapping[str, Any], half_life_days: float | None, weights: QualityWeights, now: datetime
+    props: Mapping[str, Any], half_life_days: float | None, weights: QualityWeights, now: datetime,
+    sample: Callable[[float, float], float] | None = None,
 ) -> dict[str, float]:
-    """The three multiplicative factors (each 1.0 = neutral) and their product under ``"quality"``."""
+    """The three multiplicative factors (each 1.0 = neutral) and their product under ``"quality"``.
+
+    ``props`` may carry a session overlay's view (``v_alpha``, ``v_beta``: BQAR), added to the global
+    posterior. ``sample(α, β)``, when given, replaces the posterior mean by a draw (Thompson sampling).
+    """
     confidence = props.get("confidence")
     f_conf = 1.0 if confidence is None else 1.0 - weights.confidence * (1.0 - min(1.0, max(0.0, float(confidence))))
     p0 = weights.prior_alpha / (weights.prior_alpha + weights.prior_beta)
-    p = usage_posterior(props.get("alpha"), props.get("beta"), weights.prior_alpha, weights.prior_beta)
+    alpha, beta = props.get("alpha"), props.get("beta")
+    if props.get("v_alpha") is not None or props.get("v_beta") is not None:
+        alpha = (weights.prior_alpha if alpha is None else float(alpha)) + float(props.get("v_alpha") or 0.0)
+        beta = (weights.prior_beta if beta is None else float(beta)) + float(props.get("v_beta") or 0.0)
+    if sample is not None:
+        p = sample(weights.prior_alpha if alpha is None else float(alpha),
+                   weights.prior_beta if beta is None else float(beta))
+    else:
+        p = usage_posterior(alpha, beta, weights.prior_alpha, weights.prior_beta)
     span = p0 if p < p0 else 1.0 - p0
     f_usage = 1.0 + weights.usage * (p - p0) / span if span > 0 else 1.0
     # Freshness: the last time the item was confirmed (used/updated), else when it was said.

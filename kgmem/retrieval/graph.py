@@ -6,10 +6,11 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import Any
 
 from kgmem.graph import GraphStore
-from kgmem.retrieval import fusion
+from kgmem.retrieval import fusion, slots
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.keyword import LABEL_KINDS
@@ -18,53 +19,66 @@ from kgmem.retrieval.types import Candidate, SearchHit
 
 log = logging.getLogger(__name__)
 
-_PROP_KEYS = ("text", "ref", "session", "ts", "role", "confidence", "alpha", "beta", "updated_at", "last_used")
+_PROP_KEYS = ("text", "ref", "session", "ts", "role", "confidence", "alpha", "beta", "updated_at", "last_used",
+              "v_alpha", "v_beta")
 
 
 class GraphRAGRetriever:
     """Hybrid candidates, expanded through the graph and re-ranked by learned quality."""
 
-    def __init__(self, hybrid: HybridRetriever, graph: GraphStore, config: SearchConfig) -> None:
+    def __init__(self, hybrid: HybridRetriever, graph: GraphStore, config: SearchConfig,
+                 sample: Callable[[float, float], float] | None = None) -> None:
         self.hybrid = hybrid
         self.graph = graph
         self.config = config
+        # Thompson sampling of the usage posterior (config.usage_sampling); None = the posterior mean.
+        self.sample = sample if config.usage_sampling == "thompson" else None
         self.last_timings: dict[str, float] = {}
 
     def search(self, query: str, scope: Scope) -> list[SearchHit]:
         """The ``scope.k`` best items after expansion, fusion and quality adjustment."""
-        cfg = self.config
         legs = self.hybrid.legs(query, scope)
         first = self.hybrid.fuse(legs)
         if not first:
             self.last_timings = dict(self.hybrid.last_timings)
             return []
         t0 = time.perf_counter()
-        props, graph_cands = self._expand(first, scope)
+        props, graph_cands = self._expand(first, scope, query)
         t1 = time.perf_counter()
         # Items the graph no longer has (a stale vector) or that were deactivated are dropped.
         legs = {leg: [c for c in cands if c.id in props] for leg, cands in legs.items()}
         legs = {leg: [_rerank(c, i) for i, c in enumerate(cands, start=1)] for leg, cands in legs.items()}
-        fused = fusion.propagate(self.hybrid.fuse(legs), graph_cands, cfg.graph_weight)
         for c in graph_cands:
             props.setdefault(c.id, c.props)
-        hits = self._rank(fused, props, scope.k)
+        hits = self._rank(self.hybrid.fuse(legs), graph_cands, props, scope.k)
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) * 1000}
         return hits
 
-    def _expand(self, fused: list[fusion.Fused], scope: Scope) -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
-        """One round trip: hydrate every candidate, expand the best ``expansion_seeds`` of them."""
+    def _expansion_seeds(self, fused: list[fusion.Fused], query: str) -> set[str]:
+        """The best ``expansion_seeds`` candidates, plus (``entity_seeds``, a question naming two or more
+        entities) each name's best candidate, so every entity of a multi-hop question is expanded."""
+        cfg = self.config
+        seeds = {f.id for f in fused[: cfg.expansion_seeds]}
+        if cfg.entity_seeds:
+            names = slots.query_names(query)
+            if len(names) >= 2:
+                seeds.update(slots.entity_seeds(names, [(f.id, _searchable(f)) for f in fused], cfg.entity_seed_pool))
+        return seeds
+
+    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
+        """One round trip: hydrate every candidate, expand the seeds."""
         cfg = self.config
         hops = cfg.hops if cfg.use_graph else 0
+        expand = self._expansion_seeds(fused, query) if hops > 0 else set()
         # Only the head of the first fusion can still reach the top k after the quality factors
         # (which span roughly ×0.3–×1.5), so only the head is hydrated: fewer index seeks per search.
-        head = fused[: max(3 * scope.k, cfg.expansion_seeds)]
-        seeds = [
-            {"id": f.id, "label": KIND_LABELS[f.kind], "expand": i < cfg.expansion_seeds}
-            for i, f in enumerate(head)
-        ]
+        size = max(3 * scope.k, cfg.expansion_seeds)
+        head = [f for i, f in enumerate(fused) if i < size or f.id in expand]
+        seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
         rows = self.graph.read(
             "retrieval/expand", ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
+            overlay_session=scope.session if cfg.use_session_overlay else None,
         )
         seed_score = {f.id: f.score for f in fused}
         props: dict[str, dict[str, Any]] = {}
@@ -85,24 +99,55 @@ class GraphRAGRetriever:
         ]
         return props, graph_cands
 
-    def _rank(self, fused: list[fusion.Fused], props: dict[str, dict[str, Any]], k: int) -> list[SearchHit]:
+    def _rank(self, fused: list[fusion.Fused], graph_cands: list[Candidate], props: dict[str, dict[str, Any]],
+              k: int) -> list[SearchHit]:
+        """Quality-adjust direct hits and neighbours, then let neighbours compete for slots
+        (:func:`kgmem.retrieval.slots.interleave`)."""
         cfg = self.config
         weights = fusion.QualityWeights(cfg.confidence_weight, cfg.usage_weight, cfg.staleness_weight,
                                         cfg.prior_alpha, cfg.prior_beta)
         now = datetime.now(timezone.utc)
-        scored = []
-        for f in fused:
-            p = props.get(f.id, {})
+        factors: dict[str, dict[str, float]] = {}
+
+        def quality(item_id: str, kind: str) -> float:
+            if not cfg.use_quality:
+                return 1.0
+            if item_id not in factors:
+                factors[item_id] = fusion.quality_factors(props.get(item_id, {}), cfg.half_life_days.get(kind),
+                                                          weights, now, self.sample)
+            return factors[item_id]["quality"]
+
+        direct = {f.id: f for f in fused}
+        graph = {c.id: c for c in graph_cands}
+        placed = slots.interleave(
+            [(f.id, f.score * quality(f.id, f.kind)) for f in fused],
+            [(c.id, cfg.graph_weight * c.score * quality(c.id, c.kind)) for c in graph_cands],
+            k, cfg.graph_margin, cfg.graph_slot_every, cfg.graph_slot_start,
+        )
+        hits = []
+        for item in placed:
+            f = direct.get(item.id)
+            if item.source == "graph":
+                cand = graph[item.id]
+                base = f.score if f is not None else 0.0
+                f = fusion.Fused(cand.id, cand.kind, base, dict(f.breakdown) if f else {},
+                                 {**(f.by_leg if f else {}), "graph": cand})
+                f.breakdown["graph"] = cfg.graph_weight * cand.score - base
+                f.score = cfg.graph_weight * cand.score
             breakdown = dict(f.breakdown)
             breakdown["fused"] = f.score
-            score = f.score
-            if cfg.use_quality:
-                factors = fusion.quality_factors(p, cfg.half_life_days.get(f.kind), weights, now)
-                breakdown.update(factors)
-                score = f.score * factors["quality"]
-            scored.append((score, f, breakdown, p))
-        scored.sort(key=lambda s: -s[0])  # stable: fused order breaks ties
-        return [fused_hit(f, score, breakdown, p) for score, f, breakdown, p in scored[:k]]
+            breakdown.update(factors.get(f.id, {}))
+            hits.append(fused_hit(f, item.score, breakdown, props.get(f.id, {})))
+        return hits
+
+
+def _searchable(f: fusion.Fused) -> str:
+    """``"role: text"`` of a fused candidate (what an entity name is looked for in)."""
+    for cand in f.by_leg.values():
+        if cand.text:
+            role = cand.props.get("role")
+            return f"{role}: {cand.text}" if role else cand.text
+    return ""
 
 
 def _rerank(c: Candidate, rank: int) -> Candidate:

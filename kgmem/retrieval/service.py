@@ -1,8 +1,10 @@
 """The retrieval service behind ``KGMem.search / context / feedback``.
 
 It picks the retriever for a config (one class per strategy), assigns each search
-a ``query_id`` and remembers, for a bounded number of recent queries, which items
-were returned — that is what feedback judges (retrieved-not-used gets −0.1).
+a ``query_id`` and remembers which items were returned — that is what feedback judges
+(retrieved-not-used gets −0.1): recent queries in memory, every query in Neo4j
+(``KgmemQuery``, with a TTL) so feedback can come from any process. Feedback on a
+session's query goes to that session's BQAR overlay until the session ends.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from kgmem.errors import ValidationError
+import numpy as np
+
+from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
+from kgmem.retrieval import bqar
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
 from kgmem.retrieval.context import Context, render
@@ -31,11 +37,23 @@ from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
 
-QUERY_LOG_SIZE = 10_000
+QUERY_LOG_SIZE = 10_000  # recent queries answered from memory; older ones are read back from Neo4j
+SESSION_CACHE_SIZE = 1_000
+QUERY_PRUNE_BATCH = 100
 
 
 class UnknownQuery(ValidationError):
-    """``feedback`` named a query_id this process did not issue (or has forgotten)."""
+    """``feedback`` named a query_id that was never issued or has expired."""
+
+
+@dataclass
+class _Query:
+    """What feedback needs of a past search: where it ran and what it returned (and rendered)."""
+
+    ns: str
+    session: str | None
+    hits: list[tuple[str, str]]
+    included: list[str] = field(default_factory=list)
 
 
 class Retrieval:
@@ -44,23 +62,39 @@ class Retrieval:
     Args:
         graph, vectors, embedder: the shared backends.
         default_preset: preset used when a call names none (``settings.retrieval.preset``).
+        overrides: SearchConfig fields applied over every preset.
+        query_ttl_hours: how long a query_id accepts feedback (from any process; stored in Neo4j).
+        thompson_seed: seed of the generator behind ``usage_sampling="thompson"`` (None = fresh entropy).
     """
 
     def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
-                 overrides: dict[str, Any] | None = None) -> None:
+                 overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
+                 thompson_seed: int | None = None) -> None:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
         self.default_preset = default_preset
         self.overrides = dict(overrides or {})
         preset(default_preset).with_overrides(**self.overrides)  # fail at start-up on a bad name or value
+        if query_ttl_hours <= 0:
+            raise ValidationError(f"query_ttl_hours: must be > 0, got {query_ttl_hours}")
+        self.query_ttl_ms = int(query_ttl_hours * 3_600_000)
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kgmem-keyword")
-        self._queries: OrderedDict[str, tuple[str, list[tuple[str, str]]]] = OrderedDict()
+        # Query-log writes leave the search path: one background writer, flushed on close().
+        self._log_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-querylog")
+        self._pending: set[Future] = set()
+        self._queries: OrderedDict[str, _Query] = OrderedDict()
+        self._sessions: OrderedDict[tuple[str, str], bqar.ShiftState] = OrderedDict()
         self._lock = threading.Lock()
+        self._rng = np.random.default_rng(thompson_seed)
 
     def _preset(self, name: str | None) -> SearchConfig:
         base = preset(name, self.default_preset)
         return base.with_overrides(**self.overrides) if self.overrides else base
+
+    def _sample(self, alpha: float, beta: float) -> float:
+        with self._lock:  # numpy generators are not thread-safe
+            return bqar.sample_posterior(self._rng, alpha, beta)
 
     def retriever(self, config: SearchConfig):
         """The retriever class for ``config``'s legs (vector, keyword, hybrid or Graph RAG)."""
@@ -73,7 +107,7 @@ class Retrieval:
         hybrid = HybridRetriever(vector, keyword, config, self._executor)
         if not config.use_graph and not config.use_quality:
             return hybrid
-        return GraphRAGRetriever(hybrid, self.graph, config)
+        return GraphRAGRetriever(hybrid, self.graph, config, self._sample)
 
     def search(
         self,
@@ -86,46 +120,179 @@ class Retrieval:
         config: SearchConfig | None = None,
     ) -> SearchResult:
         """Run one search; see :meth:`kgmem.KGMem.search`."""
+        result, state = self._search(query, ns, k, session, kinds, preset_name, config)
+        self._remember(result, session, [], state)
+        return result
+
+    def _search(self, query: str, ns: str, k: int, session: str | None, kinds: Any, preset_name: str | None,
+                config: SearchConfig | None) -> tuple[SearchResult, bqar.ShiftState | None]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
         scope = Scope.build(ns, k, kinds, session)
         cfg = config or self._preset(preset_name)
-        retriever = self.retriever(cfg)
         t0 = time.perf_counter()
+        state = self._observe(query, scope, cfg)
+        retriever = self.retriever(cfg)
         hits = retriever.search(query, scope)
         timings = dict(getattr(retriever, "last_timings", {}))
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        query_id = uuid.uuid4().hex
-        with self._lock:
-            self._queries[query_id] = (ns, [(h.id, h.kind) for h in hits])
-            while len(self._queries) > QUERY_LOG_SIZE:
-                self._queries.popitem(last=False)
-        return SearchResult(query_id=query_id, query=query, ns=ns, preset=cfg.name, hits=hits, timings_ms=timings)
+        result = SearchResult(query_id=uuid.uuid4().hex, query=query, ns=ns, preset=cfg.name, hits=hits,
+                              timings_ms=timings)
+        return result, state
 
     def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
-        """Search, then render the hits as a prompt block with numbered citations."""
+        """Search, then render the hits as a prompt block with numbered citations. The citations are
+        remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
         if not isinstance(max_tokens, int) or max_tokens < 20:
             raise ValidationError("max_tokens: must be an integer >= 20")
-        return render(self.search(query, ns, **search_kwargs), max_tokens)
+        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None}
+        unknown = set(search_kwargs) - set(kw)
+        if unknown:
+            raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
+        kw.update(search_kwargs)
+        result, state = self._search(query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"])
+        ctx = render(result, max_tokens)
+        self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
+        return ctx
 
-    def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included") -> list[dict[str, Any]]:
-        """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows."""
+    # -- the query log: feedback from any process ---------------------------------------------
+    def _remember(self, result: SearchResult, session: str | None, included: list[str],
+                  state: bqar.ShiftState | None) -> None:
+        entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included)
+        with self._lock:
+            self._queries[result.query_id] = entry
+            while len(self._queries) > QUERY_LOG_SIZE:
+                self._queries.popitem(last=False)
+        now_ms = int(time.time() * 1000)
+        params = dict(
+            id=result.query_id, ns=result.ns, session=session, query=result.query, preset=result.preset,
+            hit_ids=[i for i, _ in entry.hits], hit_kinds=[k for _, k in entry.hits], included=included,
+            now_ms=now_ms, expires_ms=now_ms + self.query_ttl_ms, prune=QUERY_PRUNE_BATCH,
+            state=None if state is None else {"centroid": list(state.centroid), "n": state.n, "shifts": state.shifts},
+        )
+        future = self._log_executor.submit(self.graph.write, "retrieval/query_log", **params)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._logged)
+
+    def _logged(self, future: Future) -> None:
+        with self._lock:
+            self._pending.discard(future)
+        if future.exception() is not None:  # feedback from this process still works from memory
+            log.warning("query log write failed: %s", future.exception())
+
+    def flush(self, timeout: float | None = 30.0) -> None:
+        """Wait until every query of this process is stored (feedback from other processes needs it)."""
+        with self._lock:
+            pending = list(self._pending)
+        wait(pending, timeout=timeout)
+
+    def _query(self, query_id: str) -> _Query:
+        with self._lock:
+            entry = self._queries.get(query_id)
+        if entry is not None:
+            return entry
+        if not isinstance(query_id, str) or not query_id:
+            raise UnknownQuery(f"query_id: {query_id!r} is not a query id")
+        rows = self.graph.read("retrieval/query_get", id=query_id, now_ms=int(time.time() * 1000))
+        if not rows:
+            raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
+        row = rows[0]
+        return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])), list(row["included"] or []))
+
+    # -- feedback and BQAR session overlays ---------------------------------------------------------
+    def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
+                 response: str | None = None) -> list[dict[str, Any]]:
+        """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows.
+
+        A query made in a session updates that session's overlay (seen at once by the session's
+        searches, merged into the global posteriors by :meth:`end_session`); otherwise the global
+        posteriors. For a query rendered by :meth:`context`, the outcome is attributed causally: the
+        cited hits (``used``, and the ``[n]`` citations found in ``response``) get the outcome's signal,
+        the other rendered hits ``included``, the rest ``-0.1`` (:func:`kgmem.retrieval.bqar.attribute`).
+        """
         if isinstance(used, str) or hasattr(used, "id"):
             used = [used]
         used = [getattr(u, "id", u) for u in used]  # ids or the SearchHit objects themselves
-        with self._lock:
-            entry = self._queries.get(query_id)
-        if entry is None:
-            raise UnknownQuery(f"query_id: {query_id!r} is not a recent query of this client")
-        ns, retrieved = entry
-        changes = fb.updates(retrieved, used, outcome)
-        rows = self.graph.write(
-            "retrieval/feedback", ns=ns, now=datetime.now(timezone.utc).isoformat(),
-            prior_alpha=1.0, prior_beta=1.0,
-            updates=[{"id": u.id, "label": KIND_LABELS[u.kind], "delta": u.delta} for u in changes],
-        )
-        log.debug("feedback %s: %d updates", query_id, len(rows))
+        entry = self._query(query_id)
+        if response is not None:
+            if not entry.included:
+                raise ValidationError("response: this query was not rendered by context(), so it has no citations")
+            used = bqar.citations_to_ids(bqar.cited_numbers(response), entry.included) + used
+        if entry.included:
+            changes = bqar.attribute(entry.hits, entry.included, used, outcome)
+        else:
+            changes = fb.updates(entry.hits, used, outcome)
+        updates = [{"id": u.id, "label": KIND_LABELS[u.kind], "delta": u.delta} for u in changes]
+        now = datetime.now(timezone.utc)
+        common = dict(ns=entry.ns, now=now.isoformat(), prior_alpha=1.0, prior_beta=1.0, updates=updates)
+        if entry.session is not None:
+            rows = self.graph.write("retrieval/overlay_feedback", session=entry.session,
+                                    now_ms=int(now.timestamp() * 1000), **common)
+        else:
+            rows = self.graph.write("retrieval/feedback", **common)
+        log.debug("feedback %s: %d updates (session %s)", query_id, len(rows), entry.session)
         return rows
 
+    def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> bqar.ShiftState | None:
+        """Shift detection for a session search: fold the query into the session's centroid; on a
+        shift, damp the session's overlay view before this search reads it."""
+        if scope.session is None or not cfg.use_session_overlay or cfg.shift_threshold <= 0 or not cfg.use_quality:
+            return None
+        key = (scope.ns, scope.session)
+        with self._lock:
+            state = self._sessions.get(key)
+        try:
+            if state is None:
+                rows = self.graph.read("retrieval/session_state", ns=scope.ns, session=scope.session)
+                row = rows[0] if rows else {}
+                state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
+                                        int(row.get("shifts") or 0))
+            vector = self.embedder.embed_query(query)  # cached: the vector leg asks for the same embedding
+            verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
+            if verdict.is_shift:
+                rows = self.graph.write("retrieval/overlay_damp", ns=scope.ns, session=scope.session,
+                                        damping=cfg.shift_damping)
+                log.info("session %s: conversation shift (distance %.2f), overlay view x%.2f on %d items",
+                         scope.session, verdict.distance, cfg.shift_damping, rows[0]["damped"] if rows else 0)
+        except BackendUnavailable as exc:  # shift detection is an extra: the search itself decides how to degrade
+            log.warning("session %s: shift detection skipped (%s)", scope.session, exc)
+            return None
+        with self._lock:
+            self._sessions[key] = verdict.state
+            self._sessions.move_to_end(key)
+            while len(self._sessions) > SESSION_CACHE_SIZE:
+                self._sessions.popitem(last=False)
+        return verdict.state
+
+    def session_state(self, ns: str, session: str) -> bqar.ShiftState:
+        """The shift-detection state this process holds for a session (empty if none)."""
+        with self._lock:
+            return self._sessions.get((ns, session), bqar.ShiftState())
+
+    def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
+        """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
+        merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged."""
+        self.flush()
+        rows = self.graph.write("retrieval/overlay_merge", ns=ns, session=session,
+                                now=datetime.now(timezone.utc).isoformat(), prior_alpha=1.0, prior_beta=1.0)
+        with self._lock:
+            self._sessions.pop((ns, session), None)
+        merges = []
+        for item in rows[0]["merged"] if rows else []:
+            if item["alpha"] is None:  # the item was deleted meanwhile: nothing to merge into
+                continue
+            base = bqar.Beta(item["base_alpha"], item["base_beta"])
+            ours = bqar.Beta(item["d_alpha"], item["d_beta"])
+            merged = bqar.Beta(item["alpha"], item["beta"])
+            current = merged - ours  # the global value our delta was added to
+            merges.append(bqar.three_way_merge(base, base + ours, current))
+        conflicts = sum(m.conflict for m in merges)
+        if merges:
+            log.info("session %s merged: %d items, %d with concurrent opposite evidence", session, len(merges), conflicts)
+        return merges
+
     def close(self) -> None:
+        self.flush()
+        self._log_executor.shutdown(wait=True)
         self._executor.shutdown(wait=False)

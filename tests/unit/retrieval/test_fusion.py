@@ -48,20 +48,6 @@ def test_ties_keep_first_appearance_order():
     assert [f.id for f in out] == ["a", "b"]
 
 
-def test_propagate_lifts_neighbours_below_their_seed_and_never_lowers():
-    first = fusion.fuse({"keyword": cands("seed", "weak")}, {"keyword": 1.0}, k=60)
-    seed_score = first[0].score
-    graph = [Candidate("nb", "message", 1, seed_score * 0.9), Candidate("weak", "message", 2, seed_score * 0.99),
-             Candidate("seed", "message", 3, 1e-9)]
-    out = fusion.propagate(first, graph, graph_weight=1.0)
-    assert [f.id for f in out][0] == "seed"
-    by_id = {f.id: f for f in out}
-    assert by_id["seed"].score == pytest.approx(seed_score)  # a lower inherited score changes nothing
-    assert by_id["nb"].score == pytest.approx(seed_score * 0.9)
-    assert by_id["weak"].breakdown["graph"] == pytest.approx(seed_score * 0.99 - 1.0 / 62)
-    assert "graph" in by_id["nb"].legs
-
-
 def test_usage_posterior_is_alpha_over_alpha_plus_beta():
     assert fusion.usage_posterior(None, None) == 0.5
     assert fusion.usage_posterior(3.0, 1.0) == pytest.approx(0.75)
@@ -104,3 +90,21 @@ def test_age_days_parses_iso_and_rejects_garbage():
     assert fusion.age_days("2024-01-01T00:00:00", now) == pytest.approx(10.0)
     assert fusion.age_days("yesterday", now) is None
     assert math.isclose(fusion.age_days(now + timedelta(days=1), now), 0.0)
+
+
+def test_a_session_overlay_view_adds_to_the_global_posterior():
+    now = datetime.now(timezone.utc)
+    w = fusion.QualityWeights()
+    plain = fusion.quality_factors({"alpha": 2.0, "beta": 1.0}, None, w, now)
+    viewed = fusion.quality_factors({"alpha": 2.0, "beta": 1.0, "v_alpha": 0.0, "v_beta": 2.0}, None, w, now)
+    assert plain["posterior"] == pytest.approx(2 / 3) and viewed["posterior"] == pytest.approx(2 / 5)
+    unjudged = fusion.quality_factors({"v_alpha": 1.0}, None, w, now)  # overlay on an item with no global counts
+    assert unjudged["posterior"] == pytest.approx(2 / 3)
+
+
+def test_thompson_sampling_replaces_the_mean_with_the_samplers_draw():
+    now = datetime.now(timezone.utc)
+    seen = []
+    out = fusion.quality_factors({"alpha": 9.0, "beta": 1.0}, None, fusion.QualityWeights(), now,
+                                 sample=lambda a, b: seen.append((a, b)) or 0.25)
+    assert seen == [(9.0, 1.0)] and out["posterior"] == 0.25 and out["usage"] < 1.0

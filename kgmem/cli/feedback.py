@@ -1,0 +1,43 @@
+"""``kgmem feedback``: judge the hits of an earlier search, from any process (query ids live in Neo4j)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from kgmem.config import load_settings
+from kgmem.retrieval.feedback import LEVELS
+
+
+def _outcome(value: str) -> str | float:
+    if value in LEVELS:
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: choose one of {', '.join(LEVELS)} or a number in [-1, 1]") from None
+
+
+@click.command()
+@click.argument("query_id")
+@click.option("--used", multiple=True, help="Id of a hit that was used (repeat the option for several).")
+@click.option("--outcome", default="included", show_default=True,
+              help=f"{', '.join(LEVELS)} or a number in [-1, 1].")
+@click.option("--response", default=None,
+              help="The answer built on a `context` of this query; its [n] citations are the hits credited.")
+@click.option("--json", "as_json", is_flag=True, help="Print the updated posteriors as JSON.")
+def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str | None, as_json: bool) -> None:
+    """Tell kgmem which hits of QUERY_ID (from `kgmem search --json` or any client) were used and how it went.
+
+    Hits of the query not in --used get -0.1; a query made in a session updates that session's overlay
+    until the session ends.
+    """
+    from kgmem import KGMem
+
+    with KGMem(load_settings()) as mem:
+        rows = mem.retrieval.feedback(query_id, list(used), _outcome(outcome), response)
+    if as_json:
+        click.echo(json.dumps(rows, default=str))
+    else:
+        click.echo(f"feedback on {query_id}: {len(rows)} posteriors updated")
