@@ -1,5 +1,5 @@
 // One analysis batch, in one transaction (kgmem.analysis.store.KnowledgeStore.apply).
-// Params: ns, now, session_id, session, max_auto, factor, penalty, floor, initial,
+// Params: ns, now, session_id, session, marks, max_auto, factor, penalty, floor, initial,
 //   rows: [{id, insert, type, content, norm, source, subject, predicate, object,
 //           extracted_confidence, seen, triple}] — one row per knowledge id, inserts first;
 //     seen = how many extracted items landed on this id (0 for an item only being contradicted),
@@ -12,6 +12,9 @@
 // item — unless that item already contradicted it in this session (CONTRADICTS.sessions), so a
 // window and the session learner restating the same correction do not penalise twice.
 // Manual items keep their 1.0. Predicates are stored as data on RELATES_TO, never as a type.
+// $marks (kgmem ingest, usually []): ingest keys of these items, written in this transaction; if
+// one is already stored (a re-run, a retry whose commit went through) nothing is written, no rows.
+WITH 1 AS one WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done.id IN $marks }
 MERGE (s:Session {ns: $ns, id: $session_id})
   ON CREATE SET s.key = $session, s.started_at = $now, s.created_at = $now, s.turns = 0
 SET s.updated_at = $now
@@ -82,6 +85,12 @@ CALL () {
     ON CREATE SET r.created_at = $now, r.sessions = []
   SET r.sessions = CASE WHEN $session IN r.sessions THEN r.sessions ELSE r.sessions + $session END,
       r.updated_at = $now
+}
+CALL () {
+  UNWIND $marks AS mark
+  MERGE (m:IngestedEvent {ns: $ns, id: mark})
+    ON CREATE SET m.type = 'knowledge', m.source = 'ingest', m.created_at = $now
+  SET m.updated_at = $now
 }
 CALL () {
   UNWIND $entity_ids AS id

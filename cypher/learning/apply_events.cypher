@@ -7,7 +7,7 @@
 // (the value the replayer read); it then moves the cursor to $upto. A replay that
 // already committed returns no rows and changes nothing.
 //
-// Params: ns, now, segment, expected, upto, boost, penalty, lo, hi, initial, rate,
+// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category,
 //               example, count, first, last, open, params}]
 //   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at}]
@@ -21,6 +21,10 @@ OPTIONAL CALL () {
 WITH c WHERE c IS NULL OR coalesce(c.seq, -1) = $expected
 SET c.seq = $upto, c.replayed_at = $now
 WITH 1 AS one
+// Bulk ingest (kgmem ingest): $marks are the ingest keys of these events. They are written
+// below in this same transaction, and if any of them is already there (a re-run, or a retry
+// whose first commit went through) the statement returns no rows and changes nothing.
+WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done.id IN $marks }
 
 CALL () {
   UNWIND $errors AS ev
@@ -112,6 +116,13 @@ CALL () {
                   fix_pending: f.vector_pending, description: f.description, source: f.source,
                   error_pending: e.vector_pending, signature: e.signature, keys: e.keys,
                   tool: e.tool, category: e.category}) AS resolved
+}
+
+CALL () {
+  UNWIND $marks AS mark
+  MERGE (m:IngestedEvent {ns: $ns, id: mark})
+    ON CREATE SET m.type = 'tool_result', m.source = 'ingest', m.created_at = $now
+  SET m.updated_at = $now
 }
 
 CALL () {

@@ -24,7 +24,7 @@ from typing import Any
 import neo4j.exceptions
 
 from kgmem.config import LearningSettings
-from kgmem.errors import BackendUnavailable, ValidationError
+from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent
@@ -87,12 +87,16 @@ class LearningEngine:
         return self._observation(errors[0])
 
     def tool_results(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
-                     index: bool = True) -> BatchResult:
+                     index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> BatchResult:
         """Record many outcomes in order, in one transaction (bulk / backfill).
 
         With ``index=False`` new patterns are written to the graph only (``vector_pending``):
         no embeddings, no ``SIMILAR_TO`` links now — they are made on each pattern's next
         occurrence (or by a reindex). For the fastest backfill.
+
+        ``marks`` (``kgmem ingest``): ingest keys written in the same transaction as the events;
+        if one already exists nothing is written and :class:`AlreadyApplied` is raised.
+        ``spool=False`` raises :class:`BackendUnavailable` instead of spooling.
         """
         prepared = [_prepare_any(e, i) for i, e in enumerate(events)]
         if not prepared:
@@ -101,8 +105,10 @@ class LearningEngine:
         try:
             self._check_online()
             self._replay_if_due()
-            errors, resolved = self._apply(ns, prepared, index=index)
+            errors, resolved = self._apply(ns, prepared, index=index, marks=list(marks))
         except _UNREACHABLE as exc:
+            if not spool:
+                raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc)) from exc
             self._spool_or_raise(ns, prepared, exc)
             return BatchResult(len(prepared), n_err, len(prepared) - n_err, 0, 0, spooled=len(prepared))
         new = len({row["id"] for row in errors if row["vector_pending"]})  # first seen (or vector not yet written)
@@ -240,12 +246,14 @@ class LearningEngine:
         return plan, plan.errors, plan.outcomes, plan.closes
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
-               index: bool = True) -> tuple[list, list]:
+               index: bool = True, marks: list[str] | None = None) -> tuple[list, list]:
         plan, errors, outcomes, closes = self._plan(ns, events)
         if not (errors or outcomes or closes):
             return [], []  # successes with no open failure: nothing to write
-        rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes))
+        rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes, marks=marks))
         self._last_ok = time.monotonic()
+        if not rows:  # only the ingest-mark guard returns nothing
+            raise AlreadyApplied("some of these events were already ingested; nothing written")
         result_errors, resolved = rows[0]["errors"], rows[0]["resolved"]
         counts = {(r["id"]): r["count"] for r in errors}
         for row in result_errors:
@@ -263,8 +271,9 @@ class LearningEngine:
         return result_errors, resolved
 
     def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
-                expected: int = -1, upto: int = -1) -> dict[str, Any]:
+                expected: int = -1, upto: int = -1, marks: list[str] | None = None) -> dict[str, Any]:
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
+                "marks": marks or [],
                 "errors": errors, "outcomes": outcomes, "closes": closes, **self.rules.cypher_params()}
 
     def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
