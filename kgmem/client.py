@@ -16,7 +16,7 @@ import neo4j
 
 from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.callgraph import CallGraph, HealResult
-from kgmem.config import Settings, load_settings
+from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore, connect
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
@@ -69,6 +69,10 @@ class KGMem:
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 
+    def _ns(self, ns: str | None) -> str:
+        """The namespace of a call: ``ns`` if given (an empty one is an error, not the default)."""
+        return resolve_namespace(ns, self.namespace)
+
     # -- learning (DESIGN.md §4; kgmem/learning) ---------------------------------
     def tool_result(
         self,
@@ -91,32 +95,32 @@ class KGMem:
         Returns None on success. Never raises into the tool loop when Neo4j is down
         (the event is spooled) unless ``learning.strict`` is set.
         """
-        return self.learning.tool_result(ns or self.namespace, tool, params, error=error, session=session)
+        return self.learning.tool_result(self._ns(ns), tool, params, error=error, session=session)
 
     def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], ns: str | None = None, *,
                      index: bool = True) -> BatchResult:
         """Record many tool outcomes (``ToolEvent`` or dicts with tool/params/error/session/ts) in one
         transaction, in order — for bulk loads and backfills. ``index=False`` skips embedding new
         patterns now (they are indexed on their next occurrence)."""
-        return self.learning.tool_results(ns or self.namespace, events, index=index)
+        return self.learning.tool_results(self._ns(ns), events, index=index)
 
     def resolve(self, error: Observation | str, fix: str, success: bool = True, *, tool: str | None = None,
                 ns: str | None = None) -> FixOutcome:
         """Record that ``fix`` resolved ``error`` (an Observation, error id, or message + ``tool``),
         or failed to (``success=False``); confidence moves by +boost / −penalty and successes
         propagate to similar errors carrying the same fix."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool)
 
     def fix_applied(self, error: Observation | str, fix: str, success: bool, *, tool: str | None = None,
                     ns: str | None = None) -> FixOutcome:
         """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one)."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool)
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool)
 
     def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
                    ns: str | None = None) -> FixOutcome | None:
         """Store a user correction: manual, high-confidence knowledge (type ``correction``); if
         ``error`` is given, also a user fix of that error, which outranks automatic fixes."""
-        ns = ns or self.namespace
+        ns = self._ns(ns)
         self.add_knowledge(text, type="correction", ns=ns)
         if error is None:
             return None
@@ -125,7 +129,7 @@ class KGMem:
     def index_errors(self, ns: str | None = None) -> int:
         """Embed and link (SIMILAR_TO) the error patterns a ``tool_results(index=False)`` backfill left
         without vectors; returns how many were indexed."""
-        return self.learning.index_pending(ns or self.namespace)
+        return self.learning.index_pending(self._ns(ns))
 
     def replay_spool(self) -> int:
         """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
@@ -157,7 +161,7 @@ class KGMem:
             to :meth:`feedback`.
         """
         self.analysis.flush_turns()  # write-behind: this client's own turns are searchable at once
-        return self.retrieval.search(query, ns or self.namespace, k, session, kinds, preset)
+        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
 
     def context(self, query: str, max_tokens: int = 1000, ns: str | None = None, **search_kwargs: Any) -> Context:
         """The hits for ``query`` as a prompt block with numbered citations within ``max_tokens``,
@@ -165,7 +169,7 @@ class KGMem:
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         self.analysis.flush_turns()
-        return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
+        return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     def feedback(self, query_id: str, used: Sequence[Any] | str = (), outcome: str | float = "included") -> None:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
@@ -183,7 +187,7 @@ class KGMem:
         ``report.errors`` while every valid one lands. See :mod:`kgmem.ingest.events` for the format."""
         from kgmem.ingest import ingest
 
-        return ingest(self, source, ns or self.namespace, batch_size=batch_size, progress=progress, analyze=analyze)
+        return ingest(self, source, self._ns(ns), batch_size=batch_size, progress=progress, analyze=analyze)
 
     # -- conversation analysis (DESIGN.md §5; kgmem/analysis) ---------------------
     def turn(self, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
@@ -193,20 +197,20 @@ class KGMem:
         With ``[analysis] write_behind`` the turn is stored by a background thread in batches and
         this returns at once (the id is deterministic); see docs/analysis.md.
         """
-        return self.analysis.turn(ns or self.namespace, Turn(session, role, text, ref, ts))
+        return self.analysis.turn(self._ns(ns), Turn(session, role, text, ref, ts))
 
     def end_session(self, session: str, ns: str | None = None) -> None:
         """Close ``session``: analyse what is pending and learn from the whole session (in the background)."""
-        self.analysis.close_session(ns or self.namespace, session)
+        self.analysis.close_session(self._ns(ns), session)
 
     def add_knowledge(self, content: str, type: str = "fact", ns: str | None = None) -> dict[str, Any]:
         """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""
-        return self.analysis.curator.add(ns or self.namespace, type, content)
+        return self.analysis.curator.add(self._ns(ns), type, content)
 
     def learnings(self, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
                   ns: str | None = None) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
-        return self.analysis.store.list(ns or self.namespace, type=type, min_confidence=min_confidence,
+        return self.analysis.store.list(self._ns(ns), type=type, min_confidence=min_confidence,
                                         include_inactive=include_inactive)
 
     def wait_for_analysis(self, timeout: float | None = None) -> bool:
@@ -215,24 +219,24 @@ class KGMem:
 
     def analysis_stats(self, ns: str | None = None) -> dict[str, Any]:
         """Learning-event counters (inserted, merged, …, dropped), extractor in use, token usage, queue."""
-        return self.analysis.stats(ns or self.namespace)
+        return self.analysis.stats(self._ns(ns))
 
     # -- call graph and reports (kgmem/callgraph, kgmem/reports) ---------------------
     def record_calls(self, calls: Sequence[tuple[str, str]], ns: str | None = None) -> int:
         """Record call edges found by static analysis: ``[(caller_qualname, callee_qualname), ...]``."""
-        return self.callgraph.add_calls(ns or self.namespace, calls)
+        return self.callgraph.add_calls(self._ns(ns), calls)
 
     def observe_changes(self, functions_changed: Sequence[str], session: str | None = None,
                         ns: str | None = None) -> HealResult:
         """An observation changed these functions together: confirm call edges among them or add
         ``observation`` edges at 0.6 (functions must be known from :meth:`record_calls`)."""
-        return self.callgraph.observe(ns or self.namespace, functions_changed, session)
+        return self.callgraph.observe(self._ns(ns), functions_changed, session)
 
     def report(self, name: str, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
         """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
         from kgmem.reports import run_report
 
-        return run_report(self.graph, name, {"ns": ns or self.namespace, **params}).rows
+        return run_report(self.graph, name, {"ns": self._ns(ns), **params}).rows
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:

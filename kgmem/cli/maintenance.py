@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kgmem.config import load_settings
+from kgmem.config import load_settings, resolve_namespace
 
 
 @contextmanager
@@ -35,7 +35,7 @@ def reindex(ns: str | None, missing_only: bool) -> None:
     from kgmem.vectors import Embedder, VectorStore, open_chroma
 
     settings = load_settings()
-    ns = ns or settings.namespace
+    ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         vectors = VectorStore(open_chroma(settings))
         embedder = Embedder(settings.embedding, settings.models_dir)
@@ -57,7 +57,7 @@ def export_cmd(ns: str | None, file: Path) -> None:
     from kgmem.maintenance import export_namespace
 
     settings = load_settings()
-    ns = ns or settings.namespace
+    ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         summary = export_namespace(graph, ns, file)
     click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships -> {file}")
@@ -99,7 +99,7 @@ def decay(ns: str | None, stale_days: int, half_life_days: float) -> None:
     from kgmem.maintenance import DecaySettings, run_decay
 
     settings = load_settings()
-    ns = ns or settings.namespace
+    ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         result = run_decay(graph, ns, DecaySettings(stale_days=stale_days, half_life_days=half_life_days))
     click.echo(f"decay {ns}: {result.knowledge_decayed} knowledge items lowered "
