@@ -44,7 +44,7 @@ CALL (s, row) {
             WHEN boosted - penalties * $penalty < $floor THEN $floor
             ELSE boosted - penalties * $penalty END AS new
   SET k.confidence = new,
-      k.updated_at = $now,
+      k.updated_at = $now, k.ns_key = $ns_key,
       k.times_seen = coalesce(k.times_seen, 0) + row.seen,
       k.source_sessions = CASE WHEN row.seen > 0 AND NOT $session IN coalesce(k.source_sessions, [])
                                THEN coalesce(k.source_sessions, []) + $session
@@ -59,10 +59,10 @@ CALL (s, row) {
     WITH row, k WHERE row.triple IS NOT NULL
     MERGE (a:Entity {ns: $ns, id: row.triple.subject_id})
       ON CREATE SET a.name = row.triple.subject, a.kind = 'concept', a.created_at = $now, a.vector_pending = true
-    SET a.updated_at = $now
+    SET a.updated_at = $now, a.ns_key = $ns_key
     MERGE (b:Entity {ns: $ns, id: row.triple.object_id})
       ON CREATE SET b.name = row.triple.object, b.kind = 'concept', b.created_at = $now, b.vector_pending = true
-    SET b.updated_at = $now
+    SET b.updated_at = $now, b.ns_key = $ns_key
     MERGE (k)-[:ABOUT]->(a)
     MERGE (k)-[:ABOUT]->(b)
     MERGE (a)-[r:RELATES_TO {knowledge_id: k.id}]->(b)

@@ -38,7 +38,7 @@ CALL () {
                   e.first_seen = ev.first, e.created_at = $now, e.vector_pending = true
   SET e.occurrences = e.occurrences + ev.count,
       e.last_seen = CASE WHEN e.last_seen IS NULL OR ev.last > e.last_seen THEN ev.last ELSE e.last_seen END,
-      e.example = ev.example, e.updated_at = $now
+      e.example = ev.example, e.updated_at = $now, e.ns_key = $ns_key
   MERGE (e)-[:CAUSED_BY]->(t)
   WITH e, ev
   CALL (e, ev) {
@@ -75,11 +75,12 @@ CALL () {
   MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
     ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
                   e.signature = o.signature, e.keys = o.keys, e.occurrences = 0,
-                  e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true
+                  e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true,
+                  e.ns_key = $ns_key
   MERGE (f:Fix {ns: $ns, id: o.fix_id})
     ON CREATE SET f.description = o.description, f.source = o.source, f.created_at = $now,
                   f.vector_pending = true
-  SET f.updated_at = $now
+  SET f.updated_at = $now, f.ns_key = $ns_key
   MERGE (e)-[r:RESOLVED_BY]->(f)
     ON CREATE SET r.confidence = CASE WHEN o.source = 'user' THEN $hi ELSE $initial END,
                   r.successes = 0, r.failures = 0, r.alpha = 1.0, r.beta = 1.0,

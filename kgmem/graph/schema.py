@@ -5,17 +5,35 @@ from __future__ import annotations
 import logging
 
 from kgmem.graph.store import GraphStore
+from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def apply_schema(graph: GraphStore) -> int:
-    """Create every constraint and index idempotently; record and return the schema version."""
+    """Create every constraint and index idempotently, migrating an older database; record and
+    return the schema version."""
+    _drop_outdated_fulltext(graph)
     graph.write_statements("schema", version=SCHEMA_VERSION)
+    _backfill_ns_key(graph)
     log.info("schema version %s applied", SCHEMA_VERSION)
     return SCHEMA_VERSION
+
+
+def _drop_outdated_fulltext(graph: GraphStore) -> None:
+    """Schema 4 indexes ``ns_key``; an index created by an older kgmem lacks it and is re-created."""
+    rows = graph.read("schema_migrations/fulltext_properties")
+    if rows and "ns_key" not in rows[0]["properties"]:
+        log.info("re-creating full-text index kgmem_fulltext with ns_key (schema 4)")
+        graph.write("schema_migrations/drop_fulltext")
+
+
+def _backfill_ns_key(graph: GraphStore) -> None:
+    """Nodes written before schema 4 get their ``ns_key`` (one namespace at a time, batched)."""
+    for row in graph.read("schema_migrations/namespaces_without_key"):
+        graph.write_autocommit("schema_migrations/backfill_ns_key", ns=row["ns"], ns_key=ns_key(row["ns"]))
 
 
 def schema_version(graph: GraphStore) -> int | None:
