@@ -46,7 +46,7 @@ def mixed_events(n_tools: int, n_sessions: int = 20, turns_per_session: int = 6,
 def write_jsonl(path: Path, events: list[dict[str, Any]], extra_lines: dict[int, bytes] | None = None) -> Path:
     """Write events one per line; ``extra_lines`` inserts raw bytes before the given 1-based line."""
     lines = [json.dumps(e).encode() for e in events]
-    for at, raw in sorted((extra_lines or {}).items(), reverse=True):
+    for at, raw in sorted((extra_lines or {}).items()):  # ascending: each key is its final line number
         lines.insert(at - 1, raw)
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
