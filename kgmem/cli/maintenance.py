@@ -71,6 +71,7 @@ def export_cmd(ns: str | None, file: Path) -> None:
 @click.option("--no-reindex", is_flag=True, help="Do not rebuild the namespace's vectors after the import.")
 def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
     """Load FILE.jsonl (from `kgmem export`) into the namespace it names."""
+    from kgmem.graph.schema import backfill_ns_key
     from kgmem.maintenance import import_namespace
     from kgmem.maintenance.importer import item_count
     from kgmem.maintenance.reindex import reindex as run_reindex
@@ -81,6 +82,7 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
         vectors = VectorStore(open_chroma(settings))
         with _bar(item_count(file), f"import {file.name}") as bar:
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update)
+        backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
         click.echo(f"imported {summary.ns}: {sum(summary.nodes.values())} nodes, "
                    f"{sum(summary.relationships.values())} relationships"
                    + (" (namespace replaced)" if summary.replaced else ""))

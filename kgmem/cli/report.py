@@ -44,6 +44,9 @@ def _list_reports() -> None:
                 continue
             default = "required" if p.required else f"default {p.default}"
             kind = "|".join(p.choices) if p.choices else p.type
+            if p.low is not None or p.high is not None:
+                low, high = ("" if v is None else f"{v:g}" for v in (p.low, p.high))
+                kind += f" in [{low}..{high}]"
             click.echo(f"{' ' * width}    --param {p.name}=<{kind}>  ({default}) {p.description}")
 
 

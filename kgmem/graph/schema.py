@@ -17,7 +17,7 @@ def apply_schema(graph: GraphStore) -> int:
     return the schema version."""
     _drop_outdated_fulltext(graph)
     graph.write_statements("schema", version=SCHEMA_VERSION)
-    _backfill_ns_key(graph)
+    backfill_ns_key(graph)
     log.info("schema version %s applied", SCHEMA_VERSION)
     return SCHEMA_VERSION
 
@@ -30,13 +30,9 @@ def _drop_outdated_fulltext(graph: GraphStore) -> None:
         graph.write("schema_migrations/drop_fulltext")
 
 
-def _backfill_ns_key(graph: GraphStore) -> None:
-    """Nodes written before schema 4 get their ``ns_key`` (one namespace at a time, batched)."""
-    for row in graph.read("schema_migrations/namespaces_without_key"):
-        graph.write_autocommit("schema_migrations/backfill_ns_key", ns=row["ns"], ns_key=ns_key(row["ns"]))
-
-
-def schema_version(graph: GraphStore) -> int | None:
-    """The schema version recorded in the graph, or None before `kgmem init`."""
-    rows = graph.read("schema_version")
-    return rows[0]["version"] if rows else None
+def backfill_ns_key(graph: GraphStore, ns: str | None = None) -> None:
+    """Nodes written before schema 4 (or imported from an older export) get their ``ns_key`` —
+    of namespace ``ns``, or of every namespace — in batches; nodes that have it are not touched."""
+    namespaces = [ns] if ns is not None else [r["ns"] for r in graph.read("schema_migrations/namespaces_without_key")]
+    for name in namespaces:
+        graph.write_autocommit("schema_migrations/backfill_ns_key", ns=name, ns_key=ns_key(name))
