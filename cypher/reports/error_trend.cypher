@@ -1,7 +1,7 @@
 // name: error_trend
 // description: Error events per day and tool over the last N days (trend lines).
 // param: ns str — namespace
-// param: days int = 30 [1..36500] — how many days back
+// param: days int = 30 [0..36500] — how many days back
 // param: by str = tool {tool,category} — group by tool or by category
 // column: day — calendar day (UTC)
 // column: name — the tool (or category) name

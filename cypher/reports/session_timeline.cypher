@@ -1,7 +1,7 @@
 // name: session_timeline
 // description: Per session, in time order: messages, errors, fixes and knowledge learned.
 // param: ns str — namespace
-// param: days int = 30 [1..36500] — sessions started in the last N days
+// param: days int = 30 [0..36500] — sessions started in the last N days
 // param: limit int = 100 [1..100000] — how many sessions (most recent first, shown oldest first)
 // column: session — session key
 // column: started_at — start (ISO-8601 UTC)
