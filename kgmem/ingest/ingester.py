@@ -43,7 +43,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 256
-_UNREACHABLE = (BackendUnavailable, neo4j.exceptions.DriverError)
+# Backend trouble (not the data's fault): stop the run instead of blaming lines. A transient error
+# that outlived the driver's own retries (e.g. the database still starting) counts as such.
+_UNREACHABLE = (BackendUnavailable, neo4j.exceptions.DriverError, neo4j.exceptions.TransientError, OSError)
 _GUARD_RETRIES = 3  # another writer marked some of our keys in between: re-read the marks, retry
 
 E = TypeVar("E")

@@ -5,7 +5,6 @@ whatever the batch size or how often it is ingested."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
