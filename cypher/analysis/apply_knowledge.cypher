@@ -76,7 +76,9 @@ CALL (s, row) {
   RETURN {id: k.id, created: created, old: old, new: new, is_manual: k.is_manual, penalties: penalties,
           times_seen: k.times_seen, vector_pending: coalesce(k.vector_pending, false)} AS result
 }
-WITH collect(result) AS results
+// Grouped by s: when the ingest-mark guard stopped the statement there is no s, so no row comes
+// back and nothing below runs (a plain collect() would still return one row and write the marks).
+WITH s, collect(result) AS results
 CALL () {
   UNWIND $contradictions AS c
   MATCH (n:Knowledge {ns: $ns, id: c.new_id})

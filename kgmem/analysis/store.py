@@ -269,9 +269,9 @@ class KnowledgeStore:
             marks=marks or [],
             **confidence.params(self.settings),
         )
-        if not result:  # only the ingest-mark guard returns nothing
+        if not result and marks:  # the ingest-mark guard stopped it: nothing was written
             raise AlreadyApplied("some of these knowledge items were already ingested; nothing written")
-        result = result[0]
+        result = result[0] if result else {"results": [], "pending_entities": []}  # every row vanished meanwhile
         results = {r["id"]: r for r in result["results"]}
         self._fill_outcomes(plan, results)
         self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],

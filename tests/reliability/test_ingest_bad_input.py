@@ -131,3 +131,31 @@ def test_reingesting_a_knowledge_file_does_not_grow_times_seen(mem, ns, tmp_path
         again = mem.ingest(path, ns=ns)
         assert again.knowledge == 0 and again.already_ingested == 3
     assert graph_counts(mem.driver, ns) == first
+
+
+def test_the_in_transaction_guard_refuses_events_marked_meanwhile(mem, ns, monkeypatch) -> None:
+    """Another writer (or a driver retry whose first commit went through) marks an event between our
+    read of the marks and our write: the guarded statement writes nothing, the ingester re-reads the
+    marks and applies only the rest — each event exactly once."""
+    from kgmem.ingest.ingester import Ingester
+
+    facts = ["Postgres runs on port 5433 in staging", "The CI cache lives in an S3 bucket",
+             "Deploys need a signed release tag"]
+    lines = [{**TOOL, "params": {"i": i}} for i in range(4)] + [{**KNOW, "content": fact} for fact in facts]
+    mem.ingest(lines[:1] + lines[4:5], ns=ns)  # the first tool result and knowledge line land (and are marked)
+    real = Ingester._unmarked
+    stale: set[str] = set()
+
+    def unmarked_once_stale(self, batch):  # type: ignore[no-untyped-def]
+        kind = type(batch[0].event).__name__
+        if kind in stale:
+            return real(self, batch)
+        stale.add(kind)
+        return list(batch)  # the first read of each kind misses the marks already there
+
+    monkeypatch.setattr(Ingester, "_unmarked", unmarked_once_stale)
+    report = mem.ingest(lines, ns=ns)
+    assert stale == {"ToolResultEvent", "KnowledgeEvent"}
+    assert report.ok and report.tool_results == 3 and report.knowledge == 2 and report.already_ingested == 2
+    counts = graph_counts(mem.driver, ns)
+    assert counts["occurrences"] == 4 and counts["knowledge"] == 3 and counts["times_seen"] == 3 and counts["marks"] == 7
