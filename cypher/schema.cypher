@@ -39,10 +39,14 @@ CREATE INDEX entity_pending IF NOT EXISTS FOR (n:Entity) ON (n.vector_pending);
 // `role` so a speaker's name matches their turns. 'english' = Lucene's 33 stop words + Porter
 // stemming; kgmem drops a longer stop-word list from the query (kgmem/retrieval/text.py).
 // The first definition (kgmem_text: no ns/role) is dropped once; CREATE is idempotent by name.
+// Schema 4: `ns_key` (kgmem.ids.ns_key, one exact token per namespace) is indexed too and the
+// keyword leg requires it instead of the analysed `ns` (which "Team-A" shares with "team"); an
+// index without it is dropped by kgmem.graph.schema before this file runs, and nodes written
+// before are given their ns_key after it (kgmem init migrates an existing database).
 DROP INDEX kgmem_text IF EXISTS;
 CREATE FULLTEXT INDEX kgmem_fulltext IF NOT EXISTS
 FOR (n:ErrorPattern|Fix|Knowledge|Entity|Message)
-ON EACH [n.ns, n.pattern, n.description, n.content, n.name, n.text, n.role]
+ON EACH [n.ns, n.ns_key, n.pattern, n.description, n.content, n.name, n.text, n.role]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
 
 CALL db.awaitIndexes(300);

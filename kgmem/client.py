@@ -17,7 +17,7 @@ import neo4j
 from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.app import Engines
-from kgmem.config import Settings
+from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
@@ -73,6 +73,10 @@ class KGMem:
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 
+    def _ns(self, ns: str | None) -> str:
+        """The namespace of a call: ``ns`` if given (an empty one is an error, not the default)."""
+        return resolve_namespace(ns, self.namespace)
+
     # -- learning (docs/design.md §4; kgmem/learning) ---------------------------------
     @keyword_only
     def tool_result(
@@ -98,7 +102,7 @@ class KGMem:
         next success after a recovery confirms its fix held (+boost, once). Never raises into
         the tool loop when Neo4j is down (the event is spooled) unless ``learning.strict`` is set.
         """
-        return self.learning.tool_result(ns or self.namespace, tool, params, error=error, session=session)
+        return self.learning.tool_result(self._ns(ns), tool, params, error=error, session=session)
 
     @keyword_only
     def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
@@ -106,7 +110,7 @@ class KGMem:
         """Record many tool outcomes (``ToolEvent`` or dicts with tool/params/error/session/ts) in one
         transaction, in order — for bulk loads and backfills. ``index=False`` skips embedding new
         patterns now (they are indexed on their next occurrence)."""
-        return self.learning.tool_results(ns or self.namespace, events, index=index)
+        return self.learning.tool_results(self._ns(ns), events, index=index)
 
     @keyword_only
     def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
@@ -120,19 +124,19 @@ class KGMem:
         confirms that recovery and gives its fix your description — no second Fix, no second
         success. Called while the failure is still open, it names the fix the next success
         of the tool in that session will complete (counted once)."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool, session=session)
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session)
 
     @keyword_only
     def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
                     session: str | None = None, ns: str | None = None) -> FixOutcome:
         """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one)."""
-        return self.learning.resolve(ns or self.namespace, error, fix, success, tool=tool, session=session)
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session)
 
     def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
                    ns: str | None = None) -> FixOutcome | None:
         """Store a user correction: manual, high-confidence knowledge (type ``correction``); if
         ``error`` is given, also a user fix of that error, which outranks automatic fixes."""
-        ns = ns or self.namespace
+        ns = self._ns(ns)
         self.add_knowledge(text, type="correction", ns=ns)
         if error is None:
             return None
@@ -143,7 +147,7 @@ class KGMem:
     def index_errors(self, *, ns: str | None = None) -> int:
         """Embed and link (SIMILAR_TO) the error patterns a ``tool_results(index=False)`` backfill left
         without vectors; returns how many were indexed."""
-        return self.learning.index_pending(ns or self.namespace)
+        return self.learning.index_pending(self._ns(ns))
 
     def replay_spool(self) -> int:
         """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
@@ -177,7 +181,7 @@ class KGMem:
             to :meth:`feedback`.
         """
         self.analysis.flush_turns()  # write-behind: this client's own turns are searchable at once
-        return self.retrieval.search(query, ns or self.namespace, k, session, kinds, preset)
+        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
 
     @keyword_only
     def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None, **search_kwargs: Any) -> Context:
@@ -186,7 +190,7 @@ class KGMem:
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         self.analysis.flush_turns()
-        return self.retrieval.context(query, ns or self.namespace, max_tokens, **search_kwargs)
+        return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     @keyword_only
     def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
@@ -209,7 +213,7 @@ class KGMem:
         ``report.errors`` while every valid one lands. See :mod:`kgmem.ingest.events` for the format."""
         from kgmem.ingest import ingest
 
-        return ingest(self, source, ns or self.namespace, batch_size=batch_size, progress=progress, analyze=analyze)
+        return ingest(self, source, self._ns(ns), batch_size=batch_size, progress=progress, analyze=analyze)
 
     # -- conversation analysis (docs/design.md §5; kgmem/analysis) ---------------------
     @keyword_only
@@ -223,25 +227,25 @@ class KGMem:
         With ``[analysis] write_behind`` the turn is stored by a background thread in batches and
         this returns at once (the id is deterministic); see docs/analysis.md.
         """
-        return self.analysis.turn(ns or self.namespace, Turn(session, role, text, ref, ts))
+        return self.analysis.turn(self._ns(ns), Turn(session, role, text, ref, ts))
 
     @keyword_only
     def end_session(self, session: str, *, ns: str | None = None) -> None:
         """Close ``session``: merge its retrieval feedback into the global posteriors, analyse what is
         pending and learn from the whole session (in the background)."""
-        self.analysis.close_session(ns or self.namespace, session)
-        self.retrieval.end_session(ns or self.namespace, session)  # the overlay stays if this fails: retry later
+        self.analysis.close_session(self._ns(ns), session)
+        self.retrieval.end_session(self._ns(ns), session)  # the overlay stays if this fails: retry later
 
     @keyword_only
     def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:
         """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""
-        return self.analysis.curator.add(ns or self.namespace, type, content)
+        return self.analysis.curator.add(self._ns(ns), type, content)
 
     @keyword_only
     def learnings(self, *, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
                   ns: str | None = None) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
-        return self.analysis.store.list(ns or self.namespace, type=type, min_confidence=min_confidence,
+        return self.analysis.store.list(self._ns(ns), type=type, min_confidence=min_confidence,
                                         include_inactive=include_inactive)
 
     def wait_for_analysis(self, timeout: float | None = None) -> bool:
@@ -251,27 +255,27 @@ class KGMem:
     @keyword_only
     def analysis_stats(self, *, ns: str | None = None) -> dict[str, Any]:
         """Learning-event counters (inserted, merged, …, dropped), extractor in use, token usage, queue."""
-        return self.analysis.stats(ns or self.namespace)
+        return self.analysis.stats(self._ns(ns))
 
     # -- call graph and reports (kgmem/callgraph, kgmem/reports) ---------------------
     @keyword_only
     def record_calls(self, calls: Sequence[tuple[str, str]], *, ns: str | None = None) -> int:
         """Record call edges found by static analysis: ``[(caller_qualname, callee_qualname), ...]``."""
-        return self.callgraph.add_calls(ns or self.namespace, calls)
+        return self.callgraph.add_calls(self._ns(ns), calls)
 
     @keyword_only
     def observe_changes(self, functions_changed: Sequence[str], *, session: str | None = None,
                         ns: str | None = None) -> HealResult:
         """An observation changed these functions together: confirm call edges among them or add
         ``observation`` edges at 0.6 (functions must be known from :meth:`record_calls`)."""
-        return self.callgraph.observe(ns or self.namespace, functions_changed, session)
+        return self.callgraph.observe(self._ns(ns), functions_changed, session)
 
     @keyword_only
     def report(self, name: str, *, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
         """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
         from kgmem.reports import run_report
 
-        return run_report(self.graph, name, {"ns": ns or self.namespace, **params}).rows
+        return run_report(self.graph, name, {"ns": self._ns(ns), **params}).rows
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:

@@ -17,6 +17,7 @@ Invalid values fail at start-up with :class:`~kgmem.errors.ConfigError` naming t
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -26,9 +27,36 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from kgmem.errors import ConfigError
+from kgmem.errors import ValidationError as KGMemValidationError
 
 CONFIG_FILE_NAME = "kgmem.toml"
 NEO4J_URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+MAX_NAMESPACE_CHARS = 200
+
+
+def check_namespace(value: object, what: str = "namespace") -> str:
+    """``value`` if it is a usable namespace: a non-blank string of at most 200 characters.
+
+    An empty namespace used to mean "the default one" silently; it is an error everywhere now.
+    Raises :class:`ValueError` (a :class:`~kgmem.errors.ValidationError` through :func:`resolve_namespace`).
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what}: must be a non-empty string; got {value!r}")
+    if len(value) > MAX_NAMESPACE_CHARS:
+        raise ValueError(f"{what}: longer than {MAX_NAMESPACE_CHARS} characters")
+    return value
+
+
+def resolve_namespace(ns: str | None, default: str, what: str = "ns") -> str:
+    """The namespace a call works in: ``ns`` when given (validated, never silently replaced), else ``default``."""
+    if ns is None:
+        return default
+    try:
+        return check_namespace(ns, what)
+    except ValueError as exc:
+        raise KGMemValidationError(str(exc)) from None
 
 
 def default_home() -> Path:
@@ -200,6 +228,11 @@ class Settings(BaseSettings):
     anthropic: AnthropicSettings = AnthropicSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
 
+    @field_validator("namespace")
+    @classmethod
+    def _check_namespace(cls, value: str) -> str:
+        return check_namespace(value)
+
     @model_validator(mode="after")
     def _standard_api_key(self) -> "Settings":
         # ANTHROPIC_API_KEY is what every Anthropic user already has set.
@@ -293,4 +326,13 @@ def load_settings(**overrides: Any) -> Settings:
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"]) or "<root>"
             problems.append(f"{key}: {err['msg']}")
-        raise ConfigError("invalid kgmem settings — " + "; ".join(problems)) from exc
+        # `from None`: pydantic's own message repeats every input value (a URI's password too).
+        raise ConfigError(redact("invalid kgmem settings — " + "; ".join(problems))) from None
+
+
+_URI_CREDENTIALS = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^/@:\s]*):(?P<secret>[^/@\s]*)@")
+
+
+def redact(text: str) -> str:
+    """``text`` with the password of any ``scheme://user:password@host`` replaced by ``***``."""
+    return _URI_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:***@", text)

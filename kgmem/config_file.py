@@ -10,6 +10,8 @@ from typing import Any
 
 import tomli_w
 
+from kgmem.paths import private_dir
+
 
 def read_config(path: Path) -> dict[str, Any]:
     """The parsed file, or ``{}`` when it does not exist."""
@@ -23,7 +25,7 @@ def update_config(path: Path, section: str, values: dict[str, Any]) -> None:
     """Merge ``values`` into ``[section]``, keeping every other key, and write atomically with mode 0600."""
     data = read_config(path)
     data.setdefault(section, {}).update(values)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)  # $KGMEM_HOME: mode 0700
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as fh:

@@ -21,6 +21,16 @@ class BackendUnavailable(KGMemError):
     """Neo4j or Chroma could not be reached after retries."""
 
 
+class AlreadyApplied(KGMemError):
+    """A write guarded by ingest marks found one of them already stored (a re-run or a concurrent
+    ingest got there first); nothing was written — re-read the marks and retry the rest."""
+
+
+class IngestInterrupted(KGMemError):
+    """`kgmem ingest` stopped because Neo4j became unreachable; what it stored is marked, so
+    running the same command again continues where it stopped."""
+
+
 class CypherNotFound(KGMemError):
     """A named Cypher file does not exist under cypher/."""
 

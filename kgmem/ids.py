@@ -10,3 +10,15 @@ def node_id(ns: str, kind: str, *parts: str) -> str:
     """Return a 32-hex-char id for (namespace, kind, parts)."""
     digest = hashlib.sha256(_SEP.join((ns, kind, *parts)).encode("utf-8")).hexdigest()
     return digest[:32]
+
+
+def ns_key(ns: str) -> str:
+    """The namespace as one exact full-text token (``Node.ns_key``, indexed in ``kgmem_fulltext``).
+
+    The english analyzer splits and stems ``ns`` itself (``Team-A`` -> ``team``), so a Lucene clause
+    on it also matches look-alike namespaces, whose rows then crowd the fetch limit. Twenty
+    decimal digits pass every analyzer unchanged as one token; GraphStore passes it as ``$ns_key``
+    to every statement that has an ``ns`` parameter.
+    """
+    digest = hashlib.sha256(("ns-key" + _SEP + ns).encode("utf-8")).hexdigest()
+    return str(int(digest[:16], 16)).zfill(20)

@@ -21,7 +21,7 @@ BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
-        if parts[0] in ("integration", "e2e"):
+        if parts[0] in ("integration", "e2e", "reliability"):
             item.add_marker(getattr(pytest.mark, parts[0]))
 
 
@@ -112,3 +112,28 @@ def mem(settings: Settings, driver, embedder, graph):
     client = KGMem(settings, driver=driver, embedder=embedder)
     yield client
     client.close()
+
+
+@pytest.fixture
+def private_neo4j(tmp_path: Path):
+    """Factory: ``private_neo4j(bolt_port, http_port, **settings)`` starts a private Neo4j (own home
+    under tmp_path) that the test may stop, restart or kill -9; it is stopped afterwards."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from private_neo4j import PrivateNeo4j  # type: ignore[import-not-found]
+
+    started: list = []
+
+    def start(bolt_port: int, http_port: int, **overrides):  # type: ignore[no-untyped-def]
+        server = PrivateNeo4j(tmp_path, bolt_port, http_port, **overrides)
+        started.append(server)
+        server.up()
+        return server
+
+    yield start
+    for server in started:
+        try:
+            server.down()
+        except Exception:  # noqa: BLE001 - already dead (a kill -9 test) or never came up
+            pass

@@ -4,7 +4,7 @@
 MERGE (k:Knowledge {ns: $ns, id: $id})
   ON CREATE SET k.type = $type, k.content = $content, k.norm = $norm, k.source = 'manual',
                 k.times_seen = 1, k.source_sessions = [], k.created_at = $now, k.vector_pending = true
-SET k.is_manual = true, k.is_active = true, k.confidence = 1.0, k.updated_at = $now
+SET k.is_manual = true, k.is_active = true, k.confidence = 1.0, k.updated_at = $now, k.ns_key = $ns_key
 WITH k
 CALL (k) {
   MATCH (k)-[:ABOUT]->(:Entity)-[r:RELATES_TO {knowledge_id: k.id}]->(:Entity)

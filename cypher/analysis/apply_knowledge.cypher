@@ -1,5 +1,5 @@
 // One analysis batch, in one transaction (kgmem.analysis.store.KnowledgeStore.apply).
-// Params: ns, now, session_id, session, max_auto, factor, penalty, floor, initial,
+// Params: ns, now, session_id, session, marks, max_auto, factor, penalty, floor, initial,
 //   rows: [{id, insert, type, content, norm, source, subject, predicate, object,
 //           extracted_confidence, seen, triple}] — one row per knowledge id, inserts first;
 //     seen = how many extracted items landed on this id (0 for an item only being contradicted),
@@ -12,6 +12,9 @@
 // item — unless that item already contradicted it in this session (CONTRADICTS.sessions), so a
 // window and the session learner restating the same correction do not penalise twice.
 // Manual items keep their 1.0. Predicates are stored as data on RELATES_TO, never as a type.
+// $marks (kgmem ingest, usually []): ingest keys of these items, written in this transaction; if
+// one is already stored (a re-run, a retry whose commit went through) nothing is written, no rows.
+WITH 1 AS one WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done.id IN $marks }
 MERGE (s:Session {ns: $ns, id: $session_id})
   ON CREATE SET s.key = $session, s.started_at = $now, s.created_at = $now, s.turns = 0
 SET s.updated_at = $now
@@ -41,7 +44,7 @@ CALL (s, row) {
             WHEN boosted - penalties * $penalty < $floor THEN $floor
             ELSE boosted - penalties * $penalty END AS new
   SET k.confidence = new,
-      k.updated_at = $now,
+      k.updated_at = $now, k.ns_key = $ns_key,
       k.times_seen = coalesce(k.times_seen, 0) + row.seen,
       k.source_sessions = CASE WHEN row.seen > 0 AND NOT $session IN coalesce(k.source_sessions, [])
                                THEN coalesce(k.source_sessions, []) + $session
@@ -56,10 +59,10 @@ CALL (s, row) {
     WITH row, k WHERE row.triple IS NOT NULL
     MERGE (a:Entity {ns: $ns, id: row.triple.subject_id})
       ON CREATE SET a.name = row.triple.subject, a.kind = 'concept', a.created_at = $now, a.vector_pending = true
-    SET a.updated_at = $now
+    SET a.updated_at = $now, a.ns_key = $ns_key
     MERGE (b:Entity {ns: $ns, id: row.triple.object_id})
       ON CREATE SET b.name = row.triple.object, b.kind = 'concept', b.created_at = $now, b.vector_pending = true
-    SET b.updated_at = $now
+    SET b.updated_at = $now, b.ns_key = $ns_key
     MERGE (k)-[:ABOUT]->(a)
     MERGE (k)-[:ABOUT]->(b)
     MERGE (a)-[r:RELATES_TO {knowledge_id: k.id}]->(b)
@@ -73,7 +76,9 @@ CALL (s, row) {
   RETURN {id: k.id, created: created, old: old, new: new, is_manual: k.is_manual, penalties: penalties,
           times_seen: k.times_seen, vector_pending: coalesce(k.vector_pending, false)} AS result
 }
-WITH collect(result) AS results
+// Grouped by s: when the ingest-mark guard stopped the statement there is no s, so no row comes
+// back and nothing below runs (a plain collect() would still return one row and write the marks).
+WITH s, collect(result) AS results
 CALL () {
   UNWIND $contradictions AS c
   MATCH (n:Knowledge {ns: $ns, id: c.new_id})
@@ -82,6 +87,12 @@ CALL () {
     ON CREATE SET r.created_at = $now, r.sessions = []
   SET r.sessions = CASE WHEN $session IN r.sessions THEN r.sessions ELSE r.sessions + $session END,
       r.updated_at = $now
+}
+CALL () {
+  UNWIND $marks AS mark
+  MERGE (m:IngestedEvent {ns: $ns, id: mark})
+    ON CREATE SET m.type = 'knowledge', m.source = 'ingest', m.created_at = $now
+  SET m.updated_at = $now
 }
 CALL () {
   UNWIND $entity_ids AS id

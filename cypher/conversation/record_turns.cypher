@@ -12,7 +12,7 @@ CALL (row) {
   MERGE (m:Message {ns: $ns, id: row.id})
     ON CREATE SET m.created_at = $now, m.role = row.role, m.text = row.text, m.ref = row.ref,
                   m.ts = coalesce(row.ts, $now), m.session = row.session, m.vector_pending = true
-  SET m.updated_at = $now,
+  SET m.updated_at = $now, m.ns_key = $ns_key,
       m.vector_pending = (m.vector_pending OR m.text <> row.text),
       m.text = row.text, m.role = row.role
   WITH s, m

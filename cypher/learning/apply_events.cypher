@@ -7,7 +7,7 @@
 // (the value the replayer read); it then moves the cursor to $upto. A replay that
 // already committed returns no rows and changes nothing.
 //
-// Params: ns, now, segment, expected, upto, boost, penalty, lo, hi, initial, rate,
+// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category,
 //               example, count, first, last, open, params}]
 //   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at, weight?}]
@@ -29,6 +29,10 @@ OPTIONAL CALL () {
 WITH c WHERE c IS NULL OR coalesce(c.seq, -1) = $expected
 SET c.seq = $upto, c.replayed_at = $now
 WITH 1 AS one
+// Bulk ingest (kgmem ingest): $marks are the ingest keys of these events. They are written
+// below in this same transaction, and if any of them is already there (a re-run, or a retry
+// whose first commit went through) the statement returns no rows and changes nothing.
+WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done.id IN $marks }
 
 CALL () {
   UNWIND $errors AS ev
@@ -42,7 +46,7 @@ CALL () {
                   e.first_seen = ev.first, e.created_at = $now, e.vector_pending = true
   SET e.occurrences = e.occurrences + ev.count,
       e.last_seen = CASE WHEN e.last_seen IS NULL OR ev.last > e.last_seen THEN ev.last ELSE e.last_seen END,
-      e.example = ev.example, e.updated_at = $now
+      e.example = ev.example, e.updated_at = $now, e.ns_key = $ns_key
   MERGE (e)-[:CAUSED_BY]->(t)
   WITH e, ev
   CALL (e, ev) {
@@ -94,11 +98,12 @@ CALL () {
   MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
     ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
                   e.signature = o.signature, e.keys = o.keys, e.occurrences = 0,
-                  e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true
+                  e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true,
+                  e.ns_key = $ns_key
   MERGE (f:Fix {ns: $ns, id: o.fix_id})
     ON CREATE SET f.description = o.description, f.source = o.source, f.created_at = $now,
                   f.vector_pending = true
-  SET f.updated_at = $now
+  SET f.updated_at = $now, f.ns_key = $ns_key
   MERGE (e)-[r:RESOLVED_BY]->(f)
     ON CREATE SET r.confidence = CASE WHEN o.source = 'user' THEN $hi ELSE $initial END,
                   r.successes = 0, r.failures = 0, r.alpha = 1.0, r.beta = 1.0,
@@ -138,6 +143,13 @@ CALL () {
                   fix_pending: f.vector_pending, description: f.description, source: f.source,
                   error_pending: e.vector_pending, signature: e.signature, keys: e.keys,
                   tool: e.tool, category: e.category}) AS resolved
+}
+
+CALL () {
+  UNWIND $marks AS mark
+  MERGE (m:IngestedEvent {ns: $ns, id: mark})
+    ON CREATE SET m.type = 'tool_result', m.source = 'ingest', m.created_at = $now
+  SET m.updated_at = $now
 }
 
 CALL () {

@@ -2,8 +2,8 @@
 // description: Call-graph edges by confidence: what static analysis found and what observations confirmed or added.
 // param: ns str — namespace
 // param: source str = * {*,ast,observation} — only ast or observation edges (* = all)
-// param: max_confidence float = 1.0 — only edges at or below this confidence (find weak ones)
-// param: limit int = 100 — how many edges to return
+// param: max_confidence float = 1.0 [0..1] — only edges at or below this confidence (find weak ones)
+// param: limit int = 100 [1..100000] — how many edges to return
 // column: caller — calling function (qualname)
 // column: callee — called function (qualname)
 // column: source — ast / observation

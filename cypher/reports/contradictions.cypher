@@ -1,7 +1,7 @@
 // name: contradictions
 // description: Knowledge that contradicted older knowledge, and what replaced what.
 // param: ns str — namespace
-// param: limit int = 100 — how many contradictions to return
+// param: limit int = 100 [1..100000] — how many contradictions to return
 // column: newer — the newer item's content
 // column: newer_confidence — its confidence now
 // column: newer_created — when it was learned

@@ -1,9 +1,9 @@
 // name: error_clusters
 // description: Clusters of similar errors (connected through SIMILAR_TO at or above a score).
 // param: ns str — namespace
-// param: min_score float = 0.8 — only SIMILAR_TO links at least this similar
-// param: min_size int = 2 — smallest cluster to list
-// param: limit int = 50 — how many clusters to return
+// param: min_score float = 0.8 [0..1] — only SIMILAR_TO links at least this similar
+// param: min_size int = 2 [1..100000] — smallest cluster to list
+// param: limit int = 50 [1..100000] — how many clusters to return
 // column: cluster — the cluster's most frequent pattern (its name)
 // column: size — error patterns in the cluster
 // column: tools — tools involved

@@ -1,8 +1,8 @@
 // name: fix_effectiveness
 // description: How well each fix works: success rate, confidence, share of errors where it auto-applies.
 // param: ns str — namespace
-// param: threshold float = 0.7 — auto-apply threshold
-// param: limit int = 50 — how many fixes to return
+// param: threshold float = 0.7 [0..1] — auto-apply threshold
+// param: limit int = 50 [1..100000] — how many fixes to return
 // column: fix — fix description
 // column: source — observed / user / analyzer
 // column: errors — error patterns it resolves

@@ -1,7 +1,7 @@
 // name: retrieval_usage
 // description: Most-used retrieval hits and their feedback balance (Beta posteriors).
 // param: ns str — namespace
-// param: limit int = 50 — how many items to return
+// param: limit int = 50 [1..100000] — how many items to return
 // column: kind — node label
 // column: text — what was retrieved
 // column: feedback_events — times it was retrieved and judged (feedback_count: used or not)

@@ -1,8 +1,8 @@
 // name: session_timeline
 // description: Per session, in time order: messages, errors, fixes and knowledge learned.
 // param: ns str — namespace
-// param: days int = 30 — sessions started in the last N days
-// param: limit int = 100 — how many sessions (most recent first, shown oldest first)
+// param: days int = 30 [0..36500] — sessions started in the last N days
+// param: limit int = 100 [1..100000] — how many sessions (most recent first, shown oldest first)
 // column: session — session key
 // column: started_at — start (ISO-8601 UTC)
 // column: ended_at — end, if ended
@@ -13,7 +13,9 @@
 // column: knowledge — knowledge items learned from the session
 // chart: bar x=session y=errors,fixes,knowledge
 MATCH (s:Session {ns: $ns})
-WHERE datetime(s.started_at) >= datetime() - duration({days: $days})
+// Compared as text (first 19 characters, UTC): a value that is not a timestamp is skipped, never fatal.
+WHERE s.started_at =~ '[0-9]{4}-[0-9]{2}-[0-9]{2}T.*'
+  AND left(s.started_at, 19) >= left(toString(datetime({timezone: 'UTC'}) - duration({days: $days})), 19)
 WITH s ORDER BY s.started_at DESC LIMIT toInteger($limit)
 CALL (s) {
   OPTIONAL MATCH (e:ErrorPattern)-[r:IN_SESSION]->(s)

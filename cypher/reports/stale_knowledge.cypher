@@ -1,9 +1,9 @@
 // name: stale_knowledge
 // description: Knowledge not seen for N days, with the confidence it decays to (manual items excluded).
 // param: ns str — namespace
-// param: days int = 30 — not seen for at least this many days
-// param: half_life_days float = 90.0 — decay half-life applied by `kgmem decay`
-// param: limit int = 100 — how many items to return
+// param: days int = 30 [0..36500] — not seen for at least this many days
+// param: half_life_days float = 90.0 [0.001..36500] — decay half-life applied by `kgmem decay`
+// param: limit int = 100 [1..100000] — how many items to return
 // column: content — the knowledge item
 // column: type — fact / pattern / correction / preference
 // column: confidence — confidence now

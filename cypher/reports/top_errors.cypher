@@ -1,8 +1,8 @@
 // name: top_errors
 // description: Most frequent error patterns by tool and category, with their recent trend.
 // param: ns str — namespace
-// param: limit int = 20 — how many patterns to return
-// param: days int = 7 — trend window: events in the last N days vs the N days before
+// param: limit int = 20 [1..100000] — how many patterns to return
+// param: days int = 7 [1..36500] — trend window: events in the last N days vs the N days before
 // param: tool str = * — only this tool (* = all)
 // param: category str = * — only this category (* = all)
 // column: tool — tool that raised the error
@@ -21,13 +21,16 @@
 MATCH (e:ErrorPattern {ns: $ns})
 WHERE ($tool = '*' OR e.tool = $tool) AND ($category = '*' OR e.category = $category)
 WITH e ORDER BY e.occurrences DESC, e.last_seen DESC LIMIT toInteger($limit)
-WITH e, datetime() - duration({days: $days}) AS recent_from,
-        datetime() - duration({days: 2 * $days}) AS previous_from
+// Stored timestamps are compared as text (their first 19 characters, UTC): one that is not a
+// timestamp at all (written before kgmem validated them) is skipped instead of failing the report.
+WITH e, left(toString(datetime({timezone: 'UTC'}) - duration({days: $days})), 19) AS recent_from,
+        left(toString(datetime({timezone: 'UTC'}) - duration({days: 2 * $days})), 19) AS previous_from
 OPTIONAL MATCH (e)-[r:IN_SESSION]->(:Session)
+WITH e, r, recent_from, previous_from,
+     CASE WHEN r.last_seen =~ '[0-9]{4}-[0-9]{2}-[0-9]{2}T.*' THEN left(r.last_seen, 19) END AS seen
 WITH e, count(r) AS sessions,
-     sum(CASE WHEN r IS NOT NULL AND datetime(r.last_seen) >= recent_from THEN r.count ELSE 0 END) AS recent,
-     sum(CASE WHEN r IS NOT NULL AND previous_from <= datetime(r.last_seen) < recent_from
-              THEN r.count ELSE 0 END) AS previous
+     sum(CASE WHEN seen >= recent_from THEN r.count ELSE 0 END) AS recent,
+     sum(CASE WHEN previous_from <= seen < recent_from THEN r.count ELSE 0 END) AS previous
 RETURN e.tool AS tool, coalesce(e.category, 'general') AS category, e.pattern AS pattern,
        e.occurrences AS occurrences, sessions, recent, previous,
        CASE

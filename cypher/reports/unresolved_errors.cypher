@@ -1,9 +1,9 @@
 // name: unresolved_errors
 // description: Recurring errors without a fix at or above the confidence threshold.
 // param: ns str — namespace
-// param: min_occurrences int = 2 — only errors seen at least this often
-// param: threshold float = 0.7 — a fix this confident counts as a resolution (auto-apply threshold)
-// param: limit int = 50 — how many errors to return
+// param: min_occurrences int = 2 [0..] — only errors seen at least this often
+// param: threshold float = 0.7 [0..1] — a fix this confident counts as a resolution (auto-apply threshold)
+// param: limit int = 50 [1..100000] — how many errors to return
 // column: tool — tool that raised the error
 // column: category — error category
 // column: pattern — normalised error message

@@ -34,7 +34,7 @@ from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_term, normalise_text
 from kgmem.config import AnalysisSettings
-from kgmem.errors import KnowledgeNotFound, ValidationError
+from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
@@ -140,8 +140,12 @@ class KnowledgeStore:
         return rows[0]
 
     # -- the analysis path ----------------------------------------------------------------
-    def apply(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str) -> list[Outcome]:
-        """Store one batch of extracted items from ``session``; returns one outcome per item."""
+    def apply(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str,
+              marks: Sequence[str] = ()) -> list[Outcome]:
+        """Store one batch of extracted items from ``session``; returns one outcome per item.
+
+        ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
+        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised."""
         plan = _Plan()
         kept: list[ExtractedItem] = []
         for item in items:
@@ -152,7 +156,7 @@ class KnowledgeStore:
         if kept:
             self._plan(ns, kept, plan)
             if any(r.seen for r in plan.rows.values()):
-                self._write(ns, session, source, plan)
+                self._write(ns, session, source, plan, list(marks))
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
@@ -248,7 +252,7 @@ class KnowledgeStore:
         plan.rows[row.id] = row
         return row
 
-    def _write(self, ns: str, session: str, source: str, plan: _Plan) -> None:
+    def _write(self, ns: str, session: str, source: str, plan: _Plan, marks: list[str] | None = None) -> None:
         contradicted = {c["old_id"] for c in plan.contradictions}
         # rows looked at but not used (a removed match, a self-contradiction) are not written
         used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
@@ -263,8 +267,12 @@ class KnowledgeStore:
             rows=[_row_param(r, source) for r in rows],
             contradictions=plan.contradictions,
             entity_ids=entity_ids,
+            marks=marks or [],
             **confidence.params(self.settings),
-        )[0]
+        )
+        if not result and marks:  # the ingest-mark guard stopped it: nothing was written
+            raise AlreadyApplied("some of these knowledge items were already ingested; nothing written")
+        result = result[0] if result else {"results": [], "pending_entities": []}  # every row vanished meanwhile
         results = {r["id"]: r for r in result["results"]}
         self._fill_outcomes(plan, results)
         self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],

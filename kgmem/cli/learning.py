@@ -6,7 +6,7 @@ import json
 
 import click
 
-from kgmem.config import load_settings
+from kgmem.config import load_settings, resolve_namespace
 
 
 @click.group()
@@ -32,7 +32,7 @@ def status(ns: str | None, top: int, as_json: bool) -> None:
     settings = load_settings()
     driver, graph = _graph(settings)
     with driver:
-        data = learning_status(graph, settings, ns or settings.namespace, top)
+        data = learning_status(graph, settings, resolve_namespace(ns, settings.namespace, "--ns"), top)
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return
@@ -71,7 +71,7 @@ def history(ns: str | None, limit: int, as_json: bool) -> None:
     settings = load_settings()
     driver, graph = _graph(settings)
     with driver:
-        rows = learning_history(graph, ns or settings.namespace, limit)
+        rows = learning_history(graph, resolve_namespace(ns, settings.namespace, "--ns"), limit)
     if as_json:
         click.echo(json.dumps(rows, indent=2, default=str))
         return

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from kgmem.analysis.schema import KNOWLEDGE_TYPES
-from kgmem.config import Settings, load_settings
+from kgmem.config import Settings, load_settings, resolve_namespace
 
 _NS = click.option("--ns", default=None, help="Namespace (default from settings).")
 _ID = click.option("--id", "item_id", required=True, help="The item's id (see `kgmem learnings list`).")
@@ -54,7 +54,7 @@ def list_cmd(ktype: str | None, min_confidence: float, include_inactive: bool, l
     """Knowledge items, most trusted first."""
     settings = load_settings()
     with _graph_only(settings) as curator:
-        items = curator.store.list(ns or settings.namespace, type=ktype, min_confidence=min_confidence,
+        items = curator.store.list(resolve_namespace(ns, settings.namespace, "--ns"), type=ktype, min_confidence=min_confidence,
                                    include_inactive=include_inactive, limit=limit)
     if as_json:
         click.echo(json.dumps(items, indent=2, default=str))
@@ -96,7 +96,7 @@ def remove_cmd(item_id: str, ns: str | None) -> None:
     """Soft-remove an item (inactive; kept for history and so it is not re-learnt)."""
     settings = load_settings()
     with _graph_only(settings) as curator:
-        _echo_item(curator.remove(ns or settings.namespace, item_id))
+        _echo_item(curator.remove(resolve_namespace(ns, settings.namespace, "--ns"), item_id))
 
 
 @learnings.command("reset")
@@ -106,4 +106,4 @@ def reset_cmd(item_id: str, ns: str | None) -> None:
     """Put an item back to the initial confidence (0.5), automatic and active."""
     settings = load_settings()
     with _graph_only(settings) as curator:
-        _echo_item(curator.reset(ns or settings.namespace, item_id))
+        _echo_item(curator.reset(resolve_namespace(ns, settings.namespace, "--ns"), item_id))

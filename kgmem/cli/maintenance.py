@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kgmem.config import load_settings
+from kgmem.config import load_settings, resolve_namespace
 
 
 @contextmanager
@@ -35,7 +35,7 @@ def reindex(ns: str | None, missing_only: bool) -> None:
     from kgmem.maintenance.reindex import reindex as run, total_nodes
 
     with Engines() as engines:
-        ns = ns or engines.settings.namespace
+        ns = resolve_namespace(ns, engines.settings.namespace, "--ns")
         with _bar(total_nodes(engines.graph, ns), f"reindex {ns}") as bar:
             summary = run(engines.graph, engines.vectors, engines.embedder, ns, missing_only=missing_only,
                           progress=bar.update)
@@ -55,7 +55,7 @@ def export_cmd(ns: str | None, file: Path) -> None:
     from kgmem.maintenance import export_namespace
 
     settings = load_settings()
-    ns = ns or settings.namespace
+    ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         summary = export_namespace(graph, ns, file)
     click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships -> {file}")
@@ -69,6 +69,7 @@ def export_cmd(ns: str | None, file: Path) -> None:
 @click.option("--no-reindex", is_flag=True, help="Do not rebuild the namespace's vectors after the import.")
 def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
     """Load FILE.jsonl (from `kgmem export`) into the namespace it names."""
+    from kgmem.graph.schema import backfill_ns_key
     from kgmem.maintenance import import_namespace
     from kgmem.maintenance.importer import item_count
     from kgmem.maintenance.reindex import reindex as run_reindex
@@ -79,6 +80,7 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
         vectors = VectorStore(open_chroma(settings))
         with _bar(item_count(file), f"import {file.name}") as bar:
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update)
+        backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
         click.echo(f"imported {summary.ns}: {sum(summary.nodes.values())} nodes, "
                    f"{sum(summary.relationships.values())} relationships"
                    + (" (namespace replaced)" if summary.replaced else ""))
@@ -97,7 +99,7 @@ def decay(ns: str | None, stale_days: int, half_life_days: float) -> None:
     from kgmem.maintenance import DecaySettings, run_decay
 
     settings = load_settings()
-    ns = ns or settings.namespace
+    ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         result = run_decay(graph, ns, DecaySettings(stale_days=stale_days, half_life_days=half_life_days))
     click.echo(f"decay {ns}: {result.knowledge_decayed} knowledge items lowered "

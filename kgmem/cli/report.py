@@ -21,6 +21,17 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
     return params
 
 
+def _merge_ns(given: dict[str, str], ns: str | None) -> None:
+    """``--ns X`` is ``-p ns=X``; both with different values is an error (neither silently wins),
+    and an empty namespace is refused (it used to mean the default one)."""
+    if ns is not None:
+        if "ns" in given and given["ns"] != ns:
+            raise ReportParamError(f"--ns {ns!r} and --param ns={given['ns']!r} disagree: give the namespace once")
+        given["ns"] = ns
+    if "ns" in given and not given["ns"].strip():
+        raise ReportParamError("namespace: must not be empty (omit --ns to use the configured one)")
+
+
 def _list_reports() -> None:
     from kgmem.reports import list_reports
 
@@ -33,6 +44,9 @@ def _list_reports() -> None:
                 continue
             default = "required" if p.required else f"default {p.default}"
             kind = "|".join(p.choices) if p.choices else p.type
+            if p.low is not None or p.high is not None:
+                low, high = ("" if v is None else f"{v:g}" for v in (p.low, p.high))
+                kind += f" in [{low}..{high}]"
             click.echo(f"{' ' * width}    --param {p.name}=<{kind}>  ({default}) {p.description}")
 
 
@@ -54,8 +68,9 @@ def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None
 
     given = _parse_params(params)
     settings = load_settings()
+    _merge_ns(given, ns)
     if run_all_reports:
-        _run_all(settings, name, given, fmt, out, ns)
+        _run_all(settings, name, given, fmt, out)
         return
     if not name:
         _list_reports()
@@ -64,7 +79,7 @@ def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None
         raise ReportParamError(f"--out {out}: is a directory (use --all to write every report into it)")
     spec = load_report(name)  # unknown report: clear error before connecting
     if spec.param("ns") and "ns" not in given:
-        given["ns"] = ns or settings.namespace
+        given["ns"] = settings.namespace
     bind_params(spec, given)  # bad parameters: clear error before connecting
     # Property-key warnings for graphs that lack some data are noise for a report reader.
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -78,7 +93,7 @@ def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None
         click.echo(text, nl=False)
 
 
-def _run_all(settings, name, given, fmt, out, ns) -> None:  # type: ignore[no-untyped-def]
+def _run_all(settings, name, given, fmt, out) -> None:  # type: ignore[no-untyped-def]
     from kgmem.graph import GraphStore, connect
     from kgmem.reports.batch import run_all
 
@@ -86,7 +101,7 @@ def _run_all(settings, name, given, fmt, out, ns) -> None:  # type: ignore[no-un
         raise ReportParamError("--all runs every report: give no NAME")
     if out is None:
         raise ReportParamError("--all needs --out DIR (the directory to write the reports to)")
-    namespace = given.pop("ns", None) or ns or settings.namespace
+    namespace = given.pop("ns", None) or settings.namespace
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     with connect(settings) as driver:
         written = run_all(GraphStore(driver, settings.neo4j.database), namespace, fmt, out, given)

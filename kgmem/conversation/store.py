@@ -18,6 +18,7 @@ import numpy as np
 
 from kgmem import kinds
 from kgmem.errors import ValidationError
+from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
@@ -76,15 +77,8 @@ def validate_turn(turn: Any, where: str = "turn") -> Turn:
         raise ValidationError(f"{where}.text: longer than {MAX_TEXT_CHARS} characters")
     if turn.ref is not None and (not isinstance(turn.ref, str) or not turn.ref.strip()):
         raise ValidationError(f"{where}.ref: must be a non-empty string or None")
-    if turn.ts is not None:
-        if not isinstance(turn.ts, str):
-            raise ValidationError(f"{where}.ts: must be an ISO-8601 string or None")
-        try:
-            parsed = datetime.fromisoformat(turn.ts)
-        except ValueError as exc:
-            raise ValidationError(f"{where}.ts: not an ISO-8601 timestamp: {turn.ts!r}") from exc
-        if parsed.tzinfo is None:  # staleness maths compares against UTC now
-            turn = Turn(turn.session, turn.role, turn.text, turn.ref, parsed.replace(tzinfo=timezone.utc).isoformat())
+    if turn.ts is not None:  # one canonical UTC form: staleness maths and reports compare it as text
+        turn = Turn(turn.session, turn.role, turn.text, turn.ref, normalise_ts(turn.ts, f"{where}.ts"))
     return turn
 
 

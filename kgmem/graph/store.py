@@ -18,6 +18,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 from kgmem import cypher
 from kgmem.config import Settings
 from kgmem.errors import BackendUnavailable, ConfigError
+from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,8 @@ class GraphStore:
             raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
 
     def _run(self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
+        if isinstance(params.get("ns"), str) and "ns_key" not in params:
+            params = {**params, "ns_key": ns_key(params["ns"])}  # the full-text namespace token (kgmem.ids)
         return self._execute(cypher.load(name), params, routing)
 
     def _execute(self, query: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:

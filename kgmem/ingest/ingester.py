@@ -6,23 +6,36 @@ learning engine, knowledge to the analysis engineer's knowledge store — throug
 engines the ``KGMem`` client calls (:class:`IngestEngines`; the client is one), so ingest
 does exactly what the matching Python calls do without depending on the client.
 
-Re-running an ingest adds nothing: turns and knowledge have deterministic ids / exact-text
-dedup, and tool results (which count occurrences) are marked as ingested by content hash.
-A malformed line is reported with its number; every valid line still lands.
+Exactly once, whatever fails when:
+
+- Turns have deterministic ids (re-writing one adds nothing).
+- Tool results and knowledge lines count (occurrences, ``times_seen``), so each carries an
+  *ingest key* (:func:`event_key`) that is written as an ``IngestedEvent`` mark **in the same
+  transaction** as its effect, guarded so a statement whose marks already exist writes nothing.
+  A crash before the commit leaves neither; after it, both. A re-run reads the marks and skips.
+- Ingest never spools: if Neo4j becomes unreachable the batch's transaction is gone and the run
+  stops with :class:`~kgmem.errors.IngestInterrupted`; running the same command again continues.
+
+A bad line never costs its neighbours: lines are validated one by one (``FILE:LINE: reason``),
+and if Neo4j still rejects a batch the batch is retried line by line so only the culprit is
+reported and every valid line lands.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+import neo4j.exceptions
 
 from kgmem.conversation import Turn
-from kgmem.errors import KGMemError, ValidationError
+from kgmem.errors import AlreadyApplied, BackendUnavailable, IngestInterrupted, KGMemError, ValidationError
 from kgmem.ids import node_id
 from kgmem.ingest.events import Event, KnowledgeEvent, SessionEndEvent, ToolResultEvent, parse_event, parse_line
 
@@ -44,6 +57,12 @@ class IngestEngines(Protocol):
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 256
+# Backend trouble (not the data's fault): stop the run instead of blaming lines. A transient error
+# that outlived the driver's own retries (e.g. the database still starting) counts as such.
+_UNREACHABLE = (BackendUnavailable, neo4j.exceptions.DriverError, neo4j.exceptions.TransientError, OSError)
+_GUARD_RETRIES = 3  # another writer marked some of our keys in between: re-read the marks, retry
+
+E = TypeVar("E")
 
 
 @dataclass(frozen=True)
@@ -79,8 +98,32 @@ class IngestReport:
         rate = self.turns / self.seconds if self.seconds > 0 else 0.0
         return (f"{self.events} events: {self.turns} turns ({self.turns_new} new), {self.tool_results} tool results, "
                 f"{self.knowledge} knowledge, {self.sessions_ended} sessions ended, "
-                f"{self.already_ingested} tool results already ingested, {len(self.errors)} rejected "
+                f"{self.already_ingested} already ingested, {len(self.errors)} rejected "
                 f"in {self.seconds:.1f}s ({rate:.0f} turns/s)")
+
+
+@dataclass(frozen=True)
+class Numbered(Generic[E]):
+    """An event with its line number and (tool results, knowledge) its ingest key."""
+
+    line: int
+    event: E
+    key: str = ""
+
+
+def event_key(ns: str, event: ToolResultEvent | KnowledgeEvent, occurrence: int) -> str:
+    """The ingest key of a counting event (the id of its ``IngestedEvent`` mark).
+
+    An explicit ``"id"`` is the key. Otherwise the key is the line's content hash plus its
+    occurrence number among identical lines of this input (the first keeps the bare hash, as
+    before occurrence numbers existed), so identical lines are distinct events, the count does
+    not depend on the batch size, and re-running the same input gives the same keys.
+    """
+    if event.event_id is not None:
+        return node_id(ns, "ingest", "id", event.event_id)
+    if occurrence == 0:
+        return node_id(ns, "ingest", event.key)
+    return node_id(ns, "ingest", event.key, str(occurrence))
 
 
 class Ingester:
@@ -89,7 +132,7 @@ class Ingester:
     Args:
         mem: the client whose stores receive the events.
         ns: target namespace.
-        batch_size: turns per transaction / embedding batch.
+        batch_size: events per transaction / embedding batch (per kind).
         analyze: also feed turns and session ends to conversation analysis (off by default:
             a bulk import of history would queue an analysis per few turns).
     """
@@ -101,47 +144,68 @@ class Ingester:
         self.ns = ns
         self.batch_size = batch_size
         self.analyze = analyze
-        self._turns: list[Turn] = []
-        self._tools: list[ToolResultEvent] = []
-        self._knowledge: list[KnowledgeEvent] = []
-        self._ends: list[str] = []
+        self._turns: list[Numbered[Turn]] = []
+        self._tools: list[Numbered[ToolResultEvent]] = []
+        self._knowledge: list[Numbered[KnowledgeEvent]] = []
+        self._ends: list[Numbered[str]] = []
+        self._occurrences: Counter[str] = Counter()
+        self._last_line = 0
 
     def run(self, numbered: Iterable[tuple[int, Event | Exception | None]], report: IngestReport) -> IngestReport:
-        """Apply ``(line number, event or parse error)`` pairs; returns ``report`` filled in."""
+        """Apply ``(line number, event or parse error)`` pairs; returns ``report`` filled in.
+
+        Raises :class:`IngestInterrupted` (with what was done so far) if Neo4j becomes unreachable.
+        """
         start = time.perf_counter()
-        for number, item in numbered:
-            if item is None:
-                continue
-            if isinstance(item, Exception):
-                report.errors.append(LineError(number, str(item)))
-                log.warning("ingest: line %d rejected: %s", number, item)
-                continue
-            report.events += 1
-            self._add(item, report)
-        self._flush_all(report)
+        try:
+            for number, item in numbered:
+                self._last_line = number
+                if item is None:
+                    continue
+                if isinstance(item, Exception):
+                    report.errors.append(LineError(number, str(item)))
+                    log.warning("ingest: line %d rejected: %s", number, item)
+                    continue
+                report.events += 1
+                self._add(number, item, report)
+            self._flush_all(report)
+        except _UNREACHABLE as exc:
+            report.seconds = time.perf_counter() - start
+            raise IngestInterrupted(
+                f"Neo4j became unreachable (read up to line {self._last_line}): {exc}. Everything stored so far "
+                f"is marked: run the same ingest again to store the rest — nothing is counted twice. "
+                f"So far: {report.summary()}"
+            ) from exc
         report.seconds = time.perf_counter() - start
         return report
 
     # -- batching ---------------------------------------------------------------------
-    def _add(self, event: Event, report: IngestReport) -> None:
+    def _add(self, line: int, event: Event, report: IngestReport) -> None:
         if isinstance(event, Turn):
-            self._turns.append(event)
+            self._turns.append(Numbered(line, event))
             if len(self._turns) >= self.batch_size:
                 self._flush_turns(report)
         elif isinstance(event, ToolResultEvent):
-            self._tools.append(event)
+            self._tools.append(Numbered(line, event, self._key(event)))
             if len(self._tools) >= self.batch_size:
                 self._flush_tools(report)
         elif isinstance(event, KnowledgeEvent):
-            self._knowledge.append(event)
+            self._knowledge.append(Numbered(line, event, self._key(event)))
             if len(self._knowledge) >= self.batch_size:
                 self._flush_knowledge(report)
         elif isinstance(event, SessionEndEvent):
             # Everything said in the session must be stored before it ends: the end is applied
             # right after the batch holding its last turns (not by flushing a small batch now).
-            self._ends.append(event.session)
+            self._ends.append(Numbered(line, event.session))
             if not self._turns:
                 self._apply_ends(report)
+
+    def _key(self, event: ToolResultEvent | KnowledgeEvent) -> str:
+        if event.event_id is not None:
+            return event_key(self.ns, event, 0)
+        occurrence = self._occurrences[event.key]
+        self._occurrences[event.key] += 1
+        return event_key(self.ns, event, occurrence)
 
     def _flush_all(self, report: IngestReport) -> None:
         self._flush_turns(report)
@@ -153,66 +217,136 @@ class Ingester:
         if not self._turns:
             return
         batch, self._turns = self._turns, []
-        recorded = self.mem.turns.record_batch(self.ns, batch)
-        report.turns_new += recorded.created
-        if self.analyze:
-            for t in batch:
-                self.mem.analysis.observe(self.ns, t.session, t.role, t.text)
-        report.turns += len(batch)
+
+        def apply(items: Sequence[Numbered[Turn]]) -> None:
+            turns = [n.event for n in items]
+            recorded = self.mem.turns.record_batch(self.ns, turns)
+            report.turns_new += recorded.created
+            report.turns += len(turns)
+            if self.analyze:
+                for t in turns:
+                    self.mem.analysis.observe(self.ns, t.session, t.role, t.text)
+
+        _isolating(batch, apply, report)
         self._apply_ends(report)
 
     def _apply_ends(self, report: IngestReport) -> None:
         ends, self._ends = self._ends, []
-        for session in ends:
+        for end in ends:
             self._flush_tools(report)  # tool results reported before the end belong to the session
-            self.mem.turns.end_session(self.ns, session)
-            if self.analyze:
-                self.mem.analysis.end_session(self.ns, session)
-            report.sessions_ended += 1
+
+            def apply(items: Sequence[Numbered[str]]) -> None:
+                self.mem.turns.end_session(self.ns, items[0].event)
+                if self.analyze:
+                    self.mem.analysis.end_session(self.ns, items[0].event)
+                report.sessions_ended += 1
+
+            _isolating([end], apply, report)
 
     def _flush_tools(self, report: IngestReport) -> None:
         if not self._tools:
             return
         batch, self._tools = self._tools, []
-        keys = [node_id(self.ns, "ingest", e.key) for e in batch]
-        seen = {r["id"] for r in self.mem.graph.read("ingest/seen_events", ns=self.ns, ids=keys)}
-        fresh = [(k, e) for k, e in zip(keys, batch) if k not in seen]
-        report.already_ingested += len(batch) - len(fresh)
-        if fresh:
-            # The learning engine's batch call: one transaction, in order (success-after-error needs it).
-            self.mem.learning.tool_results(self.ns, [_tool_event(e) for _, e in fresh])
-        if fresh:
-            self.mem.graph.write(
-                "ingest/mark_events", ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
-                events=[{"id": k, "type": "tool_result", "source": "ingest"} for k, _ in fresh],
-            )
-        report.tool_results += len(fresh)
+
+        def apply(items: Sequence[Numbered[ToolResultEvent]]) -> None:
+            # The learning engine's batch call: one transaction, in order (success-after-error needs it),
+            # the marks inside it; never spooled (see the module docstring).
+            self.mem.learning.tool_results(self.ns, [_tool_event(n.event) for n in items],
+                                           marks=[n.key for n in items], spool=False)
+            report.tool_results += len(items)
+
+        self._apply_marked(batch, "tool_result", apply, report)
 
     def _flush_knowledge(self, report: IngestReport) -> None:
         if not self._knowledge:
             return
         batch, self._knowledge = self._knowledge, []
-        from kgmem.analysis.schema import ExtractedItem, normalise_text
+        from kgmem.analysis.schema import ExtractedItem
 
         store = self.mem.analysis.store
-        norms = [normalise_text(e.content) for e in batch]
-        existing = {r["norm"] for r in store.graph.read("analysis/find_knowledge", ns=self.ns, norms=norms, ids=[])}
-        by_session: dict[str, list[Any]] = {}
-        for e, norm in zip(batch, norms):
-            if norm in existing:  # re-running an ingest must not boost what it stored last time
-                continue
-            existing.add(norm)
-            if e.manual:
-                self.mem.analysis.curator.add(self.ns, e.knowledge_type, e.content)
-                report.knowledge += 1
-                continue
-            subject, predicate, obj = e.triple or (None, None, None)
-            item = ExtractedItem(type=e.knowledge_type, content=e.content, confidence=e.confidence,
-                                 subject=subject, predicate=predicate, object=obj)
-            by_session.setdefault(e.session or "ingest", []).append(item)
-        for session, items in by_session.items():
-            store.apply(self.ns, session, items, source="ingest")
-            report.knowledge += len(items)
+
+        def apply(items: Sequence[Numbered[KnowledgeEvent]]) -> None:
+            by_session: dict[str, list[Numbered[KnowledgeEvent]]] = {}
+            for n in items:
+                e = n.event
+                if e.manual:  # idempotent by itself (manual items are not counted)
+                    self.mem.analysis.curator.add(self.ns, e.knowledge_type, e.content)
+                    report.knowledge += 1
+                else:
+                    by_session.setdefault(e.session or "ingest", []).append(n)
+            for session, group in by_session.items():
+                extracted = []
+                for n in group:
+                    subject, predicate, obj = n.event.triple or (None, None, None)
+                    extracted.append(ExtractedItem(type=n.event.knowledge_type, content=n.event.content,
+                                                   confidence=n.event.confidence, subject=subject,
+                                                   predicate=predicate, object=obj))
+                store.apply(self.ns, session, extracted, source="ingest", marks=[n.key for n in group])
+                report.knowledge += len(group)
+
+        self._apply_marked(batch, "knowledge", apply, report)
+
+    def _apply_marked(self, batch: list[Numbered[Any]], kind: str,
+                      apply: Callable[[Sequence[Numbered[Any]]], None], report: IngestReport) -> None:
+        """Apply the events whose keys are not marked yet; mark them (idempotently) afterwards too,
+        for events that wrote nothing of their own (a success with no open failure, a skipped item)."""
+        for _ in range(_GUARD_RETRIES):
+            fresh = self._unmarked(batch)
+            if not fresh:
+                break
+            rejected_before = len(report.errors)
+            try:
+                _isolating(fresh, apply, report)
+            except AlreadyApplied:
+                del report.errors[rejected_before:]
+                continue  # another writer got some of them first: re-read the marks
+            rejected = {e.line for e in report.errors[rejected_before:]}  # not marked: a re-run names them again
+            self.mem.graph.write("ingest/mark_events", ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
+                                 events=[{"id": n.key, "type": kind, "source": "ingest"}
+                                         for n in fresh if n.line not in rejected])
+            break
+        else:
+            raise KGMemError(f"ingest: the marks of lines {batch[0].line}-{batch[-1].line} kept changing "
+                             "(is another ingest of the same input running?)")
+        report.already_ingested += len(batch) - len(fresh)
+
+    def _unmarked(self, batch: list[Numbered[Any]]) -> list[Numbered[Any]]:
+        keys = list(dict.fromkeys(n.key for n in batch))
+        seen = {r["id"] for r in self.mem.graph.read("ingest/seen_events", ns=self.ns, ids=keys)}
+        fresh: list[Numbered[Any]] = []
+        for n in batch:  # the same explicit id twice in one batch: the first one is the event
+            if n.key not in seen:
+                seen.add(n.key)
+                fresh.append(n)
+        return fresh
+
+
+def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[E]]], None],
+               report: IngestReport) -> None:
+    """``apply(items)``; if Neo4j (or a store) rejects the batch for its data, apply the items one
+    by one so only the bad lines are reported and every other line lands. Unreachable-backend
+    errors and guard conflicts propagate (the caller stops or re-reads the marks)."""
+    try:
+        apply(items)
+        return
+    except (*_UNREACHABLE, AlreadyApplied):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a data error in this batch: find the line(s)
+        if len(items) == 1:
+            report.errors.append(LineError(items[0].line, _reason(exc)))
+            log.warning("ingest: line %d rejected: %s", items[0].line, _reason(exc))
+            return
+        log.info("ingest: batch of lines %d-%d rejected (%s); retrying line by line",
+                 items[0].line, items[-1].line, _reason(exc))
+    for item in items:
+        _isolating([item], apply, report)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, neo4j.exceptions.Neo4jError):
+        text = exc.message or str(exc)
+        return f"rejected by Neo4j ({exc.code}): {text.splitlines()[0][:300] if text else ''}"
+    return str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
 
 
 def _tool_event(e: ToolResultEvent):  # -> kgmem.learning.ToolEvent
@@ -222,9 +356,12 @@ def _tool_event(e: ToolResultEvent):  # -> kgmem.learning.ToolEvent
 
 
 def numbered_lines(path: Path, progress: bool = False) -> Iterator[tuple[int, Event | Exception | None]]:
-    """``(line number, event | error | None)`` for every line of a JSONL file."""
+    """``(line number, event | error | None)`` for every line of a JSONL file.
+
+    Lines are decoded one by one, so a line that is not UTF-8 is reported and skipped alone.
+    """
     try:
-        handle = path.open("r", encoding="utf-8")
+        handle = path.open("rb")
     except OSError as exc:
         raise ValidationError(f"path: cannot read {path}: {exc.strerror}") from exc
     with handle:
@@ -233,9 +370,14 @@ def numbered_lines(path: Path, progress: bool = False) -> Iterator[tuple[int, Ev
             from tqdm import tqdm
 
             bar = tqdm(total=path.stat().st_size, unit="B", unit_scale=True, desc=f"ingest {path.name}")
-        for number, line in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
             if bar is not None:
-                bar.update(len(line.encode("utf-8")))
+                bar.update(len(raw))
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, ValidationError(f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})")
+                continue
             try:
                 yield number, parse_line(line)
             except KGMemError as exc:

@@ -25,7 +25,7 @@ import neo4j.exceptions
 
 from kgmem import kinds
 from kgmem.config import LearningSettings
-from kgmem.errors import BackendUnavailable, ValidationError
+from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
@@ -91,12 +91,16 @@ class LearningEngine:
         return self._observation(errors[0], event.session)
 
     def tool_results(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
-                     index: bool = True) -> BatchResult:
+                     index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> BatchResult:
         """Record many outcomes in order, in one transaction (bulk / backfill).
 
         With ``index=False`` new patterns are written to the graph only (``vector_pending``):
         no embeddings, no ``SIMILAR_TO`` links now — they are made on each pattern's next
         occurrence (or by a reindex). For the fastest backfill.
+
+        ``marks`` (``kgmem ingest``): ingest keys written in the same transaction as the events;
+        if one already exists nothing is written and :class:`AlreadyApplied` is raised.
+        ``spool=False`` raises :class:`BackendUnavailable` instead of spooling.
         """
         prepared = [_prepare_any(e, i) for i, e in enumerate(events)]
         if not prepared:
@@ -105,8 +109,10 @@ class LearningEngine:
         try:
             self._check_online()
             self._replay_if_due()
-            errors, resolved, _ = self._apply(ns, prepared, index=index)
+            errors, resolved, _ = self._apply(ns, prepared, index=index, marks=list(marks))
         except _UNREACHABLE as exc:
+            if not spool:
+                raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc)) from exc
             self._spool_or_raise(ns, prepared, exc)
             return BatchResult(len(prepared), n_err, len(prepared) - n_err, 0, 0, spooled=len(prepared))
         new = len({row["id"] for row in errors if row["vector_pending"]})  # first seen (or vector not yet written)
@@ -269,13 +275,15 @@ class LearningEngine:
         return plan, plan.errors, plan.outcomes, plan.closes, plan.recoveries
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
-               index: bool = True) -> tuple[list, list, Any]:
+               index: bool = True, marks: list[str] | None = None) -> tuple[list, list, Any]:
         plan, errors, outcomes, closes, recoveries = self._plan(ns, events)
         if not (errors or outcomes or closes or recoveries):
             return [], [], plan  # successes with no open failure and nothing to hold: nothing to write
         rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes,
-                                                                        recoveries=recoveries))
+                                                                        recoveries=recoveries, marks=marks))
         self._last_ok = time.monotonic()
+        if not rows:  # only the ingest-mark guard returns nothing
+            raise AlreadyApplied("some of these events were already ingested; nothing written")
         result_errors, resolved = rows[0]["errors"], rows[0]["resolved"]
         counts = {(r["id"]): r["count"] for r in errors}
         for row in result_errors:
@@ -294,10 +302,10 @@ class LearningEngine:
 
     def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
                 expected: int = -1, upto: int = -1, retracts: list | None = None,
-                recoveries: list | None = None) -> dict[str, Any]:
+                recoveries: list | None = None, marks: list[str] | None = None) -> dict[str, Any]:
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
-                "errors": errors, "outcomes": outcomes, "closes": closes, "retracts": retracts or [],
-                "recoveries": recoveries or [], **self.rules.cypher_params()}
+                "marks": marks or [], "errors": errors, "outcomes": outcomes, "closes": closes,
+                "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
 
     def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
                want: list[str]) -> dict[str, list[dict[str, Any]]]:

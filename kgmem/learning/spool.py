@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from kgmem.paths import private_dir
+
 log = logging.getLogger(__name__)
 
 PREFIX = "learning-"
@@ -74,7 +76,7 @@ class Spool:
 
     def _open(self) -> IO[str]:
         if self._file is None:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            private_dir(self.directory)  # mode 0700: events hold tool parameters and errors
             self._path = self.directory / f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}{SUFFIX}"
             self._file = open(self._path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while writing
             fcntl.flock(self._file.fileno(), fcntl.LOCK_SH)

@@ -60,7 +60,50 @@ def encode_props(props: dict[str, Any]) -> dict[str, Any]:
     return {k: encode(v) for k, v in props.items()}
 
 
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
+
+def check_storable(value: Any, where: str) -> None:
+    """Raise :class:`ImportFormatError` unless Neo4j can store ``value`` as a property: a scalar
+    (64-bit integer, float, string, boolean, temporal) or a list of scalars of one type — no null,
+    no nested list, no map. Checked before anything is written, so a bad file changes nothing."""
+    if value is None:
+        raise ImportFormatError(f"{where}: null is not a property value (leave the key out)")
+    if isinstance(value, list):
+        kinds = set()
+        for i, item in enumerate(value):
+            if item is None or isinstance(item, list):
+                what = "null" if item is None else "a nested list"
+                raise ImportFormatError(f"{where}[{i}]: a list property cannot hold {what}")
+            _check_scalar(item, f"{where}[{i}]")
+            kinds.add(_kind(item))
+        if len(kinds) > 1:
+            raise ImportFormatError(f"{where}: a list property must hold one type, got {', '.join(sorted(kinds))}")
+        return
+    _check_scalar(value, where)
+
+
+def _check_scalar(value: Any, where: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
+        raise ImportFormatError(f"{where}: integer {value} does not fit in 64 bits")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "integer" if isinstance(value, int) else "float"
+    return type(value).__name__ if not isinstance(value, str) else "string"
+
+
 def decode_props(props: Any, where: str) -> dict[str, Any]:
     if not isinstance(props, dict):
         raise ImportFormatError(f"{where}: props must be an object")
-    return {str(k): decode(v, f"{where}.props.{k}") for k, v in props.items()}
+    out: dict[str, Any] = {}
+    for key, raw in props.items():
+        if not key.strip():
+            raise ImportFormatError(f"{where}.props: empty property key")
+        value = decode(raw, f"{where}.props.{key}")
+        check_storable(value, f"{where}.props.{key}")
+        out[key] = value
+    return out

@@ -5,8 +5,9 @@ line (labels and relationship types against the allow-list, ids, namespace, endp
 nodes before relationships, the end marker's counts) keeping only the node ids — a bad
 file is refused before anything is written. Pass 2 streams the same lines into the graph:
 nodes in batches of ``batch`` per label, then relationships per type, each batch one
-UNWIND statement from a fixed Cypher file. The target namespace must be empty unless
-``replace`` is set (it is then deleted first, with its Chroma collections).
+UNWIND statement from a fixed Cypher file — all of pass 2 in one transaction, so a failure
+changes nothing. The target namespace must be empty unless ``replace`` is set (it is then
+deleted in that same transaction; its Chroma collections after the commit).
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgmem.errors import ImportFormatError, NamespaceNotEmpty
+import neo4j
+import neo4j.exceptions
+
+from kgmem import cypher
+from kgmem.errors import BackendUnavailable, ImportFormatError, NamespaceNotEmpty
 from kgmem.graph import GraphStore
 from kgmem.maintenance.allowlist import NODE_LABELS, RELATIONSHIPS, VECTOR_KINDS, node_cypher, rel_cypher
 from kgmem.maintenance.codec import decode_props
@@ -155,31 +160,61 @@ def import_namespace(
     batch: int = BATCH,
     progress: Callable[[int], None] | None = None,
 ) -> ImportSummary:
-    """Import ``path`` into the namespace named in its header. Returns what was written."""
+    """Import ``path`` into the namespace named in its header. Returns what was written.
+
+    All or nothing: the whole file is validated first (pass 1, including every property value
+    Neo4j could refuse), then the old namespace is deleted (``replace``) and the file written in
+    ONE transaction — if anything fails, the namespace is exactly as it was. The namespace's
+    Chroma collections are dropped only after that transaction committed.
+    """
     check = check_export(path)
     ns = check.ns
     existing = graph.read("maintenance/count_namespace", ns=ns)[0]["n"]
     if existing and not replace:
         raise NamespaceNotEmpty(f"namespace {ns!r} already holds {existing} nodes; use --replace to overwrite it")
-    summary = ImportSummary(ns=ns, replaced=bool(existing))
-    if existing:
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-        if vectors is not None:
-            vectors.drop_namespace(ns, list(VECTOR_KINDS))
+
+    def work(tx: neo4j.ManagedTransaction) -> ImportSummary:
+        summary = ImportSummary(ns=ns, replaced=bool(existing))
+        if existing:
+            tx.run(cypher.load("maintenance/delete_namespace_tx"), ns=ns).consume()
+        _write_items(tx, path, ns, batch, summary, progress)
+        return summary
+
+    try:
+        with graph.driver.session(database=graph.database) as session:
+            summary = session.execute_write(work)
+    except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired, OSError) as exc:
+        raise BackendUnavailable(f"Neo4j is not reachable: {exc}; nothing was imported") from exc
+    except neo4j.exceptions.Neo4jError as exc:  # validated in pass 1, so unexpected: name it, nothing changed
+        raise ImportFormatError(f"{path.name}: Neo4j refused the import ({exc.code}: {exc.message}); "
+                                f"nothing was changed") from exc
+    if existing and vectors is not None:
+        vectors.drop_namespace(ns, list(VECTOR_KINDS))
+    log.info("imported %s: %s nodes, %s relationships", ns, sum(summary.nodes.values()),
+             sum(summary.relationships.values()))
+    return summary
+
+
+def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, summary: ImportSummary,
+                 progress: Callable[[int], None] | None) -> None:
+    """Pass 2 inside the import transaction: nodes per label, then relationships per type, in batches."""
     node_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
     rel_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
+
+    def run(name: str, rows: list[dict[str, Any]]) -> int:
+        return int(tx.run(cypher.load(name), ns=ns, rows=rows).single()["written"])
 
     def flush_nodes(label: str) -> None:
         rows, node_buf[label] = node_buf[label], []
         if rows:
-            summary.nodes[label] += graph.write(node_cypher(label), ns=ns, rows=rows)[0]["written"]
+            summary.nodes[label] += run(node_cypher(label), rows)
             if progress:
                 progress(len(rows))
 
     def flush_rels(rel_type: str) -> None:
         rows, rel_buf[rel_type] = rel_buf[rel_type], []
         if rows:
-            written = graph.write(rel_cypher(rel_type), ns=ns, rows=rows)[0]["written"]
+            written = run(rel_cypher(rel_type), rows)
             if written != len(rows):  # validated in pass 1: only a concurrent delete can cause this
                 raise ImportFormatError(f"{path.name}: {len(rows) - written} {rel_type} relationship(s) lost an endpoint")
             summary.relationships[rel_type] += written
@@ -204,9 +239,6 @@ def import_namespace(
         flush_nodes(label)
     for rel_type in list(rel_buf):
         flush_rels(rel_type)
-    log.info("imported %s: %s nodes, %s relationships", ns, sum(summary.nodes.values()),
-             sum(summary.relationships.values()))
-    return summary
 
 
 def item_count(path: Path) -> int:

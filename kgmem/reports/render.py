@@ -5,12 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from kgmem.reports.library import ReportResult
 
 FORMATS = ("table", "csv", "json", "html")
 _MAX_CELL = 60
+# C0 and C1 control characters and DEL (C1 0x9b is a one-byte CSI on some terminals).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell_text(value: Any) -> str:
@@ -26,10 +30,24 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters (ESC, CSI, BEL, ...) shown as ``\\xNN`` escapes, so a stored
+    value cannot move the cursor, recolour or retitle the analyst's terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def csv_safe(value: Any, text: str) -> str:
+    """A text cell that a spreadsheet would run as a formula (``= + - @``, tab, CR first) gets a
+    leading ``'``; numbers stay numbers."""
+    if isinstance(value, str) and text[:1] in _FORMULA_START:
+        return "'" + text
+    return text
+
+
 def to_table(result: ReportResult) -> str:
     """A fixed-width text table for the terminal (long cells are cut with an ellipsis)."""
     cols = result.columns
-    cells = [[_cut(cell_text(row[c])) for c in cols] for row in result.rows]
+    cells = [[_cut(terminal_safe(cell_text(row[c]))) for c in cols] for row in result.rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
     line = "  ".join(c.ljust(w) for c, w in zip(cols, widths))
     out = [line.rstrip(), "  ".join("-" * w for w in widths)]
@@ -40,12 +58,14 @@ def to_table(result: ReportResult) -> str:
 
 
 def to_csv(result: ReportResult) -> str:
-    """RFC 4180 CSV with a header row; list values are JSON-encoded inside their cell."""
+    """RFC 4180 CSV with a header row; list values are JSON-encoded inside their cell; text cells
+    that start like a formula are neutralised (:func:`csv_safe`)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(result.columns)
     for row in result.rows:
-        writer.writerow([cell_text(row[c]) if not isinstance(row[c], float) else repr(row[c]) for c in result.columns])
+        writer.writerow([csv_safe(row[c], cell_text(row[c])) if not isinstance(row[c], float) else repr(row[c])
+                         for c in result.columns])
     return buf.getvalue()
 
 

@@ -11,7 +11,8 @@ A header is the leading run of ``//`` lines::
     // chart: hbar x=pattern y=occurrences
 
 ``param`` types are ``str``, ``int``, ``float`` and ``bool``; a parameter without
-``= default`` is required (``ns`` is filled in from the settings by the CLI).
+``= default`` is required (``ns`` is filled in from the settings by the CLI). A number may
+declare its allowed range after the default: ``// param: days int = 7 [1..36500] — ...``.
 ``chart`` is optional: ``line``, ``bar`` or ``hbar``, with ``x=`` a column, ``y=`` one
 or more comma-separated columns and optionally ``series=`` a column whose values
 become separate series.
@@ -33,9 +34,13 @@ _FALSE = {"false", "0", "no", "off"}
 
 _LINE = re.compile(r"^//\s?(?P<key>[a-z]+):\s*(?P<rest>.*)$")
 _PARAM = re.compile(
-    r"^(?P<name>[a-z_][a-z0-9_]*)\s+(?P<type>\w+)(?:\s*=\s*(?P<default>[^\s{]+))?"
+    r"^(?P<name>[a-z_][a-z0-9_]*)\s+(?P<type>\w+)(?:\s*=\s*(?P<default>[^\s{\[]+))?"
+    r"(?:\s*\[(?P<lo>[^\]]*?)\.\.(?P<hi>[^\]]*)\])?"
     r"(?:\s*\{(?P<choices>[^}]*)\})?\s*(?:[—-]+\s*(?P<doc>.*))?$"
 )
+# Without a declared range a number must still be something Cypher can take (64-bit int,
+# finite float); a declared range (`[lo..hi]`) keeps e.g. `days` inside what durations allow.
+_INT_LIMIT = 2**63 - 1
 _COLUMN = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)\s*(?:[—-]+\s*(?P<doc>.*))?$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -50,6 +55,23 @@ class Param:
     required: bool = False
     description: str = ""
     choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+    def check_range(self, value: Any, what: str) -> None:
+        """Raise :class:`ReportParamError` when a number is outside the declared (or Cypher's) range."""
+        if self.type == "float" and (value != value or value in (float("inf"), float("-inf"))):
+            raise ReportParamError(f"{what}: must be a finite number, got {value!r}")
+        if self.type == "int" and abs(value) > _INT_LIMIT:
+            raise ReportParamError(f"{what}: {value} is too large")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            low = "" if self.low is None else _num(self.low)
+            high = "" if self.high is None else _num(self.high)
+            raise ReportParamError(f"{what}: must be in [{low}..{high}], got {value!r}")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 @dataclass(frozen=True)
@@ -191,6 +213,13 @@ def _parse_param(rest: str, where: str) -> Param:
             default = raw_default.strip("\"'")
         else:
             default = coerce(raw_default, type_name, f"{where}: default of {match['name']}")
+    low = high = None
+    if match["lo"] is not None or match["hi"] is not None:
+        if type_name not in ("int", "float"):
+            raise ReportError(f"{where}: param {match['name']}: a [lo..hi] range is for int and float parameters")
+        bound = f"{where}: range of {match['name']}"
+        low = coerce(match["lo"], type_name, bound) if (match["lo"] or "").strip() else None
+        high = coerce(match["hi"], type_name, bound) if (match["hi"] or "").strip() else None
     choices = tuple(c.strip() for c in (match["choices"] or "").split(",") if c.strip())
     if choices and type_name != "str":
         raise ReportError(f"{where}: param {match['name']}: choices are for str parameters")
@@ -203,6 +232,8 @@ def _parse_param(rest: str, where: str) -> Param:
         required=raw_default is None,
         description=(match["doc"] or "").strip(),
         choices=choices,
+        low=low,
+        high=high,
     )
 
 
@@ -233,6 +264,10 @@ def bind_params(spec: ReportSpec, given: Mapping[str, Any]) -> dict[str, Any]:
             bound[param.name] = coerce(given[param.name], param.type, what)
             if param.choices and bound[param.name] not in param.choices:
                 raise ReportParamError(f"{what}: must be one of {', '.join(param.choices)}; got {bound[param.name]!r}")
+            if param.type in ("int", "float"):
+                param.check_range(bound[param.name], what)
+            if param.name == "ns" and not str(bound[param.name]).strip():
+                raise ReportParamError(f"{what}: must be a non-empty namespace")
         elif param.required:
             raise ReportParamError(f"report {spec.name}: parameter {param.name} ({param.type}) is required")
         else:

@@ -9,6 +9,7 @@ import neo4j
 from kgmem import kinds
 from kgmem.errors import KGMemError
 from kgmem.graph import GraphStore
+from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.text import lucene_query
@@ -39,9 +40,12 @@ class KeywordRetriever:
 
     def candidates(self, query: str, scope: Scope) -> list[Candidate]:
         """Up to ``k × overfetch`` candidates, best BM25 first."""
-        lucene = lucene_query(query, scope.ns, self.config.keyword_role_boost)
-        if lucene is None:
+        body = lucene_query(query, None, self.config.keyword_role_boost)
+        if body is None:
             return []
+        # The namespace is required inside Lucene as one exact token (ns_key, see kgmem.ids), so rows of
+        # look-alike namespaces ("team" for "Team-A") never take the fetch limit; Cypher re-checks ns.
+        lucene = f"+ns_key:{ns_key(scope.ns)} +({body})"
         n = scope.k * self.config.overfetch
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)

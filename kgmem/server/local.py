@@ -25,6 +25,7 @@ from kgmem import cypher
 from kgmem.config import Settings
 from kgmem.config_file import read_config, update_config
 from kgmem.errors import PortInUse, ServerError, ServerStartFailed
+from kgmem.paths import private_dir
 from kgmem.server.conf import render_conf
 from kgmem.server.install import ensure_installed, installed_version
 from kgmem.server.java import check_java
@@ -68,6 +69,8 @@ class LocalNeo4j:
     def up(self) -> ServerStatus:
         """Install if needed, start unless running, wait for Bolt, set the initial password."""
         java, _ = check_java()
+        private_dir(self.settings.home)  # the store, its logs and the password file: not for other users
+        private_dir(self.home)
         current = self.status()
         if current.running and _port_open(self.cfg.bolt_port):
             self._ensure_password()
@@ -123,7 +126,7 @@ class LocalNeo4j:
     # -- internals -----------------------------------------------------------------
     def _write_conf(self) -> None:
         for sub in ("conf", "data", "logs", "run", "plugins", "import"):
-            (self.home / sub).mkdir(parents=True, exist_ok=True)
+            private_dir(self.home / sub)
         (self.home / "conf" / "neo4j.conf").write_text(render_conf(self.cfg, self._browser_conf_lines()))
 
     def _browser_conf_lines(self) -> list[str]:
@@ -135,8 +138,7 @@ class LocalNeo4j:
         return install_browser_assets(self.home, self.cfg.http_port, namespace=self.settings.namespace)
 
     def _boot(self, java: Path, command: str, timeout: float = 120) -> str:
-        env = dict(os.environ, NEO4J_HOME=str(self.home), NEO4J_CONF=str(self.home / "conf"))
-        env.pop("NEO4J_AUTH", None)
+        env = child_env(os.environ, NEO4J_HOME=str(self.home), NEO4J_CONF=str(self.home / "conf"))
         proc = subprocess.run(
             [str(java), "-cp", str(self.home / "lib" / "*"), BOOT_CLASS, command],
             env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
@@ -214,6 +216,19 @@ class LocalNeo4j:
                 if time.monotonic() > deadline:
                     raise ServerStartFailed(f"Neo4j opened its port but does not answer Bolt; see {self.log_file}")
                 time.sleep(0.5)
+
+
+# What the Neo4j JVM may see of our environment. Everything else (ANTHROPIC_API_KEY,
+# KGMEM_NEO4J__PASSWORD, cloud tokens, NEO4J_AUTH ...) stays in this process: the server neither
+# needs nor should hold the client's secrets (they would show in its /proc/<pid>/environ).
+CHILD_ENV_ALLOWED = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "JAVA_HOME")
+
+
+def child_env(environ: "os._Environ[str] | dict[str, str]", **extra: str) -> dict[str, str]:
+    """The allow-listed part of ``environ`` (plus ``LC_*`` locale variables) and ``extra``."""
+    env = {k: v for k, v in environ.items() if k in CHILD_ENV_ALLOWED or k.startswith("LC_")}
+    env.update(extra)
+    return env
 
 
 def _port_open(port: int) -> bool:

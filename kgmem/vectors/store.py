@@ -19,6 +19,7 @@ import numpy as np
 
 from kgmem.config import Settings
 from kgmem.errors import BackendUnavailable
+from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
             ssl=url.scheme == "https",
             settings=config,
         )
-    settings.chroma_path.mkdir(parents=True, exist_ok=True)
+    private_dir(settings.chroma_path)  # mode 0700: kgmem's data is not for other local users
     return chromadb.PersistentClient(path=str(settings.chroma_path), settings=config)
 
 

@@ -81,3 +81,27 @@ def test_anthropic_key_from_standard_variable(clean_env: Path, monkeypatch: pyte
 def test_retrieval_overrides_only_what_is_set(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KGMEM_RETRIEVAL__RRF_K", "60")
     assert load_settings().retrieval.overrides() == {"rrf_k": 60}
+
+
+def test_config_error_never_echoes_a_password_in_a_uri(monkeypatch) -> None:
+    from kgmem.config import load_settings, redact
+    from kgmem.errors import ConfigError
+
+    monkeypatch.setenv("KGMEM_NEO4J__URI", "http://neo4j:hunter2@db.example:7687")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "hunter2" not in str(info.value) and "neo4j:***@db.example" in str(info.value)
+    assert info.value.__cause__ is None and info.value.__suppress_context__  # no chained pydantic dump
+    assert redact("bolt+s://u:p%40ss@h:1 and neo4j://x:y@z") == "bolt+s://u:***@h:1 and neo4j://x:***@z"
+
+
+def test_empty_namespace_is_a_config_error(monkeypatch) -> None:
+    from kgmem.config import load_settings, resolve_namespace
+    from kgmem.errors import ConfigError, ValidationError
+
+    monkeypatch.setenv("KGMEM_NAMESPACE", "  ")
+    with pytest.raises(ConfigError, match="namespace"):
+        load_settings()
+    with pytest.raises(ValidationError, match="ns: must be a non-empty string"):
+        resolve_namespace("", "default")
+    assert resolve_namespace(None, "default") == "default" and resolve_namespace("x", "default") == "x"

@@ -55,7 +55,7 @@ def test_reingest_adds_nothing(mem, ns, tmp_path):
     occurrences = mem.graph.driver.execute_query(
         "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"]
     again = mem.ingest(path, ns=ns)
-    assert again.ok and again.turns_new == 0 and again.already_ingested == 1 and again.knowledge == 0
+    assert again.ok and again.turns_new == 0 and again.already_ingested == 2 and again.knowledge == 0  # 1 tool result + 1 knowledge
     assert count(mem, ns, "Message") == 3 and count(mem, ns, "Knowledge") == 1
     assert mem.graph.driver.execute_query(
         "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"] == occurrences

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kgmem import KGMem
-from kgmem.config import Settings, load_settings
+from kgmem.config import Settings
 from kgmem.errors import BackendUnavailable
 from kgmem.graph import GraphStore, connect
 from kgmem.learning import LearningEngine
@@ -75,22 +75,13 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, g
 
 
 @pytest.mark.slow
-def test_neo4j_stops_and_restarts_during_a_stream(tmp_path: Path, embedder) -> None:
+def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> None:
     """One private server (own home, ports 17687/17474): 10 events up, 10 while it is stopped, 10 after
     it is started again. (~75 s: two starts and two stops of a JVM.)"""
     from kgmem.graph.schema import apply_schema
-    from kgmem.server import LocalNeo4j
 
-    home = tmp_path / "home"
-    settings = load_settings(
-        home=home, namespace="stream",
-        neo4j={"uri": "bolt://127.0.0.1:17687", "bolt_port": 17687, "http_port": 17474,
-               "password": "kgmem-spool-test", "heap": "384m", "pagecache": "64m"},
-        chroma={"path": str(tmp_path / "chroma")},
-        learning={"offline_retry_s": 1.0},
-    )
-    server = LocalNeo4j(settings)
-    server.up()
+    private = private_neo4j(17687, 17474, namespace="stream", learning={"offline_retry_s": 1.0})
+    server, settings = private, private.settings
     drv = connect(settings)
     try:
         apply_schema(GraphStore(drv))
@@ -129,4 +120,3 @@ def test_neo4j_stops_and_restarts_during_a_stream(tmp_path: Path, embedder) -> N
         mem.close()
     finally:
         drv.close()
-        server.down()

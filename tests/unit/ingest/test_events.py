@@ -47,5 +47,7 @@ def test_tool_result_key_is_stable_and_content_based():
 
 def test_knowledge_and_session_end():
     k = parse_line('{"type": "knowledge", "content": "Use uv", "knowledge_type": "Preference", "confidence": 0.9}')
-    assert k == KnowledgeEvent("Use uv", "preference", 0.9, None, False, None)
+    assert isinstance(k, KnowledgeEvent) and len(k.key) == 32
+    assert (k.content, k.knowledge_type, k.confidence, k.session, k.manual, k.triple) == (
+        "Use uv", "preference", 0.9, None, False, None)
     assert parse_line('{"type": "session_end", "session": "s"}') == SessionEndEvent("s")

@@ -93,3 +93,13 @@ def test_bar_and_hbar_charts_draw_one_rect_per_value() -> None:
         svg = render_svg(spec.chart, ROWS)
         # background + one bar per (category, series) pair + legend swatches for 2 series
         assert svg.count("<rect") == 1 + 4 + 2
+
+
+def test_terminal_and_csv_neutralisation() -> None:
+    from kgmem.reports.render import csv_safe, terminal_safe
+
+    assert terminal_safe("a\x1b[31mb\x07c\x9bd\x00") == "a\\x1b[31mb\\x07c\\x9bd\\x00"
+    assert terminal_safe("tab\tand é stay") == "tab\tand é stay"
+    for text in ("=1+1", "+1", "-1", "@x", "\tx", "\rx"):
+        assert csv_safe(text, text) == "'" + text
+    assert csv_safe(-1, "-1") == "-1" and csv_safe("a=b", "a=b") == "a=b"

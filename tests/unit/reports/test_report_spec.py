@@ -100,3 +100,16 @@ def test_every_shipped_report_parses_and_takes_ns() -> None:
         # Browser's `:params {...}` sends every number as a float: LIMIT must tolerate 20.0
         assert "LIMIT $" not in body, spec.name
         assert cypher.load(spec.cypher_name)
+
+
+def test_declared_ranges_bound_numbers() -> None:
+    from kgmem.errors import ReportParamError
+    from kgmem.reports.spec import bind_params, parse_header
+
+    spec = parse_header("// name: r\n// description: d\n// param: days int = 7 [1..36500] — window\n"
+                        "// param: t float = 0.5 [0..1] — threshold\n// param: n int = 3 — free\n// column: x\n", "r")
+    assert bind_params(spec, {"days": "30", "t": "1"}) == {"days": 30, "t": 1.0, "n": 3}
+    for given, needle in (({"days": "0"}, "[1..36500]"), ({"days": "36501"}, "[1..36500]"),
+                          ({"t": "inf"}, "finite"), ({"t": "-0.1"}, "[0..1]"), ({"n": str(2**70)}, "too large")):
+        with pytest.raises(ReportParamError, match=needle.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
+            bind_params(spec, given)
