@@ -80,7 +80,7 @@ def test_bad_timestamps_are_refused_on_every_path(mem, ns) -> None:
     with pytest.raises(ValidationError, match="ts: not an ISO-8601"):
         mem.tool_results([{"tool": "psql", "error": "boom", "ts": "not-a-date"}], ns=ns)
     with pytest.raises(ValidationError, match="ts: not an ISO-8601"):
-        mem.turn("s1", "user", "hello", ts="not-a-date", ns=ns)
+        mem.turn(session="s1", role="user", text="hello", ts="not-a-date", ns=ns)
     mem.tool_results([{"tool": "psql", "error": "boom", "session": "s", "ts": "2026-01-02T03:04:05+02:00"}], ns=ns)
     records, _, _ = mem.driver.execute_query(
         "MATCH (e:ErrorPattern {ns: $ns})-[r:IN_SESSION]->() RETURN e.first_seen AS f, r.last_seen AS l", ns=ns)

@@ -51,7 +51,7 @@ def test_kgmem_init_gives_nodes_written_before_schema_4_their_ns_key(driver, gra
 
 
 def test_writers_store_ns_key(mem, ns) -> None:
-    mem.turn("s1", "user", "the deploy pipeline failed on arm64")
+    mem.turn(session="s1", role="user", text="the deploy pipeline failed on arm64")
     mem.tool_result("deploy", {"arch": "arm64"}, error="deploy pipeline failed: exec format error", session="s1")
     mem.add_knowledge("The deploy pipeline needs a multi-arch base image")
     records, _, _ = mem.driver.execute_query(

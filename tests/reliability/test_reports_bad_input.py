@@ -54,7 +54,7 @@ def test_empty_namespace_is_refused_everywhere(mem) -> None:
     _one_line_error(_cli("report", "top_errors", KGMEM_NAMESPACE="   "), "namespace")
     _one_line_error(_cli("decay", "--ns", ""), "--ns: must be a non-empty string")
     for call in (lambda: mem.tool_result("psql", error="boom", ns=""),
-                 lambda: mem.turn("s", "user", "hi", ns=""),
+                 lambda: mem.turn(session="s", role="user", text="hi", ns=""),
                  lambda: mem.search("anything", ns=""),
                  lambda: mem.add_knowledge("a fact", ns=" "),
                  lambda: mem.report("top_errors", ns=""),
