@@ -68,7 +68,8 @@ class Engines:
         from kgmem.vectors import VectorStore, open_chroma
 
         return self._once("_vectors", lambda: VectorStore(
-            self._chroma if self._chroma is not None else open_chroma(self.settings)))
+            self._chroma if self._chroma is not None else open_chroma(self.settings),
+            model=self.settings.embedding.model))
 
     @property
     def embedder(self) -> "Embedder":

