@@ -12,7 +12,7 @@ Neo4j full-text index holds the real (paired) text. Queries are the LoCoMo quest
 
     .venv/bin/python scripts/bench_retrieval.py [--sizes 10000,100000] [--distinct 5000] [--json OUT]
     .venv/bin/python scripts/bench_retrieval.py --ingest-only
-    .venv/bin/python scripts/bench_retrieval.py --sizes 100000 --presets "" --overlay --skip-ingest
+    .venv/bin/python scripts/bench_retrieval.py --sizes 100000 --presets "" --overlay --skip-ingest [--overlay-reps 5]
 """
 
 from __future__ import annotations
@@ -190,10 +190,16 @@ def ingest_throughput(mem: KGMem, data_path: Path, tmp: Path) -> dict[str, float
             "rerun_s": rerun, "rerun_new_turns": again.turns_new}
 
 
-def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s0", judged: int = 50) -> dict[str, float]:
-    """What a BQAR session overlay adds to a search: the same session searches with the overlay (and
-    shift detection) on and off, alternating per question so load swings hit both alike. First
-    ``judged`` session searches get feedback, so the overlay has entries to read."""
+def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s0", judged: int = 50,
+                    reps: int = 5, seed: int = 0) -> dict[str, float]:
+    """What a BQAR session overlay adds to a search, in a paired design that survives a loaded machine.
+
+    The same session searches with the overlay (and shift detection) on and off, back to back for each
+    question, the order alternating per question and per repetition (so load swings and cache effects
+    hit both arms alike), ``reps`` passes over the questions. First ``judged`` session searches get
+    feedback, so the overlay has entries to read. Reported: both arms' p50/p95, the median and p95 of
+    the per-pair difference (on − off), and bootstrap 95 % CIs (pairs resampled) of the median
+    difference and of p95(on) − p95(off)."""
     from kgmem.retrieval import PRESETS
 
     on = PRESETS["balanced"].with_overrides(name="overlay-on")
@@ -203,22 +209,29 @@ def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s
         if result.hits:
             mem.retrieval.feedback(result.query_id, used=[result.hits[0].id], outcome="success")
     times: dict[str, list[float]] = {"on": [], "off": []}
-    for i, q in enumerate(questions):
-        order = (("on", on), ("off", off)) if i % 2 == 0 else (("off", off), ("on", on))
-        for name, cfg in order:
-            t0 = time.perf_counter()
-            mem.retrieval.search(q, ns, k=10, session=session, config=cfg)
-            times[name].append((time.perf_counter() - t0) * 1000)
+    for rep in range(reps):
+        for i, q in enumerate(questions):
+            order = (("on", on), ("off", off)) if (i + rep) % 2 == 0 else (("off", off), ("on", on))
+            for name, cfg in order:
+                t0 = time.perf_counter()
+                mem.retrieval.search(q, ns, k=10, session=session, config=cfg)
+                times[name].append((time.perf_counter() - t0) * 1000)
     state = mem.retrieval.session_state(ns, session)
     mem.retrieval.end_session(ns, session)
-    return {"on_p50": statistics.median(times["on"]), "on_p95": pct(times["on"], 95),
-            "off_p50": statistics.median(times["off"]), "off_p95": pct(times["off"], 95),
-            "added_p95": pct(times["on"], 95) - pct(times["off"], 95),
-            # per question on − off (the two ran back to back): robust to the load swinging between questions
-            "paired_diff_p50": statistics.median(a - b for a, b in zip(times["on"], times["off"])),
-            "paired_diff_p95": pct([a - b for a, b in zip(times["on"], times["off"])], 95),
-            "shifts": state.shifts,
-            "queries": len(questions)}
+    on_ms, off_ms = np.asarray(times["on"]), np.asarray(times["off"])
+    diff = on_ms - off_ms
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(diff), size=(2000, len(diff)))  # bootstrap: resample the pairs
+    med = np.median(diff[draws], axis=1)
+    p95_gap = np.percentile(on_ms[draws], 95, axis=1) - np.percentile(off_ms[draws], 95, axis=1)
+    return {"on_p50": float(np.median(on_ms)), "on_p95": float(np.percentile(on_ms, 95)),
+            "off_p50": float(np.median(off_ms)), "off_p95": float(np.percentile(off_ms, 95)),
+            "p95_gap": float(np.percentile(on_ms, 95) - np.percentile(off_ms, 95)),
+            "p95_gap_ci": [float(np.percentile(p95_gap, 2.5)), float(np.percentile(p95_gap, 97.5))],
+            "paired_diff_p50": float(np.median(diff)),
+            "paired_diff_p50_ci": [float(np.percentile(med, 2.5)), float(np.percentile(med, 97.5))],
+            "paired_diff_p95": float(np.percentile(diff, 95)),
+            "shifts": state.shifts, "queries": len(questions), "pairs": len(diff)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--skip-ingest", action="store_true")
     ap.add_argument("--overlay", action="store_true", help="also measure what a BQAR session overlay adds to "
-                    "search latency (same session searches with the overlay on/off, alternating)")
+                    "search latency (same session searches with the overlay on/off, paired, alternating)")
+    ap.add_argument("--overlay-reps", type=int, default=5, help="passes over the questions for --overlay")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -259,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                     for preset in [p for p in args.presets.split(",") if p]:
                         row[preset] = latency(mem, ns, questions, preset)
                     if args.overlay:
-                        row["overlay"] = overlay_latency(mem, ns, questions)
+                        row["overlay"] = overlay_latency(mem, ns, questions, reps=args.overlay_reps)
                     results[str(size)] = row
                     print(size, json.dumps(row))
                 finally:

