@@ -18,7 +18,7 @@ from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.config import Settings, load_settings
 from kgmem.conversation import Turn, TurnStore
-from kgmem.graph import GraphStore, connect
+from kgmem.graph import FailurePolicy, GraphStore, connect
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.ingest.ingester import IngestReport
 from kgmem.retrieval import Context, Retrieval, SearchResult
@@ -54,7 +54,8 @@ class KGMem:
         self.settings = settings or load_settings()
         self._owns_driver = driver is None
         self.driver = driver or connect(self.settings)
-        self.graph = GraphStore(self.driver, self.settings.neo4j.database)
+        self.graph = GraphStore(self.driver, self.settings.neo4j.database,
+                                policy=FailurePolicy.from_settings(self.settings.neo4j))
         self.vectors = VectorStore(chroma if chroma is not None else open_chroma(self.settings))
         self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
         self.namespace = self.settings.namespace

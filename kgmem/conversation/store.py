@@ -18,6 +18,7 @@ import numpy as np
 
 from kgmem.errors import ValidationError
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
 
@@ -84,6 +85,9 @@ def validate_turn(turn: Any, where: str = "turn") -> Turn:
             raise ValidationError(f"{where}.ts: not an ISO-8601 timestamp: {turn.ts!r}") from exc
         if parsed.tzinfo is None:  # staleness maths compares against UTC now
             turn = Turn(turn.session, turn.role, turn.text, turn.ref, parsed.replace(tzinfo=timezone.utc).isoformat())
+    session, ref = bounded_key(turn.session), bounded_optional(turn.ref)
+    if session is not turn.session or ref is not turn.ref:  # over the index limit: a stable hashed key
+        turn = Turn(session, turn.role, turn.text, ref, turn.ts)
     return turn
 
 
@@ -170,6 +174,7 @@ class TurnStore:
         """Mark ``session`` ended (``Session.ended_at``)."""
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
+        session = bounded_key(session)
         self.graph.write(
             "conversation/end_session",
             ns=ns,
@@ -180,7 +185,8 @@ class TurnStore:
 
     def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
         """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
-        return self.graph.read("conversation/session_messages", ns=ns, id=node_id(ns, "session", session))
+        return self.graph.read("conversation/session_messages", ns=ns,
+                               id=node_id(ns, "session", bounded_key(session)))
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:

@@ -26,6 +26,7 @@ import neo4j.exceptions
 from kgmem.config import LearningSettings
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_key
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent
 from kgmem.learning.plan import (
@@ -347,8 +348,9 @@ class LearningEngine:
             return rows[0]
         if tool is None or not isinstance(tool, str) or not tool.strip():
             raise ValidationError("tool: required when error is given as a message")
-        info = describe_error(ns, tool.strip(), error)
-        return {"id": info.id, "tool": tool.strip(), "pattern": info.pattern, "signature": info.signature,
+        tool = bounded_key(tool.strip())  # the same stable key tool_result stored
+        info = describe_error(ns, tool, error)
+        return {"id": info.id, "tool": tool, "pattern": info.pattern, "signature": info.signature,
                 "keys": info.keys, "category": info.category}
 
 

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from kgmem.errors import ValidationError
+from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
 from kgmem.learning.normalize import pattern_and_signature
@@ -89,6 +90,7 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
         raise ValidationError(f"params: must be a mapping (dict) or None; got {type(params).__name__}")
     if session is not None and (not isinstance(session, str) or not session.strip()):
         raise ValidationError("session: must be a non-empty string or None")
+    tool, session = bounded_key(tool.strip()), bounded_optional(session)  # over ~1 KB: a stable hashed key
     if ts is not None and not isinstance(ts, str):
         raise ValidationError("ts: must be an ISO-8601 string or None")
     message, exc_types = None, ()

@@ -42,6 +42,29 @@ def content_terms(query: str) -> list[str]:
     return list(seen)
 
 
+# Lucene expands every term into one clause per indexed field (7, plus the role clause), and a
+# query over 1024 clauses fails (``TooManyClauses``): ~127 distinct words. 64 keeps half that
+# as headroom; past ~20 content words BM25 ranking barely moves anyway.
+MAX_QUERY_TERMS = 64
+
+
+def informative_terms(terms: list[str], limit: int = MAX_QUERY_TERMS) -> list[str]:
+    """At most ``limit`` of ``terms``, in their original order, preferring the informative ones.
+
+    Without corpus statistics at query time, length is the proxy for rarity (long words are
+    rare words), and a term with a digit or ``_`` (an error code, an identifier) counts as
+    long: those are what a long pasted query (a log, a stack trace) is usually about.
+    """
+    if len(terms) <= limit:
+        return terms
+    def weight(i: int) -> tuple[int, int]:
+        term = terms[i]
+        bonus = 8 if any(c.isdigit() or c == "_" for c in term) else 0
+        return (-(len(term) + bonus), i)
+    keep = sorted(sorted(range(len(terms)), key=weight)[:limit])
+    return [terms[i] for i in keep]
+
+
 def escape(term: str) -> str:
     """Escape Lucene's special characters in one term."""
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
@@ -58,7 +81,7 @@ def lucene_query(query: str, ns: str | None = None, role_boost: float = 0.0) -> 
     question naming a speaker prefers the speaker's own turns (the unqualified terms already
     search every indexed field, ``role`` included; this clause adds weight to that match).
     """
-    terms = content_terms(query)
+    terms = informative_terms(content_terms(query))
     if not terms:
         return None
     body = " ".join(escape(t) for t in terms)
