@@ -66,7 +66,7 @@ class KGMem:
         # -- conversation analysis (DESIGN.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
-                                        turns=self.turns, generator=generator)
+                                        turns=self.turns, generator=generator, replayer=self.learning.replayer)
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kgmem.errors import ValidationError
+from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
@@ -120,6 +120,7 @@ class TurnStore:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
         """Store ``turns`` (in conversation order) and return their message ids, in the same order.
@@ -203,6 +204,20 @@ class TurnStore:
         if vectors is None:
             vectors = self.embedder.embed([self.embedding_text(r["role"], r["text"]) for r in rows])
         ids = [r["id"] for r in rows]
-        self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
-                            [message_metadata(r) for r in rows])
+        try:
+            self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
+                                [message_metadata(r) for r in rows])
+        except VectorStoreUnavailable as exc:
+            # The graph write is committed and the messages stay `vector_pending`: never raise
+            # (a retry would only re-send committed turns). The next write here repairs them.
+            self._repair_due.add(ns)
+            log.warning("%d message vector(s) left pending (repaired by the next write or "
+                        "`kgmem reindex --missing-only`): %s", len(ids), exc)
+            return
         self.graph.write("conversation/message_vectors_written", ns=ns, ids=ids)
+        if ns in self._repair_due:
+            self._repair_due.discard(ns)
+            try:
+                self.repair(ns)
+            except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
+                log.warning("repair of pending message vectors failed: %s", exc)

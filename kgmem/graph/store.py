@@ -31,6 +31,8 @@ from kgmem.graph.keys import MAX_NS_CHARS
 log = logging.getLogger(__name__)
 
 _RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
+# What a caller catches to spool a write instead of raising it into the agent's loop.
+UNREACHABLE: tuple[type[BaseException], ...] = (GraphUnavailable, ServiceUnavailable, SessionExpired)
 
 
 def connect(settings: Settings) -> neo4j.Driver:
