@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import neo4j
-from neo4j.exceptions import AuthError, DatabaseError, ServiceUnavailable, SessionExpired
-from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_exponential
+from neo4j.exceptions import (
+    AuthError, DatabaseError, IncompleteCommit, ServiceUnavailable, SessionExpired, TransientError,
+)
+from tenacity import (
+    RetryCallState, retry, retry_if_exception_type, retry_if_not_exception_type, wait_exponential,
+)
 
 from kgmem import cypher
 from kgmem.config import Neo4jSettings, Settings
@@ -31,6 +35,7 @@ from kgmem.graph.keys import MAX_NS_CHARS
 log = logging.getLogger(__name__)
 
 _RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
+_TRANSIENT_ATTEMPTS = 6
 # What a caller catches to spool a write instead of raising it into the agent's loop.
 UNREACHABLE: tuple[type[BaseException], ...] = (GraphUnavailable, ServiceUnavailable, SessionExpired)
 
@@ -141,9 +146,19 @@ class GraphStore:
                 f"Neo4j was unreachable moments ago; not retrying for {self.policy.offline_retry_s:g} s "
                 "([neo4j] offline_retry_s)")
 
+        deadline, attempts = self.policy.deadline_s, self._attempts
+
+        def give_up(state: RetryCallState) -> bool:
+            # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
+            # budget now and then: retry those more often, never past the deadline.
+            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
+            return state.attempt_number >= limit or state.seconds_since_start >= deadline
+
         @retry(
-            retry=retry_if_exception_type(_RETRYABLE),
-            stop=stop_after_attempt(self._attempts) | stop_after_delay(self.policy.deadline_s),
+            # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
+            # so running it again could count it twice — fail instead (callers spool, see docs).
+            retry=retry_if_exception_type((*_RETRYABLE, TransientError)) & retry_if_not_exception_type(IncompleteCommit),
+            stop=give_up,
             wait=wait_exponential(multiplier=0.2, max=1.0),
             reraise=True,
         )
@@ -157,6 +172,8 @@ class GraphStore:
             return attempt()
         except _RETRYABLE as exc:
             raise self._went_down(exc) from exc
+        except TransientError as exc:  # alive but contended past the deadline: callers spool, no breaker
+            raise GraphUnavailable(f"Neo4j kept failing transiently until the deadline: {exc}") from exc
         except DatabaseError as exc:
             raise _too_large(exc) or exc
 
