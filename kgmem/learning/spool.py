@@ -50,6 +50,7 @@ STATS_FILE = "learning-stats.json"
 LEARNING = "learning"  # tool results (kgmem.learning.engine)
 TURN = "turn"  # conversation turns (kgmem.analysis.service)
 KNOWLEDGE = "knowledge"  # manual knowledge (kgmem.analysis.curation)
+REPLAY_CHUNK = 2000  # most events per replay transaction
 
 
 class Spool:
@@ -266,38 +267,68 @@ class SpoolReplayer:
             log.exception("spool replay failed; segments are kept for `KGMem.replay_spool()`")
 
     def _segment(self, path: Path, events: list[dict[str, Any]]) -> int:
-        segment = path.name
+        """Replay one segment. Learning events go in seq order, one run per namespace change, under
+        the segment's own cursor (the cursor older segments used). Turns and knowledge do not
+        interact with learning events or each other: each (kind, ns) goes as one run under a cursor
+        of its own — a handful of round trips per segment however the kinds interleave."""
+        applied = 0
+        complete = True
+        stuck: set[str] = set()  # cursors whose earlier chunk did not go: later chunks must wait too
+        for kind, ns, run in _groups(events):
+            key = path.name if kind == LEARNING else f"{path.name}|{kind}|{ns}"
+            if kind not in self._appliers:
+                log.info("spool segment %s: no replayer for %r events in this process; left for one that has",
+                         path.name, kind)
+                stuck.add(key)
+            n = None if key in stuck else self._run(key, kind, ns, run)
+            if n is None:
+                complete = False
+                stuck.add(key)
+            else:
+                applied += n
+        if complete:
+            self.spool.retire(path, applied)
+        elif applied:
+            self.spool.bump(replayed=applied)
+        return applied
+
+    def _run(self, key: str, kind: str, ns: str, run: list[dict[str, Any]]) -> int | None:
+        """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept moving."""
+        applier, transactional = self._appliers[kind]
         for _ in range(3):  # a concurrent replayer moved the cursor: re-read it and go on
-            cursor = int(self.graph.read("learning/spool_cursor", segment=segment)[0]["seq"])
-            todo = [e for e in events if int(e["seq"]) > cursor]
-            done = cursor
-            moved_under_us = False
-            for kind, ns, run in runs(todo):
-                if kind not in self._appliers:
-                    log.info("spool segment %s: no replayer for %r events here; left for one that has", segment,
-                             kind)
-                    applied = sum(1 for e in todo if int(e["seq"]) <= done)
-                    if applied:
-                        self.spool.bump(replayed=applied)  # counted now; the file stays for the rest
-                    return applied
-                applier, transactional = self._appliers[kind]
-                last = int(run[-1]["seq"])
-                if transactional:
-                    ok = applier(ns, run, Cursor(segment, done, last))
-                else:
-                    applier(ns, run, Cursor(segment, done, last))
-                    ok = bool(self.graph.write("learning/spool_advance", segment=segment, expected=done,
-                                               upto=last, now=datetime.now(timezone.utc).isoformat()))
-                if not ok:
-                    moved_under_us = True
-                    break
-                done = last
-            if not moved_under_us:
-                self.spool.retire(path, len(todo))
+            cursor = int(self.graph.read("learning/spool_cursor", segment=key)[0]["seq"])
+            todo = [e for e in run if int(e["seq"]) > cursor]
+            if not todo:
+                return 0
+            last = int(todo[-1]["seq"])
+            if transactional:
+                ok = applier(ns, todo, Cursor(key, cursor, last))
+            else:
+                applier(ns, todo, Cursor(key, cursor, last))
+                ok = bool(self.graph.write("learning/spool_advance", segment=key, expected=cursor, upto=last,
+                                           now=datetime.now(timezone.utc).isoformat()))
+            if ok:
                 return len(todo)
             time.sleep(0.05)
-        log.warning("spool segment %s: cursor kept moving; leaving it for the next replay", segment)
-        return 0
+        log.warning("spool cursor %s kept moving; leaving it for the next replay", key)
+        return None
+
+
+def _groups(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """Learning events as consecutive runs per namespace (their order matters: a success closes the
+    failure before it); every other kind as one group per namespace, in seq order."""
+    out: list[tuple[str, str, list[dict[str, Any]]]] = []
+    others: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for kind, ns, run in runs(events):
+        if kind != LEARNING:
+            others.setdefault((kind, ns), []).extend(run)
+        elif out and out[-1][1] == ns:  # only other kinds came in between
+            out[-1][2].extend(run)
+        else:
+            out.append((kind, ns, run))
+    groups = out + [(kind, ns, run) for (kind, ns), run in others.items()]
+    # Bounded transactions after a long outage; chunks of one cursor are applied in order.
+    return [(kind, ns, run[i:i + REPLAY_CHUNK]) for kind, ns, run in groups for i in range(0, len(run), REPLAY_CHUNK)]
 
 
 def runs(events: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
