@@ -240,6 +240,8 @@ class KGMem:
         """Flush pending conversation analysis, then release the rest."""
         self.analysis.close()
         self.retrieval.close()
+        if self.learning.spool is not None:  # release the segment: another client may replay it now
+            self.learning.spool.close()
         if self._owns_driver:
             self.driver.close()
 
