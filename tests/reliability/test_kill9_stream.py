@@ -55,12 +55,8 @@ def test_kill9_during_a_stream_then_replay_equals_fault_free_control(
         for i, call in enumerate(calls):
             if i == RESTART_AFTER:
                 thread.join()
-                import time as _t; _t0 = _t.monotonic()
                 private_neo4j.up()
-                print("restart", round(_t.monotonic() - _t0, 2), flush=True)
-            import time as _t; _t0 = _t.monotonic()
             out = run_call(faulted, call)
-            print(i, call[0], round(_t.monotonic() - _t0, 2), flush=True)
             spooled += bool(getattr(out, "spooled", False) or (isinstance(out, dict) and out.get("spooled")))
             done = i + 1
         thread.join()
