@@ -19,6 +19,8 @@ def _writer(settings_json: str, home: str, barrier) -> None:  # noqa: ANN001 - a
     from kgmem import KGMem
 
     settings = Settings.model_validate_json(settings_json)
+    (Path(home) / "models").parent.mkdir(parents=True, exist_ok=True)
+    (Path(home) / "models").symlink_to(settings.models_dir, target_is_directory=True)  # the ONNX export, once
     settings = settings.model_copy(update={
         "home": Path(home), "chroma": settings.chroma.model_copy(update={"path": Path(home) / "chroma"}),
         "analysis": settings.analysis.model_copy(update={"enabled": False}),
