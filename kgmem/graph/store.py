@@ -67,7 +67,7 @@ def connect(settings: Settings) -> neo4j.Driver:
 class FailurePolicy:
     """How a :class:`GraphStore` treats an unreachable Neo4j (``[neo4j]`` settings)."""
 
-    attempts: int = 1
+    attempts: int = 2
     deadline_s: float = 6.0
     offline_retry_s: float = 2.0
 
