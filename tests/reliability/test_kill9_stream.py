@@ -70,6 +70,7 @@ def test_kill9_during_a_stream_then_replay_equals_fault_free_control(
         if not private_neo4j.server.status().running:
             private_neo4j.up()
 
+    print(f"kill -9 stream: {len(calls)} calls, {spooled} tool results/facts answered from the spool, spool {stats}")
     assert spooled > 0, "the kill never hit the stream: nothing was spooled"
     assert stats["pending"] == 0 and stats["dropped"] == 0
     assert stats["replayed"] == stats["spooled"] > 0
