@@ -53,7 +53,7 @@ class Curator:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         content = _check_content(content)
         try:
-            return self._add(ns, type, content)
+            return self.write_manual(ns, type, content)
         except UNREACHABLE as exc:
             if self.defer is None:
                 raise
@@ -61,7 +61,8 @@ class Curator:
             return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
                     "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
 
-    def _add(self, ns: str, type: str, content: str) -> dict[str, Any]:
+    def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
+        """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""
         norm = normalise_text(content)
         found = self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)

@@ -128,7 +128,7 @@ class AnalysisService:
 
     def _replay_knowledge(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
         for e in events:  # idempotent: a manual add of the same text promotes the same item
-            self.curator._add(ns, e["type"], e["content"])
+            self.curator.write_manual(ns, e["type"], e["content"])
         return True
 
     def _stored(self, ns: str, turn: Turn) -> None:
