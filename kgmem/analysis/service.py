@@ -25,7 +25,7 @@ from kgmem.conversation.store import validate_turn
 from kgmem.errors import GraphUnavailable
 from kgmem.graph import GraphStore
 from kgmem.graph.store import UNREACHABLE
-from kgmem.learning.spool import KNOWLEDGE, TURN, SpoolReplayer
+from kgmem.learning.spool import KNOWLEDGE, SESSION_END, TURN, SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class AnalysisService:
         if self.replayer is not None:
             self.replayer.register(TURN, self._replay_turns, transactional=False)
             self.replayer.register(KNOWLEDGE, self._replay_knowledge, transactional=False)
+            self.replayer.register(SESSION_END, self._replay_session_ends, transactional=False)
         self.curator = Curator(self.store, self.counters, defer=self._spool_knowledge if self.replayer else None)
         self.analyzer = ConversationAnalyzer(self.store, self.counters, generator)
         self.learner = SessionLearner(self.analyzer, settings.analysis)
@@ -126,6 +127,12 @@ class AnalysisService:
             self._stored(ns, t)
         return True
 
+    def _replay_session_ends(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        for e in events:  # idempotent: ending a session twice only moves its ended_at
+            self.turns.end_session(ns, e["session"])
+            self.end_session(ns, e["session"])
+        return True
+
     def _replay_knowledge(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
         for e in events:  # idempotent: a manual add of the same text promotes the same item
             self.curator.write_manual(ns, e["type"], e["content"])
@@ -143,7 +150,14 @@ class AnalysisService:
         """``KGMem.end_session``: store queued turns, mark the session ended, then :meth:`end_session`."""
         if self.writer is not None:  # its turns must be stored before the session learner reads them
             self.writer.flush(self.settings.analysis.flush_timeout_s)
-        self.turns.end_session(ns, session)
+        try:
+            self.turns.end_session(ns, session)
+        except UNREACHABLE as exc:
+            if self.replayer is None:
+                raise
+            # After the session's spooled turns: the replay ends it (and learns from it) in order.
+            self._spool(ns, SESSION_END, [{"session": session}], exc)
+            return
         self.end_session(ns, session)
 
     def end_session(self, ns: str, session: str) -> None:

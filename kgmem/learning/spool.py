@@ -50,6 +50,7 @@ STATS_FILE = "learning-stats.json"
 LEARNING = "learning"  # tool results (kgmem.learning.engine)
 TURN = "turn"  # conversation turns (kgmem.analysis.service)
 KNOWLEDGE = "knowledge"  # manual knowledge (kgmem.analysis.curation)
+SESSION_END = "session_end"  # KGMem.end_session (kgmem.analysis.service)
 REPLAY_CHUNK = 2000  # most events per replay transaction
 
 

@@ -88,18 +88,19 @@ def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Setti
         obs = dead.tool_result("rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed",
                                session="s")
         assert mid and item["spooled"] and obs.spooled
+        dead.end_session("s")  # spooled after the session's turn: replayed after it
         with pytest.raises(GraphUnavailable):  # no spool for what cannot be answered without the graph
             dead.learnings()
     finally:
         dead.close()
         dead_driver.close()
     assert fingerprint(driver, ns) == before
-    assert Spool(home / "spool").stats()["pending"] == 3
+    assert Spool(home / "spool").stats()["pending"] == 4
 
     # Neo4j is back: one replay applies each spooled write once; a second replay does nothing.
     back = KGMem(_client_settings(settings, home, chroma), driver=driver, embedder=embedder)
     try:
-        assert back.replay_spool() == 3
+        assert back.replay_spool() == 4
         assert back.replay_spool() == 0
     finally:
         back.close()
@@ -107,3 +108,5 @@ def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Setti
     assert after["messages"] == {**before["messages"], "s#1": "assistant: I will check the backup mount"}
     assert set(after["knowledge"]) == set(before["knowledge"]) | {"The backup mount is an NFS share"}
     assert after["occurrences"] == {"rsync | rsync: connection unexpectedly closed": 1}
+    records, _, _ = driver.execute_query("MATCH (s:Session {ns: $ns, key: 's'}) RETURN s.ended_at AS e", ns=ns)
+    assert records[0]["e"] is not None
