@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable
+from kgmem.errors import VectorStoreUnavailable
 from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class VectorStore:
             except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
                 if not create:
                     return None
-                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+                raise VectorStoreUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
             self._collections[key] = coll
         return self._collections[key]
 
@@ -109,12 +109,19 @@ class VectorStore:
         if not ids:
             return
         clean = [_clean_metadata(m) for m in metadatas] if metadatas else None
-        self.collection(ns, kind).upsert(
-            ids=list(ids),
-            embeddings=np.asarray(vectors, dtype=np.float32),
-            documents=list(documents) if documents is not None else None,
-            metadatas=clean,
-        )
+        try:
+            self.collection(ns, kind).upsert(
+                ids=list(ids),
+                embeddings=np.asarray(vectors, dtype=np.float32),
+                documents=list(documents) if documents is not None else None,
+                metadatas=clean,
+            )
+        except VectorStoreUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - chromadb raises InternalError, sqlite and OS errors
+            # A collection removed under us stays broken in the cache: open it afresh next time.
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     def query(
         self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
@@ -125,12 +132,16 @@ class VectorStore:
             return []
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
-        res = coll.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["distances", "metadatas", "documents"],
-        )
+        try:
+            res = coll.query(
+                query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+                n_results=n,
+                where=dict(where) if where else None,
+                include=["distances", "metadatas", "documents"],
+            )
+        except Exception as exc:  # noqa: BLE001 - see upsert
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
         ids = res["ids"][0]
         dists = res["distances"][0]
         metas = (res.get("metadatas") or [[None] * len(ids)])[0]
