@@ -9,6 +9,7 @@ removed item is not learnt again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +17,7 @@ from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
 from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
+from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
 
 log = logging.getLogger(__name__)
@@ -36,15 +38,31 @@ def _check_content(content: Any) -> str:
 class Curator:
     """Manual knowledge operations on top of a :class:`KnowledgeStore`."""
 
-    def __init__(self, store: KnowledgeStore, stats: AnalysisStats) -> None:
+    def __init__(self, store: KnowledgeStore, stats: AnalysisStats,
+                 defer: Callable[[str, dict[str, Any], BaseException], None] | None = None) -> None:
         self.store = store
         self.stats = stats
+        self.defer = defer  # spools an add while Neo4j is unreachable (None: raise instead)
 
     def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
-        """Add a manual item (1.0); an existing item with the same normalised text is promoted."""
+        """Add a manual item (1.0); an existing item with the same normalised text is promoted.
+
+        While Neo4j is unreachable the add is spooled (replayed once it answers again) and the
+        returned item carries ``spooled: True``."""
         if type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         content = _check_content(content)
+        try:
+            return self.write_manual(ns, type, content)
+        except UNREACHABLE as exc:
+            if self.defer is None:
+                raise
+            self.defer(ns, {"type": type, "content": content}, exc)
+            return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
+                    "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
+
+    def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
+        """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""
         norm = normalise_text(content)
         found = self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
@@ -89,6 +107,7 @@ class Curator:
 
     def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
         vector = self.store.embedder.embed([row["content"]])
-        self.store.vectors.upsert(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
-                                  [_knowledge_meta(row["type"], row["source"])])
-        self.store.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[row["id"]], entity_ids=[])
+        if self.store.upsert_or_defer(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
+                                      [_knowledge_meta(row["type"], row["source"])]):
+            self.store.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[row["id"]], entity_ids=[])
+            self.store.repair_if_due(ns)

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
-from kgmem.errors import ValidationError
+from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
 
@@ -79,6 +80,9 @@ def validate_turn(turn: Any, where: str = "turn") -> Turn:
         raise ValidationError(f"{where}.ref: must be a non-empty string or None")
     if turn.ts is not None:  # one canonical UTC form: staleness maths and reports compare it as text
         turn = Turn(turn.session, turn.role, turn.text, turn.ref, normalise_ts(turn.ts, f"{where}.ts"))
+    session, ref = bounded_key(turn.session), bounded_optional(turn.ref)
+    if session is not turn.session or ref is not turn.ref:  # over the index limit: a stable hashed key
+        turn = Turn(session, turn.role, turn.text, ref, turn.ts)
     return turn
 
 
@@ -109,6 +113,7 @@ class TurnStore:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
         """Store ``turns`` (in conversation order) and return their message ids, in the same order.
@@ -163,6 +168,7 @@ class TurnStore:
         """Mark ``session`` ended (``Session.ended_at``)."""
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
+        session = bounded_key(session)
         self.graph.write(
             "conversation/end_session",
             ns=ns,
@@ -173,7 +179,8 @@ class TurnStore:
 
     def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
         """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
-        return self.graph.read("conversation/session_messages", ns=ns, id=node_id(ns, "session", session))
+        return self.graph.read("conversation/session_messages", ns=ns,
+                               id=node_id(ns, "session", bounded_key(session)))
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:
@@ -190,6 +197,20 @@ class TurnStore:
         if vectors is None:
             vectors = self.embedder.embed([self.embedding_text(r["role"], r["text"]) for r in rows])
         ids = [r["id"] for r in rows]
-        self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
-                            [message_metadata(r) for r in rows])
+        try:
+            self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
+                                [message_metadata(r) for r in rows])
+        except VectorStoreUnavailable as exc:
+            # The graph write is committed and the messages stay `vector_pending`: never raise
+            # (a retry would only re-send committed turns). The next write here repairs them.
+            self._repair_due.add(ns)
+            log.warning("%d message vector(s) left pending (repaired by the next write or "
+                        "`kgmem reindex --missing-only`): %s", len(ids), exc)
+            return
         self.graph.write("conversation/message_vectors_written", ns=ns, ids=ids)
+        if ns in self._repair_due:
+            self._repair_due.discard(ns)
+            try:
+                self.repair(ns)
+            except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
+                log.warning("repair of pending message vectors failed: %s", exc)

@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable, EmbeddingModelMismatch
+from kgmem.errors import EmbeddingModelMismatch, VectorStoreUnavailable
 from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class VectorStore:
         except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
             if not create:
                 return None
-            raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+            raise VectorStoreUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
 
     def upsert(
         self,
@@ -143,12 +143,19 @@ class VectorStore:
         if not ids:
             return
         clean = [_clean_metadata(m) for m in metadatas] if metadatas else None
-        self.collection(ns, kind).upsert(
-            ids=list(ids),
-            embeddings=np.asarray(vectors, dtype=np.float32),
-            documents=list(documents) if documents is not None else None,
-            metadatas=clean,
-        )
+        try:
+            self.collection(ns, kind).upsert(
+                ids=list(ids),
+                embeddings=np.asarray(vectors, dtype=np.float32),
+                documents=list(documents) if documents is not None else None,
+                metadatas=clean,
+            )
+        except (VectorStoreUnavailable, EmbeddingModelMismatch):  # a wrong model is a config error, not an outage
+            raise
+        except Exception as exc:  # noqa: BLE001 - chromadb raises InternalError, sqlite and OS errors
+            # A collection removed under us stays broken in the cache: open it afresh next time.
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     def query(
         self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
@@ -159,12 +166,16 @@ class VectorStore:
             return []
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
-        res = coll.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["distances", "metadatas", "documents"],
-        )
+        try:
+            res = coll.query(
+                query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+                n_results=n,
+                where=dict(where) if where else None,
+                include=["distances", "metadatas", "documents"],
+            )
+        except Exception as exc:  # noqa: BLE001 - see upsert
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
         ids = res["ids"][0]
         dists = res["distances"][0]
         metas = (res.get("metadatas") or [[None] * len(ids)])[0]
