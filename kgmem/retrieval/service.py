@@ -22,7 +22,7 @@ from typing import Any
 import neo4j
 import numpy as np
 
-from kgmem.errors import BackendUnavailable, ValidationError
+from kgmem.errors import BackendUnavailable, EmbeddingModelMismatch, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_optional, check_namespace
 from kgmem.retrieval import bqar
@@ -327,7 +327,7 @@ class _GuardedVector(VectorRetriever):
     def candidates(self, query, scope, vector=None):  # noqa: ANN001 - same signature as the base class
         try:
             return super().candidates(query, scope, vector)
-        except ValidationError:
+        except (ValidationError, EmbeddingModelMismatch):  # bad input or config, not an outage: say so
             raise
         except Exception as exc:  # noqa: BLE001 - chromadb raises many types (InternalError, sqlite errors, ...)
             self.failure = f"{type(exc).__name__}: {exc}"[:300]
