@@ -41,6 +41,8 @@ _QUOTED = re.compile(r"""(?<![\w])(['"`])(?:(?!\1)[^\n]){1,200}?\1(?![\w])""")
 # Digit runs not glued to letters (``-2``, ``part-00590``, ``id=17``): numbers left over by the
 # normaliser's rules. Digits inside words (``gpt-4``, ``utf-8``, ``ssh2``) stay.
 _DIGITS = re.compile(r"(?<![A-Za-z\d])[+-]?\d+(?![A-Za-z\d])")
+# Short hex ids (git short SHAs, Android object hashes ``9f4ef63``); normalize.py takes 8+ chars.
+_SHORT_HEX = re.compile(r"(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?![\w-])")
 # Words with a long digit run (``blk_38865049``, ``appattempt_1445144423722``): ids.
 _LONG_DIGITS = re.compile(r"\d{4,}")
 # Runs of wildcards and the punctuation between them collapse: "<*>.<*>:<*>", "<*> (<*>)" and
@@ -82,6 +84,7 @@ def template(line: str) -> str:
     text = _HOSTNAME.sub(WILDCARD, text)
     text = _QUOTED.sub(lambda m: m.group(1) + WILDCARD + m.group(1), text)
     text = _PLACEHOLDER.sub(WILDCARD, text)
+    text = _SHORT_HEX.sub(WILDCARD, text)
     text = _DIGITS.sub(lambda m: _number(m, text), text)
     text = _LONG_DIGITS.sub(WILDCARD, text)
     text = _WILDCARD_RUN.sub(WILDCARD, text)
@@ -132,18 +135,24 @@ class TemplateMiner:
 
     Lines are first reduced to :func:`template` tokens. Within lines of equal token count, each
     line's *longest common pattern* (the largest set of its tokens sharing one frequency at their
-    positions) picks its initial group. In a group, a column outside that pattern is a variable
-    when it holds at least ``min_distinct`` values and they are not few and frequent (fewer than
-    ``max_share`` of the group's lines per distinct value on average), or when every value already
-    contains a variable part (``<*>``, digits); otherwise its values are constants and split the group.
+    positions) picks its initial group. In a group, a column is a variable when it holds at least
+    ``min_distinct`` different values, or when every value already has a variable part (``<*>``)
+    or they are values of one key (``name=…``); otherwise its values are constants and split the
+    group. A column holding an error code or HTTP status that :func:`template` kept is never a
+    variable. ``min_distinct`` = 5 was chosen on the loghub tuning half (see docs/learning.md).
+
+    Offline: it needs the whole corpus (column statistics). Online, one message at a time, use
+    :func:`template`.
     """
 
-    min_distinct: int = 3
-    max_share: float = 0.2
+    min_distinct: int = 5
 
     def fit(self, lines: Sequence[str]) -> list[str]:
         """Return the mined template of every line of ``lines`` (same order)."""
-        toks = [template(line).split(" ") for line in lines]
+        return self.mine([template(line).split(" ") for line in lines])
+
+    def mine(self, toks: Sequence[Sequence[str]]) -> list[str]:
+        """:meth:`fit` on lines already split into :func:`tokens`."""
         by_length: dict[int, list[int]] = defaultdict(list)
         for i, t in enumerate(toks):
             by_length[len(t)].append(i)
@@ -160,8 +169,9 @@ class TemplateMiner:
         for i in members:
             f = [freq[(p, w)] for p, w in enumerate(toks[i])]
             counts = Counter(f)
-            # The frequency shared by most tokens; ties go to the more frequent (Brain).
-            best = max(counts, key=lambda v: (counts[v], v))
+            # The frequency shared by most tokens; on a tie the rarer, more specific pattern
+            # wins, so "program interrupt: illegal instruction" does not hide in "program interrupt:".
+            best = max(counts, key=lambda v: (counts[v], -v))
             groups[tuple((p, w) for p, w in enumerate(toks[i]) if f[p] == best)].append(i)
         return list(groups.values())
 
@@ -171,14 +181,16 @@ class TemplateMiner:
         return [(i, [WILDCARD if variable[p] else w for p, w in enumerate(toks[i])]) for i in group]
 
     def _is_variable(self, column: list[str]) -> bool:
-        values = Counter(column)
+        values = set(column)
         if len(values) == 1:
             return False
         if any(_CODE.fullmatch(v) for v in values):
             return False  # error codes / HTTP statuses template() kept: identity, never a variable
-        if all(WILDCARD in v for v in values) or _KEY_VALUE.match(_common_prefix(list(values))):
+        if len(values) >= self.min_distinct:
             return True
-        return len(values) >= self.min_distinct and len(column) / len(values) <= self.max_share * len(column)
+        # Few values: a variable only if each already has a variable part ("rdd_<*>",
+        # "broadcast_<*>_piece0") or they are values of one key ("name=android", "name=audioserver").
+        return all(WILDCARD in v for v in values) or bool(_KEY_VALUE.match(_common_prefix(sorted(values))))
 
 
 _CODE = re.compile(r"\W*\d+\W*")
