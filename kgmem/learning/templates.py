@@ -47,13 +47,21 @@ _SHORT_HEX = re.compile(r"(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,
 _LONG_DIGITS = re.compile(r"\d{4,}")
 # Runs of wildcards and the punctuation between them collapse: "<*>.<*>:<*>", "<*> (<*>)" and
 # "<*> <*> <*>" are one variable of varying length.
-_WILDCARD_RUN = re.compile(r"<\*>(?:[ .:,/_-]*\(?<\*>\)?)+")
-# host:port whatever the host looks like (``wpad:80``); the normaliser already made the port <port>.
-_NAME_PORT = re.compile(r"(?<![\w.:/<>-])[\w.-]+:<port>")
+_WILDCARD_RUN = re.compile(r"<\*>(?:[ .:,/_-]*(?:<\*>|\(<\*>\)))+")
+# host:port with a bare host name (``wpad:80``); the normaliser already made the port <port>.
+# Host names are lower case: ``CurrentState:112`` is a key and its value.
+_NAME_PORT = re.compile(r"(?<![\w.:/<>-])[a-z0-9][a-z0-9.-]*:<port>")
+# An empty bracket or quote pair standing alone is an empty value: "from <ip> ()" and
+# "from <ip> (host.example)" are the same message.
+_EMPTY_VALUE = re.compile(r"""(?<!\S)(\(\)|\[\]|''|"")(?!\S)""")
 # Host names by their top-level domain: a Java package starts with one, a host ends with one.
+# Generic TLDs by name; a two-letter country TLD (``.at``, ``.hk``) needs three labels so that
+# ``setup.py`` stays a file name.
+# Labels may hold the normaliser's placeholders: "62.99.164.82.sh.inode.at" is "<ip>.sh.inode.at" by now.
+_LABEL = r"(?:[a-z0-9-]|<[a-z]+>)+\."
 _HOSTNAME = re.compile(
-    r"(?<![\w.-])(?:[a-z0-9-]+\.)+(?:com|net|org|edu|gov|mil|int|io|info|biz|co|us|uk|de|fr|nl|eu|ru|cn|hk|jp|kr|tw|in|au|ca|br"
-    r"|me|ai|dev|app|cloud|local|internal|lan|localdomain)(?![\w.-])",
+    rf"(?<![\w.-])(?:(?:{_LABEL})+(?:com|net|org|edu|gov|mil|int|io|info|biz|local|internal|lan|localdomain|cloud|dev|app)"
+    rf"|(?:{_LABEL}){{2,}}[a-z]{{2}})(?![\w.-])",
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
@@ -83,11 +91,13 @@ def template(line: str) -> str:
     text = _NAME_PORT.sub(WILDCARD, text)
     text = _HOSTNAME.sub(WILDCARD, text)
     text = _QUOTED.sub(lambda m: m.group(1) + WILDCARD + m.group(1), text)
+    text = _EMPTY_VALUE.sub(lambda m: m.group(1)[0] + WILDCARD + m.group(1)[1], text)
     text = _PLACEHOLDER.sub(WILDCARD, text)
     text = _SHORT_HEX.sub(WILDCARD, text)
     text = _DIGITS.sub(lambda m: _number(m, text), text)
     text = _LONG_DIGITS.sub(WILDCARD, text)
-    text = _WILDCARD_RUN.sub(WILDCARD, text)
+    # Twice: an inner run ("(<*>-<*>.<*>)") must collapse before the outer one can see it.
+    text = _WILDCARD_RUN.sub(WILDCARD, _WILDCARD_RUN.sub(WILDCARD, text))
     return _SPACES.sub(" ", text).strip()
 
 
