@@ -8,7 +8,7 @@ from kgmem.graph.store import GraphStore
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def apply_schema(graph: GraphStore) -> int:

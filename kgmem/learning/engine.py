@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import neo4j.exceptions
+import numpy as np
 
 from kgmem.config import LearningSettings
 from kgmem.errors import BackendUnavailable, ValidationError
@@ -31,8 +32,11 @@ from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEven
 from kgmem.learning.plan import (
     ERROR_KIND, FIX_KIND, Prepared, describe_error, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
 )
-from kgmem.learning.similarity import decode_keys, keys_compatible
+from kgmem.learning import matching
+from kgmem.learning.matching import ErrorText
+from kgmem.learning.similarity import decode_keys
 from kgmem.learning.spool import Spool
+from kgmem.retrieval.text import lucene_query
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -43,6 +47,8 @@ _UNREACHABLE = (BackendUnavailable, neo4j.exceptions.DriverError)
 # loop (max_transaction_retry_time, 30 s by default) times GraphStore's attempts.
 _PROBE_AFTER_S = 1.0
 _ID_CHARS = frozenset("0123456789abcdef")
+_FULLTEXT_INDEX = "kgmem_fulltext"  # cypher/schema.cypher
+_BM25_TERMS = 40  # words of a template sent to Lucene: the core's head names the error
 
 
 class LearningEngine:
@@ -123,6 +129,7 @@ class LearningEngine:
         description = fix.strip()
         outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
                    "signature": info["signature"], "keys": info["keys"], "category": info["category"],
+                   "template": info.get("template") or "",
                    "fix_id": fix_id(ns, description), "description": description, "source": source,
                    "success": success, "at": now_iso()}
         rows = self.graph.write("learning/apply_events", **self._params(ns, [], [outcome], []))
@@ -274,7 +281,8 @@ class LearningEngine:
         for r in resolved:
             if r.get("error_pending") and r["error_id"] not in new_errors and r.get("signature"):
                 new_errors[r["error_id"]] = {"id": r["error_id"], "signature": r["signature"], "keys": r["keys"],
-                                             "tool": r["tool"], "category": r["category"]}
+                                             "tool": r["tool"], "category": r["category"],
+                                             "template": r.get("template") or ""}
         new_fixes = {r["fix_id"]: r for r in resolved if r.get("fix_pending")}
         if not new_errors and not new_fixes:
             return {}
@@ -286,8 +294,8 @@ class LearningEngine:
         if err_rows:
             self.vectors.upsert(ns, ERROR_KIND, [r["id"] for r in err_rows], err_vecs,
                                 [r["signature"] for r in err_rows],
-                                [{"tool": r["tool"], "category": r["category"], "keys": r["keys"] or ""}
-                                 for r in err_rows])
+                                [{"tool": r["tool"], "category": r["category"], "keys": r["keys"] or "",
+                                  "template": r.get("template") or ""} for r in err_rows])
             links = self._neighbours(ns, err_rows, err_vecs)
         if fix_rows:
             self.vectors.upsert(ns, FIX_KIND, [r["fix_id"] for r in fix_rows], fix_vecs,
@@ -299,34 +307,62 @@ class LearningEngine:
         return {r["id"]: r["similar"] for r in rows}
 
     def _neighbours(self, ns: str, rows: list[dict[str, Any]], vectors: Any) -> list[dict[str, Any]]:
-        """SIMILAR_TO candidates: top-k by cosine, ≥ threshold, compatible error keys, same tool by default."""
+        """SIMILAR_TO links for new patterns: candidates from the template index, BM25 over the
+        patterns and the vector leg; each scored by :func:`~kgmem.learning.matching.match_score`
+        (identity guard first), linked when the score reaches the calibrated threshold."""
         k = self.settings.similar_neighbours
         if k == 0:
             return []
         collection = self.vectors.collection(ns, ERROR_KIND, create=False)
-        count = collection.count() if collection is not None else 0
-        if count < 2:
+        if collection is None or collection.count() < 2:
             return []
+        # {own id: {candidate id: (cosine or None, {"template", "keys"})}}
+        cands = self._vector_leg(collection, rows, vectors, k)
+        for c in self.graph.read("learning/match_candidates", **self._candidate_params(ns, rows, k)):
+            per = cands.setdefault(c["id"], {})
+            if c["candidate"] not in per:
+                per[c["candidate"]] = (None, {"template": c["template"], "keys": c["keys"]})
+        unseen = sorted({cid for per in cands.values() for cid, (cos, _) in per.items() if cos is None})
+        stored = _stored_vectors(collection, unseen)
+        model = matching.DEFAULT_MODEL
         links: dict[tuple[str, str], float] = {}
+        for i, own in enumerate(rows):
+            mine = ErrorText(own.get("template") or "", decode_keys(own["keys"] or ""))
+            for cid, (cos, meta) in cands.get(own["id"], {}).items():
+                if cid == own["id"] or (cos is None and cid not in stored):
+                    continue  # no vector yet (vector_pending): linked when it is indexed
+                cosine = cos if cos is not None else float(np.dot(vectors[i], stored[cid]))
+                other = ErrorText(meta.get("template") or "", decode_keys(meta.get("keys") or ""))
+                score = matching.match_score(mine, other, cosine, model)
+                if score is None or score < model.threshold:
+                    continue
+                pair = (min(own["id"], cid), max(own["id"], cid))
+                links[pair] = max(links.get(pair, 0.0), round(score, 6))
+        return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
+
+    def _vector_leg(self, collection: Any, rows: list[dict[str, Any]], vectors: Any,
+                    k: int) -> dict[str, dict[str, tuple[float | None, dict[str, Any]]]]:
+        """Top-k neighbours by cosine (same tool unless ``similar_across_tools``), with their metadata."""
+        out: dict[str, dict[str, tuple[float | None, dict[str, Any]]]] = {}
         groups: dict[str | None, list[int]] = {}
         for i, row in enumerate(rows):
             groups.setdefault(None if self.settings.similar_across_tools else row["tool"], []).append(i)
         for tool, idx in groups.items():
-            res = collection.query(query_embeddings=vectors[idx], n_results=min(k + 1, count),
+            res = collection.query(query_embeddings=vectors[idx], n_results=k + 1,
                                    where={"tool": tool} if tool is not None else None,
                                    include=["distances", "metadatas"])
             for j, i in enumerate(idx):
-                own = rows[i]
-                own_keys = decode_keys(own["keys"] or "")
-                for hit_id, dist, meta in zip(res["ids"][j], res["distances"][j], res["metadatas"][j]):
-                    score = 1.0 - float(dist)
-                    if hit_id == own["id"] or score < self.settings.similarity_threshold:
-                        continue
-                    if not keys_compatible(own_keys, decode_keys((meta or {}).get("keys", ""))):
-                        continue
-                    pair = (min(own["id"], hit_id), max(own["id"], hit_id))
-                    links[pair] = max(links.get(pair, 0.0), round(score, 6))
-        return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
+                out[rows[i]["id"]] = {hit: (1.0 - float(d), dict(m or {})) for hit, d, m in
+                                      zip(res["ids"][j], res["distances"][j], res["metadatas"][j])}
+        return out
+
+    def _candidate_params(self, ns: str, rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
+        return {"ns": ns, "index": _FULLTEXT_INDEX, "across_tools": self.settings.similar_across_tools,
+                "template_limit": k, "fulltext_limit": k,
+                "rows": [{"id": r["id"], "tool": r["tool"], "template": r.get("template") or "",
+                          "query": lucene_query(" ".join((r.get("template") or r["signature"] or "").split()[:_BM25_TERMS]),
+                                                ns)}
+                         for r in rows]}
 
     # -- helpers ----------------------------------------------------------------------
     def _observation(self, row: Mapping[str, Any]) -> Observation:
@@ -349,7 +385,7 @@ class LearningEngine:
             raise ValidationError("tool: required when error is given as a message")
         info = describe_error(ns, tool.strip(), error)
         return {"id": info.id, "tool": tool.strip(), "pattern": info.pattern, "signature": info.signature,
-                "keys": info.keys, "category": info.category}
+                "keys": info.keys, "category": info.category, "template": info.template}
 
 
 def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:
@@ -365,6 +401,17 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")
+
+
+def _stored_vectors(collection: Any, ids: list[str]) -> dict[str, Any]:
+    """Vectors of known patterns found by the graph legs only (one Chroma get)."""
+    if not ids:
+        return {}
+    res = collection.get(ids=ids, include=["embeddings"])
+    embeddings = res.get("embeddings")
+    if embeddings is None:
+        return {}
+    return {hit: np.asarray(embeddings[n], dtype=np.float32) for n, hit in enumerate(res["ids"])}
 
 
 def _runs_by_ns(events: Sequence[Mapping[str, Any]]) -> Iterable[tuple[str, list[Mapping[str, Any]]]]:

@@ -23,8 +23,10 @@ from typing import Any
 from kgmem.errors import ValidationError
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
-from kgmem.learning.normalize import pattern_and_signature
+from kgmem.learning.core import GENERIC_EXCEPTIONS, extract_core
+from kgmem.learning.normalize import normalize_error, pattern_and_signature
 from kgmem.learning.similarity import encode_keys, error_keys
+from kgmem.learning.templates import template
 
 ERROR_KIND = "error"
 FIX_KIND = "fix"
@@ -55,13 +57,19 @@ class Prepared:
 
 @dataclass(frozen=True)
 class ErrorInfo:
-    """What normalisation makes of one error message."""
+    """What normalisation makes of one error message.
+
+    ``pattern`` (the whole message normalised) decides the node id; ``signature`` (the
+    normalised core, what is embedded), ``template`` (of the core) and ``keys`` (identity
+    keys of the core) decide matching (:mod:`kgmem.learning.matching`).
+    """
 
     id: str
     pattern: str
     signature: str
     keys: str
     category: str
+    template: str = ""
 
 
 @dataclass
@@ -106,14 +114,20 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
 
 
 def describe_error(ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
-    """Pattern, signature, keys, category and deterministic id of an error message."""
-    pattern, sig = pattern_and_signature(message)
+    """Pattern, core signature, template, keys, category and deterministic id of an error message."""
+    pattern = normalize_error(message)
+    core = extract_core(message)
+    _, sig = pattern_and_signature(core.text)
+    keys = {**error_keys(normalize_error(core.text)), **core.identity()}
+    if "exc" not in keys and exc_types and exc_types[0] not in GENERIC_EXCEPTIONS:
+        keys["exc"] = frozenset({exc_types[0]})  # the raised class itself, when the caller passed one
     return ErrorInfo(
         id=node_id(ns, ERROR_KIND, tool, pattern),
         pattern=pattern,
         signature=sig,
-        keys=encode_keys(error_keys(pattern)),
+        keys=encode_keys(keys),
         category=categorize(message, exc_types),
+        template=template(core.text),
     )
 
 
@@ -158,7 +172,7 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
                     "id": info.id, "tool_id": node_id(ns, "tool", ev.tool), "tool": ev.tool,
                     "session_id": sid, "session": ev.session, "pattern": info.pattern,
                     "signature": info.signature, "keys": info.keys, "category": info.category,
-                    "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
+                    "template": info.template, "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
             row["count"] += 1
             row["first"], row["last"] = min(row["first"], ev.ts), max(row["last"], ev.ts)
             row["example"] = ev.message[:example_max]
@@ -190,7 +204,7 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
             plan.outcomes.append({
                 "error_id": failure["error_id"], "tool": ev.tool, "pattern": info.pattern,
                 "signature": info.signature, "keys": info.keys, "category": info.category,
-                "fix_id": fix_id(ns, description), "description": description, "source": "observed",
+                "template": info.template, "fix_id": fix_id(ns, description), "description": description, "source": "observed",
                 "success": True, "at": ev.ts})
     for failure in latest.values():  # failures not followed by a success stay open
         failure["row"]["open"] = True
