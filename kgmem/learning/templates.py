@@ -146,8 +146,8 @@ class TemplateMiner:
     Lines are first reduced to :func:`template` tokens. Within lines of equal token count, each
     line's *longest common pattern* (the largest set of its tokens sharing one frequency at their
     positions) picks its initial group. In a group, a column is a variable when it holds at least
-    ``min_distinct`` different values, or when every value already has a variable part (``<*>``)
-    or they are values of one key (``name=…``); otherwise its values are constants and split the
+    ``min_distinct`` different values, or when at least half its lines already have a variable
+    part there (``<*>``) or its values are of one key (``name=…``); otherwise its values are constants and split the
     group. A column holding an error code or HTTP status that :func:`template` kept is never a
     variable. ``min_distinct`` = 5 was chosen on the loghub tuning half (see docs/learning.md).
 
@@ -198,9 +198,11 @@ class TemplateMiner:
             return False  # error codes / HTTP statuses template() kept: identity, never a variable
         if len(values) >= self.min_distinct:
             return True
-        # Few values: a variable only if each already has a variable part ("rdd_<*>",
-        # "broadcast_<*>_piece0") or they are values of one key ("name=android", "name=audioserver").
-        return all(WILDCARD in v for v in values) or bool(_KEY_VALUE.match(_common_prefix(sorted(values))))
+        # Few values: a variable if at least half the lines have a variable part there ("rdd_<*>",
+        # "broadcast_<*>_piece0"; "chdir(<*>)" x16 and "chdir(pwd)" x2) or the values are of
+        # one key ("name=android", "name=audioserver").
+        with_wildcard = sum(WILDCARD in v for v in column)
+        return 2 * with_wildcard >= len(column) or bool(_KEY_VALUE.match(_common_prefix(sorted(values))))
 
 
 _CODE = re.compile(r"\W*\d+\W*")
