@@ -43,8 +43,9 @@ _QUOTED = re.compile(r"""(?<![\w])(['"`])(?:(?!\1)[^\n]){1,200}?\1(?![\w])""")
 _DIGITS = re.compile(r"(?<![A-Za-z\d])[+-]?\d+(?![A-Za-z\d])")
 # Short hex ids (git short SHAs, Android object hashes ``9f4ef63``); normalize.py takes 8+ chars.
 _SHORT_HEX = re.compile(r"(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?![\w-])")
-# Words with a long digit run (``blk_38865049``, ``appattempt_1445144423722``): ids.
-_LONG_DIGITS = re.compile(r"\d{4,}")
+# Words with a long digit run (``blk_38865049``, ``appattempt_1445144423722``): ids. Only runs
+# glued to a word: a standalone "1045" after ERROR was kept on purpose by the number rule.
+_LONG_DIGITS = re.compile(r"(?<=[A-Za-z_])\d{4,}|\d{4,}(?=[A-Za-z_])")
 # Runs of wildcards and the punctuation between them collapse: "<*>.<*>:<*>", "<*> (<*>)" and
 # "<*> <*> <*>" are one variable of varying length.
 _WILDCARD_RUN = re.compile(r"<\*>(?:[ .:,/_-]*(?:<\*>|\(<\*>\)))+")
