@@ -25,7 +25,8 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from kgmem.learning.normalize import mask_variables
+# The normaliser's rule for numbers that identify an error (errno 13, ERROR 1045, exit status 1).
+from kgmem.learning.normalize import _HTTP_STATUS, _KEEP_BEFORE, mask_variables
 
 __all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens"]
 
@@ -66,12 +67,6 @@ _HOSTNAME = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
-_KEEP_BEFORE = re.compile(
-    r"(?:errno|error|err|code|status|exit(?:\s+(?:code|status))?|signal|http(?:/\d(?:\.\d)?)?|winerror|rc|returncode|sqlstate)"
-    r"[\s:=#(\[]*-?$",
-    re.IGNORECASE,
-)
-_HTTP_STATUS = re.compile(r"[45]\d\d")
 # A bare 4xx/5xx is a status only next to HTTP words; "TID 402" or "core.412" is a counter.
 _HTTP_AFTER = re.compile(
     r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy|Request Timeout"
