@@ -77,16 +77,19 @@ _HTTP_AFTER = re.compile(
 _HTTP_BEFORE = re.compile(r"(?:returned|response|responded|got|received|with status|HTTP\S*)\W{0,3}$", re.IGNORECASE)
 
 
-def template(line: str) -> str:
+def template(line: str, *, mask_quoted: bool = True) -> str:
     """Return the template of ``line``: its variable tokens replaced by ``<*>``.
 
     Stateless and deterministic; multi-line input is joined into one line. Error codes, HTTP
-    statuses (4xx/5xx) and exception classes are kept — they identify the error.
+    statuses (4xx/5xx) and exception classes are kept — they identify the error. With
+    ``mask_quoted=False`` quoted strings are kept (``No module named 'torch'`` and ``'numpy'``
+    then differ), for callers that weigh the quoted name themselves.
     """
     text = mask_variables(line)
     text = _NAME_PORT.sub(WILDCARD, text)
     text = _HOSTNAME.sub(WILDCARD, text)
-    text = _QUOTED.sub(lambda m: m.group(1) + WILDCARD + m.group(1), text)
+    if mask_quoted:
+        text = _QUOTED.sub(lambda m: m.group(1) + WILDCARD + m.group(1), text)
     text = _EMPTY_VALUE.sub(lambda m: m.group(1)[0] + WILDCARD + m.group(1)[1], text)
     text = _PLACEHOLDER.sub(WILDCARD, text)
     text = _SHORT_HEX.sub(WILDCARD, text)

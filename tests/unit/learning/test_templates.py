@@ -63,6 +63,15 @@ def test_identity_is_not_generalised(a: str, b: str) -> None:
     assert template(a) != template(b)
 
 
+def test_quoted_names_can_be_kept() -> None:
+    a, b = "ModuleNotFoundError: No module named 'torch'", "ModuleNotFoundError: No module named 'numpy'"
+    assert template(a) == template(b) == "ModuleNotFoundError: No module named '<*>'"
+    assert template(a, mask_quoted=False) == a
+    assert template(a, mask_quoted=False) != template(b, mask_quoted=False)
+    # the other rules still apply inside kept quotes
+    assert template("open '/tmp/x/a.txt' failed", mask_quoted=False) == "open '<*>' failed"
+
+
 def test_exact_template() -> None:
     line = ('2024-05-01T10:00:00Z ERROR could not connect to db.internal:5432 (10.0.0.5) for user "bob" '
             "from /var/lib/app/run.py after 30s: HTTP Error 503: Service Unavailable, code 1, 4097 tokens")
