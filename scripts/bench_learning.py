@@ -391,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in jobs if n != "loghub"] if args.what == "all" else [args.what]
     results = {name: jobs[name](args) for name in names}
     if args.json:
-        print(json.dumps(results, indent=2))
+        # numpy scalars (corpus: sums of numpy bools) print as plain numbers
+        print(json.dumps(results, indent=2, default=lambda o: o.item() if isinstance(o, np.generic) else str(o)))
     return 0
 
 
