@@ -38,7 +38,10 @@ WILDCARD = "<*>"
 # the same slot holds an IP in one line and a host name in the next.
 _PLACEHOLDER = re.compile(r"<(?:[a-z]+)>")
 # Quoted strings: the value varies, the quotes and the words around it identify the message.
-_QUOTED = re.compile(r"""(?<![\w])(['"`])(?:(?!\1)[^\n]){1,200}?\1(?![\w])""")
+# Not a JSON key ("level": …) and not quoted prose of 3+ words ({"msg":"connection refused by
+# upstream"}, msg="failed to pull image"): that is the message itself, not a value in it.
+_QUOTED = re.compile(r"""(?<![\w])(['"`])(?:(?!\1)[^\n]){1,200}?\1(?![\w])(?!\s*:)""")
+_PROSE = re.compile(r"\S+\s+\S+\s+\S+")
 # Digit runs not glued to letters (``-2``, ``part-00590``, ``id=17``): numbers left over by the
 # normaliser's rules. Digits inside words (``gpt-4``, ``utf-8``, ``ssh2``) stay.
 _DIGITS = re.compile(r"(?<![A-Za-z\d])[+-]?\d+(?![A-Za-z\d])")
@@ -89,7 +92,7 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     text = _NAME_PORT.sub(WILDCARD, text)
     text = _HOSTNAME.sub(WILDCARD, text)
     if mask_quoted:
-        text = _QUOTED.sub(lambda m: m.group(1) + WILDCARD + m.group(1), text)
+        text = _QUOTED.sub(_quoted_value, text)
     text = _EMPTY_VALUE.sub(lambda m: m.group(1)[0] + WILDCARD + m.group(1)[1], text)
     text = _PLACEHOLDER.sub(WILDCARD, text)
     text = _SHORT_HEX.sub(WILDCARD, text)
@@ -98,6 +101,11 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     # Twice: an inner run ("(<*>-<*>.<*>)") must collapse before the outer one can see it.
     text = _WILDCARD_RUN.sub(WILDCARD, _WILDCARD_RUN.sub(WILDCARD, text))
     return _SPACES.sub(" ", text).strip()
+
+
+def _quoted_value(match: re.Match[str]) -> str:
+    quote, inner = match.group(1), match.group(0)[1:-1]
+    return match.group(0) if _PROSE.search(inner) else quote + WILDCARD + quote
 
 
 def tokens(line: str) -> list[str]:

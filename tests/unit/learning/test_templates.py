@@ -72,6 +72,14 @@ def test_quoted_names_can_be_kept() -> None:
     assert template("open '/tmp/x/a.txt' failed", mask_quoted=False) == "open '<*>' failed"
 
 
+def test_json_keys_and_quoted_messages_are_not_values() -> None:
+    a = template('{"level":"error","msg":"connection refused by upstream","user":"bob","ts":"2024-01-01T00:00:00Z"}')
+    assert a == '{"level":"<*>","msg":"connection refused by upstream","user":"<*>","ts":"<*>"}'
+    b = template('{"level":"error","msg":"permission denied for table users","user":"ann","ts":"2025-02-02T01:00:00Z"}')
+    assert a != b  # two different errors in the same envelope keep different templates
+    assert template('level=warning msg="failed to pull image nginx"') == 'level=warning msg="failed to pull image nginx"'
+
+
 def test_exact_template() -> None:
     line = ('2024-05-01T10:00:00Z ERROR could not connect to db.internal:5432 (10.0.0.5) for user "bob" '
             "from /var/lib/app/run.py after 30s: HTTP Error 503: Service Unavailable, code 1, 4097 tokens")
