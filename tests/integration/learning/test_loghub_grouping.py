@@ -35,7 +35,6 @@ def bench() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def scores(bench: ModuleType) -> dict[str, dict[str, float]]:
-    pytest.importorskip("drain3", reason="drain3 is a [dev] extra")
     return bench.loghub_scores(LOGHUB)
 
 
