@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
-    python scripts/bench_learning.py corpus        # similarity-threshold sweep on tests/data/errors_corpus.jsonl
+    python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
@@ -22,13 +22,11 @@ import sys
 import tempfile
 import time
 import uuid
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "data" / "errors_corpus.jsonl"
 LOGHUB = ROOT.parent / "shared" / "data" / "loghub-2k"
 
 
@@ -52,52 +50,32 @@ def _drop(mem, ns: str) -> None:
 
 # -- corpus -----------------------------------------------------------------------------
 def corpus(args: argparse.Namespace) -> dict:
-    """Offline sweep: for each threshold, how the corpus would be linked (pairwise, no top-k cut)."""
-    from kgmem.config import load_settings
-    from kgmem.learning.categories import categorize
-    from kgmem.learning.normalize import normalize_error, signature
-    from kgmem.learning.similarity import error_keys, keys_compatible
-    from kgmem.vectors import Embedder
+    """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and held-out halves:
+    resolve each group's first variant, report the others (and the hard negatives) as new errors."""
+    from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    settings = load_settings()
-    emb = Embedder(settings.embedding, settings.models_dir)
-    pats = [normalize_error(r["text"]) for r in rows]
-    keys = [error_keys(p) for p in pats]
-    vecs = emb.embed([signature(r["text"]) for r in rows])
-    sim = vecs @ vecs.T
-    var = [i for i, r in enumerate(rows) if r["kind"] == "v"]
-    same = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] == rows[j]["group"]]
-    cross = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] != rows[j]["group"]]
-    negs = [(i, [j for j in var if rows[j]["group"] == r["confusable_with"]]) for i, r in enumerate(rows)
-            if r["kind"] == "n"]
-    accuracy = sum(categorize(r["text"]) == r["category"] for r in rows) / len(rows)
-    out = {"messages": len(rows), "groups": len({rows[i]["group"] for i in var}), "variants": len(var),
-           "hard_negatives": len(negs), "same_group_pairs": len(same),
-           "same_pattern_pairs": sum(pats[i] == pats[j] for i, j in same),
-           "category_accuracy": round(accuracy, 3), "sweep": []}
-    for guard in (False, True):
-        for t in np.arange(0.60, 0.961, 0.02):
-            def linked(i: int, j: int) -> bool:
-                return pats[i] == pats[j] or (sim[i, j] >= t and (not guard or keys_compatible(keys[i], keys[j])))
-
-            joined = sum(any(linked(i, j) for j in var if j != i and rows[j]["group"] == rows[i]["group"])
-                         for i in var) / len(var)
-            wrong = sorted({rows[i]["group"] for i, js in negs if any(linked(i, j) for j in js)})
-            out["sweep"].append({
-                "key_guard": guard, "threshold": round(float(t), 2), "variants_joined": round(joined, 3),
-                "pair_recall": round(sum(linked(i, j) for i, j in same) / len(same), 3),
-                "negatives_linked": sum(any(linked(i, j) for j in js) for i, js in negs),
-                "negative_groups_linked": wrong, "cross_group_links": sum(linked(i, j) for i, j in cross)})
-    if not args.json:
-        print(f"corpus: {out['messages']} messages, {out['groups']} groups ({out['variants']} variants, "
-              f"{out['same_group_pairs']} same-group pairs, {out['same_pattern_pairs']} identical after normalisation), "
-              f"{out['hard_negatives']} hard negatives; category accuracy {accuracy:.3f}")
-        print("| key guard | threshold | variants joined | pair recall | negatives linked | cross-group links |")
-        print("|---|---|---|---|---|---|")
-        for s in out["sweep"]:
-            print(f"| {'yes' if s['key_guard'] else 'no'} | {s['threshold']:.2f} | {s['variants_joined']:.3f} | "
-                  f"{s['pair_recall']:.3f} | {s['negatives_linked']} | {s['cross_group_links']} |")
+    rows = load_corpus()
+    out: dict = {"messages": len(rows)}
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        try:
+            for split in ("train", "test"):
+                ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
+                try:
+                    t0 = time.perf_counter()
+                    r = measure_fix_recall(mem, ns, split_corpus(rows, split), split)
+                    elapsed = time.perf_counter() - t0
+                finally:
+                    _drop(mem, ns)
+                out[split] = {"groups": r.groups, "variants": r.variants, "variants_fixed": r.variants_fixed,
+                              "variant_rate": round(r.variant_rate, 3), "hard_negatives": r.hard_negatives,
+                              "negatives_fixed": r.negatives_fixed, "wrong_fixes": r.wrong_fixes,
+                              "category_accuracy": round(r.category_accuracy, 3), "messages": r.messages,
+                              "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed))}
+                if not args.json:
+                    print(("held-out " if split == "test" else "train    ") + r.summary())
+        finally:
+            mem.close()
     return out
 
 

@@ -9,8 +9,9 @@ Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   imitates, and variants of different groups that look alike (cosine ≥ 0.5 or trigram Jaccard ≥ 0.3).
 Pairs the identity guard rejects are left out (they are never linked whatever the score).
 The threshold is chosen on the training half by the issue's measure (each later variant against
-the group's first; each hard negative against the first variant of its look-alike group): fewest
-hard negatives matched, then most variants matched, then the middle of that plateau. The
+the group's first; each hard negative against the first variant of its look-alike group): among
+the thresholds reaching the issue's recall goal (0.90 of variants) the one with the fewest hard
+negatives matched, then the most variants, then the middle of that plateau. The
 held-out half is scored with the fitted constants and printed for reference only — never used
 to choose anything. The real-stack measure is `scripts/bench_learning.py corpus`.
 """
@@ -86,13 +87,18 @@ def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
             "hard_negatives_matched": len(wrong), "wrong": wrong}
 
 
+RECALL_GOAL = 0.90  # issue 9: share of later variants that must get their fix
+
+
 def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...]) -> float:
-    """The threshold with the fewest training hard negatives matched, then the most variants
-    matched; among equal thresholds the middle of the plateau (margin both ways)."""
+    """Among thresholds whose training variants-matched rate reaches RECALL_GOAL, the one with the
+    fewest training hard negatives matched (then the most variants; then the middle of that
+    plateau). If none reaches the goal, the one with the most variants matched."""
     grid = [round(0.05 + 0.01 * n, 2) for n in range(95)]
     results = [(t, _measure(rows, texts, sim, MatchModel(bias, weights, t))) for t in grid]
-    best = min((r["hard_negatives_matched"], -r["variants_matched"]) for _, r in results)
-    plateau = [t for t, r in results if (r["hard_negatives_matched"], -r["variants_matched"]) == best]
+    ok = [(t, r) for t, r in results if r["variants_matched"] >= RECALL_GOAL] or results
+    best = min((r["hard_negatives_matched"], -r["variants_matched"]) for _, r in ok)
+    plateau = [t for t, r in ok if (r["hard_negatives_matched"], -r["variants_matched"]) == best]
     return plateau[len(plateau) // 2]
 
 

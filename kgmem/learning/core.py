@@ -60,7 +60,7 @@ _PREFIXES = [
     re.compile(r"^(?:npm|yarn|pnpm)\s+(?:ERR!|error|WARN|warn)\s*"),
     re.compile(r"^remote:\s*"),
 ]
-_LOGFMT_MSG = re.compile(r"""(?:^|\s)(?:msg|message|error|err)=(?:"((?:[^"\\]|\\.)*)"|(\S+))""")
+_LOGFMT_MSG = re.compile(r"""(?:^|\s)(?:msg|message|error|err|reason)=(?:"((?:[^"\\]|\\.)*)"|(\S+))""")
 _LOGFMT = re.compile(r"^(?:\S+=(?:\"(?:[^\"\\]|\\.)*\"|\S*)\s+){1,}")
 _PROMPT = re.compile(r"^(?:[\w.@~:/-]*\s?)?[$#>%❯]\s+(\S.*)$")
 _COMMAND_WORD = re.compile(r"^(?:sudo\s+)?(?:[\w./-]*/)?([A-Za-z][\w.+-]*)")
@@ -75,7 +75,7 @@ _SHELLS = frozenset({"bash", "-bash", "sh", "zsh", "fish", "dash", "ksh", "csh",
 
 _FRAME = re.compile(
     r"^\s*(?:at\s+\S|File\s+\"|Traceback\b|During handling|The above exception|\^+\s*$|~+\s*$|frame\s+#|\.\.\.\s*\d*"
-    r"\s*more\b|\(\d+ additional|Emitted 'error'|[│╭╰]|#\d+\s+0x|goroutine\s+\d+|\S+\.go:\d+|\s*\S+\(\S*\)\s*$|"
+    r"\s*more\b|\(\d+ additional|Emitted 'error'|[│╭╰]|#\d+\s+0x|goroutine\s+\d+|\S+\.go:\d+(?:\s+\+0x[0-9a-f]+)?\s*$|\s*\S+\(\S*\)\s*$|"
     r"npm (?:ERR!|error) (?:A complete log|\s*$))"
 )
 # A line that names an error: exception names, error/fatal words, errno, HTTP statuses, failure words.
@@ -85,7 +85,9 @@ _ERRORISH = re.compile(
     r"|\bdoes not exist\b|\bno such\b|\bunable\b|\bcannot\b|\bcan't\b|\bcould not\b|\bcouldn't\b|\binvalid\b"
     r"|\btimed? ?out\b|\bunknown\b|\bmissing\b|\bexceeded\b|\brejected\b|\bunauthori[sz]ed\b|\bforbidden\b"
     r"|\bout of memory\b|\bno space\b|\babort(?:ed)?\b|\bkilled\b|\bsegmentation\b|\bcommand not found\b"
-    r"|\bdeprecated\b|\bwarning\b|\bconflict\b|\bincompatible\b|\bunsupported\b|\bnot a\b",
+    r"|\bdeprecated\b|\bwarning\b|\bconflict\b|\bincompatible\b|\bunsupported\b|\bnot\b|n't\b|\*\*\*"
+    r"|\bno (?:such|rule|route|module|matching|space|password|current|valid|suitable|available)\b"
+    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt",
     re.IGNORECASE,
 )
 # Lines that are advice or context around the error rather than the error.
@@ -107,6 +109,13 @@ _GENERIC_PATTERN = re.compile(r"(?i)^\w*(?:http|api)\w*(?:error|exception)$|^Max
 # A trailing "(AccessDenied)" / "(NoSuchBucket)": the service's own error code.
 _SERVICE_CODE = re.compile(r"\(([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\)\s*\.?\s*$")
 _SPACES = re.compile(r"\s+")
+# A quoted span of three or more words is a message, not a name: unquoted, so templating (which
+# turns quoted values into <*>) keeps its words: caused "exec format error".
+_QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:(?!\1)[^\n])*?\s(?:(?!\1)[^\n])*?)\1(?![\w])""")
+_MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
+# Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
+_QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
+_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
 
 
 @dataclass(frozen=True)
@@ -142,7 +151,8 @@ def extract_core(message: str) -> CoreError:
     """Find the line(s) of ``message`` that carry the error and strip the wrappers around them."""
     tool: str | None = None
     lines: list[str] = []
-    for raw in _ANSI.sub("", message).splitlines():
+    message = _whole_json(_ANSI.sub("", message))
+    for raw in message.splitlines():
         line, prompt_tool = _unwrap(raw)
         if prompt_tool is not None:
             tool = tool or prompt_tool
@@ -162,6 +172,10 @@ def extract_core(message: str) -> CoreError:
         line, exc = _strip_exception(line)
         exc_class = exc_class or exc
         line = _strip_tool(line)
+        if exc_class is None:
+            qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
+            exc_class = qualified[-1] if qualified else None
+        line = _QUOTED_MESSAGE.sub(r"\2", line)
         code = _SERVICE_CODE.search(line)
         if code and service_code is None:
             service_code = code.group(1)
@@ -180,14 +194,42 @@ def _unwrap(raw: str) -> tuple[str, str | None]:
         if prompt and not _ERRORISH.search(prompt.group(1).split(" ", 1)[0]):
             word = _COMMAND_WORD.match(prompt.group(1))
             return "", (word.group(1).lower() if word else "")
+        markdown = _MARKDOWN.match(line)
+        if markdown:
+            line = markdown.group(1).strip()
         line = _strip_json(line)
         line = _strip_logfmt(line)
+        line = _JAVA_WRAPPER.sub("", line)
         for rule in _PREFIXES:
             line = rule.sub("", line, count=1)
         line = line.strip()
         if line == before:
             break
     return line, None
+
+
+def _whole_json(message: str) -> str:
+    """A message that is one (pretty-printed) JSON document: its message field(s), one per line."""
+    text = message.strip()
+    if not text or text[0] not in "[{" or len(text) > _MAX_JSON_CHARS:
+        return message
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return message
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        return message
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            found = _message_of(item)
+            if found:
+                out.append(found)
+    return "\n".join(out) if out else message
 
 
 def _strip_json(line: str) -> str:
@@ -230,14 +272,14 @@ def _message_of(value: dict) -> str | None:
 
 
 def _strip_logfmt(line: str) -> str:
-    """``time=… level=warning msg="disk full" err=…`` → ``disk full``."""
+    """``time=… level=warning msg="disk full" err="…"`` → ``disk full: …`` (msg, then err)."""
     if not _LOGFMT.match(line):
         return line
-    found = _LOGFMT_MSG.search(line)
-    if not found:
-        return line
-    text = found.group(1) if found.group(1) is not None else found.group(2)
-    return text.replace('\\"', '"').strip()
+    parts = []
+    for found in _LOGFMT_MSG.finditer(line):
+        text = found.group(1) if found.group(1) is not None else found.group(2)
+        parts.append(text.replace('\\"', '"').strip())
+    return ": ".join(p for p in parts if p) or line
 
 
 def _drop_source_lines(lines: list[str], body: list[str]) -> list[str]:

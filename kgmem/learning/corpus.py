@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR"]
 
@@ -94,3 +94,68 @@ def groups(rows: Sequence[CorpusRow]) -> dict[str, list[CorpusRow]]:
         if r.kind == "v":
             out.setdefault(r.group, []).append(r)
     return out
+
+
+@dataclass(frozen=True)
+class FixRecall:
+    """The issue-9 measure on one half, through the real engine."""
+
+    split: str
+    groups: int
+    variants: int  # later variants (not the first of their group)
+    variants_fixed: int  # got their group's fix in obs.fixes
+    hard_negatives: int
+    negatives_fixed: list[str]  # hard negatives that got the fix of the group they imitate
+    wrong_fixes: int  # later variants that also got another group's fix
+    category_correct: int
+    messages: int
+    missed: list[str]
+
+    @property
+    def variant_rate(self) -> float:
+        return self.variants_fixed / self.variants if self.variants else 0.0
+
+    @property
+    def category_accuracy(self) -> float:
+        return self.category_correct / self.messages if self.messages else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.split}: {self.groups} groups, variants fixed {self.variants_fixed}/{self.variants} = "
+                f"{self.variant_rate:.3f}, hard negatives fixed {len(self.negatives_fixed)}/{self.hard_negatives}"
+                f" {self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes}, "
+                f"category accuracy {self.category_accuracy:.3f} ({self.messages} messages)")
+
+
+def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent") -> FixRecall:
+    """Record and resolve the first variant of every group (fix "fix: <group>"), then report every
+    later variant and every hard negative as a new ``tool_result`` of the same tool, in one
+    namespace: does the group's fix come back in ``obs.fixes``?"""
+    by_group = groups(rows)
+    fix_of = {g: f"fix: {g}" for g in by_group}
+    correct = total = 0
+    for g, variants in by_group.items():
+        obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
+        mem.resolve(obs, fix_of[g], ns=ns)
+        correct += obs.category == variants[0].category
+        total += 1
+    fixed, wrong, missed = 0, 0, []
+    later = [v for vs in by_group.values() for v in vs[1:]]
+    for v in later:
+        obs = mem.tool_result(tool, {}, error=v.text, ns=ns)
+        got = {f.description for f in obs.fixes}
+        correct += obs.category == v.category
+        total += 1
+        if fix_of[v.group] in got:
+            fixed += 1
+        else:
+            missed.append(v.group)
+        wrong += bool(got - {fix_of[v.group]})
+    negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
+    bad = []
+    for n in negatives:
+        obs = mem.tool_result(tool, {}, error=n.text, ns=ns)
+        correct += obs.category == n.category
+        total += 1
+        if fix_of[n.confusable_with or ""] in {f.description for f in obs.fixes}:
+            bad.append(n.group)
+    return FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, correct, total, missed)

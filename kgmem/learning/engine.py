@@ -30,7 +30,7 @@ from kgmem.graph import GraphStore
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent
 from kgmem.learning.plan import (
-    ERROR_KIND, FIX_KIND, Prepared, describe_error, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
+    ERROR_KIND, FIX_KIND, ErrorDescriber, Prepared, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
 )
 from kgmem.learning import matching
 from kgmem.learning.matching import ErrorText
@@ -68,6 +68,7 @@ class LearningEngine:
         self.embedder = embedder
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
+        self.describe = ErrorDescriber()
         self.spool = Spool(spool_dir) if spool_dir is not None else None
         self._offline_until = 0.0
         self._last_ok = float("-inf")
@@ -232,7 +233,7 @@ class LearningEngine:
             if e.message is None:
                 out.append(None)
                 continue
-            info = describe_error(ns, e.tool, e.message, e.exc_types)
+            info = self.describe(ns, e.tool, e.message, e.exc_types)
             out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True))
         return out
 
@@ -243,7 +244,7 @@ class LearningEngine:
         if pairs:
             for row in self.graph.read("learning/open_failures", ns=ns, pairs=pairs):
                 open_rows.setdefault((row["session_id"], row["tool"]), []).append(row)
-        plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows)
+        plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows, self.describe)
         return plan, plan.errors, plan.outcomes, plan.closes
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
@@ -383,7 +384,7 @@ class LearningEngine:
             return rows[0]
         if tool is None or not isinstance(tool, str) or not tool.strip():
             raise ValidationError("tool: required when error is given as a message")
-        info = describe_error(ns, tool.strip(), error)
+        info = self.describe(ns, tool.strip(), error)
         return {"id": info.id, "tool": tool.strip(), "pattern": info.pattern, "signature": info.signature,
                 "keys": info.keys, "category": info.category, "template": info.template}
 

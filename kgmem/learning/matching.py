@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from kgmem.learning.similarity import keys_compatible
 
@@ -31,21 +32,43 @@ __all__ = ["ErrorText", "Features", "MatchModel", "DEFAULT_MODEL", "features", "
 
 _TOKEN = re.compile(r"<\*>|<[a-z]+>|[A-Za-z_][A-Za-z0-9_]*|\d+")
 _SPACES = re.compile(r"\s+")
+# Error chains ("install failed: pre-install: timed out waiting for the condition"), dash and
+# semicolon joins: each piece is a clause that may be the whole error elsewhere.
+_CLAUSE = re.compile(r":\s+|\s+-\s+|;\s+|\.\s+")
+_MIN_CLAUSE_WORDS = 3
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(t.lower() for t in _TOKEN.findall(text) if t != "<*>")
 
 
 @dataclass(frozen=True)
 class ErrorText:
-    """What matching knows of one error: its core template and its identity keys."""
+    """What matching knows of one error: the template of each core line, and its identity keys."""
 
-    template: str
+    template: str  # the core's line templates joined by newlines
     keys: Mapping[str, frozenset[str]]
 
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(ln for ln in self.template.split("\n") if ln.strip())
+
     def tokens(self) -> frozenset[str]:
-        return frozenset(t.lower() for t in _TOKEN.findall(self.template) if t != "<*>")
+        return frozenset(_words(self.template))
 
     def trigrams(self) -> frozenset[str]:
         text = _SPACES.sub(" ", self.template.lower())
         return frozenset(text[i:i + 3] for i in range(max(1, len(text) - 2)))
+
+    def clauses(self) -> frozenset[tuple[str, ...]]:
+        """Word sequences of the clauses with at least three words (wildcards left out)."""
+        out = set()
+        for line in self.lines:
+            for part in _CLAUSE.split(line):
+                words = _words(part)
+                if len(words) >= _MIN_CLAUSE_WORDS:
+                    out.add(words)
+        return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -57,9 +80,15 @@ class Features:
     token_containment: float
     char_jaccard: float
     cosine: float
+    clause_equal: float  # some clause (≥ 3 words) is the same in both
+    line_jaccard: float  # each line of the shorter core vs its best line in the other: the worst Jaccard
+    # On the best-aligned line pair: 1 / (1 + words *substituted* inside the alignment). A wrapper
+    # adds words before or after (insertions); a near-twin swaps one ("role" for "database").
+    no_substitution: float
 
     def vector(self) -> tuple[float, ...]:
-        return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine)
+        return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine,
+                self.clause_equal, self.line_jaccard, self.no_substitution)
 
 
 @dataclass(frozen=True)
@@ -75,11 +104,14 @@ class MatchModel:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-# Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl by
+# Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (303 later variants, 41 hard
+# negatives; 1678 pairs) by
 #   python scripts/calibrate_matching.py
-# (logistic regression on same-group vs hard-negative / nearest cross-group pairs, then the
-# threshold with the most variants joined and no hard negative linked on the training half).
-DEFAULT_MODEL = MatchModel(bias=-9.0, weights=(4.0, 3.0, 2.0, 3.0, 6.0), threshold=0.5)
+# (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
+# among those reaching 0.90 of training variants matched, the fewest training hard negatives).
+# Weights in Features.vector() order.
+DEFAULT_MODEL = MatchModel(bias=-4.6421, weights=(-0.4678, 1.185, 2.1868, 0.6317, 2.349, 0.4309, 1.9949, 0.6757),
+                           threshold=0.36)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -94,9 +126,34 @@ def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     """The signals of the pair (a, b); ``cosine`` is the embedding cosine of their core signatures."""
     ta, tb = a.tokens(), b.tokens()
     same = bool(a.template) and a.template == b.template
+    line_cover, subs = _line_cover(a.lines, b.lines)
     return Features(template_equal=1.0 if same else 0.0, token_jaccard=_jaccard(ta, tb),
                     token_containment=_containment(ta, tb), char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
-                    cosine=max(0.0, min(1.0, cosine)))
+                    cosine=max(0.0, min(1.0, cosine)), clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
+                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs))
+
+
+def _line_cover(a: Sequence[str], b: Sequence[str]) -> tuple[float, int]:
+    """Every line of the shorter core must find its match in the other (extra lines are context a
+    wrapper added): the worst best-match token Jaccard over those lines, and the words substituted
+    in their alignments."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    long_words = [_words(y) for y in long_]
+    worst, subs = 1.0, 0
+    for x in short:
+        wx = _words(x)
+        best, best_subs = 0.0, 0
+        for wy in long_words:
+            jac = _jaccard(frozenset(wx), frozenset(wy))
+            if jac > best:
+                best, best_subs = jac, _substitutions(wx, wy)
+        worst, subs = min(worst, best), subs + best_subs
+    return (worst if short else 0.0), subs
+
+
+def _substitutions(a: Sequence[str], b: Sequence[str]) -> int:
+    ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return sum(min(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag == "replace")
 
 
 def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = DEFAULT_MODEL) -> float | None:
