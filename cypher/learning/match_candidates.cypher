@@ -11,8 +11,9 @@ CALL (row) {
   RETURN c, 'template' AS leg, 0.0 AS bm25
   LIMIT $template_limit
   UNION
+  WITH row WHERE row.query IS NOT NULL
   CALL db.index.fulltext.queryNodes($index, row.query, {limit: $fulltext_limit * 4}) YIELD node, score
-  WITH node AS c, score WHERE row.query IS NOT NULL AND c:ErrorPattern AND c.ns = $ns AND c.id <> row.id
+  WITH node AS c, score WHERE c:ErrorPattern AND c.ns = $ns AND c.id <> row.id
     AND ($across_tools OR c.tool = row.tool)
   RETURN c, 'fulltext' AS leg, score AS bm25
   ORDER BY bm25 DESC

@@ -47,3 +47,18 @@ def test_training_half_is_reported_only(mem: KGMem) -> None:
     finally:
         mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
     assert result.variants > 0  # the run itself worked; the figure is informational
+
+
+def test_candidate_legs_on_the_real_stack(mem: KGMem, ns: str) -> None:
+    """Template leg, BM25 leg and a message with no words at all (no Lucene query) on a real graph."""
+    first = mem.tool_result("psql", {}, error='FATAL:  password authentication failed for user "nfldb"')
+    mem.resolve(first, "set PGPASSWORD", ns=ns)
+    mem.tool_result("psql", {}, error="12345 67890")  # template "<*>": no words, no BM25 query
+    wrapped = mem.tool_result("psql", {}, error='db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password '
+                                                'authentication failed for user "postgres"')
+    assert wrapped.id != first.id  # another pattern (the node id is the whole normalised message) ...
+    assert "set PGPASSWORD" in {f.description for f in wrapped.fixes}  # ... with the same template
+    twin = mem.tool_result("psql", {}, error='psql: error: FATAL:  role "nfldb" does not exist')
+    assert "set PGPASSWORD" not in {f.description for f in twin.fixes}
+    other_tool = mem.tool_result("mysql", {}, error='FATAL:  password authentication failed for user "x"')
+    assert other_tool.fixes == ()  # same tool only (similar_across_tools = false)
