@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     out = {"train_pairs": len(pairs), "positives": sum(y), "negatives": len(y) - sum(y),
            "model": {"bias": model.bias, "weights": list(model.weights), "threshold": model.threshold},
            "train": _measure(train, t_texts, t_sim, model)}
+    out["train_curve"] = [{"threshold": t, **{k: v for k, v in _measure(train, t_texts, t_sim, MatchModel(
+        model.bias, model.weights, t)).items() if k != "wrong"}} for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)]
     h_texts, h_sim = _prepare(test, emb)
     out["held_out_reference_only"] = _measure(test, h_texts, h_sim, model)
     if args.json:
@@ -128,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pairs {out['train_pairs']} ({out['positives']} positive, {out['negatives']} negative)")
         print(f"DEFAULT_MODEL = MatchModel(bias={model.bias}, weights={model.weights}, threshold={model.threshold})")
         print("train   ", out["train"])
+        for row in out["train_curve"]:
+            print(f"  train, threshold {row['threshold']:.2f}: variants matched {row['variants_matched']:.3f}, "
+                  f"hard negatives matched {row['hard_negatives_matched']}/{row['hard_negatives']}")
         print("held-out", out["held_out_reference_only"], "(reference only; not used to choose anything)")
     return 0
 
