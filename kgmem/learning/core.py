@@ -169,9 +169,8 @@ def extract_core(message: str) -> CoreError:
         tool = _tool_of(chosen)
     exc_class, service_code, core = None, None, []
     for line in chosen:
-        line, exc = _strip_exception(line)
+        line, exc = _strip_exception(_strip_tool(line))  # "psql: error: …": tool, then the generic "error:"
         exc_class = exc_class or exc
-        line = _strip_tool(line)
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
             exc_class = qualified[-1] if qualified else None

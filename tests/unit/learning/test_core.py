@@ -84,3 +84,9 @@ def test_advice_lines_are_not_the_core() -> None:
 
 def test_plain_text_without_markers_is_kept_whole() -> None:
     assert extract_core("something odd happened").lines == ("something odd happened",)
+
+
+def test_tool_prefix_then_generic_error_word() -> None:
+    c = extract_core('psql: error: connection to server at "10.0.0.5", port 5432 failed: Connection refused')
+    assert c.tool == "psql"
+    assert c.lines == ('connection to server at "10.0.0.5", port 5432 failed: Connection refused',)
