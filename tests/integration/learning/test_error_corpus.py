@@ -20,8 +20,10 @@ from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# Held-out floors: measured value minus a margin for model/runtime drift and corpus growth.
-MIN_VARIANT_RATE = 0.80
+# Held-out bounds, measured (final corpus, docs/learning.md): 322/345 = 0.933 of variants got their
+# fix, 19/47 hard negatives got the wrong one (the goal of 0 is NOT met; this bound only keeps
+# it from getting worse), four-class category accuracy 0.943. Margins for model/runtime drift.
+MIN_VARIANT_RATE = 0.88
 MAX_NEGATIVES_SHARE = 0.50
 MIN_CATEGORY_ACCURACY = 0.92
 
