@@ -27,14 +27,18 @@ _RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
 
 def connect(settings: Settings) -> neo4j.Driver:
     """Create the driver for ``settings.neo4j`` (create once per process, then inject)."""
+    return neo4j.GraphDatabase.driver(settings.neo4j.uri, **driver_options(settings))
+
+
+def driver_options(settings: Settings) -> dict[str, Any]:
+    """The driver options kgmem uses (shared by the sync and the async driver)."""
     cfg = settings.neo4j
     if cfg.password is None:
         raise ConfigError(
             "neo4j.password: not set — run `kgmem up` (local server; it writes the password to "
             f"{settings.config_file}) or set KGMEM_NEO4J__PASSWORD"
         )
-    return neo4j.GraphDatabase.driver(
-        cfg.uri,
+    return dict(
         auth=(cfg.user, cfg.password.get_secret_value()),
         max_connection_pool_size=50,
         connection_acquisition_timeout=10.0,
@@ -45,6 +49,13 @@ def connect(settings: Settings) -> neo4j.Driver:
         # are expected for kgmem's fixed queries; they would only flood the user's log.
         notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
     )
+
+
+def with_ns_key(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` plus ``ns_key``, the full-text namespace token (kgmem.ids), when ``ns`` is given."""
+    if isinstance(params.get("ns"), str) and "ns_key" not in params:
+        return {**params, "ns_key": ns_key(params["ns"])}
+    return params
 
 
 class GraphStore:
@@ -93,9 +104,7 @@ class GraphStore:
             raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
 
     def _run(self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
-        if isinstance(params.get("ns"), str) and "ns_key" not in params:
-            params = {**params, "ns_key": ns_key(params["ns"])}  # the full-text namespace token (kgmem.ids)
-        return self._execute(cypher.load(name), params, routing)
+        return self._execute(cypher.load(name), with_ns_key(params), routing)
 
     def _execute(self, query: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
         @retry(

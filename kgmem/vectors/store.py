@@ -33,15 +33,16 @@ def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
 
     config = ChromaConfig(anonymized_telemetry=False, allow_reset=False)
     if settings.chroma.url:
-        url = urlparse(settings.chroma.url)
-        return chromadb.HttpClient(
-            host=url.hostname or "127.0.0.1",
-            port=url.port or (443 if url.scheme == "https" else 8000),
-            ssl=url.scheme == "https",
-            settings=config,
-        )
+        return chromadb.HttpClient(**http_args(settings.chroma.url), settings=config)
     private_dir(settings.chroma_path)  # mode 0700: kgmem's data is not for other local users
     return chromadb.PersistentClient(path=str(settings.chroma_path), settings=config)
+
+
+def http_args(url: str) -> dict[str, Any]:
+    """host/port/ssl of a Chroma server URL (for the sync and the async HTTP client)."""
+    parsed = urlparse(url)
+    return dict(host=parsed.hostname or "127.0.0.1",
+                port=parsed.port or (443 if parsed.scheme == "https" else 8000), ssl=parsed.scheme == "https")
 
 
 def collection_name(ns: str, kind: str) -> str:
@@ -84,7 +85,7 @@ class VectorStore:
                 if create:
                     coll = self.client.get_or_create_collection(
                         name,
-                        metadata={"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind},
+                        metadata=collection_metadata(ns, kind),
                         embedding_function=None,
                     )
                 else:
@@ -108,13 +109,7 @@ class VectorStore:
         """Insert or replace vectors by id (idempotent: a retry never duplicates)."""
         if not ids:
             return
-        clean = [_clean_metadata(m) for m in metadatas] if metadatas else None
-        self.collection(ns, kind).upsert(
-            ids=list(ids),
-            embeddings=np.asarray(vectors, dtype=np.float32),
-            documents=list(documents) if documents is not None else None,
-            metadatas=clean,
-        )
+        self.collection(ns, kind).upsert(**upsert_args(ids, vectors, documents, metadatas))
 
     def query(
         self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
@@ -125,20 +120,7 @@ class VectorStore:
             return []
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
-        res = coll.query(
-            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["distances", "metadatas", "documents"],
-        )
-        ids = res["ids"][0]
-        dists = res["distances"][0]
-        metas = (res.get("metadatas") or [[None] * len(ids)])[0]
-        docs = (res.get("documents") or [[None] * len(ids)])[0]
-        return [
-            VectorHit(id=i, distance=float(d), document=doc, metadata=dict(m or {}))
-            for i, d, m, doc in zip(ids, dists, metas, docs)
-        ]
+        return hits_of(coll.query(**query_args(vector, n, where)))
 
     def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (missing ids are absent from the result)."""
@@ -165,6 +147,43 @@ class VectorStore:
                 self.client.delete_collection(collection_name(ns, kind))
             except Exception:  # noqa: BLE001 - already absent
                 pass
+
+
+def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store)."""
+    return dict(
+        query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+        n_results=n,
+        where=dict(where) if where else None,
+        include=["distances", "metadatas", "documents"],
+    )
+
+
+def hits_of(res: Mapping[str, Any]) -> list[VectorHit]:
+    """A Chroma query result (for one query vector) as hits, nearest first."""
+    ids = res["ids"][0]
+    dists = res["distances"][0]
+    metas = (res.get("metadatas") or [[None] * len(ids)])[0]
+    docs = (res.get("documents") or [[None] * len(ids)])[0]
+    return [
+        VectorHit(id=i, distance=float(d), document=doc, metadata=dict(m or {}))
+        for i, d, m, doc in zip(ids, dists, metas, docs)
+    ]
+
+
+def upsert_args(ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str] | None,
+                metadatas: Sequence[Metadata] | None) -> dict[str, Any]:
+    """The arguments of a Chroma ``collection.upsert`` (shared by the sync and the async store)."""
+    return dict(
+        ids=list(ids),
+        embeddings=np.asarray(vectors, dtype=np.float32),
+        documents=list(documents) if documents is not None else None,
+        metadatas=[_clean_metadata(m) for m in metadatas] if metadatas else None,
+    )
+
+
+def collection_metadata(ns: str, kind: str) -> dict[str, str]:
+    return {"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind}
 
 
 def _clean_metadata(meta: Metadata) -> dict[str, str | int | float | bool]:

@@ -1,0 +1,112 @@
+"""``AsyncKGMem``: the asyncio client, on the neo4j async driver and Chroma's async HTTP client.
+
+It runs the very operations :class:`kgmem.KGMem` runs — the engines' generators of I/O
+requests (:mod:`kgmem.runner`) — with :func:`kgmem.runner.arun` instead of
+:func:`kgmem.runner.run`; validation, planning, ranking, rendering and every Cypher file
+are the sync client's. The embedding model (and an embedded Chroma) run in worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
+from kgmem.config import Settings, load_settings, resolve_namespace
+from kgmem.kwonly import keyword_only
+from kgmem.retrieval import Context, SearchResult
+from kgmem.retrieval.service import RetrievalEngine
+from kgmem.runner import AsyncIO, Op, arun
+from kgmem.vectors import Embedder
+
+log = logging.getLogger(__name__)
+
+
+class AsyncKGMem:
+    """Agent-facing asyncio client (``async with AsyncKGMem(settings) as mem: await mem.search(...)``).
+
+    Covers retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`, :meth:`end_session`'s
+    feedback merge); the method docs are :class:`kgmem.KGMem`'s.
+
+    Args:
+        settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
+        driver: an existing :class:`neo4j.AsyncDriver` (not closed by :meth:`aclose`).
+        embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
+            model once per process).
+    """
+
+    def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
+                 embedder: Embedder | None = None) -> None:
+        self.settings = settings or load_settings()
+        self.namespace = self.settings.namespace
+        self._owns_driver = driver is None
+        self.driver = driver if driver is not None else connect_async(self.settings)
+        self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database)
+        self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
+        self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
+        self.io: AsyncIO | None = None
+        r = self.settings.retrieval
+        self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
+                                         thompson_seed=r.thompson_seed)
+
+    async def open(self) -> "AsyncKGMem":
+        """Open the vector store (``async with`` calls this)."""
+        if self.io is None:
+            self.vectors = await open_async_vectors(self.settings)
+            self.io = AsyncIO(self.graph, self.vectors, self.embedder)
+        return self
+
+    async def _run(self, op: Op[Any]) -> Any:
+        await self.open()
+        assert self.io is not None
+        return await arun(op, self.io)
+
+    def _ns(self, ns: str | None) -> str:
+        return resolve_namespace(ns, self.namespace)
+
+    # -- retrieval ------------------------------------------------------------------------------
+    @keyword_only
+    async def search(self, query: str, k: int = 10, *, ns: str | None = None, session: str | None = None,
+                     kinds: Sequence[str] | str | None = None, preset: str | None = None) -> SearchResult:
+        """See :meth:`kgmem.KGMem.search`."""
+        return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset))
+
+    @keyword_only
+    async def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None,
+                      **search_kwargs: Any) -> Context:
+        """See :meth:`kgmem.KGMem.context`."""
+        if "preset" in search_kwargs:
+            search_kwargs["preset_name"] = search_kwargs.pop("preset")
+        return await self._run(self.retrieval.context_op(query, self._ns(ns), max_tokens, **search_kwargs))
+
+    @keyword_only
+    async def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
+                       response: str | None = None) -> None:
+        """See :meth:`kgmem.KGMem.feedback`."""
+        await self._run(self.retrieval.feedback_op(query_id, used, outcome, response))
+
+    @keyword_only
+    async def end_session(self, session: str, *, ns: str | None = None) -> None:
+        """Merge ``session``'s retrieval feedback into the global posteriors (see
+        :meth:`kgmem.KGMem.end_session`; the conversation analysis part is sync-only for now)."""
+        await self._run(self.retrieval.end_session_op(self._ns(ns), session))
+
+    async def flush(self) -> None:
+        """Wait until background writes (the query log) are stored."""
+        if self.io is not None:
+            await self.io.flush()
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Wait for background writes, then close the driver if this client created it."""
+        if self.io is not None:
+            await self.io.close()
+        if self._owns_driver:
+            await self.driver.close()
+
+    async def __aenter__(self) -> "AsyncKGMem":
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

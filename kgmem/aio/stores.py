@@ -1,0 +1,133 @@
+"""The async I/O adapters behind :class:`kgmem.AsyncKGMem`.
+
+Same Cypher files, same parameters, same Chroma collections as the sync stores: only the
+calls differ. Everything that is not a call (query loading, the ``ns_key`` parameter,
+collection names and metadata, argument building, result parsing) is imported from the
+sync modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import neo4j
+import numpy as np
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from kgmem import cypher
+from kgmem.config import Settings
+from kgmem.errors import BackendUnavailable
+from kgmem.graph.store import driver_options, with_ns_key
+from kgmem.vectors.store import (
+    VectorHit, VectorStore, collection_metadata, collection_name, hits_of, http_args, query_args, upsert_args,
+)
+
+log = logging.getLogger(__name__)
+
+_RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
+
+
+def connect_async(settings: Settings) -> neo4j.AsyncDriver:
+    """The async Neo4j driver for ``settings.neo4j`` (the sync driver's options)."""
+    return neo4j.AsyncGraphDatabase.driver(settings.neo4j.uri, **driver_options(settings))
+
+
+class AsyncGraphStore:
+    """:class:`kgmem.graph.GraphStore` on the async driver: named Cypher files, one round trip per call."""
+
+    def __init__(self, driver: neo4j.AsyncDriver, database: str = "neo4j", attempts: int = 3) -> None:
+        self.driver = driver
+        self.database = database
+        self._attempts = attempts
+
+    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return await self._execute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.WRITE)
+
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return await self._execute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.READ)
+
+    async def _execute(self, query: str, params: dict[str, Any],
+                       routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
+        try:
+            async for attempt in AsyncRetrying(retry=retry_if_exception_type(_RETRYABLE),
+                                               stop=stop_after_attempt(self._attempts),
+                                               wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
+                with attempt:
+                    records, _, _ = await self.driver.execute_query(
+                        query, parameters_=params, routing_=routing, database_=self.database)
+                    return [r.data() for r in records]
+        except _RETRYABLE as exc:
+            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover - AsyncRetrying reraises
+
+
+class AsyncHttpVectorStore:
+    """:class:`kgmem.vectors.VectorStore` on Chroma's async HTTP client (``[chroma] url`` set)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self._collections: dict[tuple[str, str], Any] = {}
+        self._lock = asyncio.Lock()
+
+    async def collection(self, ns: str, kind: str, create: bool = True) -> Any:
+        key = (ns, kind)
+        if key not in self._collections:
+            name = collection_name(ns, kind)
+            try:
+                if create:
+                    coll = await self.client.get_or_create_collection(
+                        name, metadata=collection_metadata(ns, kind), embedding_function=None)
+                else:
+                    coll = await self.client.get_collection(name, embedding_function=None)
+            except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
+                if not create:
+                    return None
+                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+            self._collections[key] = coll
+        return self._collections[key]
+
+    async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
+                    where: Mapping[str, Any] | None = None) -> list[VectorHit]:
+        coll = await self.collection(ns, kind, create=False)
+        if coll is None or n <= 0:
+            return []
+        return hits_of(await coll.query(**query_args(vector, n, where)))
+
+    async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
+                     documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
+        if ids:
+            coll = await self.collection(ns, kind)
+            await coll.upsert(**upsert_args(ids, vectors, documents, metadatas))
+
+
+class ThreadedVectorStore:
+    """The embedded (in-process) Chroma has no async client: the sync store, called in a worker thread."""
+
+    def __init__(self, store: VectorStore) -> None:
+        self.store = store
+
+    async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
+                    where: Mapping[str, Any] | None = None) -> list[VectorHit]:
+        return await asyncio.to_thread(self.store.query, ns, kind, vector, n, where)
+
+    async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
+                     documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
+        await asyncio.to_thread(self.store.upsert, ns, kind, ids, vectors, documents, metadatas)
+
+
+async def open_async_vectors(settings: Settings) -> AsyncHttpVectorStore | ThreadedVectorStore:
+    """Chroma's async HTTP client when ``chroma.url`` is set, else the embedded store in a thread."""
+    import chromadb
+    from chromadb.config import Settings as ChromaConfig
+
+    if settings.chroma.url:
+        config = ChromaConfig(anonymized_telemetry=False, allow_reset=False)
+        client = await chromadb.AsyncHttpClient(**http_args(settings.chroma.url), settings=config)
+        return AsyncHttpVectorStore(client)
+    from kgmem.vectors import open_chroma
+
+    return ThreadedVectorStore(VectorStore(await asyncio.to_thread(open_chroma, settings)))
