@@ -120,17 +120,24 @@ class SyncIO:
 
     ``Gather`` branches after the first run on a small thread pool (the keyword leg's Neo4j
     round trip overlaps the query embedding and the Chroma query, as before the split);
-    ``Background`` operations on one writer thread.
+    ``Background`` operations on one writer thread (both pools start on first use).
     """
 
     def __init__(self, graph: Any, vectors: Any, embedder: Any, *, workers: int = 2) -> None:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgmem-io")
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-background")
+        self._workers = workers
+        self._pool: ThreadPoolExecutor | None = None
+        self._writer: ThreadPoolExecutor | None = None
         self._pending: set[Future] = set()
         self._lock = threading.Lock()
+
+    def _executor(self, attr: str, workers: int, prefix: str) -> ThreadPoolExecutor:
+        with self._lock:
+            if getattr(self, attr) is None:
+                setattr(self, attr, ThreadPoolExecutor(max_workers=workers, thread_name_prefix=prefix))
+            return getattr(self, attr)
 
     def flush(self, timeout: float | None = 30.0) -> None:
         with self._lock:
@@ -139,11 +146,14 @@ class SyncIO:
 
     def close(self) -> None:
         self.flush()
-        self._writer.shutdown(wait=True)
-        self._pool.shutdown(wait=False)
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
 
     def _spawn(self, req: Background) -> None:
-        future = self._writer.submit(run, req.op, self)
+        writer = self._executor("_writer", 1, "kgmem-background")
+        future = writer.submit(run, req.op, self)
         with self._lock:
             self._pending.add(future)
 
@@ -171,7 +181,8 @@ class SyncIO:
         if isinstance(req, Gather):
             if not req.ops:
                 return []
-            futures = [self._pool.submit(run, op, self) for op in req.ops[1:]]
+            pool = self._executor("_pool", self._workers, "kgmem-io") if len(req.ops) > 1 else None
+            futures = [pool.submit(run, op, self) for op in req.ops[1:]] if pool else []
             first = run(req.ops[0], self)
             return [first, *(f.result() for f in futures)]
         if isinstance(req, Background):

@@ -13,7 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
+from kgmem.analysis.curation import Curator
+from kgmem.analysis.events import AnalysisStats
+from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings, load_settings, resolve_namespace
+from kgmem.conversation import Turn, TurnStore
 from kgmem.kwonly import keyword_only
 from kgmem.retrieval import Context, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
@@ -26,8 +30,11 @@ log = logging.getLogger(__name__)
 class AsyncKGMem:
     """Agent-facing asyncio client (``async with AsyncKGMem(settings) as mem: await mem.search(...)``).
 
-    Covers retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`, :meth:`end_session`'s
-    feedback merge); the method docs are :class:`kgmem.KGMem`'s.
+    Covers retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation and knowledge
+    (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the method docs are
+    :class:`kgmem.KGMem`'s. Not (yet) here: the learning calls (``tool_result``, ``resolve``, …) and the
+    background conversation *analysis* — turns are stored and searchable, but knowledge is extracted
+    from them only by a sync client (docs/architecture.md, "Async client").
 
     Args:
         settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
@@ -49,6 +56,11 @@ class AsyncKGMem:
         r = self.settings.retrieval
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
                                          thompson_seed=r.thompson_seed)
+        # The sync engines' operations, run here on the async stores (their sync stores stay unset).
+        self.turns = TurnStore(None, None, None)
+        self.counters = AnalysisStats(extractor="none")
+        self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters)  # type: ignore[arg-type]
+        self.curator = Curator(self.knowledge, self.counters)
 
     async def open(self) -> "AsyncKGMem":
         """Open the vector store (``async with`` calls this)."""
@@ -86,11 +98,34 @@ class AsyncKGMem:
         """See :meth:`kgmem.KGMem.feedback`."""
         await self._run(self.retrieval.feedback_op(query_id, used, outcome, response))
 
+    # -- conversation and knowledge -----------------------------------------------------------------
+    @keyword_only
+    async def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
+                   ns: str | None = None) -> str:
+        """Store one conversation turn and return its message id (see :meth:`kgmem.KGMem.turn`;
+        stored at once — no write-behind, no background analysis in the async client)."""
+        recorded = await self._run(self.turns.record_batch_op(self._ns(ns), [Turn(session, role, text, ref, ts)]))
+        return recorded.ids[0]
+
     @keyword_only
     async def end_session(self, session: str, *, ns: str | None = None) -> None:
-        """Merge ``session``'s retrieval feedback into the global posteriors (see
-        :meth:`kgmem.KGMem.end_session`; the conversation analysis part is sync-only for now)."""
-        await self._run(self.retrieval.end_session_op(self._ns(ns), session))
+        """Mark ``session`` ended and merge its retrieval feedback into the global posteriors
+        (see :meth:`kgmem.KGMem.end_session`)."""
+        ns = self._ns(ns)
+        await self._run(self.turns.end_session_op(ns, session))
+        await self._run(self.retrieval.end_session_op(ns, session))
+
+    @keyword_only
+    async def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:
+        """See :meth:`kgmem.KGMem.add_knowledge`."""
+        return await self._run(self.curator.add_op(self._ns(ns), type, content))
+
+    @keyword_only
+    async def learnings(self, *, type: str | None = None, min_confidence: float = 0.0,
+                        include_inactive: bool = False, ns: str | None = None) -> list[dict[str, Any]]:
+        """See :meth:`kgmem.KGMem.learnings`."""
+        return await self._run(self.knowledge.list_op(self._ns(ns), type=type, min_confidence=min_confidence,
+                                                      include_inactive=include_inactive))
 
     async def flush(self) -> None:
         """Wait until background writes (the query log) are stored."""

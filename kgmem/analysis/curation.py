@@ -17,6 +17,7 @@ from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_
 from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.ids import node_id
+from kgmem.runner import Embed, Op, Read, VectorUpsert, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +43,24 @@ class Curator:
 
     def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
         """Add a manual item (1.0); an existing item with the same normalised text is promoted."""
+        return run(self.add_op(ns, type, content), self.store.io)
+
+    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
+        """:meth:`add` as an operation (kgmem.runner)."""
         if type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         content = _check_content(content)
         norm = normalise_text(content)
-        found = self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
+        found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
-        row = self.store.graph.write("analysis/add_manual", ns=ns, id=kid, type=type, content=content, norm=norm,
-                                     now=_now())[0]
+        rows = yield Write("analysis/add_manual", dict(ns=ns, id=kid, type=type, content=content, norm=norm,
+                                                       now=_now()))
+        row = rows[0]
         if row["vector_pending"]:
-            self._write_vector(ns, row)
+            yield from self._write_vector_op(ns, row)
         self.stats.emit("inserted" if row["created"] else "merged", ns, source="manual", id=kid,
                         content=content[:100], new_confidence=1.0)
-        return self.store.get(ns, kid)
+        return (yield from self.store.get_op(ns, kid))
 
     def edit(self, ns: str, id: str, content: str) -> dict[str, Any]:
         """Replace an item's text (id, confidence and history stay); re-embeds it."""
@@ -88,7 +94,10 @@ class Curator:
         return self.store.get(ns, id)
 
     def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
-        vector = self.store.embedder.embed([row["content"]])
-        self.store.vectors.upsert(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
-                                  [_knowledge_meta(row["type"], row["source"])])
-        self.store.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[row["id"]], entity_ids=[])
+        run(self._write_vector_op(ns, row), self.store.io)
+
+    def _write_vector_op(self, ns: str, row: dict[str, Any]) -> Op[None]:
+        vector = yield Embed([row["content"]])
+        yield VectorUpsert(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
+                           [_knowledge_meta(row["type"], row["source"])])
+        yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))

@@ -38,6 +38,7 @@ from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
+from kgmem.runner import Op, Read, SyncIO, run
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,8 @@ class KnowledgeStore:
         self.embedder = embedder
         self.settings = settings
         self.stats = stats
+        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
+        self.io = SyncIO(graph, vectors, embedder)
 
     # -- reading ----------------------------------------------------------------------
     def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
@@ -123,18 +126,28 @@ class KnowledgeStore:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
+        return run(self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive,
+                                limit=limit), self.io)
+
+    def list_op(self, ns: str, *, type: str | None = None, min_confidence: float = 0.0,
+                include_inactive: bool = False, limit: int = 1000) -> Op[list[dict[str, Any]]]:
+        """:meth:`list` as an operation (kgmem.runner)."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         if not 0.0 <= min_confidence <= 1.0:
             raise ValidationError(f"min_confidence: must be between 0 and 1; got {min_confidence}")
-        return self.graph.read(
-            "analysis/list_knowledge", ns=ns, type=type, min_confidence=float(min_confidence),
-            include_inactive=include_inactive, limit=int(limit),
-        )
+        return (yield Read("analysis/list_knowledge", dict(
+            ns=ns, type=type, min_confidence=float(min_confidence), include_inactive=include_inactive,
+            limit=int(limit),
+        )))
 
     def get(self, ns: str, id: str) -> dict[str, Any]:
         """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
-        rows = self.graph.read("analysis/get_knowledge", ns=ns, id=id)
+        return run(self.get_op(ns, id), self.io)
+
+    def get_op(self, ns: str, id: str) -> Op[dict[str, Any]]:
+        """:meth:`get` as an operation (kgmem.runner)."""
+        rows = yield Read("analysis/get_knowledge", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows[0]

@@ -150,3 +150,36 @@ def test_async_searches_run_concurrently_and_equal_the_sequential_ones(mem: KGMe
     assert len(concurrent) == 20 and concurrent == sequential
     # One search has at most 2 requests in flight (its two legs): more means the searches overlapped.
     assert peak > 2, f"the searches did not overlap (peak {peak} requests in flight)"
+
+
+def test_turns_are_stored_searchable_and_the_session_ends(client, driver, ns: str) -> None:
+    first = client.turn(session="s-1", role="user", text="My cat Miso only eats salmon flavoured kibble.")
+    second = client.turn(session="s-1", role="assistant", text="Noted: salmon kibble for Miso.")
+    again = client.turn(session="s-1", role="user", text="My cat Miso only eats salmon flavoured kibble.")
+    assert first != second and again == first, "message ids are deterministic: a retry adds nothing"
+    hits = client.search("what does the cat eat", k=5, session="s-1", kinds="message").hits
+    assert first in [h.id for h in hits]
+    client.end_session("s-1")
+    records, _, _ = driver.execute_query(
+        "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {ns: $ns, key: 's-1'}) "
+        "RETURN count(m) AS n, s.ended_at IS NOT NULL AS ended", ns=ns)
+    assert records[0]["n"] == 2 and records[0]["ended"]
+    with pytest.raises(ValidationError, match="text"):
+        client.turn(session="s-1", role="user", text="  ")
+
+
+def test_add_knowledge_and_learnings(client) -> None:
+    item = client.add_knowledge("Always run migrations before deploying the API.", type="pattern")
+    assert item["confidence"] == 1.0 and item["type"] == "pattern"
+    again = client.add_knowledge("always run migrations before deploying the api.", type="pattern")
+    assert again["id"] == item["id"], "the same normalised text is one item"
+    client.add_knowledge("The on-call rota changes on Mondays.")
+    listed = client.learnings()
+    assert sorted(i["content"] for i in listed) == ["Always run migrations before deploying the API.",
+                                                    "The on-call rota changes on Mondays."]
+    assert [i["id"] for i in client.learnings(type="pattern")] == [item["id"]]
+    assert client.search("migrations before deploy", k=3, kinds="knowledge").hits[0].id == item["id"]
+    with pytest.raises(ValidationError, match="type"):
+        client.add_knowledge("x y z", type="rumour")
+    with pytest.raises(ValidationError, match="min_confidence"):
+        client.learnings(min_confidence=2.0)
