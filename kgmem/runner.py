@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -109,12 +109,6 @@ class Flush:
 
 
 # -- the I/O ports -----------------------------------------------------------------------------
-class SyncVectors(Protocol):
-    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None) -> Any: ...
-    def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
-               documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None: ...
-
-
 class SyncIO:
     """The sync backends an operation runs against (the graph store, vector store, embedder).
 
