@@ -71,7 +71,6 @@ class AsyncHttpVectorStore:
     def __init__(self, client: Any) -> None:
         self.client = client
         self._collections: dict[tuple[str, str], Any] = {}
-        self._lock = asyncio.Lock()
 
     async def collection(self, ns: str, kind: str, create: bool = True) -> Any:
         key = (ns, kind)
