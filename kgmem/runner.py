@@ -86,6 +86,40 @@ class VectorUpsert:
 
 
 @dataclass(frozen=True)
+class VectorQueryMany:
+    """Nearest neighbours of several vectors → Chroma's raw result (ids, distances, metadatas per
+    vector), or ``None`` if the collection does not exist."""
+
+    ns: str
+    kind: str
+    vectors: np.ndarray
+    n: int
+    where: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class VectorCount:
+    """How many vectors (ns, kind) holds → ``int`` (0 if the collection does not exist)."""
+
+    ns: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class VectorDelete:
+    """Delete vectors by id → ``None``."""
+
+    ns: str
+    kind: str
+    ids: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Raise :class:`~kgmem.errors.BackendUnavailable` unless Neo4j answers → ``None``."""
+
+
+@dataclass(frozen=True)
 class Gather:
     """Run several operations concurrently → their results, in order (the first error is raised)."""
 
@@ -172,6 +206,14 @@ class SyncIO:
             return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
         if isinstance(req, VectorUpsert):
             return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
+        if isinstance(req, VectorQueryMany):
+            return self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+        if isinstance(req, VectorCount):
+            return self.vectors.count(req.ns, req.kind)
+        if isinstance(req, VectorDelete):
+            return self.vectors.delete(req.ns, req.kind, req.ids)
+        if isinstance(req, Ping):
+            return self.graph.ping()
         if isinstance(req, Gather):
             if not req.ops:
                 return []
@@ -247,6 +289,14 @@ class AsyncIO:
             return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
         if isinstance(req, VectorUpsert):
             return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
+        if isinstance(req, VectorQueryMany):
+            return await self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+        if isinstance(req, VectorCount):
+            return await self.vectors.count(req.ns, req.kind)
+        if isinstance(req, VectorDelete):
+            return await self.vectors.delete(req.ns, req.kind, req.ids)
+        if isinstance(req, Ping):
+            return await self.graph.ping()
         if isinstance(req, Gather):
             return list(await asyncio.gather(*(arun(op, self) for op in req.ops)))
         if isinstance(req, Background):

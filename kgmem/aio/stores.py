@@ -23,7 +23,8 @@ from kgmem.config import Settings
 from kgmem.errors import BackendUnavailable
 from kgmem.graph.store import driver_options, with_ns_key
 from kgmem.vectors.store import (
-    VectorHit, VectorStore, collection_metadata, collection_name, hits_of, http_args, query_args, upsert_args,
+    VectorHit, VectorStore, collection_metadata, collection_name, hits_of, http_args, query_args, query_many_args,
+    upsert_args,
 )
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,15 @@ class AsyncGraphStore:
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return await self._execute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.READ)
+
+    async def ping(self) -> None:
+        """Raise :class:`BackendUnavailable` unless Neo4j answers."""
+        try:
+            await self.driver.verify_connectivity()
+        except neo4j.exceptions.AuthError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
 
     async def _execute(self, query: str, params: dict[str, Any],
                        routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
@@ -102,6 +112,20 @@ class AsyncHttpVectorStore:
             coll = await self.collection(ns, kind)
             await coll.upsert(**upsert_args(ids, vectors, documents, metadatas))
 
+    async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
+                         where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        coll = await self.collection(ns, kind, create=False)
+        return None if coll is None else await coll.query(**query_many_args(vectors, n, where))
+
+    async def count(self, ns: str, kind: str) -> int:
+        coll = await self.collection(ns, kind, create=False)
+        return 0 if coll is None else await coll.count()
+
+    async def delete(self, ns: str, kind: str, ids: Sequence[str]) -> None:
+        coll = await self.collection(ns, kind, create=False)
+        if coll is not None and ids:
+            await coll.delete(ids=list(ids))
+
 
 class ThreadedVectorStore:
     """The embedded (in-process) Chroma has no async client: the sync store, called in a worker thread."""
@@ -116,6 +140,16 @@ class ThreadedVectorStore:
     async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
                      documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
         await asyncio.to_thread(self.store.upsert, ns, kind, ids, vectors, documents, metadatas)
+
+    async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
+                         where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        return await asyncio.to_thread(self.store.query_many, ns, kind, vectors, n, where)
+
+    async def count(self, ns: str, kind: str) -> int:
+        return await asyncio.to_thread(self.store.count, ns, kind)
+
+    async def delete(self, ns: str, kind: str, ids: Sequence[str]) -> None:
+        await asyncio.to_thread(self.store.delete, ns, kind, ids)
 
 
 async def open_async_vectors(settings: Settings) -> AsyncHttpVectorStore | ThreadedVectorStore:

@@ -122,6 +122,12 @@ class VectorStore:
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
         return hits_of(coll.query(**query_args(vector, n, where)))
 
+    def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
+                   where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        """Chroma's raw result (ids, distances, metadatas per query vector); None without the collection."""
+        coll = self.collection(ns, kind, create=False)
+        return None if coll is None else coll.query(**query_many_args(vectors, n, where))
+
     def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (missing ids are absent from the result)."""
         coll = self.collection(ns, kind, create=False)
@@ -157,6 +163,12 @@ def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None) -> d
         where=dict(where) if where else None,
         include=["distances", "metadatas", "documents"],
     )
+
+
+def query_many_args(vectors: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The arguments of a many-vector ``collection.query`` (the learning engine's neighbour search)."""
+    return dict(query_embeddings=np.asarray(vectors, dtype=np.float32), n_results=n,
+                where=dict(where) if where else None, include=["distances", "metadatas"])
 
 
 def hits_of(res: Mapping[str, Any]) -> list[VectorHit]:
