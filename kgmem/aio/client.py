@@ -9,7 +9,7 @@ are the sync client's. The embedding model (and an embedded Chroma) run in worke
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
@@ -19,6 +19,7 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.kwonly import keyword_only
+from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.retrieval import Context, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
@@ -30,9 +31,11 @@ log = logging.getLogger(__name__)
 class AsyncKGMem:
     """Agent-facing asyncio client (``async with AsyncKGMem(settings) as mem: await mem.search(...)``).
 
-    Covers retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation and knowledge
-    (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the method docs are
-    :class:`kgmem.KGMem`'s. Not (yet) here: the learning calls (``tool_result``, ``resolve``, …) and the
+    Covers learning (:meth:`tool_result`, :meth:`tool_results`, :meth:`resolve`, :meth:`fix_applied`,
+    :meth:`correction`), retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation
+    and knowledge (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the
+    method docs are :class:`kgmem.KGMem`'s. Differences: no spool — when Neo4j is unreachable the
+    learning calls raise :class:`~kgmem.errors.BackendUnavailable` (as with ``learning.strict``); no
     background conversation *analysis* — turns are stored and searchable, but knowledge is extracted
     from them only by a sync client (docs/architecture.md, "Async client").
 
@@ -57,6 +60,7 @@ class AsyncKGMem:
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
                                          thompson_seed=r.thompson_seed)
         # The sync engines' operations, run here on the async stores (their sync stores stay unset).
+        self.learning = LearningEngine(None, None, None, self.settings.learning, spool_dir=None)
         self.turns = TurnStore(None, None, None)
         self.counters = AnalysisStats(extractor="none")
         self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters)  # type: ignore[arg-type]
@@ -76,6 +80,48 @@ class AsyncKGMem:
 
     def _ns(self, ns: str | None) -> str:
         return resolve_namespace(ns, self.namespace)
+
+    # -- learning ---------------------------------------------------------------------------------
+    @keyword_only
+    async def tool_result(self, tool: str, params: dict[str, Any] | None = None, *, result: Any = None,
+                          error: str | BaseException | None = None, session: str | None = None,
+                          ns: str | None = None) -> Observation:
+        """See :meth:`kgmem.KGMem.tool_result` (raises BackendUnavailable instead of spooling)."""
+        return await self._run(self.learning.tool_result_op(self._ns(ns), tool, params, error=error, session=session))
+
+    @keyword_only
+    async def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
+                           index: bool = True) -> BatchResult:
+        """See :meth:`kgmem.KGMem.tool_results` (raises BackendUnavailable instead of spooling)."""
+        return await self._run(self.learning.tool_results_op(self._ns(ns), events, index=index))
+
+    @keyword_only
+    async def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
+                      session: str | None = None, ns: str | None = None) -> FixOutcome:
+        """See :meth:`kgmem.KGMem.resolve`."""
+        return await self._run(self.learning.resolve_op(self._ns(ns), error, fix, success, tool=tool,
+                                                        session=session))
+
+    @keyword_only
+    async def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
+                          session: str | None = None, ns: str | None = None) -> FixOutcome:
+        """See :meth:`kgmem.KGMem.fix_applied`."""
+        return await self.resolve(error, fix, success=success, tool=tool, session=session, ns=ns)
+
+    async def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
+                         ns: str | None = None) -> FixOutcome | None:
+        """See :meth:`kgmem.KGMem.correction`."""
+        ns = self._ns(ns)
+        await self.add_knowledge(text, type="correction", ns=ns)
+        if error is None:
+            return None
+        return await self._run(self.learning.resolve_op(ns, error, text, True, tool=tool, source="user",
+                                                        recovery=False))
+
+    @keyword_only
+    async def index_errors(self, *, ns: str | None = None) -> int:
+        """See :meth:`kgmem.KGMem.index_errors`."""
+        return await self._run(self.learning.index_pending_op(self._ns(ns)))
 
     # -- retrieval ------------------------------------------------------------------------------
     @keyword_only

@@ -183,3 +183,56 @@ def test_add_knowledge_and_learnings(client) -> None:
         client.add_knowledge("x y z", type="rumour")
     with pytest.raises(ValidationError, match="min_confidence"):
         client.learnings(min_confidence=2.0)
+
+
+REFUSED = "could not connect to server: Connection refused (10.0.0.5:5432)"
+
+
+def test_tool_result_recovery_resolve_and_known_fixes(client, driver, ns: str) -> None:
+    obs = client.tool_result("psql", {"host": "db1", "port": 5432}, error=REFUSED, session="run-1")
+    assert not obs.ok and obs.is_new and obs.fixes == () and obs.session == "run-1"
+    ok = client.tool_result("psql", {"host": "db1", "port": 6432}, session="run-1")
+    assert ok.ok and ok.id == obs.id and ok.fix_id, "the success after the failure is the recovery's fix"
+    named = client.resolve(obs, "use the pgbouncer port 6432")
+    assert named.error_id == obs.id and named.successes == 1, "the observed recovery, named: not a second success"
+    again = client.tool_result("psql", {"host": "db9", "port": 5432}, error=REFUSED.replace("10.0.0.5", "10.9.9.9"),
+                               session="run-2")
+    assert again.id == obs.id and not again.is_new and again.occurrences == 2
+    assert [f.description for f in again.fixes] == ["use the pgbouncer port 6432"]
+    records, _, _ = driver.execute_query(
+        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) RETURN count(f) AS n", ns=ns)
+    assert records[0]["n"] == 1
+
+
+def test_fix_applied_correction_and_batches(client, ns: str) -> None:
+    obs = client.tool_result("curl", {"url": "https://api.example.com/v1"}, error="HTTP 429 Too Many Requests")
+    failed = client.fix_applied(obs, "retry at once", success=False)
+    assert failed.failures == 1 and failed.successes == 0
+    user = client.correction("Back off exponentially on HTTP 429", error=obs)
+    assert user is not None and user.description == "Back off exponentially on HTTP 429"
+    assert [i["content"] for i in client.learnings(type="correction")] == ["Back off exponentially on HTTP 429"]
+    top = client.tool_result("curl", {"url": "https://api.example.com/v2"}, error="HTTP 429 Too Many Requests")
+    assert top.fixes[0].description == "Back off exponentially on HTTP 429", "a user fix outranks the others"
+    batch = client.tool_results([
+        {"tool": "git", "params": {"cmd": "push"}, "error": "rejected: non-fast-forward", "session": "b"},
+        {"tool": "git", "params": {"cmd": "pull --rebase"}, "session": "b"},
+        {"tool": "git", "params": {"cmd": "push"}, "session": "b"},
+    ], index=False)
+    assert (batch.events, batch.errors, batch.successes) == (3, 1, 2)
+    assert client.index_errors() == 1
+    with pytest.raises(ValidationError, match="fix"):
+        client.resolve(obs, "  ")
+
+
+def test_async_learning_raises_backend_unavailable_when_neo4j_is_down(settings: Settings, embedder) -> None:
+    """No spool in the async client: an unreachable Neo4j is an error, never a silent drop."""
+    from kgmem.errors import BackendUnavailable
+
+    down = settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+
+    async def main() -> None:
+        async with AsyncKGMem(down, embedder=embedder) as amem:
+            with pytest.raises(BackendUnavailable):
+                await amem.tool_result("psql", {"port": 5432}, error=REFUSED, session="s")
+
+    asyncio.run(main())
