@@ -59,9 +59,10 @@ class Engines:
 
     @property
     def graph(self) -> "GraphStore":
-        from kgmem.graph import GraphStore
+        from kgmem.graph import FailurePolicy, GraphStore
 
-        return self._once("_graph", lambda: GraphStore(self.driver, self.settings.neo4j.database))
+        return self._once("_graph", lambda: GraphStore(self.driver, self.settings.neo4j.database,
+                                                       policy=FailurePolicy.from_settings(self.settings.neo4j)))
 
     @property
     def vectors(self) -> "VectorStore":

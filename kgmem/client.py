@@ -69,7 +69,7 @@ class KGMem:
         # -- conversation analysis (docs/design.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
-                                        turns=self.turns, generator=generator)
+                                        turns=self.turns, generator=generator, replayer=self.learning.replayer)
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 
@@ -282,6 +282,8 @@ class KGMem:
         """Flush pending conversation analysis, then release the rest."""
         self.analysis.close()
         self.retrieval.close()
+        if self.learning.spool is not None:  # release the segment: another client may replay it now
+            self.learning.spool.close()
         self.engines.close()
 
     def __enter__(self) -> "KGMem":

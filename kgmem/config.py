@@ -84,6 +84,16 @@ class Neo4jSettings(_Section):
     heap: str = Field("1g", pattern=r"^\d+[kmg]$")
     pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
     start_timeout_s: float = Field(120.0, gt=0)
+    # Failure mode (docs/reliability.md): how long one graph call may wait on a dead or
+    # unreachable Neo4j before it fails (and the client spools or degrades instead).
+    connection_timeout_s: float = Field(3.0, gt=0)  # TCP connect + bolt handshake of one connection
+    # The driver's own retry inside one call sleeps ~1 s before its first retry: off by default.
+    # kgmem retries itself instead (``attempts``, 0.2 s apart): enough for a stale pooled
+    # connection after a restart, and a refused connection fails in milliseconds.
+    max_transaction_retry_time_s: float = Field(0.0, ge=0)
+    attempts: int = Field(2, ge=1, le=10)  # kgmem-level attempts when Neo4j is unreachable
+    deadline_s: float = Field(6.0, gt=0)  # no new attempt starts after this long (per graph call)
+    offline_retry_s: float = Field(2.0, ge=0)  # after a call found Neo4j unreachable, fail at once for this long
 
     @field_validator("uri")
     @classmethod

@@ -78,3 +78,19 @@ class ImportFormatError(ValidationError):
 
 class NamespaceNotEmpty(KGMemError):
     """`kgmem import` into a namespace that already holds nodes (use --replace)."""
+
+
+# -- failure modes (docs/reliability.md) -------------------------------------------------
+class GraphUnavailable(BackendUnavailable):
+    """Neo4j did not answer within ``[neo4j] deadline_s`` (or was found down moments ago).
+    Writes of tool results, turns and manual knowledge are spooled instead of raising this."""
+
+
+class VectorStoreUnavailable(BackendUnavailable):
+    """Chroma failed (e.g. its directory was removed). Writes mark the vector pending
+    (``vector_pending = true``) and carry on; ``kgmem reindex --missing-only`` repairs it."""
+
+
+class IdentifierTooLong(ValidationError):
+    """A namespace is longer than allowed, or a value is too large for a Neo4j index
+    (tool, session and ref identifiers are shortened to a stable hashed key instead)."""

@@ -6,7 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${KGMEM_VENV:-.venv}
 scripts/setup.sh --dev
-scripts/optional_test_tools.sh || echo "warning: optional test tools (chromium) missing; their tests will skip" >&2
+# Locally a missing Chromium only skips its tests; in CI (CI=true, set by .ci/run) it is an error.
+if ! scripts/optional_test_tools.sh; then
+  case "${CI:-}" in
+    ""|0|false|no) echo "warning: optional test tools (chromium) missing; their tests will skip" >&2 ;;
+    *) echo "error: CI needs chromium (scripts/optional_test_tools.sh failed)" >&2; exit 1 ;;
+  esac
+fi
 
 started=0
 if ! "$VENV/bin/kgmem" status --json | "$VENV/bin/python" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["running"] else 1)'; then

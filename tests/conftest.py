@@ -25,6 +25,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, parts[0]))
 
 
+# -- CI must fail, not skip, when a test tool it installs is missing ------------------------
+# Locally a missing Chromium skips its tests with a reason (friendly); in CI (env CI=true, as
+# .ci/run sets) scripts/test.sh installs it, so a skip would hide a broken CI image.
+REQUIRED_IN_CI = ("headless Chromium not installed",)
+
+
+def in_ci() -> bool:
+    """True when running in CI (``CI`` set to anything but empty/0/false)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and in_ci() and call.excinfo is not None:
+        reason = str(call.excinfo.value)
+        if any(marker in reason for marker in REQUIRED_IN_CI):
+            report.outcome = "failed"
+            report.longrepr = f"CI requires this test tool (CI={os.environ.get('CI')!r}); skip refused: {reason}"
+
+
 if BACKEND == "docker":
 
     @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
+from kgmem.graph.store import FailurePolicy
 from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.kwonly import keyword_only
@@ -52,7 +53,8 @@ class AsyncKGMem:
         self.namespace = self.settings.namespace
         self._owns_driver = driver is None
         self.driver = driver if driver is not None else connect_async(self.settings)
-        self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database)
+        self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database,
+                                     policy=FailurePolicy.from_settings(self.settings.neo4j))
         self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
         self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
         self.io: AsyncIO | None = None

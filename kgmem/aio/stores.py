@@ -15,13 +15,13 @@ from typing import Any
 
 import neo4j
 import numpy as np
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from neo4j.exceptions import DatabaseError, TransientError
+from tenacity import AsyncRetrying
 
 from kgmem import cypher
 from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable
-from kgmem.graph.store import driver_options, with_ns_key
+from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
+from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, with_ns_key
 from kgmem.vectors.store import (
     VectorHit, VectorStore, collection_metadata, collection_name, hits_of, http_args, query_args, query_many_args,
     upsert_args,
@@ -29,49 +29,51 @@ from kgmem.vectors.store import (
 
 log = logging.getLogger(__name__)
 
-_RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
-
-
 def connect_async(settings: Settings) -> neo4j.AsyncDriver:
     """The async Neo4j driver for ``settings.neo4j`` (the sync driver's options)."""
     return neo4j.AsyncGraphDatabase.driver(settings.neo4j.uri, **driver_options(settings))
 
 
-class AsyncGraphStore:
-    """:class:`kgmem.graph.GraphStore` on the async driver: named Cypher files, one round trip per call."""
+class AsyncGraphStore(GraphStore):
+    """:class:`kgmem.graph.GraphStore` on the async driver: the same named Cypher files, parameter
+    checks, retry policy, offline window and error mapping (inherited); only the calls are awaited.
+    (The sync-only ``write_statements`` / ``write_autocommit`` are for schema and maintenance.)"""
 
-    def __init__(self, driver: neo4j.AsyncDriver, database: str = "neo4j", attempts: int = 3) -> None:
-        self.driver = driver
-        self.database = database
-        self._attempts = attempts
+    def __init__(self, driver: neo4j.AsyncDriver, database: str = "neo4j", attempts: int | None = None,
+                 policy: FailurePolicy | None = None) -> None:
+        super().__init__(driver, database, attempts, policy)  # type: ignore[arg-type]
 
-    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return await self._execute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.WRITE)
+    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:  # type: ignore[override]
+        return await self._aexecute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.WRITE)
 
-    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return await self._execute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.READ)
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:  # type: ignore[override]
+        return await self._aexecute(cypher.load(name), with_ns_key(params), neo4j.RoutingControl.READ)
 
-    async def ping(self) -> None:
-        """Raise :class:`BackendUnavailable` unless Neo4j answers."""
+    async def ping(self) -> None:  # type: ignore[override]
+        """Raise :class:`~kgmem.errors.GraphUnavailable` unless Neo4j answers."""
+        if self.offline:
+            raise GraphUnavailable("Neo4j was unreachable moments ago; not retrying yet")
         try:
             await self.driver.verify_connectivity()
         except neo4j.exceptions.AuthError:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+            raise self._went_down(exc) from exc
 
-    async def _execute(self, query: str, params: dict[str, Any],
-                       routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
+    async def _aexecute(self, query: str, params: dict[str, Any],
+                        routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
+        self._before(params)
         try:
-            async for attempt in AsyncRetrying(retry=retry_if_exception_type(_RETRYABLE),
-                                               stop=stop_after_attempt(self._attempts),
-                                               wait=wait_exponential(multiplier=0.2, max=2.0), reraise=True):
+            async for attempt in AsyncRetrying(**self._retry_policy()):
                 with attempt:
                     records, _, _ = await self.driver.execute_query(
                         query, parameters_=params, routing_=routing, database_=self.database)
                     return [r.data() for r in records]
-        except _RETRYABLE as exc:
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+        except (*_RETRYABLE, TransientError, DatabaseError) as exc:
+            mapped = self._failure(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
         raise AssertionError("unreachable")  # pragma: no cover - AsyncRetrying reraises
 
 
@@ -95,7 +97,7 @@ class AsyncHttpVectorStore:
             except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
                 if not create:
                     return None
-                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+                raise VectorStoreUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
             self._collections[key] = coll
         return self._collections[key]
 
@@ -104,13 +106,23 @@ class AsyncHttpVectorStore:
         coll = await self.collection(ns, kind, create=False)
         if coll is None or n <= 0:
             return []
-        return hits_of(await coll.query(**query_args(vector, n, where)))
+        try:
+            res = await coll.query(**query_args(vector, n, where))
+        except Exception as exc:  # noqa: BLE001 - as VectorStore.query: a failed server is "unavailable"
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
+        return hits_of(res)
 
     async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
                      documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
-        if ids:
-            coll = await self.collection(ns, kind)
+        if not ids:
+            return
+        coll = await self.collection(ns, kind)
+        try:
             await coll.upsert(**upsert_args(ids, vectors, documents, metadatas))
+        except Exception as exc:  # noqa: BLE001 - as VectorStore.upsert
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
                          where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ removed item is not learnt again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +17,7 @@ from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
 from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
+from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
 from kgmem.runner import Embed, Op, Read, VectorUpsert, Write, run
 
@@ -34,22 +36,46 @@ def _check_content(content: Any) -> str:
     return content.strip()
 
 
+def _check_item(type: Any, content: Any) -> str:
+    if type not in KNOWLEDGE_TYPES:
+        raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
+    return _check_content(content)
+
+
 class Curator:
     """Manual knowledge operations on top of a :class:`KnowledgeStore`."""
 
-    def __init__(self, store: KnowledgeStore, stats: AnalysisStats) -> None:
+    def __init__(self, store: KnowledgeStore, stats: AnalysisStats,
+                 defer: Callable[[str, dict[str, Any], BaseException], None] | None = None) -> None:
         self.store = store
         self.stats = stats
+        self.defer = defer  # spools an add while Neo4j is unreachable (None: raise instead)
 
     def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
-        """Add a manual item (1.0); an existing item with the same normalised text is promoted."""
-        return run(self.add_op(ns, type, content), self.store.io)
+        """Add a manual item (1.0); an existing item with the same normalised text is promoted.
+
+        While Neo4j is unreachable the add is spooled (replayed once it answers again) and the
+        returned item carries ``spooled: True``."""
+        content = _check_item(type, content)
+        try:
+            return self.write_manual(ns, type, content)
+        except UNREACHABLE as exc:
+            if self.defer is None:
+                raise
+            self.defer(ns, {"type": type, "content": content}, exc)
+            return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
+                    "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
 
     def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
-        """:meth:`add` as an operation (kgmem.runner)."""
-        if type not in KNOWLEDGE_TYPES:
-            raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
-        content = _check_content(content)
+        """:meth:`add` as an operation (kgmem.runner), without the spool: raises while Neo4j is unreachable."""
+        return (yield from self.write_manual_op(ns, type, _check_item(type, content)))
+
+    def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
+        """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""
+        return run(self.write_manual_op(ns, type, content), self.store.io)
+
+    def write_manual_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
+        """:meth:`write_manual` as an operation (kgmem.runner)."""
         norm = normalise_text(content)
         found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
@@ -98,6 +124,7 @@ class Curator:
 
     def _write_vector_op(self, ns: str, row: dict[str, Any]) -> Op[None]:
         vector = yield Embed([row["content"]])
-        yield VectorUpsert(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
-                           [_knowledge_meta(row["type"], row["source"])])
-        yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
+        if (yield from self.store.upsert_or_defer_op(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
+                                                     [_knowledge_meta(row["type"], row["source"])])):
+            yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
+            yield from self.store.repair_if_due_op(ns)

@@ -8,6 +8,7 @@ kgmem says so, once, in the log and in :meth:`stats`.
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from typing import Any
 
 from kgmem.analysis.analyzer import ConversationAnalyzer
@@ -21,7 +22,10 @@ from kgmem.analysis.turn_writer import TurnWriter
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore, message_id
 from kgmem.conversation.store import validate_turn
+from kgmem.errors import GraphUnavailable
 from kgmem.graph import GraphStore
+from kgmem.graph.store import UNREACHABLE
+from kgmem.learning.spool import KNOWLEDGE, SESSION_END, TURN, SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -54,12 +58,20 @@ class AnalysisService:
         embedder: Embedder,
         turns: TurnStore,
         generator: TextGenerator | None = None,
+        replayer: SpoolReplayer | None = None,
     ) -> None:
         self.settings = settings
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
         self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters)
-        self.curator = Curator(self.store, self.counters)
+        # While Neo4j is unreachable, turns and manual knowledge go to the client's spool
+        # (the one tool results use) and are replayed by it, in order, once it answers again.
+        self.replayer = None if settings.learning.strict else replayer
+        if self.replayer is not None:
+            self.replayer.register(TURN, self._replay_turns, transactional=False)
+            self.replayer.register(KNOWLEDGE, self._replay_knowledge, transactional=False)
+            self.replayer.register(SESSION_END, self._replay_session_ends, transactional=False)
+        self.curator = Curator(self.store, self.counters, defer=self._spool_knowledge if self.replayer else None)
         self.analyzer = ConversationAnalyzer(self.store, self.counters, generator)
         self.learner = SessionLearner(self.analyzer, settings.analysis)
         self.buffer = AnalysisBuffer(self._handle, settings.analysis, self.counters)
@@ -68,17 +80,63 @@ class AnalysisService:
         if settings.analysis.write_behind:
             self.writer = TurnWriter(turns.record, self._stored, self.counters,
                                      queue_size=settings.analysis.write_behind_queue,
-                                     batch_size=settings.analysis.write_behind_batch)
+                                     batch_size=settings.analysis.write_behind_batch,
+                                     on_unreachable=self._spool_turns if self.replayer else None)
 
     def turn(self, ns: str, turn: Turn) -> str:
-        """Store ``turn`` (now, or queued with write-behind) and feed analysis; returns the message id."""
+        """Store ``turn`` (now, or queued with write-behind) and feed analysis; returns the message id.
+
+        While Neo4j is unreachable the turn is spooled and replayed later (same id)."""
+        clean = validate_turn(turn)  # bad input fails here, on the caller's thread, naming the field
         if self.writer is not None:
-            clean = validate_turn(turn)  # bad input fails here, on the caller's thread, naming the field
             self.writer.submit(ns, clean)
             return message_id(ns, clean)
-        mid = self.turns.record(ns, [turn])[0]
-        self._stored(ns, turn)
+        try:
+            if self.replayer is not None:
+                self.replayer.replay_if_due()  # older spooled writes first: the session stays in order
+            mid = self.turns.record(ns, [clean])[0]
+        except UNREACHABLE as exc:
+            if self.replayer is None:
+                raise
+            self._spool_turns(ns, [clean], exc)
+            return message_id(ns, clean)
+        self._stored(ns, clean)
         return mid
+
+    # -- spool (Neo4j unreachable) -------------------------------------------------------
+    def _spool_turns(self, ns: str, turns: list[Turn], exc: BaseException) -> None:
+        self._spool(ns, TURN, [asdict(t) for t in turns], exc)
+
+    def _spool_knowledge(self, ns: str, item: dict[str, Any], exc: BaseException) -> None:
+        self._spool(ns, KNOWLEDGE, [item], exc)
+
+    def _spool(self, ns: str, kind: str, events: list[dict[str, Any]], exc: BaseException) -> None:
+        try:
+            self.replayer.append(ns, events, kind)  # type: ignore[union-attr]
+        except OSError as write_error:  # the disk failed too: the caller must know
+            self.replayer.spool.bump(dropped=len(events))  # type: ignore[union-attr]
+            raise GraphUnavailable(f"Neo4j unreachable ({exc}) and the spool write failed ({write_error}); "
+                                   f"{len(events)} {kind}(s) not stored") from exc
+        self.counters.count(ns, f"{kind}s_spooled", len(events))
+        log.warning("Neo4j unreachable (%s); %d %s(s) spooled for replay", exc, len(events), kind)
+
+    def _replay_turns(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        turns = [Turn(e["session"], e["role"], e["text"], e.get("ref"), e.get("ts")) for e in events]
+        self.turns.record(ns, turns)  # idempotent: deterministic message ids
+        for t in turns:
+            self._stored(ns, t)
+        return True
+
+    def _replay_session_ends(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        for e in events:  # idempotent: ending a session twice only moves its ended_at
+            self.turns.end_session(ns, e["session"])
+            self.end_session(ns, e["session"])
+        return True
+
+    def _replay_knowledge(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        for e in events:  # idempotent: a manual add of the same text promotes the same item
+            self.curator.write_manual(ns, e["type"], e["content"])
+        return True
 
     def _stored(self, ns: str, turn: Turn) -> None:
         self.observe(ns, turn.session, turn.role, turn.text)
@@ -92,7 +150,14 @@ class AnalysisService:
         """``KGMem.end_session``: store queued turns, mark the session ended, then :meth:`end_session`."""
         if self.writer is not None:  # its turns must be stored before the session learner reads them
             self.writer.flush(self.settings.analysis.flush_timeout_s)
-        self.turns.end_session(ns, session)
+        try:
+            self.turns.end_session(ns, session)
+        except UNREACHABLE as exc:
+            if self.replayer is None:
+                raise
+            # After the session's spooled turns: the replay ends it (and learns from it) in order.
+            self._spool(ns, SESSION_END, [{"session": session}], exc)
+            return
         self.end_session(ns, session)
 
     def end_session(self, ns: str, session: str) -> None:

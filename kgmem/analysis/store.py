@@ -34,11 +34,11 @@ from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_term, normalise_text
 from kgmem.config import AnalysisSettings
-from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError
+from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
-from kgmem.runner import Op, Read, SyncIO, run
+from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,7 @@ class KnowledgeStore:
         self.stats = stats
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
         self.io = SyncIO(graph, vectors, embedder)
+        self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     # -- reading ----------------------------------------------------------------------
     def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
@@ -314,19 +315,53 @@ class KnowledgeStore:
     def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> None:
         # Only this batch's new items carry a vector; older pending ones are left to repair().
         k_rows = [r for r in rows if r.item is not None and r.vector is not None]
-        if k_rows:
-            self.vectors.upsert(
+        if k_rows and not self.upsert_or_defer(
                 ns, KNOWLEDGE_KIND, [r.id for r in k_rows], np.stack([r.vector for r in k_rows]),
                 [r.item.content for r in k_rows],  # type: ignore[union-attr]
-                [_knowledge_meta(r.item.type, source) for r in k_rows],  # type: ignore[union-attr]
-            )
+                [_knowledge_meta(r.item.type, source) for r in k_rows]):  # type: ignore[union-attr]
+            k_rows = []  # still vector_pending in the graph
         if entities:
             names = [e["name"] for e in entities]
-            self.vectors.upsert(ns, ENTITY_KIND, [e["id"] for e in entities], self.embedder.embed(names), names,
-                                [kinds.ENTITY.metadata(e) for e in entities])
+            if not self.upsert_or_defer(ns, ENTITY_KIND, [e["id"] for e in entities], self.embedder.embed(names),
+                                        names, [kinds.ENTITY.metadata(e) for e in entities]):
+                entities = []
         if k_rows or entities:
             self.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[r.id for r in k_rows],
                              entity_ids=[e["id"] for e in entities])
+            self.repair_if_due(ns)
+
+    def upsert_or_defer(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
+                        metadatas: list[dict[str, Any]]) -> bool:
+        """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
+        committed, raising would only invite a double-counting retry) and return False."""
+        return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
+
+    def upsert_or_defer_op(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
+                           metadatas: list[dict[str, Any]]) -> Op[bool]:
+        """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
+        try:
+            yield VectorUpsert(ns, kind, ids, vectors, documents, metadatas)
+        except VectorStoreUnavailable as exc:
+            self._repair_due.add(ns)
+            log.warning("%d %s vector(s) left pending (repaired by the next write or "
+                        "`kgmem reindex --missing-only`): %s", len(ids), kind, exc)
+            return False
+        return True
+
+    def repair_if_due(self, ns: str) -> None:
+        """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
+        run(self.repair_if_due_op(ns), self.io)
+
+    def repair_if_due_op(self, ns: str) -> Op[None]:
+        """:meth:`repair_if_due` as an operation (kgmem.runner)."""
+        if ns not in self._repair_due:
+            return
+        self._repair_due.discard(ns)
+        try:
+            yield from self.repair_op(ns)
+        except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
+            self._repair_due.add(ns)
+            log.warning("repair of pending knowledge vectors failed: %s", exc)
 
     def _emit(self, ns: str, session: str, source: str, outcomes: list[Outcome]) -> None:
         revived: set[str] = set()
@@ -347,20 +382,24 @@ class KnowledgeStore:
 
     def repair(self, ns: str, limit: int = 10_000) -> int:
         """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
-        pending = self.graph.read("analysis/pending_vectors", ns=ns, limit=limit)
+        return run(self.repair_op(ns, limit), self.io)
+
+    def repair_op(self, ns: str, limit: int = 10_000) -> Op[int]:
+        """:meth:`repair` as an operation (kgmem.runner)."""
+        pending = yield Read("analysis/pending_vectors", dict(ns=ns, limit=limit))
         if not pending:
             return 0
-        vecs = self.embedder.embed([p["text"] for p in pending])
+        vecs = yield Embed([p["text"] for p in pending])
         for kind in (KNOWLEDGE_KIND, ENTITY_KIND):
             idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
             if idx:
                 meta = [_knowledge_meta(pending[i]["type"], pending[i]["source"]) if kind == KNOWLEDGE_KIND
                         else kinds.ENTITY.metadata(pending[i]) for i in idx]
-                self.vectors.upsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
-                                    [pending[i]["text"] for i in idx], meta)
-        self.graph.write("analysis/vectors_written", ns=ns,
-                         knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
-                         entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND])
+                yield VectorUpsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
+                                   [pending[i]["text"] for i in idx], meta)
+        yield Write("analysis/vectors_written", dict(
+            ns=ns, knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
+            entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND]))
         return len(pending)
 
 

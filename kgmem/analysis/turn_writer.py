@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
+from kgmem.graph.store import UNREACHABLE
 from kgmem.conversation import Turn
 from kgmem.analysis.queueing import join_with_timeout
 
@@ -48,8 +49,10 @@ class TurnWriter:
         stats: AnalysisStats,
         queue_size: int = 10_000,
         batch_size: int = 64,
+        on_unreachable: Callable[[str, list[Turn], BaseException], None] | None = None,
     ) -> None:
         self.record = record
+        self.on_unreachable = on_unreachable  # spools a batch Neo4j did not take (None: count it failed)
         self.on_stored = on_stored
         self.stats = stats
         self.batch_size = batch_size
@@ -119,6 +122,12 @@ class TurnWriter:
         for ns, turns in by_ns.items():
             try:
                 self.record(ns, turns)
+            except UNREACHABLE as exc:
+                if self._spool(ns, turns, exc):
+                    continue
+                self.stats.count(ns, "turns_failed", len(turns))
+                log.error("write-behind: %d turn(s) of %s not stored: %s", len(turns), ns, exc)
+                continue
             except Exception as exc:  # noqa: BLE001 - the caller is gone; report loudly, keep running
                 self.stats.count(ns, "turns_failed", len(turns))
                 log.error("write-behind: %d turn(s) of %s not stored: %s", len(turns), ns, exc)
@@ -126,3 +135,13 @@ class TurnWriter:
             self.stats.count(ns, "turns_written", len(turns))
             for turn in turns:
                 self.on_stored(ns, turn)
+
+    def _spool(self, ns: str, turns: list[Turn], exc: BaseException) -> bool:
+        if self.on_unreachable is None:
+            return False
+        try:
+            self.on_unreachable(ns, turns, exc)
+        except Exception as spool_error:  # noqa: BLE001 - logged by the caller's counters below
+            log.error("write-behind: spooling %d turn(s) failed: %s", len(turns), spool_error)
+            return False
+        return True

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
-from kgmem.errors import ValidationError
+from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
 from kgmem.vectors import Embedder, VectorStore
@@ -80,6 +81,9 @@ def validate_turn(turn: Any, where: str = "turn") -> Turn:
         raise ValidationError(f"{where}.ref: must be a non-empty string or None")
     if turn.ts is not None:  # one canonical UTC form: staleness maths and reports compare it as text
         turn = Turn(turn.session, turn.role, turn.text, turn.ref, normalise_ts(turn.ts, f"{where}.ts"))
+    session, ref = bounded_key(turn.session), bounded_optional(turn.ref)
+    if session is not turn.session or ref is not turn.ref:  # over the index limit: a stable hashed key
+        turn = Turn(session, turn.role, turn.text, ref, turn.ts)
     return turn
 
 
@@ -112,6 +116,7 @@ class TurnStore:
         self.vectors = vectors
         self.embedder = embedder
         self.io = SyncIO(graph, vectors, embedder)
+        self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
         """Store ``turns`` (in conversation order) and return their message ids, in the same order.
@@ -177,6 +182,7 @@ class TurnStore:
         """:meth:`end_session` as an operation (kgmem.runner)."""
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
+        session = bounded_key(session)
         yield Write("conversation/end_session", dict(
             ns=ns,
             id=node_id(ns, "session", session),
@@ -190,7 +196,7 @@ class TurnStore:
 
     def messages_op(self, ns: str, session: str) -> Op[list[dict[str, Any]]]:
         """:meth:`messages` as an operation (kgmem.runner)."""
-        return (yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", session))))
+        return (yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", bounded_key(session)))))
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:
@@ -207,6 +213,20 @@ class TurnStore:
         if vectors is None:
             vectors = yield Embed([self.embedding_text(r["role"], r["text"]) for r in rows])
         ids = [r["id"] for r in rows]
-        yield VectorUpsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
-                           [message_metadata(r) for r in rows])
+        try:
+            yield VectorUpsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
+                               [message_metadata(r) for r in rows])
+        except VectorStoreUnavailable as exc:
+            # The graph write is committed and the messages stay `vector_pending`: never raise
+            # (a retry would only re-send committed turns). The next write here repairs them.
+            self._repair_due.add(ns)
+            log.warning("%d message vector(s) left pending (repaired by the next write or "
+                        "`kgmem reindex --missing-only`): %s", len(ids), exc)
+            return
         yield Write("conversation/message_vectors_written", dict(ns=ns, ids=ids))
+        if ns in self._repair_due:
+            self._repair_due.discard(ns)
+            try:
+                yield from self._repair_op(ns, 10_000)
+            except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
+                log.warning("repair of pending message vectors failed: %s", exc)

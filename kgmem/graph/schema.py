@@ -36,3 +36,9 @@ def backfill_ns_key(graph: GraphStore, ns: str | None = None) -> None:
     namespaces = [ns] if ns is not None else [r["ns"] for r in graph.read("schema_migrations/namespaces_without_key")]
     for name in namespaces:
         graph.write_autocommit("schema_migrations/backfill_ns_key", ns=name, ns_key=ns_key(name))
+
+
+def schema_version(graph: GraphStore) -> int | None:
+    """The schema version recorded in the graph, or None before `kgmem init`."""
+    rows = graph.read("schema_version")
+    return rows[0]["version"] if rows else None

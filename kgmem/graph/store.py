@@ -3,26 +3,42 @@
 :class:`GraphStore` runs named Cypher files (``kgmem.cypher``) with parameters, one
 round trip per call, inside the driver's managed transactions (which retry
 transient errors). Connection failures are retried with tenacity and then raised
-as :class:`~kgmem.errors.BackendUnavailable`.
+as :class:`~kgmem.errors.GraphUnavailable` (a :class:`~kgmem.errors.BackendUnavailable`).
+
+Failure mode (docs/reliability.md): a call never waits on a dead server longer than
+``[neo4j] deadline_s`` (plus one driver attempt), and once a call has found Neo4j
+unreachable every call of the next ``offline_retry_s`` seconds fails at once — callers spool
+(writes) or degrade (search) instead of each paying the wait again.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import neo4j
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
-from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
+from neo4j.exceptions import (
+    AuthError, DatabaseError, IncompleteCommit, ServiceUnavailable, SessionExpired, TransientError,
+)
+from tenacity import (
+    RetryCallState, retry, retry_if_exception_type, retry_if_not_exception_type, wait_exponential,
+)
 
 from kgmem import cypher
-from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable, ConfigError
+from kgmem.config import Neo4jSettings, Settings
+from kgmem.errors import ConfigError, GraphUnavailable, IdentifierTooLong
+from kgmem.graph.keys import MAX_NS_CHARS
 from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
 _RETRYABLE = (ServiceUnavailable, SessionExpired, ConnectionError, OSError)
+_TRANSIENT_ATTEMPTS = 6
+# What a caller catches to spool a write instead of raising it into the agent's loop.
+UNREACHABLE: tuple[type[BaseException], ...] = (GraphUnavailable, ServiceUnavailable, SessionExpired)
 
 
 def connect(settings: Settings) -> neo4j.Driver:
@@ -41,10 +57,11 @@ def driver_options(settings: Settings) -> dict[str, Any]:
     return dict(
         auth=(cfg.user, cfg.password.get_secret_value()),
         max_connection_pool_size=50,
-        connection_acquisition_timeout=10.0,
-        # GraphStore retries unreachable-server errors itself (and the learning engine spools);
+        connection_acquisition_timeout=cfg.deadline_s,
+        connection_timeout=cfg.connection_timeout_s,
+        # GraphStore retries unreachable-server errors itself (and the clients spool);
         # the driver's own 30 s default retry inside each attempt would stack up to minutes.
-        max_transaction_retry_time=5.0,
+        max_transaction_retry_time=cfg.max_transaction_retry_time_s,
         # Planner notices (e.g. "relationship type MENTIONS does not exist yet" on a young graph)
         # are expected for kgmem's fixed queries; they would only flood the user's log.
         notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
@@ -58,19 +75,42 @@ def with_ns_key(params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
+@dataclass(frozen=True)
+class FailurePolicy:
+    """How a :class:`GraphStore` treats an unreachable Neo4j (``[neo4j]`` settings)."""
+
+    attempts: int = 2
+    deadline_s: float = 6.0
+    offline_retry_s: float = 2.0
+
+    @classmethod
+    def from_settings(cls, cfg: Neo4jSettings) -> "FailurePolicy":
+        return cls(cfg.attempts, cfg.deadline_s, cfg.offline_retry_s)
+
+
 class GraphStore:
     """Runs named Cypher statements against one database.
 
     Args:
         driver: an open :class:`neo4j.Driver` (owned by the caller).
         database: the database name (community edition has one: ``neo4j``).
-        attempts: how often a call is tried when Neo4j is unreachable.
+        attempts: how often a call is tried when Neo4j is unreachable (overrides ``policy``).
+        policy: attempts, overall deadline and offline window (default: the ``[neo4j]`` defaults).
     """
 
-    def __init__(self, driver: neo4j.Driver, database: str = "neo4j", attempts: int = 3) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str = "neo4j", attempts: int | None = None,
+                 policy: FailurePolicy | None = None) -> None:
         self.driver = driver
         self.database = database
-        self._attempts = attempts
+        self.policy = policy or FailurePolicy()
+        self._attempts = attempts or self.policy.attempts
+        self._down_until = 0.0  # monotonic time until which calls fail at once (the server was just found down)
+        self._state_lock = threading.Lock()
+
+    @property
+    def offline(self) -> bool:
+        """True while a recent call found Neo4j unreachable (calls now fail at once)."""
+        return time.monotonic() < self._down_until
 
     def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run ``cypher/<name>.cypher`` in a write transaction; return its rows as dicts."""
@@ -88,31 +128,33 @@ class GraphStore:
     def write_autocommit(self, name: str, **params: Any) -> None:
         """Run a statement that manages its own transactions (``CALL {} IN TRANSACTIONS``)."""
         query = cypher.load(name)
+        self._check_params(params)
         try:
             with self.driver.session(database=self.database) as session:
                 session.run(query, params).consume()  # type: ignore[arg-type]
         except _RETRYABLE as exc:
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+            raise self._went_down(exc) from exc
+        except DatabaseError as exc:
+            raise _too_large(exc) or exc
 
     def ping(self) -> None:
         """Raise :class:`BackendUnavailable` unless Neo4j answers."""
+        if self.offline:
+            raise GraphUnavailable("Neo4j was unreachable moments ago; not retrying yet")
         try:
             self.driver.verify_connectivity()
         except AuthError:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+            raise self._went_down(exc) from exc
 
     def _run(self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
         return self._execute(cypher.load(name), with_ns_key(params), routing)
 
     def _execute(self, query: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
-        @retry(
-            retry=retry_if_exception_type(_RETRYABLE),
-            stop=stop_after_attempt(self._attempts),
-            wait=wait_exponential(multiplier=0.2, max=2.0),
-            reraise=True,
-        )
+        self._before(params)
+
+        @retry(**self._retry_policy())
         def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
                 query, parameters_=params, routing_=routing, database_=self.database
@@ -121,5 +163,65 @@ class GraphStore:
 
         try:
             return attempt()
-        except _RETRYABLE as exc:
-            raise BackendUnavailable(f"Neo4j is not reachable: {exc}") from exc
+        except (*_RETRYABLE, TransientError, DatabaseError) as exc:
+            mapped = self._failure(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    # The checks, retry policy and error mapping around a call (shared with kgmem.aio's AsyncGraphStore).
+    def _before(self, params: dict[str, Any]) -> None:
+        self._check_params(params)
+        if self.offline:
+            raise GraphUnavailable(
+                f"Neo4j was unreachable moments ago; not retrying for {self.policy.offline_retry_s:g} s "
+                "([neo4j] offline_retry_s)")
+
+    def _retry_policy(self) -> dict[str, Any]:
+        deadline, attempts = self.policy.deadline_s, self._attempts
+
+        def give_up(state: RetryCallState) -> bool:
+            # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
+            # budget now and then: retry those more often, never past the deadline.
+            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
+            return state.attempt_number >= limit or state.seconds_since_start >= deadline
+
+        return dict(
+            # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
+            # so running it again could count it twice — fail instead (callers spool, see docs).
+            retry=retry_if_exception_type((*_RETRYABLE, TransientError)) & retry_if_not_exception_type(IncompleteCommit),
+            stop=give_up,
+            wait=wait_exponential(multiplier=0.2, max=1.0),
+            reraise=True,
+        )
+
+    def _failure(self, exc: BaseException) -> BaseException:
+        if isinstance(exc, _RETRYABLE):
+            return self._went_down(exc)
+        if isinstance(exc, TransientError):  # alive but contended past the deadline: callers spool, no breaker
+            return GraphUnavailable(f"Neo4j kept failing transiently until the deadline: {exc}")
+        if isinstance(exc, DatabaseError):
+            return _too_large(exc) or exc
+        return exc
+
+    def _went_down(self, exc: BaseException) -> GraphUnavailable:
+        with self._state_lock:
+            self._down_until = time.monotonic() + self.policy.offline_retry_s
+        return GraphUnavailable(f"Neo4j is not reachable: {exc}")
+
+    @staticmethod
+    def _check_params(params: dict[str, Any]) -> None:
+        # Every kgmem statement scopes by $ns; a namespace too long for the (ns, id) indexes
+        # must fail here with a clear error, not as a driver error from deep inside a write.
+        ns = params.get("ns")
+        if isinstance(ns, str) and len(ns) > MAX_NS_CHARS:
+            raise IdentifierTooLong(f"ns: longer than {MAX_NS_CHARS} characters ({len(ns)})")
+
+
+def _too_large(exc: DatabaseError) -> IdentifierTooLong | None:
+    """The kgmem error for "Property value is too large to index", else None (re-raise as is)."""
+    if "too large to index" not in str(exc):
+        return None
+    return IdentifierTooLong(
+        "a value is too large for a Neo4j index (identifiers such as tool, session, ref and "
+        f"entity names must stay under ~8 KB; nothing was written): {exc.message or exc}")

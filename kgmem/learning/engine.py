@@ -15,7 +15,6 @@ append-only spool and is replayed exactly once when Neo4j answers again. With
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ from kgmem import kinds
 from kgmem.config import LearningSettings
 from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_key
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
 from kgmem.learning.plan import (
@@ -35,7 +35,7 @@ from kgmem.learning.plan import (
 from kgmem.ids import node_id
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys, keys_compatible
-from kgmem.learning.spool import Spool
+from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer
 from kgmem.runner import (
     Embed, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorQueryMany, VectorUpsert, Write, run,
 )
@@ -72,10 +72,12 @@ class LearningEngine:
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
         self.spool = Spool(spool_dir) if spool_dir is not None else None
+        # One replayer per client: turns and manual knowledge register their appliers on it too.
+        self.replayer = SpoolReplayer(self.spool, graph) if self.spool is not None else None
+        if self.replayer is not None:
+            self.replayer.register(LEARNING, self._replay_run, transactional=True)
         self._offline_until = 0.0
         self._last_ok = float("-inf")
-        self._replay_lock = threading.Lock()
-        self._spool_maybe_pending = self.spool is not None and bool(self.spool.segments())
 
     # -- events ---------------------------------------------------------------------
     def tool_result(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
@@ -216,44 +218,22 @@ class LearningEngine:
     # -- spool ----------------------------------------------------------------------
     def replay_spool(self) -> int:
         """Replay spooled events into the graph, exactly once; returns how many were replayed."""
-        if self.spool is None:
-            return 0
-        total = 0
-        with self._replay_lock:
-            self.spool.rotate()
-            for path in self.spool.segments():
-                with self.spool.claim(path) as events:
-                    if events is not None:
-                        total += self._replay_segment(path, events)
-            self._spool_maybe_pending = bool(self.spool.segments())
-        if total:
-            log.info("replayed %d spooled learning events", total)
-        return total
+        return self.replayer.replay() if self.replayer is not None else 0
 
-    def _replay_segment(self, path: Path, events: list[dict[str, Any]]) -> int:
-        segment = path.name
-        for _ in range(3):  # a concurrent replayer moved the cursor: re-read it and go on
-            cursor = int(self.graph.read("learning/spool_cursor", segment=segment)[0]["seq"])
-            todo = [e for e in events if int(e["seq"]) > cursor]
-            done = cursor
-            for ns, run in _runs_by_ns(todo):
-                last = int(run[-1]["seq"])
-                _, errors, outcomes, closes, recoveries = self._run(
-                    self._plan(ns, [Prepared.from_json(e) for e in run]))
-                rows = self.graph.write("learning/apply_events", **self._params(
-                    ns, errors, outcomes, closes, segment=segment, expected=done, upto=last, recoveries=recoveries))
-                if not rows:
-                    break
-                done = last
-                try:
-                    self._run(self._index(ns, rows[0]["errors"], rows[0]["resolved"], []))
-                except Exception as exc:  # noqa: BLE001 - committed and counted; vectors repaired later
-                    log.warning("vector indexing after spool replay failed (repaired later): %s", exc)
-            else:
-                self.spool.retire(path, len(todo))  # type: ignore[union-attr]
-                return len(todo)
-        log.warning("spool segment %s: cursor kept moving; leaving it for the next replay", segment)
-        return 0
+    def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> bool:
+        """Apply one run of spooled tool results, moving the segment cursor in the same transaction
+        (sync-only: replay runs inside the sync client's calls)."""
+        _, errors, outcomes, closes, recoveries = self._run(self._plan(ns, [Prepared.from_json(e) for e in run]))
+        rows = self.graph.write("learning/apply_events", **self._params(
+            ns, errors, outcomes, closes, segment=cursor.segment, expected=cursor.expected, upto=cursor.upto,
+            recoveries=recoveries))
+        if not rows:
+            return False
+        try:
+            self._run(self._index(ns, rows[0]["errors"], rows[0]["resolved"], []))
+        except Exception as exc:  # noqa: BLE001 - committed and counted; vectors repaired later
+            log.warning("vector indexing after spool replay failed (repaired later): %s", exc)
+        return True
 
     def _run(self, op: Op[Any]) -> Any:
         """Spool replay is sync-only (it runs inside the sync client's calls)."""
@@ -268,27 +248,20 @@ class LearningEngine:
             self._last_ok = now
 
     def _replay_if_due(self) -> None:
-        if self._spool_maybe_pending and time.monotonic() >= self._offline_until:
-            try:
-                self.replay_spool()
-            except _UNREACHABLE:
-                raise
-            except Exception:  # noqa: BLE001 - a bad segment must not break the agent's tool loop
-                self._spool_maybe_pending = False
-                log.exception("spool replay failed; segments are kept for `KGMem.replay_spool()`")
+        if self.replayer is not None and time.monotonic() >= self._offline_until:
+            self.replayer.replay_if_due()
 
     def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> list[Observation]:
         if self.settings.strict or self.spool is None:
             raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc))
         self._offline_until = time.monotonic() + self.settings.offline_retry_s
         try:
-            self.spool.append([e.to_json(0, ns) for e in events])
+            self.replayer.append(ns, [e.to_json(0, ns) for e in events], LEARNING)  # type: ignore[union-attr]
         except OSError as write_error:  # the disk failed too: count the drop, never raise into the agent
             self.spool.bump(dropped=len(events))
             log.error("learning event(s) dropped: Neo4j unreachable (%s) and spool write failed (%s)",
                       exc, write_error)
         else:
-            self._spool_maybe_pending = True
             log.warning("Neo4j unreachable (%s); %d learning event(s) spooled for replay", exc, len(events))
         out: list[Observation] = []
         for e in events:
@@ -422,8 +395,9 @@ class LearningEngine:
             return rows[0]
         if tool is None or not isinstance(tool, str) or not tool.strip():
             raise ValidationError("tool: required when error is given as a message")
-        info = describe_error(ns, tool.strip(), error)
-        return {"id": info.id, "tool": tool.strip(), "pattern": info.pattern, "signature": info.signature,
+        tool = bounded_key(tool.strip())  # the same stable key tool_result stored
+        info = describe_error(ns, tool, error)
+        return {"id": info.id, "tool": tool, "pattern": info.pattern, "signature": info.signature,
                 "keys": info.keys, "category": info.category}
 
 
@@ -440,14 +414,3 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")
-
-
-def _runs_by_ns(events: Sequence[Mapping[str, Any]]) -> Iterable[tuple[str, list[Mapping[str, Any]]]]:
-    run: list[Mapping[str, Any]] = []
-    for event in events:
-        if run and event["ns"] != run[-1]["ns"]:
-            yield run[-1]["ns"], run
-            run = []
-        run.append(event)
-    if run:
-        yield run[-1]["ns"], run

@@ -27,6 +27,7 @@ from typing import Any
 
 from kgmem import kinds
 from kgmem.errors import ValidationError
+from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.timestamps import normalise_ts
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
@@ -100,6 +101,7 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
         raise ValidationError(f"params: must be a mapping (dict) or None; got {type(params).__name__}")
     if session is not None and (not isinstance(session, str) or not session.strip()):
         raise ValidationError("session: must be a non-empty string or None")
+    tool, session = bounded_key(tool.strip()), bounded_optional(session)  # over ~1 KB: a stable hashed key
     if ts is not None:
         ts = normalise_ts(ts)  # a bad ts would be stored and break the reports that date events
     message, exc_types = None, ()

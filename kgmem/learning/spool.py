@@ -1,9 +1,11 @@
-"""Append-only spool for learning events that could not reach Neo4j.
+"""Append-only spool for writes that could not reach Neo4j: learning events (tool results),
+conversation turns and manual knowledge — one spool, replayed in order, each event once.
 
 Layout under ``settings.spool_dir`` (``$KGMEM_HOME/spool``)::
 
     learning-<pid>-<random>.jsonl   one segment per writer; one JSON event per line,
-                                    ``seq`` = line number (0-based)
+                                    ``seq`` = line number (0-based), ``kind`` = what it is
+                                    (``learning`` when absent: segments of older versions)
     learning-stats.json             events spooled / replayed / dropped, all processes
 
 A writer holds a shared ``flock`` on its open segment; a replayer takes an exclusive
@@ -12,7 +14,13 @@ are flushed and fsync'ed before ``append`` returns: once ``tool_result`` has ret
 the event survives a crash. Exactly-once replay is the graph's job (a cursor per
 segment, checked and moved in the same transaction as the events — see
 ``cypher/learning/apply_events.cypher``); a segment file is deleted only after its
-last event is committed.
+last event is committed. Turns and manual knowledge are idempotent writes (deterministic
+ids, MERGE): they are replayed first and the cursor moved after (``learning/spool_advance``),
+so a crash in between replays them again without changing anything.
+
+:class:`SpoolReplayer` walks the segments and hands each run of events of one kind and
+namespace to the applier registered for that kind; a kind nobody registered (a process
+without a conversation store) stops that segment, which waits for a replayer that knows it.
 """
 
 from __future__ import annotations
@@ -22,11 +30,17 @@ import json
 import logging
 import os
 import threading
+import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kgmem.graph import GraphStore
 
 from kgmem.paths import private_dir
 
@@ -35,6 +49,11 @@ log = logging.getLogger(__name__)
 PREFIX = "learning-"
 SUFFIX = ".jsonl"
 STATS_FILE = "learning-stats.json"
+LEARNING = "learning"  # tool results (kgmem.learning.engine)
+TURN = "turn"  # conversation turns (kgmem.analysis.service)
+KNOWLEDGE = "knowledge"  # manual knowledge (kgmem.analysis.curation)
+SESSION_END = "session_end"  # KGMem.end_session (kgmem.analysis.service)
+REPLAY_CHUNK = 2000  # most events per replay transaction
 
 
 class Spool:
@@ -48,15 +67,15 @@ class Spool:
         self._seq = 0
 
     # -- writing ------------------------------------------------------------------
-    def append(self, events: Sequence[dict[str, Any]]) -> int:
-        """Append events (dicts without ``seq``) durably; returns how many were written."""
+    def append(self, events: Sequence[dict[str, Any]], kind: str = LEARNING) -> int:
+        """Append events (dicts with ``ns``, without ``seq``) of ``kind`` durably; returns how many were written."""
         if not events:
             return 0
         with self._lock:
             handle = self._open()
             lines = []
             for event in events:
-                lines.append(json.dumps({**event, "seq": self._seq}, ensure_ascii=False, default=str))
+                lines.append(json.dumps({**event, "kind": kind, "seq": self._seq}, ensure_ascii=False, default=str))
                 self._seq += 1
             handle.write("\n".join(lines) + "\n")
             handle.flush()
@@ -179,3 +198,152 @@ def _loads(text: str) -> dict[str, int]:
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a transactional applier must check and move a segment's replay cursor."""
+
+    segment: str
+    expected: int
+    upto: int
+
+
+# (ns, events, cursor) -> committed? A transactional applier moves the cursor in its own
+# transaction and returns False when the cursor had moved (another replayer got there first).
+Applier = Callable[[str, list[dict[str, Any]], Cursor], bool]
+
+
+class SpoolReplayer:
+    """Replays a :class:`Spool` into the graph, in order, each event once.
+
+    Args:
+        spool: the spool directory of this client.
+        graph: the graph (cursor reads, cursor moves of idempotent kinds, its offline state).
+    """
+
+    def __init__(self, spool: Spool, graph: "GraphStore") -> None:
+        self.spool = spool
+        self.graph = graph
+        self._appliers: dict[str, tuple[Applier, bool]] = {}
+        self._lock = threading.Lock()
+        self.maybe_pending = bool(spool.segments())
+
+    def register(self, kind: str, applier: Applier, transactional: bool) -> None:
+        """Who replays ``kind``. ``transactional``: the applier checks and moves the cursor itself
+        (exactly once); otherwise the applier must be idempotent and the cursor is moved after it."""
+        self._appliers[kind] = (applier, transactional)
+
+    def append(self, ns: str, events: Sequence[Mapping[str, Any]], kind: str) -> int:
+        """Spool ``events`` of ``kind`` in ``ns``; raises OSError if the disk fails too."""
+        written = self.spool.append([{**e, "ns": ns} for e in events], kind=kind)
+        self.maybe_pending = True
+        return written
+
+    def replay(self) -> int:
+        """Replay every segment no writer holds; returns how many events were applied."""
+        total = 0
+        with self._lock:
+            self.spool.rotate()
+            for path in self.spool.segments():
+                with self.spool.claim(path) as events:
+                    if events is not None:
+                        total += self._segment(path, events)
+            self.maybe_pending = bool(self.spool.segments())
+        if total:
+            log.info("replayed %d spooled event(s)", total)
+        return total
+
+    def replay_if_due(self) -> None:
+        """Replay when something may be spooled and Neo4j is not known to be down. Raises the
+        graph's unavailability (the caller spools); any other failure is logged, never raised."""
+        from kgmem.errors import BackendUnavailable
+
+        if not self.maybe_pending or self.graph.offline:
+            return
+        try:
+            self.replay()
+        except BackendUnavailable:
+            raise
+        except Exception:  # noqa: BLE001 - a bad segment must not break the agent's loop
+            self.maybe_pending = False
+            log.exception("spool replay failed; segments are kept for `KGMem.replay_spool()`")
+
+    def _segment(self, path: Path, events: list[dict[str, Any]]) -> int:
+        """Replay one segment. Learning events go in seq order, one run per namespace change, under
+        the segment's own cursor (the cursor older segments used). Turns and knowledge do not
+        interact with learning events or each other: each (kind, ns) goes as one run under a cursor
+        of its own — a handful of round trips per segment however the kinds interleave."""
+        applied = 0
+        complete = True
+        stuck: set[str] = set()  # cursors whose earlier chunk did not go: later chunks must wait too
+        for kind, ns, run in _groups(events):
+            key = path.name if kind == LEARNING else f"{path.name}|{kind}|{ns}"
+            if kind not in self._appliers:
+                log.info("spool segment %s: no replayer for %r events in this process; left for one that has",
+                         path.name, kind)
+                stuck.add(key)
+            n = None if key in stuck else self._run(key, kind, ns, run)
+            if n is None:
+                complete = False
+                stuck.add(key)
+            else:
+                applied += n
+        if complete:
+            self.spool.retire(path, applied)
+        elif applied:
+            self.spool.bump(replayed=applied)
+        return applied
+
+    def _run(self, key: str, kind: str, ns: str, run: list[dict[str, Any]]) -> int | None:
+        """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept moving."""
+        applier, transactional = self._appliers[kind]
+        for _ in range(3):  # a concurrent replayer moved the cursor: re-read it and go on
+            cursor = int(self.graph.read("learning/spool_cursor", segment=key)[0]["seq"])
+            todo = [e for e in run if int(e["seq"]) > cursor]
+            if not todo:
+                return 0
+            last = int(todo[-1]["seq"])
+            if transactional:
+                ok = applier(ns, todo, Cursor(key, cursor, last))
+            else:
+                applier(ns, todo, Cursor(key, cursor, last))
+                ok = bool(self.graph.write("learning/spool_advance", segment=key, expected=cursor, upto=last,
+                                           now=datetime.now(timezone.utc).isoformat()))
+            if ok:
+                return len(todo)
+            time.sleep(0.05)
+        log.warning("spool cursor %s kept moving; leaving it for the next replay", key)
+        return None
+
+
+def _groups(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """Learning events as consecutive runs per namespace (their order matters: a success closes the
+    failure before it); every other kind as one group per namespace, in seq order."""
+    out: list[tuple[str, str, list[dict[str, Any]]]] = []
+    others: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for kind, ns, run in runs(events):
+        if kind != LEARNING:
+            others.setdefault((kind, ns), []).extend(run)
+        elif out and out[-1][1] == ns:  # only other kinds came in between
+            out[-1][2].extend(run)
+        else:
+            out.append((kind, ns, run))
+    groups = out + [(kind, ns, run) for (kind, ns), run in others.items()]
+    # Bounded transactions after a long outage; chunks of one cursor are applied in order.
+    return [(kind, ns, run[i:i + REPLAY_CHUNK]) for kind, ns, run in groups for i in range(0, len(run), REPLAY_CHUNK)]
+
+
+def runs(events: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
+    """Consecutive events of the same kind and namespace, in order: ``(kind, ns, events)``."""
+    run: list[dict[str, Any]] = []
+    key: tuple[str, str] | None = None
+    for event in events:
+        this = (event.get("kind") or LEARNING, event["ns"])
+        if run and this != key:
+            yield key[0], key[1], run  # type: ignore[index]
+            run = []
+        key = this
+        run.append(dict(event))
+    if run:
+        yield key[0], key[1], run  # type: ignore[index]

@@ -7,7 +7,7 @@ import logging
 import neo4j
 
 from kgmem import kinds
-from kgmem.errors import KGMemError
+from kgmem.errors import BackendUnavailable, KGMemError
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
@@ -32,6 +32,7 @@ class KeywordRetriever:
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
+        self.failure: str | None = None  # why the last call answered nothing (the search went on without it)
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best BM25 matches (an operation: see kgmem.runner)."""
@@ -49,20 +50,34 @@ class KeywordRetriever:
         n = scope.k * self.config.overfetch
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
+        self.failure = None
         try:
             rows = yield Read("retrieval/keyword", dict(
                 index=self.config.keyword_index, query=lucene, ns=scope.ns,
                 labels=scope.labels, session=scope.session, fetch=fetch, n=n,
             ))
         except neo4j.exceptions.ClientError as exc:
-            if "fulltext" in str(exc).lower() and "index" in str(exc).lower():
+            if _index_missing(exc):  # a broken install, not a bad query: say how to fix it
                 raise SearchIndexMissing(
                     f"keyword_index: full-text index {self.config.keyword_index!r} is missing or not online — "
                     "run `kgmem init` to apply the schema"
                 ) from exc
-            raise
+            return self._degrade(exc)
+        except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+            return self._degrade(exc)
         return [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
                       text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")})
             for i, r in enumerate(rows, start=1)
         ]
+
+    def _degrade(self, exc: Exception) -> list[Candidate]:
+        """The keyword leg never fails a search: log, remember why, answer nothing."""
+        self.failure = f"{type(exc).__name__}: {exc}"[:300]
+        log.warning("keyword leg failed; searching without it: %s", self.failure)
+        return []
+
+
+def _index_missing(exc: neo4j.exceptions.ClientError) -> bool:
+    text = str(exc).lower()
+    return "no such fulltext" in text or ("fulltext" in text and "does not exist" in text)

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+import neo4j
 import numpy as np
 
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
+from kgmem.graph.keys import bounded_optional, check_namespace
 from kgmem.retrieval import bqar
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
@@ -90,10 +92,11 @@ class RetrievalEngine:
         with self._lock:  # numpy generators are not thread-safe
             return bqar.sample_posterior(self._rng, alpha, beta)
 
-    def retriever(self, config: SearchConfig):
+    def retriever(self, config: SearchConfig, vector: VectorRetriever | None = None,
+                  keyword: KeywordRetriever | None = None):
         """The retriever class for ``config``'s legs (vector, keyword, hybrid or Graph RAG)."""
-        vector = VectorRetriever(config)
-        keyword = KeywordRetriever(config)
+        vector = vector or VectorRetriever(config)
+        keyword = keyword or KeywordRetriever(config)
         if not config.use_keyword and not config.use_graph and not config.use_quality:
             return vector
         if not config.use_vector and not config.use_graph and not config.use_quality:
@@ -122,16 +125,33 @@ class RetrievalEngine:
                 config: SearchConfig | None) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
-        scope = Scope.build(ns, k, kinds, session)
+        scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session))
         cfg = config or self._preset(preset_name)
         t0 = time.perf_counter()
         state = yield from self._observe(query, scope, cfg)
-        retriever = self.retriever(cfg)
-        hits = yield from retriever.search(query, scope)
+        vector, keyword = _GuardedVector(cfg), KeywordRetriever(cfg)
+        retriever = self.retriever(cfg, vector, keyword)
+        failed: dict[str, str] = {}
+        try:
+            hits = yield from retriever.search(query, scope)
+        except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+            # The graph is gone mid-search (expansion / hydration): answer from Chroma alone.
+            if not cfg.use_vector or retriever is vector or vector.failure:
+                raise BackendUnavailable(f"no retrieval leg answered: {exc}") from exc
+            log.warning("search degraded to the vector leg: %s", exc)
+            failed["graph"] = f"{type(exc).__name__}: {exc}"[:300]
+            retriever = vector
+            hits = yield from vector.search(query, scope)
+        for leg in (vector, keyword):
+            if leg.failure:
+                failed[leg.leg] = leg.failure
+        used = [leg for leg, on in ((vector, cfg.use_vector), (keyword, cfg.use_keyword)) if on]
+        if used and all(leg.failure for leg in used):
+            raise BackendUnavailable("no retrieval leg answered: " + "; ".join(failed.values()))
         timings = dict(getattr(retriever, "last_timings", {}))
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         result = SearchResult(query_id=uuid.uuid4().hex, query=query, ns=ns, preset=cfg.name, hits=hits,
-                              timings_ms=timings)
+                              timings_ms=timings, failed_legs=failed)
         return result, state
 
     def context_op(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Op[Context]:
@@ -322,3 +342,20 @@ class Retrieval(RetrievalEngine):
 def _write(name: str, params: dict[str, Any]) -> Op[list[dict[str, Any]]]:
     """A single write as an operation (for :class:`~kgmem.runner.Background`)."""
     return (yield Write(name, params))
+
+
+class _GuardedVector(VectorRetriever):
+    """The vector leg of one search: a Chroma failure leaves it empty (the search goes on with the
+    other legs, and says so in ``SearchResult.failed_legs``) instead of failing the search."""
+
+    failure: str | None = None
+
+    def candidates(self, query, scope, vector=None):  # noqa: ANN001 - same signature as the base class
+        try:
+            return (yield from super().candidates(query, scope, vector))
+        except ValidationError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - chromadb raises many types (InternalError, sqlite errors, ...)
+            self.failure = f"{type(exc).__name__}: {exc}"[:300]
+            log.warning("vector leg failed; searching without it: %s", self.failure)
+            return []

@@ -42,6 +42,49 @@ def content_terms(query: str) -> list[str]:
     return list(seen)
 
 
+# Lucene expands every analysed token into one clause per indexed field (7, plus the role
+# clause), and a query over 1024 clauses fails (``TooManyClauses``): ~127 tokens. A word is
+# one token, except in scripts the analyser splits per character (CJK, Thai, ...). The budget
+# keeps ~20 % headroom; past ~20 content words BM25 ranking barely moves anyway.
+MAX_QUERY_TERMS = 64
+MAX_QUERY_TOKENS = 100
+MAX_TERM_CHARS = 64  # a longer "word" (a hash, a base64 blob) is cut: its head still matches
+
+
+def token_estimate(term: str) -> int:
+    """Upper bound of the Lucene tokens ``term`` becomes: 1, plus one per character of a script
+    the standard tokenizer splits per character (everything from Thai, U+0E00, up)."""
+    return max(1, sum(1 for c in term if ord(c) >= 0x0E00 and c.isalpha()))
+
+
+def informative_terms(terms: list[str], limit: int = MAX_QUERY_TERMS, budget: int = MAX_QUERY_TOKENS) -> list[str]:
+    """The most informative of ``terms`` within ``limit`` terms and ``budget`` tokens, in their
+    original order, each cut to :data:`MAX_TERM_CHARS`.
+
+    Without corpus statistics at query time, length is the proxy for rarity (long words are
+    rare words), and a term with a digit or ``_`` (an error code, an identifier) counts as
+    long: those are what a long pasted query (a log, a stack trace) is usually about.
+    """
+    terms = [t[:MAX_TERM_CHARS] for t in terms]
+    if len(terms) <= limit and sum(token_estimate(t) for t in terms) <= budget:
+        return terms
+
+    def weight(i: int) -> tuple[int, int]:
+        term = terms[i]
+        bonus = 8 if any(c.isdigit() or c == "_" for c in term) else 0
+        return (-(len(term) + bonus), i)
+
+    keep, used = [], 0
+    for i in sorted(range(len(terms)), key=weight):
+        cost = token_estimate(terms[i])
+        if len(keep) == limit:
+            break
+        if used + cost <= budget:
+            keep.append(i)
+            used += cost
+    return [terms[i] for i in sorted(keep)]
+
+
 def escape(term: str) -> str:
     """Escape Lucene's special characters in one term."""
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
@@ -58,7 +101,7 @@ def lucene_query(query: str, ns: str | None = None, role_boost: float = 0.0) -> 
     question naming a speaker prefers the speaker's own turns (the unqualified terms already
     search every indexed field, ``role`` included; this clause adds weight to that match).
     """
-    terms = content_terms(query)
+    terms = informative_terms(content_terms(query))
     if not terms:
         return None
     body = " ".join(escape(t) for t in terms)

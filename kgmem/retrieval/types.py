@@ -56,6 +56,8 @@ class SearchResult:
     preset: str
     hits: list[SearchHit]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # Legs that failed (leg -> reason: "vector", "keyword", "graph"); the hits come from the others.
+    failed_legs: dict[str, str] = field(default_factory=dict)
 
     def __iter__(self):  # iterate hits directly: `for hit in mem.search(...)`
         return iter(self.hits)

@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from kgmem.config import Settings
-from kgmem.errors import BackendUnavailable
+from kgmem.errors import VectorStoreUnavailable
 from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class VectorStore:
             except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
                 if not create:
                     return None
-                raise BackendUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
+                raise VectorStoreUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
             self._collections[key] = coll
         return self._collections[key]
 
@@ -109,7 +109,14 @@ class VectorStore:
         """Insert or replace vectors by id (idempotent: a retry never duplicates)."""
         if not ids:
             return
-        self.collection(ns, kind).upsert(**upsert_args(ids, vectors, documents, metadatas))
+        try:
+            self.collection(ns, kind).upsert(**upsert_args(ids, vectors, documents, metadatas))
+        except VectorStoreUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - chromadb raises InternalError, sqlite and OS errors
+            # A collection removed under us stays broken in the cache: open it afresh next time.
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     def query(
         self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
@@ -120,7 +127,12 @@ class VectorStore:
             return []
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
-        return hits_of(coll.query(**query_args(vector, n, where)))
+        try:
+            res = coll.query(**query_args(vector, n, where))
+        except Exception as exc:  # noqa: BLE001 - see upsert
+            self._collections.pop((ns, kind), None)
+            raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
+        return hits_of(res)
 
     def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
                    where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:

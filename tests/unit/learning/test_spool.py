@@ -45,3 +45,24 @@ def test_rotation_starts_a_new_segment_and_a_torn_last_line_is_skipped(tmp_path:
         assert [e["tool"] for e in events] == ["b"]
     with spool.claim(first) as events:
         assert [e["seq"] for e in events] == [0]
+
+
+def test_lines_carry_their_kind_and_old_lines_count_as_learning(tmp_path: Path) -> None:
+    from kgmem.learning.spool import KNOWLEDGE, LEARNING, TURN, _groups
+
+    spool = Spool(tmp_path)
+    spool.append([{"ns": "a", "tool": "t"}])  # the default kind
+    spool.append([{"ns": "a", "text": "hi"}], kind=TURN)
+    [segment] = spool.segments() or list(tmp_path.glob("learning-*.jsonl"))
+    kinds = [json.loads(x)["kind"] for x in segment.read_text().splitlines()]
+    assert kinds == [LEARNING, TURN]
+    events = [
+        {"seq": 0, "ns": "a"},  # a line of an older version: no kind
+        {"seq": 1, "ns": "a", "kind": TURN}, {"seq": 2, "ns": "a", "kind": LEARNING},
+        {"seq": 3, "ns": "b", "kind": LEARNING}, {"seq": 4, "ns": "a", "kind": KNOWLEDGE},
+        {"seq": 5, "ns": "a", "kind": TURN}, {"seq": 6, "ns": "b", "kind": LEARNING},
+    ]
+    groups = [(kind, ns, [e["seq"] for e in run]) for kind, ns, run in _groups(events)]
+    # learning keeps its order (one run per namespace change, turns in between do not split it);
+    # turns and knowledge go as one group per (kind, namespace)
+    assert groups == [(LEARNING, "a", [0, 2]), (LEARNING, "b", [3, 6]), (TURN, "a", [1, 5]), (KNOWLEDGE, "a", [4])]

@@ -94,3 +94,18 @@ def test_settings_overrides_apply_to_every_preset_and_are_checked_at_start() -> 
     assert retrieval._preset("deep").hops == 2  # everything else stays the preset's
     with pytest.raises(ValidationError, match="rrf_k"):
         Retrieval(None, None, None, "balanced", {"rrf_k": 0})  # type: ignore[arg-type]
+
+
+def test_long_queries_keep_the_most_informative_terms_within_lucenes_clause_limit() -> None:
+    from kgmem.retrieval.text import MAX_QUERY_TERMS, MAX_QUERY_TOKENS, informative_terms, token_estimate
+
+    filler = [a + b for a in "bcdfghjklmnp" for b in "aeiouy"]  # 72 short words
+    words = filler + ["kubernetes"] + filler[::-1][:40] + ["E1234"]
+    words = list(dict.fromkeys(words))
+    kept = informative_terms(words)
+    assert len(words) > MAX_QUERY_TERMS and len(kept) == MAX_QUERY_TERMS
+    assert "kubernetes" in kept and "E1234" in kept  # long words and codes outrank short ones
+    assert kept == [w for w in words if w in kept]  # original order
+    cjk = informative_terms(["漢字" * 40, "日本語" * 40, "kafka"])  # every ideograph is its own token
+    assert sum(token_estimate(t) for t in cjk) <= MAX_QUERY_TOKENS and "kafka" in cjk
+    assert informative_terms(["a" * 10_000]) == ["a" * 64]

@@ -1,0 +1,137 @@
+"""Shared helpers of the reliability suite: a private Neo4j that tests may kill -9, a content
+fingerprint of a namespace (to compare a faulted run with a fault-free control) and a
+deterministic mixed workload (tool results, turns, manual knowledge)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgmem.config import Settings, load_settings
+
+# Ports of the private server (assigned to this suite; the shared server is on 7687/7474).
+PRIVATE_BOLT, PRIVATE_HTTP = 20687, 20474
+PRIVATE_PASSWORD = "kgmem-reliability-pw"
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class PrivateNeo4j:
+    """A Neo4j server of the suite's own (own KGMEM_HOME): stop it, kill -9 it, start it again."""
+
+    settings: Settings
+
+    @property
+    def server(self):  # noqa: ANN201 - kgmem.server.LocalNeo4j
+        from kgmem.server import LocalNeo4j
+
+        return LocalNeo4j(self.settings)
+
+    def up(self) -> None:
+        self.server.up()
+
+    def down(self) -> None:
+        self.server.down()
+
+    def kill9(self) -> None:
+        """SIGKILL the JVM (no shutdown hook, no checkpoint) and wait for its port to close."""
+        pid = self.server.status().pid
+        assert pid is not None, "private Neo4j is not running"
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while port_open(PRIVATE_BOLT) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not port_open(PRIVATE_BOLT), "Neo4j still listening after kill -9"
+
+
+def private_settings(home: Path, base: Settings) -> Settings:
+    """Settings of the private server in ``home``; its jars come from the shared install when present."""
+    shared_lib = base.neo4j_home / "lib"
+    lib = home / "neo4j" / "lib"
+    if shared_lib.is_dir() and not lib.exists():
+        lib.parent.mkdir(parents=True, exist_ok=True)
+        lib.symlink_to(shared_lib, target_is_directory=True)  # same version: skip a Maven install
+    return load_settings(
+        home=home, namespace="reliability",
+        neo4j={"uri": f"bolt://127.0.0.1:{PRIVATE_BOLT}", "bolt_port": PRIVATE_BOLT, "http_port": PRIVATE_HTTP,
+               "password": PRIVATE_PASSWORD, "heap": "384m", "pagecache": "64m",
+               "version": base.neo4j.version, "browser_version": base.neo4j.browser_version,
+               "offline_retry_s": 1.0},
+        chroma={"path": str(home / "chroma")},
+        learning={"offline_retry_s": 1.0},
+    )
+
+
+# -- what a namespace holds, by content (ids include the namespace, so compare content) ---------
+_FINGERPRINT = {
+    "labels": "MATCH (n {ns: $ns}) UNWIND labels(n) AS label RETURN label AS k, count(*) AS v",
+    "relationships": ("MATCH (a {ns: $ns})-[r]->(b {ns: $ns}) WHERE type(r) <> 'SIMILAR_TO' "
+                      "RETURN type(r) AS k, count(*) AS v"),
+    "occurrences": "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.tool + ' | ' + e.pattern AS k, e.occurrences AS v",
+    "in_session": ("MATCH (e:ErrorPattern {ns: $ns})-[r:IN_SESSION]->(s:Session) "
+                   "RETURN e.pattern + ' @ ' + s.key AS k, r.count AS v"),
+    "fixes": ("MATCH (e:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) "
+              "RETURN e.pattern + ' -> ' + f.description AS k, [r.successes, r.failures] AS v"),
+    "messages": ("MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session) "
+                 "RETURN s.key + '#' + toString(m.seq) AS k, m.role + ': ' + m.text AS v"),
+    "session_turns": "MATCH (s:Session {ns: $ns}) RETURN s.key AS k, s.turns AS v",
+    "knowledge": "MATCH (k:Knowledge {ns: $ns}) RETURN k.content AS k, [k.confidence, k.is_manual] AS v",
+}
+
+
+def fingerprint(driver: Any, ns: str, database: str = "neo4j") -> dict[str, dict[str, Any]]:
+    """Every count kgmem keeps for ``ns``, keyed by content."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, query in _FINGERPRINT.items():
+        records, _, _ = driver.execute_query(query, ns=ns, database_=database)
+        out[name] = {r["k"]: r["v"] for r in records}
+    return out
+
+
+def node_count(driver: Any, ns: str) -> int:
+    records, _, _ = driver.execute_query("MATCH (n {ns: $ns}) RETURN count(n) AS n", ns=ns)
+    return records[0]["n"]
+
+
+# -- a deterministic workload ------------------------------------------------------------------
+TIMEOUT = "ReadTimeoutError: HTTPSConnectionPool(host='api.example.com', port=443): Read timed out. (read timeout={t})"
+REFUSED = "Error: connect ECONNREFUSED 10.0.0.{n}:5432"
+MISSING = "FileNotFoundError: [Errno 2] No such file or directory: '/srv/data/run-{n}.csv'"
+
+
+def workload(n: int) -> list[tuple[str, dict[str, Any]]]:
+    """``n`` calls of a mixed stream: tool errors (3 tools), a success closing each session's
+    failure (an observed fix), a conversation turn per event and a manual fact every 15."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for i in range(n):
+        session = f"s{i // 10}"
+        if i % 10 == 9:
+            calls.append(("tool_result", {"tool": "http", "params": {"timeout": 60}, "session": session}))
+        else:
+            tool, template = (("http", TIMEOUT), ("psql", REFUSED), ("etl", MISSING))[i % 3]
+            calls.append(("tool_result", {"tool": tool, "params": {"timeout": 5}, "session": session,
+                                          "error": template.format(t=i, n=i % 7)}))
+        calls.append(("turn", {"session": session, "role": "user" if i % 2 else "assistant",
+                               "text": f"step {i}: looking at the {('http', 'psql', 'etl')[i % 3]} failure",
+                               "ref": f"t{i}"}))
+        if i % 15 == 0:
+            calls.append(("add_knowledge", {"content": f"Rule {i}: retry the job once before paging someone",
+                                            "type": "fact"}))
+    return calls
+
+
+def run_call(mem: Any, call: tuple[str, dict[str, Any]]) -> Any:
+    name, kwargs = call
+    return getattr(mem, name)(**kwargs)
