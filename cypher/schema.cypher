@@ -33,6 +33,8 @@ CREATE INDEX message_pending IF NOT EXISTS FOR (n:Message) ON (n.vector_pending)
 // Analysis (issue 4): exact-text dedup of knowledge; entity vectors not yet in Chroma.
 CREATE INDEX knowledge_norm IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.norm);
 CREATE INDEX entity_pending IF NOT EXISTS FOR (n:Entity) ON (n.vector_pending);
+// Learning (issue 9): the template-equality leg of error matching (same core template ⇒ same error).
+CREATE INDEX error_pattern_template IF NOT EXISTS FOR (n:ErrorPattern) ON (n.ns, n.template);
 
 // The keyword (BM25) leg of retrieval: one Lucene index over the text properties, plus `ns` so a
 // search can require its namespace inside Lucene (otherwise other namespaces fill the limit) and

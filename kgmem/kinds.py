@@ -21,8 +21,10 @@ def _clean(meta: Mapping[str, Any]) -> Metadata:
 
 
 def _error_meta(row: Mapping[str, Any]) -> Metadata:
-    # The tool filters the neighbour search; keys gate SIMILAR_TO (kgmem/learning/similarity.py).
-    return _clean({"tool": row.get("tool"), "category": row.get("category"), "keys": row.get("keys") or ""})
+    # The tool filters the neighbour search; keys gate SIMILAR_TO and the template scores a candidate
+    # (kgmem/learning/similarity.py, matching.py).
+    return _clean({"tool": row.get("tool"), "category": row.get("category"), "keys": row.get("keys") or "",
+                   "template": row.get("template") or ""})
 
 
 def _fix_meta(row: Mapping[str, Any]) -> Metadata:

@@ -98,6 +98,15 @@ class VectorQueryMany:
 
 
 @dataclass(frozen=True)
+class VectorGet:
+    """Stored vectors by id → ``{id: vector}`` (missing ids absent)."""
+
+    ns: str
+    kind: str
+    ids: Sequence[str]
+
+
+@dataclass(frozen=True)
 class VectorCount:
     """How many vectors (ns, kind) holds → ``int`` (0 if the collection does not exist)."""
 
@@ -208,6 +217,8 @@ class SyncIO:
             return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
         if isinstance(req, VectorQueryMany):
             return self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+        if isinstance(req, VectorGet):
+            return self.vectors.get(req.ns, req.kind, req.ids)
         if isinstance(req, VectorCount):
             return self.vectors.count(req.ns, req.kind)
         if isinstance(req, VectorDelete):
@@ -291,6 +302,8 @@ class AsyncIO:
             return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
         if isinstance(req, VectorQueryMany):
             return await self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+        if isinstance(req, VectorGet):
+            return await self.vectors.get(req.ns, req.kind, req.ids)
         if isinstance(req, VectorCount):
             return await self.vectors.count(req.ns, req.kind)
         if isinstance(req, VectorDelete):

@@ -1,11 +1,12 @@
 #!/usr/bin/env python
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
-    python scripts/bench_learning.py corpus        # similarity-threshold sweep on tests/data/errors_corpus.jsonl
+    python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
-    python scripts/bench_learning.py all
+    python scripts/bench_learning.py loghub        # log-template grouping accuracy on loghub-2k, kgmem vs drain3 (offline)
+    python scripts/bench_learning.py all           # everything but loghub
 
 Runs against the configured Neo4j (kgmem.toml / KGMEM_*), in throw-away namespaces that are
 deleted afterwards, with Chroma in a temporary directory. Add --json for machine-readable output.
@@ -21,13 +22,12 @@ import sys
 import tempfile
 import time
 import uuid
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "data" / "errors_corpus.jsonl"
+LOGHUB = ROOT.parent / "shared" / "data" / "loghub-2k"
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -50,52 +50,32 @@ def _drop(mem, ns: str) -> None:
 
 # -- corpus -----------------------------------------------------------------------------
 def corpus(args: argparse.Namespace) -> dict:
-    """Offline sweep: for each threshold, how the corpus would be linked (pairwise, no top-k cut)."""
-    from kgmem.config import load_settings
-    from kgmem.learning.categories import categorize
-    from kgmem.learning.normalize import normalize_error, signature
-    from kgmem.learning.similarity import error_keys, keys_compatible
-    from kgmem.vectors import Embedder
+    """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and held-out halves:
+    resolve each group's first variant, report the others (and the hard negatives) as new errors."""
+    from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    settings = load_settings()
-    emb = Embedder(settings.embedding, settings.models_dir)
-    pats = [normalize_error(r["text"]) for r in rows]
-    keys = [error_keys(p) for p in pats]
-    vecs = emb.embed([signature(r["text"]) for r in rows])
-    sim = vecs @ vecs.T
-    var = [i for i, r in enumerate(rows) if r["kind"] == "v"]
-    same = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] == rows[j]["group"]]
-    cross = [(i, j) for i, j in combinations(var, 2) if rows[i]["group"] != rows[j]["group"]]
-    negs = [(i, [j for j in var if rows[j]["group"] == r["confusable_with"]]) for i, r in enumerate(rows)
-            if r["kind"] == "n"]
-    accuracy = sum(categorize(r["text"]) == r["category"] for r in rows) / len(rows)
-    out = {"messages": len(rows), "groups": len({rows[i]["group"] for i in var}), "variants": len(var),
-           "hard_negatives": len(negs), "same_group_pairs": len(same),
-           "same_pattern_pairs": sum(pats[i] == pats[j] for i, j in same),
-           "category_accuracy": round(accuracy, 3), "sweep": []}
-    for guard in (False, True):
-        for t in np.arange(0.60, 0.961, 0.02):
-            def linked(i: int, j: int) -> bool:
-                return pats[i] == pats[j] or (sim[i, j] >= t and (not guard or keys_compatible(keys[i], keys[j])))
-
-            joined = sum(any(linked(i, j) for j in var if j != i and rows[j]["group"] == rows[i]["group"])
-                         for i in var) / len(var)
-            wrong = sorted({rows[i]["group"] for i, js in negs if any(linked(i, j) for j in js)})
-            out["sweep"].append({
-                "key_guard": guard, "threshold": round(float(t), 2), "variants_joined": round(joined, 3),
-                "pair_recall": round(sum(linked(i, j) for i, j in same) / len(same), 3),
-                "negatives_linked": sum(any(linked(i, j) for j in js) for i, js in negs),
-                "negative_groups_linked": wrong, "cross_group_links": sum(linked(i, j) for i, j in cross)})
-    if not args.json:
-        print(f"corpus: {out['messages']} messages, {out['groups']} groups ({out['variants']} variants, "
-              f"{out['same_group_pairs']} same-group pairs, {out['same_pattern_pairs']} identical after normalisation), "
-              f"{out['hard_negatives']} hard negatives; category accuracy {accuracy:.3f}")
-        print("| key guard | threshold | variants joined | pair recall | negatives linked | cross-group links |")
-        print("|---|---|---|---|---|---|")
-        for s in out["sweep"]:
-            print(f"| {'yes' if s['key_guard'] else 'no'} | {s['threshold']:.2f} | {s['variants_joined']:.3f} | "
-                  f"{s['pair_recall']:.3f} | {s['negatives_linked']} | {s['cross_group_links']} |")
+    rows = load_corpus()
+    out: dict = {"messages": len(rows)}
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        try:
+            for split in ("train", "test"):
+                ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
+                try:
+                    t0 = time.perf_counter()
+                    r = measure_fix_recall(mem, ns, split_corpus(rows, split), split)
+                    elapsed = time.perf_counter() - t0
+                finally:
+                    _drop(mem, ns)
+                out[split] = {"groups": r.groups, "variants": r.variants, "variants_fixed": r.variants_fixed,
+                              "variant_rate": round(r.variant_rate, 3), "hard_negatives": r.hard_negatives,
+                              "negatives_fixed": r.negatives_fixed, "wrong_fixes": r.wrong_fixes,
+                              "category_accuracy": round(r.category_accuracy, 3), "messages": r.messages,
+                              "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed))}
+                if not args.json:
+                    print(("held-out " if split == "test" else "train    ") + r.summary())
+        finally:
+            mem.close()
     return out
 
 
@@ -259,9 +239,123 @@ def propagation(args: argparse.Namespace) -> dict:
     return out
 
 
+# -- loghub -----------------------------------------------------------------------------
+# Split fixed BEFORE any tuning: the 16 datasets sorted by Drain's published grouping accuracy
+# (Zhu et al., ICSE-SEIP 2019), then dealt A B B A A B B A ... so both halves mix easy and hard
+# logs (published Drain average: tuning 0.857, held-out 0.874). Rules and parameters of kgmem's
+# template miner were chosen looking at TUNING only; HELD_OUT is what the tests assert on.
+LOGHUB_TUNING = ("Apache", "Zookeeper", "BGL", "Spark", "Android", "Mac", "HealthApp", "Proxifier")
+LOGHUB_HELD_OUT = ("HDFS", "Windows", "Thunderbird", "Hadoop", "HPC", "OpenSSH", "OpenStack", "Linux")
+
+# drain3 as configured in the logparser benchmark (logparser/Drain/benchmark.py): per-dataset
+# masking regexes, similarity threshold and depth — how Drain's published 0.865 was obtained.
+DRAIN_SETTINGS: dict[str, tuple[list[str], float, int]] = {
+    "HDFS": ([r"blk_-?\d+", r"(\d+\.){3}\d+(:\d+)?"], 0.5, 4),
+    "Hadoop": ([r"(\d+\.){3}\d+"], 0.5, 4),
+    "Spark": ([r"(\d+\.){3}\d+", r"\b[KGTM]?B\b", r"([\w-]+\.){2,}[\w-]+"], 0.5, 4),
+    "Zookeeper": ([r"(/|)(\d+\.){3}\d+(:\d+)?"], 0.5, 4),
+    "BGL": ([r"core\.\d+"], 0.5, 4),
+    "HPC": ([r"=\d+"], 0.5, 4),
+    "Thunderbird": ([r"(\d+\.){3}\d+"], 0.5, 4),
+    "Windows": ([r"0x.*?\s"], 0.7, 5),
+    "Linux": ([r"(\d+\.){3}\d+", r"\d{2}:\d{2}:\d{2}"], 0.39, 6),
+    "Android": ([r"(/[\w-]+)+", r"([\w-]+\.){2,}[\w-]+",
+                 r"\b(\-?\+?\d+)\b|\b0[Xx][a-fA-F\d]+\b|\b[a-fA-F\d]{4,}\b"], 0.2, 6),
+    "HealthApp": ([], 0.2, 4),
+    "Apache": ([r"(\d+\.){3}\d+"], 0.5, 4),
+    "Proxifier": ([r"<\d+\ssec", r"([\w-]+\.)+[\w-]+(:\d+)?", r"\d{2}:\d{2}(:\d{2})*", r"[KGTM]B"], 0.6, 3),
+    "OpenSSH": ([r"(\d+\.){3}\d+", r"([\w-]+\.){2,}[\w-]+"], 0.6, 5),
+    "OpenStack": ([r"((\d+\.){3}\d+,?)+", r"/.+?\s", r"\d+"], 0.5, 5),
+    "Mac": ([r"([\w-]+\.){2,}[\w-]+"], 0.7, 6),
+}
+
+
+def loghub_rows(directory: Path, dataset: str) -> tuple[list[str], list[str]]:
+    """(contents, true event ids) of one ``<dataset>_2k.log_structured.csv``."""
+    import csv
+
+    with (directory / f"{dataset}_2k.log_structured.csv").open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return [r["Content"] for r in rows], [r["EventId"] for r in rows]
+
+
+def drain3_groups(dataset: str, lines: list[str]) -> list[int]:
+    """Cluster ids drain3 gives ``lines`` with the logparser benchmark settings of ``dataset``."""
+    from drain3 import TemplateMiner
+    from drain3.masking import MaskingInstruction
+    from drain3.template_miner_config import TemplateMinerConfig
+
+    regexes, sim_th, depth = DRAIN_SETTINGS[dataset]
+    config = TemplateMinerConfig()
+    config.drain_sim_th, config.drain_depth = sim_th, depth
+    config.masking_instructions = [MaskingInstruction(rx, "*") for rx in regexes]
+    miner = TemplateMiner(config=config)
+    return [miner.add_log_message(line)["cluster_id"] for line in lines]
+
+
+def kgmem_groups(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(stateless template, mined template) of each of ``lines``; one configuration for every dataset."""
+    from kgmem.learning.templates import TemplateMiner, template
+
+    toks = [template(line).split(" ") for line in lines]
+    return [" ".join(t) for t in toks], TemplateMiner().mine(toks)
+
+
+def loghub_scores(directory: Path = LOGHUB, datasets: tuple[str, ...] = LOGHUB_TUNING + LOGHUB_HELD_OUT,
+                  with_drain3: bool = True) -> dict[str, dict[str, float]]:
+    """Grouping accuracy per dataset: ``{dataset: {"kgmem": ga, "template": ga, "drain3": ga, "*_s": s}}``.
+
+    ``kgmem`` is :class:`~kgmem.learning.templates.TemplateMiner` (the corpus-level miner),
+    ``template`` grouping by :func:`~kgmem.learning.templates.template` alone (the online path).
+    """
+    from kgmem.learning.templates import grouping_accuracy
+
+    out: dict[str, dict[str, float]] = {}
+    for name in datasets:
+        lines, truth = loghub_rows(directory, name)
+        start = time.perf_counter()
+        stateless, mined = kgmem_groups(lines)
+        row = {"kgmem": grouping_accuracy(truth, mined), "kgmem_s": time.perf_counter() - start,
+               "template": grouping_accuracy(truth, stateless)}
+        if with_drain3:
+            start = time.perf_counter()
+            row["drain3"] = grouping_accuracy(truth, drain3_groups(name, lines))
+            row["drain3_s"] = time.perf_counter() - start
+        out[name] = row
+    return out
+
+
+def _mean_of(scores: dict[str, dict[str, float]], names: tuple[str, ...], key: str) -> float:
+    return round(statistics.fmean(scores[n][key] for n in names), 4)
+
+
+def loghub(args: argparse.Namespace) -> dict:
+    """Grouping accuracy of kgmem's template miner vs drain3 on the 16 loghub-2k samples."""
+    directory = Path(args.loghub)
+    if not directory.is_dir():
+        raise SystemExit(f"loghub-2k not found at {directory} (pass --loghub DIR)")
+    scores = loghub_scores(directory)
+    halves = {"tuning": LOGHUB_TUNING, "held_out": LOGHUB_HELD_OUT, "all": LOGHUB_TUNING + LOGHUB_HELD_OUT}
+    out = {"datasets": {n: {k: round(v, 4) for k, v in row.items()} for n, row in scores.items()},
+           "average": {h: {k: _mean_of(scores, names, k) for k in ("kgmem", "template", "drain3")}
+                       for h, names in halves.items()}}
+    if not args.json:
+        print(f"{'dataset':<12} {'half':<9} {'kgmem':>7} {'template':>9} {'drain3':>7}")
+        for half, names in halves.items():
+            if half == "all":
+                continue
+            for n in names:
+                row = scores[n]
+                print(f"{n:<12} {half:<9} {row['kgmem']:7.3f} {row['template']:9.3f} {row['drain3']:7.3f}")
+        for half in halves:
+            avg = out["average"][half]
+            print(f"{'average':<12} {half:<9} {avg['kgmem']:7.3f} {avg['template']:9.3f} {avg['drain3']:7.3f}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "all"])
+    parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "loghub", "all"])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--events", type=int, default=10_000, help="stream: number of events")
     parser.add_argument("--batch", type=int, default=1000, help="stream: batch size for tool_results")
@@ -269,12 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500, help="latency/propagation: timed calls")
     parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
     parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
+    parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
-    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation}
-    names = list(jobs) if args.what == "all" else [args.what]
+    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}
+    names = [n for n in jobs if n != "loghub"] if args.what == "all" else [args.what]
     results = {name: jobs[name](args) for name in names}
     if args.json:
-        print(json.dumps(results, indent=2))
+        # numpy scalars (corpus: sums of numpy bools) print as plain numbers
+        print(json.dumps(results, indent=2, default=lambda o: o.item() if isinstance(o, np.generic) else str(o)))
     return 0
 
 

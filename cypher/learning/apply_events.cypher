@@ -8,9 +8,10 @@
 // already committed returns no rows and changes nothing.
 //
 // Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), boost, penalty, lo, hi, initial, rate,
-//   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category,
+//   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category, template,
 //               example, count, first, last, open, params}]
-//   outcomes: [{error_id, tool, pattern, category, fix_id, description, source, success, at, weight?}]
+//   outcomes: [{error_id, tool, pattern, signature, keys, category, template, fix_id, description, source,
+//               success, at, weight?}]
 //             weight (default 1): how many successes/failures this outcome counts; 0 confirms an
 //             already counted recovery (names it, upgrades an 'observed' edge to the caller's source)
 //   closes:   [{error_id, session_id}]
@@ -42,7 +43,7 @@ CALL () {
     ON CREATE SET t.name = ev.tool, t.created_at = $now, t.updated_at = $now
   MERGE (e:ErrorPattern {ns: $ns, id: ev.id})
     ON CREATE SET e.tool = ev.tool, e.pattern = ev.pattern, e.category = ev.category,
-                  e.signature = ev.signature, e.keys = ev.keys, e.occurrences = 0,
+                  e.signature = ev.signature, e.keys = ev.keys, e.template = ev.template, e.occurrences = 0,
                   e.first_seen = ev.first, e.created_at = $now, e.vector_pending = true
   SET e.occurrences = e.occurrences + ev.count,
       e.last_seen = CASE WHEN e.last_seen IS NULL OR ev.last > e.last_seen THEN ev.last ELSE e.last_seen END,
@@ -75,7 +76,7 @@ CALL () {
   }
   RETURN collect({id: e.id, occurrences: e.occurrences, vector_pending: e.vector_pending, pattern: e.pattern,
                   signature: e.signature, keys: e.keys, tool: e.tool, category: e.category,
-                  direct: direct, similar: similar}) AS errors
+                  template: e.template, direct: direct, similar: similar}) AS errors
 }
 
 CALL () {
@@ -97,7 +98,7 @@ CALL () {
   UNWIND $outcomes AS o
   MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
     ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
-                  e.signature = o.signature, e.keys = o.keys, e.occurrences = 0,
+                  e.signature = o.signature, e.keys = o.keys, e.template = o.template, e.occurrences = 0,
                   e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true,
                   e.ns_key = $ns_key
   MERGE (f:Fix {ns: $ns, id: o.fix_id})
@@ -142,7 +143,7 @@ CALL () {
                   failures: r.failures, alpha: r.alpha, beta: r.beta, propagated: propagated,
                   fix_pending: f.vector_pending, description: f.description, source: f.source,
                   error_pending: e.vector_pending, signature: e.signature, keys: e.keys,
-                  tool: e.tool, category: e.category}) AS resolved
+                  tool: e.tool, category: e.category, template: e.template}) AS resolved
 }
 
 CALL () {

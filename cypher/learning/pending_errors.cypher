@@ -2,6 +2,6 @@
 // Params: ns, limit.
 MATCH (e:ErrorPattern)
 WHERE e.vector_pending = true AND e.ns = $ns
-RETURN e.id AS id, e.signature AS signature, e.keys AS keys, e.tool AS tool, e.category AS category,
+RETURN e.id AS id, e.signature AS signature, e.keys AS keys, e.tool AS tool, e.category AS category, e.template AS template,
        true AS vector_pending
 LIMIT $limit

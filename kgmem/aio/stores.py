@@ -24,7 +24,7 @@ from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
 from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, with_ns_key
 from kgmem.vectors.store import (
     VectorHit, VectorStore, collection_metadata, collection_name, hits_of, http_args, query_args, query_many_args,
-    upsert_args,
+    upsert_args, vectors_of,
 )
 
 log = logging.getLogger(__name__)
@@ -129,6 +129,12 @@ class AsyncHttpVectorStore:
         coll = await self.collection(ns, kind, create=False)
         return None if coll is None else await coll.query(**query_many_args(vectors, n, where))
 
+    async def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        coll = await self.collection(ns, kind, create=False)
+        if coll is None or not ids:
+            return {}
+        return vectors_of(await coll.get(ids=list(ids), include=["embeddings"]))
+
     async def count(self, ns: str, kind: str) -> int:
         coll = await self.collection(ns, kind, create=False)
         return 0 if coll is None else await coll.count()
@@ -156,6 +162,9 @@ class ThreadedVectorStore:
     async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
                          where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
         return await asyncio.to_thread(self.store.query_many, ns, kind, vectors, n, where)
+
+    async def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        return await asyncio.to_thread(self.store.get, ns, kind, ids)
 
     async def count(self, ns: str, kind: str) -> int:
         return await asyncio.to_thread(self.store.count, ns, kind)

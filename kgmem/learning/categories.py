@@ -43,6 +43,17 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # A rate limit is a provider problem even when the service answers 403 (AWS/GitHub throttling).
+        "provider_error",
+        _rx(
+            r"\bRateLimitExceeded\b",
+            r"\brate[ _-]?limit(?:ed)?[ _-]exceeded\b",
+            r"\bthrottl(?:ed|ing|ingexception)\b",
+            r"\bTooManyRequests\w*\b",
+            r"\bSlowDown\b",
+        ),
+    ),
+    (
         "permission",
         _rx(
             r"\bpermission denied\b",
@@ -59,7 +70,38 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bAuthenticationError\b",
             r"\b(?:incorrect|invalid) api[ _-]?key\b",
             r"\binvalid_api_key\b",
-            r"\bAccessDenied\b",
+            r"\bAccessDenied\w*",
+            # Credentials missing or rejected (issue 9: what the rules missed on the training half).
+            r"\b\w*Credentials?Error\b",
+            r"\bunable to locate credentials\b",
+            r"\bcould not (?:automatically )?determine credentials\b",
+            r"\bpartial credentials\b",
+            r"\bauthentication[_ ]error\b",
+            r"\binvalid[ _-]x-api-key\b",
+            r"\bAPI[ _]key (?:not valid|is invalid|invalid)\b",
+            r"\bAPI_KEY_INVALID\b",
+            r"\binvalid[_ ]client(?:[_ ]secret)?\b",
+            r"\binvalid_grant\b",
+            r"\bSignatureDoesNotMatch\b",
+            r"\bInvalidClientTokenId\b",
+            r"\bsecurity token included in the request is invalid\b",
+            r"\bExpiredToken\w*\b",
+            r"\bpg_hba\.conf\b",
+            r"\bhost key verification failed\b",
+            r"\bREMOTE HOST IDENTIFICATION HAS CHANGED\b",
+            r"\bdubious ownership\b",
+            r"\b(?:WRONGPASS|NOAUTH)\b",
+            r"\bgated repo\b",
+            r"\bsignature (?:we calculated )?does not match\b",
+            r"\b(?:invalid|expired|bad|missing) (?:token|credentials|access token|auth(?:entication)? token|api token)\b",
+            r"\btoken (?:has )?expired\b",
+            r"\b(?:login|auth(?:entication)?) failed\b",
+            r"\brequires authentication\b",
+            r"\b(?:does not|doesn't|do not|don't) have (?:the )?permissions?\b",
+            r"\bnot allowed to access\b",
+            r"\bmissing (?:required )?(?:scopes?|permissions?)\b",
+            r"\b(?:InvalidAccessKeyId|UnrecognizedClientException|InvalidSignatureException)\b",
+            r"\bcould not read Username\b",
             r"\binsufficient (?:permissions?|privileges?)\b",
             r"\boperation not permitted\b",
             r"\bpassword authentication\b",
@@ -83,6 +125,9 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bcontext[_ ]length(?:_exceeded)?\b",
             r"\bmaximum context length\b",
             r"\bcredit balance\b",
+            r"\b(?:server_error|api_error|InternalServerError)\b",
+            r"\bserver had an error\b",
+            r"\binternal server\s+error\b",
         ),
     ),
     (
@@ -120,8 +165,11 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
 
 _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("timeout", re.compile(r"timeout|timedout|deadlineexceeded", _I)),
-    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied)", _I)),
-    ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror)$", _I)),
+    ("provider_error", re.compile(r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests)", _I)),
+    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied)"
+                              r"|credentialserror$|^nocredentials", _I)),
+    ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror"
+                                  r"|internalservererror)$", _I)),
 ]
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import neo4j.exceptions
+import numpy as np
 
 from kgmem import kinds
 from kgmem.config import LearningSettings
@@ -30,14 +31,17 @@ from kgmem.graph.keys import bounded_key
 from kgmem.learning.confidence import ConfidenceRules, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
 from kgmem.learning.plan import (
-    ERROR_KIND, FIX_KIND, Prepared, describe_error, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
+    ERROR_KIND, FIX_KIND, ErrorDescriber, Prepared, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
 )
 from kgmem.ids import node_id
+from kgmem.learning import matching
+from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
-from kgmem.learning.similarity import decode_keys, keys_compatible
+from kgmem.learning.similarity import decode_keys
 from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer
+from kgmem.retrieval.text import lucene_query
 from kgmem.runner import (
-    Embed, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorQueryMany, VectorUpsert, Write, run,
+    Embed, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write, run,
 )
 from kgmem.vectors import Embedder, VectorStore
 
@@ -49,6 +53,8 @@ _UNREACHABLE = (BackendUnavailable, neo4j.exceptions.DriverError)
 # loop (max_transaction_retry_time, 30 s by default) times GraphStore's attempts.
 _PROBE_AFTER_S = 1.0
 _ID_CHARS = frozenset("0123456789abcdef")
+_FULLTEXT_INDEX = "kgmem_fulltext"  # cypher/schema.cypher
+_BM25_TERMS = 40  # words of a template sent to Lucene: the core's head names the error
 
 
 class LearningEngine:
@@ -71,6 +77,7 @@ class LearningEngine:
         self.io = SyncIO(graph, vectors, embedder)
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
+        self.describe = ErrorDescriber()
         self.spool = Spool(spool_dir) if spool_dir is not None else None
         # One replayer per client: turns and manual knowledge register their appliers on it too.
         self.replayer = SpoolReplayer(self.spool, graph) if self.spool is not None else None
@@ -166,6 +173,7 @@ class LearningEngine:
         description = fix.strip()
         outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
                    "signature": info["signature"], "keys": info["keys"], "category": info["category"],
+                   "template": info.get("template") or "",
                    "fix_id": fix_id(ns, description), "description": description, "source": source,
                    "success": success, "at": now_iso()}
         state = yield from self._recovery_state(ns, info["id"], session)
@@ -268,7 +276,7 @@ class LearningEngine:
             if e.message is None:
                 out.append(success_observation(e, spooled=True))
                 continue
-            info = describe_error(ns, e.tool, e.message, e.exc_types)
+            info = self.describe(ns, e.tool, e.message, e.exc_types)
             out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True,
                                    session=e.session))
         return out
@@ -280,7 +288,7 @@ class LearningEngine:
         if pairs:
             for row in (yield Read("learning/open_failures", dict(ns=ns, pairs=pairs))):
                 open_rows.setdefault((row["session_id"], row["tool"]), []).append(row)
-        plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows)
+        plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows, self.describe)
         return plan, plan.errors, plan.outcomes, plan.closes, plan.recoveries
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
@@ -323,7 +331,8 @@ class LearningEngine:
         for r in resolved:
             if r.get("error_pending") and r["error_id"] not in new_errors and r.get("signature"):
                 new_errors[r["error_id"]] = {"id": r["error_id"], "signature": r["signature"], "keys": r["keys"],
-                                             "tool": r["tool"], "category": r["category"]}
+                                             "tool": r["tool"], "category": r["category"],
+                                             "template": r.get("template") or ""}
         new_fixes = {r["fix_id"]: r for r in resolved if r.get("fix_pending")}
         if not new_errors and not new_fixes:
             return {}
@@ -347,32 +356,61 @@ class LearningEngine:
         return {r["id"]: r["similar"] for r in rows}
 
     def _neighbours(self, ns: str, rows: list[dict[str, Any]], vectors: Any) -> Op[list[dict[str, Any]]]:
-        """SIMILAR_TO candidates: top-k by cosine, ≥ threshold, compatible error keys, same tool by default."""
+        """SIMILAR_TO links for new patterns: candidates from the template index, BM25 over the
+        patterns and the vector leg; each scored by :func:`~kgmem.learning.matching.match_score`
+        (identity guard first), linked when the score reaches the calibrated threshold."""
         k = self.settings.similar_neighbours
         if k == 0:
             return []
         count = yield VectorCount(ns, ERROR_KIND)
         if count < 2:
             return []
+        # {own id: {candidate id: (cosine or None, {"template", "keys"})}}
+        cands = yield from self._vector_leg(ns, rows, vectors, k)
+        for c in (yield Read("learning/match_candidates", self._candidate_params(ns, rows, k))):
+            per = cands.setdefault(c["id"], {})
+            if c["candidate"] not in per:
+                per[c["candidate"]] = (None, {"template": c["template"], "keys": c["keys"]})
+        unseen = sorted({cid for per in cands.values() for cid, (cos, _) in per.items() if cos is None})
+        stored = (yield VectorGet(ns, ERROR_KIND, unseen)) if unseen else {}
+        model = matching.DEFAULT_MODEL
         links: dict[tuple[str, str], float] = {}
+        for i, own in enumerate(rows):
+            mine = ErrorText(own.get("template") or "", decode_keys(own["keys"] or ""))
+            for cid, (cos, meta) in cands.get(own["id"], {}).items():
+                if cid == own["id"] or (cos is None and cid not in stored):
+                    continue  # no vector yet (vector_pending): linked when it is indexed
+                cosine = cos if cos is not None else float(np.dot(vectors[i], stored[cid]))
+                other = ErrorText(meta.get("template") or "", decode_keys(meta.get("keys") or ""))
+                score = matching.match_score(mine, other, cosine, model)
+                if score is None or score < model.threshold:
+                    continue
+                pair = (min(own["id"], cid), max(own["id"], cid))
+                links[pair] = max(links.get(pair, 0.0), round(score, 6))
+        return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
+
+    def _vector_leg(self, ns: str, rows: list[dict[str, Any]], vectors: Any,
+                    k: int) -> Op[dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:
+        """Top-k neighbours by cosine (same tool unless ``similar_across_tools``), with their metadata."""
+        out: dict[str, dict[str, tuple[float | None, dict[str, Any]]]] = {}
         groups: dict[str | None, list[int]] = {}
         for i, row in enumerate(rows):
             groups.setdefault(None if self.settings.similar_across_tools else row["tool"], []).append(i)
         for tool, idx in groups.items():
-            res = yield VectorQueryMany(ns, ERROR_KIND, vectors[idx], min(k + 1, count),
+            res = yield VectorQueryMany(ns, ERROR_KIND, vectors[idx], k + 1,
                                         {"tool": tool} if tool is not None else None)
             for j, i in enumerate(idx):
-                own = rows[i]
-                own_keys = decode_keys(own["keys"] or "")
-                for hit_id, dist, meta in zip(res["ids"][j], res["distances"][j], res["metadatas"][j]):
-                    score = 1.0 - float(dist)
-                    if hit_id == own["id"] or score < self.settings.similarity_threshold:
-                        continue
-                    if not keys_compatible(own_keys, decode_keys((meta or {}).get("keys", ""))):
-                        continue
-                    pair = (min(own["id"], hit_id), max(own["id"], hit_id))
-                    links[pair] = max(links.get(pair, 0.0), round(score, 6))
-        return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
+                out[rows[i]["id"]] = {hit: (1.0 - float(d), dict(m or {})) for hit, d, m in
+                                      zip(res["ids"][j], res["distances"][j], res["metadatas"][j])}
+        return out
+
+    def _candidate_params(self, ns: str, rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
+        return {"ns": ns, "index": _FULLTEXT_INDEX, "across_tools": self.settings.similar_across_tools,
+                "template_limit": k, "fulltext_limit": k,
+                "rows": [{"id": r["id"], "tool": r["tool"], "template": r.get("template") or "",
+                          "query": lucene_query(" ".join((r.get("template") or r["signature"] or "").split()[:_BM25_TERMS]),
+                                                ns)}
+                         for r in rows]}
 
     # -- helpers ----------------------------------------------------------------------
     def _observation(self, row: Mapping[str, Any], session: str | None = None) -> Observation:
@@ -396,9 +434,9 @@ class LearningEngine:
         if tool is None or not isinstance(tool, str) or not tool.strip():
             raise ValidationError("tool: required when error is given as a message")
         tool = bounded_key(tool.strip())  # the same stable key tool_result stored
-        info = describe_error(ns, tool, error)
+        info = self.describe(ns, tool, error)
         return {"id": info.id, "tool": tool, "pattern": info.pattern, "signature": info.signature,
-                "keys": info.keys, "category": info.category}
+                "keys": info.keys, "category": info.category, "template": info.template}
 
 
 def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:

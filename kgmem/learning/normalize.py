@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["normalize_error", "pattern_and_signature", "signature", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
+__all__ = ["mask_variables", "normalize_error", "pattern_and_signature", "signature", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
 
 PATTERN_MAX_CHARS = 2000
 SIGNATURE_MAX_CHARS = 600
@@ -158,8 +158,12 @@ def _signature_of(lines: list[str], max_chars: int) -> str:
     return _SPACES.sub(" ", text).strip()[:max_chars]
 
 
-def _normalized_lines(message: str) -> list[str]:
-    text = _ANSI.sub("", message)
+def mask_variables(text: str) -> str:
+    """Apply the placeholder rules of the module docstring to ``text``, keeping its line breaks.
+
+    The shared first step of :func:`normalize_error` and :func:`kgmem.learning.templates.template`.
+    """
+    text = _ANSI.sub("", text)
     urls: list[str] = []
 
     def stash_url(match: re.Match[str]) -> str:
@@ -195,6 +199,11 @@ def _normalized_lines(message: str) -> list[str]:
     text = _SIZE.sub("<size>", text)
     text = _replace_numbers(text)
     text = _URL_SLOT.sub(lambda m: urls[_index(m.group(1))], text)
+    return text
+
+
+def _normalized_lines(message: str) -> list[str]:
+    text = mask_variables(message)
     # Consecutive duplicate lines (retry loops printing the same line) collapse to one.
     lines: list[str] = []
     for raw in text.splitlines():

@@ -20,7 +20,8 @@ The most recent open failure wins when several are open.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -31,9 +32,11 @@ from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.timestamps import normalise_ts
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
-from kgmem.learning.normalize import pattern_and_signature
+from kgmem.learning.core import GENERIC_EXCEPTIONS, extract_core
+from kgmem.learning.normalize import normalize_error, pattern_and_signature
 from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
+from kgmem.learning.templates import template
 
 ERROR_KIND = kinds.ERROR.name
 FIX_KIND = kinds.FIX.name
@@ -64,13 +67,19 @@ class Prepared:
 
 @dataclass(frozen=True)
 class ErrorInfo:
-    """What normalisation makes of one error message."""
+    """What normalisation makes of one error message.
+
+    ``pattern`` (the whole message normalised) decides the node id; ``signature`` (the
+    normalised core, what is embedded), ``template`` (of the core) and ``keys`` (identity
+    keys of the core) decide matching (:mod:`kgmem.learning.matching`).
+    """
 
     id: str
     pattern: str
     signature: str
     keys: str
     category: str
+    template: str = ""
 
 
 @dataclass
@@ -119,15 +128,52 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
 
 
 def describe_error(ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
-    """Pattern, signature, keys, category and deterministic id of an error message."""
-    pattern, sig = pattern_and_signature(message)
+    """Pattern, core signature, template, keys, category and deterministic id of an error message."""
+    pattern = normalize_error(message)
+    return _describe_core(ns, tool, pattern, message, exc_types)
+
+
+def _describe_core(ns: str, tool: str, pattern: str, message: str, exc_types: Sequence[str]) -> ErrorInfo:
+    core = extract_core(message)
+    core_pattern, sig = pattern_and_signature(core.text)
+    keys = {**error_keys(core_pattern), **core.identity()}
+    if "exc" not in keys and exc_types and exc_types[0] not in GENERIC_EXCEPTIONS:
+        keys["exc"] = frozenset({exc_types[0]})  # the raised class itself, when the caller passed one
     return ErrorInfo(
         id=node_id(ns, ERROR_KIND, tool, pattern),
         pattern=pattern,
         signature=sig,
-        keys=encode_keys(error_keys(pattern)),
+        keys=encode_keys(keys),
         category=categorize(message, exc_types),
+        template="\n".join(template(line) for line in core.lines),
     )
+
+
+class ErrorDescriber:
+    """:func:`describe_error` with a bounded memo keyed by (namespace, tool, pattern, exception class).
+
+    A repeated error has the same pattern (it decides the node id), and everything else
+    describe_error derives (core, template, keys, category) is written only when the node is
+    created. So a repeat costs one normalisation, not the whole core/template analysis —
+    this keeps ``tool_result`` on a known error within its latency budget. One per engine.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._memo: OrderedDict[tuple[str, str, str, str], ErrorInfo] = OrderedDict()
+
+    def __call__(self, ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
+        pattern = normalize_error(message)
+        key = (ns, tool, pattern, exc_types[0] if exc_types else "")
+        info = self._memo.get(key)
+        if info is None:
+            info = _describe_core(ns, tool, pattern, message, exc_types)
+            self._memo[key] = info
+            if len(self._memo) > self.size:
+                self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(key)
+        return info
 
 
 def fix_description(tool: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
@@ -150,7 +196,8 @@ def fix_id(ns: str, description: str) -> str:
 
 
 def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
-               open_failures: Mapping[tuple[str, str], Sequence[Mapping[str, Any]]] = {}) -> Plan:
+               open_failures: Mapping[tuple[str, str], Sequence[Mapping[str, Any]]] = {},
+               describe: Callable[..., ErrorInfo] = describe_error) -> Plan:
     """Plan the graph write for ``events`` (in order).
 
     ``open_failures`` maps (session id, tool) to the failures still open in the graph
@@ -164,7 +211,7 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
     for ev in events:
         sid = node_id(ns, "session", ev.session) if ev.session else None
         if ev.message is not None:
-            info = describe_error(ns, ev.tool, ev.message, ev.exc_types)
+            info = describe(ns, ev.tool, ev.message, ev.exc_types)
             plan.error_of_event.append(info.id)
             plan.fix_of_event.append(None)
             row = rows.get((info.id, sid))
@@ -173,7 +220,7 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
                     "id": info.id, "tool_id": node_id(ns, "tool", ev.tool), "tool": ev.tool,
                     "session_id": sid, "session": ev.session, "pattern": info.pattern,
                     "signature": info.signature, "keys": info.keys, "category": info.category,
-                    "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
+                    "template": info.template, "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
             row["count"] += 1
             row["first"], row["last"] = min(row["first"], ev.ts), max(row["last"], ev.ts)
             row["example"] = ev.message[:example_max]
@@ -218,7 +265,7 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
             plan.outcomes.append({
                 "error_id": failure["error_id"], "tool": ev.tool, "pattern": info.pattern,
                 "signature": info.signature, "keys": info.keys, "category": info.category,
-                "fix_id": fid, "description": description, "source": "observed",
+                "template": info.template, "fix_id": fid, "description": description, "source": "observed",
                 "success": True, "at": ev.ts})
         recovery = recovery_row(failure["error_id"], sid, ev.tool, fid, description, info)
         plan.recoveries.append(recovery)

@@ -1,16 +1,13 @@
-"""When two error patterns count as "similar" (``SIMILAR_TO``).
+"""Identity keys of an error pattern, and when two patterns' keys conflict.
 
 Embedding cosine alone cannot tell ``[Errno 111] Connection refused`` from
 ``[Errno 113] No route to host`` inside the same 300-character urllib3 wrapper:
-the texts differ in one number. So a link needs both:
-
-1. cosine similarity of the two signatures ≥ the measured threshold
-   (``learning.similarity_threshold``; see docs/learning.md for the measurement), and
-2. compatible *identity keys*: the error codes a message carries. Keys come in
-   kinds — OS errors (``Errno 13`` and ``EACCES`` are the same key; Linux,
-   macOS and Windows numbers of the same errno map to one name), HTTP statuses,
-   database error codes. Two patterns conflict when, for some kind, both carry
-   keys and share none.
+the texts differ in one number. So before any score (:mod:`kgmem.learning.matching`),
+two patterns must have compatible *identity keys*. Keys come in kinds — OS errors
+(``Errno 13`` and ``EACCES`` are the same key; Linux, macOS and Windows numbers of the
+same errno map to one name), HTTP statuses, database error codes, and (from
+:mod:`kgmem.learning.core`) the exception class and a service code. Two patterns
+conflict when, for some kind, both carry keys and share none.
 
 Keys are serialised to a short string so they can ride along as Chroma metadata.
 """

@@ -145,8 +145,7 @@ class VectorStore:
         coll = self.collection(ns, kind, create=False)
         if coll is None or not ids:
             return {}
-        res = coll.get(ids=list(ids), include=["embeddings"])
-        return {i: np.asarray(e, dtype=np.float32) for i, e in zip(res["ids"], res["embeddings"])}
+        return vectors_of(coll.get(ids=list(ids), include=["embeddings"]))
 
     def delete(self, ns: str, kind: str, ids: Sequence[str]) -> None:
         coll = self.collection(ns, kind, create=False)
@@ -181,6 +180,14 @@ def query_many_args(vectors: np.ndarray, n: int, where: Mapping[str, Any] | None
     """The arguments of a many-vector ``collection.query`` (the learning engine's neighbour search)."""
     return dict(query_embeddings=np.asarray(vectors, dtype=np.float32), n_results=n,
                 where=dict(where) if where else None, include=["distances", "metadatas"])
+
+
+def vectors_of(res: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """A Chroma ``get(include=["embeddings"])`` result as ``{id: vector}``."""
+    embeddings = res.get("embeddings")
+    if embeddings is None:
+        return {}
+    return {i: np.asarray(e, dtype=np.float32) for i, e in zip(res["ids"], embeddings)}
 
 
 def hits_of(res: Mapping[str, Any]) -> list[VectorHit]:

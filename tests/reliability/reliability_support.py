@@ -101,7 +101,10 @@ def fingerprint(driver: Any, ns: str, database: str = "neo4j") -> dict[str, dict
 
 
 def node_count(driver: Any, ns: str) -> int:
-    records, _, _ = driver.execute_query("MATCH (n {ns: $ns}) RETURN count(n) AS n", ns=ns)
+    """Nodes of the namespace's data; kgmem's bookkeeping (the query log that lets feedback name a
+    search from any process, BQAR session state: labels ``Kgmem*``) is not data and is left out."""
+    records, _, _ = driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE none(l IN labels(n) WHERE l STARTS WITH 'Kgmem') RETURN count(n) AS n", ns=ns)
     return records[0]["n"]
 
 

@@ -38,11 +38,11 @@ def test_chroma_removed_under_a_live_client(settings: Settings, ns: str, driver,
     chroma = tmp_path / "chroma"
     mem = KGMem(_client_settings(settings, tmp_path / "home", chroma), driver=driver, embedder=embedder)
     try:
-        mem.turn("s", "user", "written while Chroma was there", ref="a")
+        mem.turn(session="s", role="user", text="written while Chroma was there", ref="a")
         mem.add_knowledge("Known before Chroma vanished", type="fact")
         shutil.rmtree(chroma)
         # None of these may raise: the graph write is committed, the vector is left pending.
-        mid = mem.turn("s", "user", "written after Chroma vanished", ref="b")
+        mid = mem.turn(session="s", role="user", text="written after Chroma vanished", ref="b")
         item = mem.add_knowledge("Added after Chroma vanished", type="fact")
         obs = mem.tool_result("psql", error="FATAL: a brand-new error after Chroma vanished", session="s")
         assert mid and item["id"] and obs is not None and not obs.spooled
@@ -69,7 +69,7 @@ def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Setti
                                                                  tmp_path: Path) -> None:
     home, chroma = tmp_path / "home", tmp_path / "chroma"
     live = KGMem(_client_settings(settings, home, chroma), driver=driver, embedder=embedder)
-    live.turn("s", "user", "the nightly backup job writes to /mnt/backup", ref="t1")
+    live.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup", ref="t1")
     live.add_knowledge("Backups are kept for 30 days", type="fact")
     live.close()
     before = fingerprint(driver, ns)
@@ -83,7 +83,7 @@ def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Setti
         assert set(result.failed_legs) == {"keyword", "graph"}  # said, not hidden
         assert result.hits and result.hits[0].text == "the nightly backup job writes to /mnt/backup"
         assert "backup" in dead.context("backup retention").text
-        mid = dead.turn("s", "assistant", "I will check the backup mount", ref="t2")
+        mid = dead.turn(session="s", role="assistant", text="I will check the backup mount", ref="t2")
         item = dead.add_knowledge("The backup mount is an NFS share", type="fact")
         obs = dead.tool_result("rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed",
                                session="s")

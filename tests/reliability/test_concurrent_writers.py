@@ -33,7 +33,7 @@ def _writer(settings_json: str, home: str, barrier) -> None:  # noqa: ANN001 - a
             obs = mem.tool_result("http" if i % 2 else "psql", {"attempt": 1}, error=error, session=session)
             if i % 8 == 7:
                 mem.resolve(obs, "raise the timeout to 60 s", success=True)
-            mem.turn("shared", "user", f"the same turn {i}", ref=f"r{i}")
+            mem.turn(session="shared", role="user", text=f"the same turn {i}", ref=f"r{i}")
             mem.add_knowledge(f"Shared fact number {i % 10} about the database", type="fact")
 
 

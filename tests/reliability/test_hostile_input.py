@@ -139,7 +139,7 @@ def test_ingest_lines(quiet_mem, lines: list[dict[str, str]]) -> None:  # noqa: 
 def test_search_and_context_never_write(quiet_mem, driver, ns: str, query: str) -> None:  # noqa: ANN001
     _count("search")
     if node_count(driver, ns) == 0:  # something to find, and to leak if the query escaped its quoting
-        quiet_mem.turn("seed", "user", "the database refuses connections on port 5432", ref="seed")
+        quiet_mem.turn(session="seed", role="user", text="the database refuses connections on port 5432", ref="seed")
         quiet_mem.add_knowledge("Restart pgbouncer when the pool is exhausted", type="pattern")
         quiet_mem.tool_result("psql", {}, error="FATAL: too many connections for role app", session="seed")
     before = node_count(driver, ns)

@@ -18,8 +18,8 @@ def test_look_alike_namespaces_see_only_their_own(settings: Settings, driver, em
     try:
         for n, ns in enumerate(names):
             # the same words in every namespace, plus a marker of the namespace itself
-            mem.turn("standup", "user", f"the deploy pipeline broke again marker{n}", ref="m1", ns=ns)
-            mem.turn("standup", "assistant", f"rolled back the deploy marker{n}", ref="m2", ns=ns)
+            mem.turn(session="standup", role="user", text=f"the deploy pipeline broke again marker{n}", ref="m1", ns=ns)
+            mem.turn(session="standup", role="assistant", text=f"rolled back the deploy marker{n}", ref="m2", ns=ns)
             mem.add_knowledge(f"Deploys need a green pipeline first marker{n}", type="fact", ns=ns)
             obs = mem.tool_result("deploy", {"env": "prod"}, error="deploy failed: pipeline red", session="standup",
                                   ns=ns)

@@ -1,58 +1,66 @@
-"""The error corpus (tests/data/errors_corpus.jsonl: real messages from public issue trackers,
-each with its source) through the real engine: one pattern or a SIMILAR_TO link for variants of
-the same error, none for hard negatives, and the right category.
+"""Issue 9's measure on the real stack (Neo4j + Chroma + embedding model), asserted on the HELD-OUT
+half of the error corpus (tests/data/errors_corpus*.jsonl; split by kgmem.learning.corpus before
+any tuning): resolve the first variant of each group, report every other variant as a new
+tool_result of the same tool — its fix must come back; report each hard negative — the fix of the
+group it imitates must not. The training half (what the matching model and the category rules
+were tuned on) is measured and printed only (`pytest -s`), never asserted alone.
 
-Measured with the defaults (docs/learning.md, `scripts/bench_learning.py corpus`): variants joined
-0.90, same-group pairs linked 0.76, 4 of 23 hard negatives linked (the json / unicode twins),
-category accuracy 1.00 (in-sample: the rules were written with this corpus in view). The
-assertions leave margins for the engine's top-k neighbour cut and model/runtime drift.
+Measured figures and the command: docs/learning.md (`python scripts/bench_learning.py corpus`).
+The margins below sit under the held-out figures measured there.
 """
 
 from __future__ import annotations
 
-import json
-from itertools import combinations
-from pathlib import Path
+import uuid
+
+import pytest
 
 from kgmem import KGMem
+from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "errors_corpus.jsonl"
-# Hard negatives told apart by their error codes (errno / HTTP / DB): these must never be linked.
-CODE_DISTINGUISHED = {"requests_no_route", "requests_net_unreachable", "requests_errno110", "node_listen_eacces",
-                      "too_many_open_files", "mysql_socket_2002"}
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+# Held-out bounds, measured (final corpus, docs/learning.md): 322/345 = 0.933 of variants got their
+# fix, 19/47 hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only keeps
+# it from getting worse), four-class category accuracy 0.943. Margins for model/runtime drift.
+MIN_VARIANT_RATE = 0.88
+MAX_NEGATIVES_SHARE = 0.50
+MIN_CATEGORY_ACCURACY = 0.92
 
 
-def test_corpus_linking_and_categories(mem: KGMem, driver, ns: str) -> None:
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    groups = {r["group"] for r in rows if r["kind"] == "v"}
-    assert len(groups) >= 40 and sum(r["kind"] == "n" for r in rows) >= 20
-    assert all(r["source"].startswith("https://github.com/") for r in rows)
+def test_held_out_half(mem: KGMem, ns: str) -> None:
+    rows = load_corpus()
+    held_out = split_corpus(rows, "test")
+    assert sum(r.kind == "v" for r in held_out) >= 100 and sum(r.kind == "n" for r in held_out) >= 10
+    assert all(r.source.startswith("https://") for r in held_out)
 
-    ids, correct = [], 0
-    for r in rows:  # one tool, so linking is judged on the messages alone
-        obs = mem.tool_result("agent", {}, error=r["text"])
-        ids.append(obs.id)
-        correct += obs.category == r["category"]
-    records, _, _ = driver.execute_query(
-        "MATCH (a:ErrorPattern {ns: $ns})-[:SIMILAR_TO]-(b:ErrorPattern {ns: $ns}) RETURN a.id AS a, b.id AS b", ns=ns)
-    edges = {(rec["a"], rec["b"]) for rec in records}
+    result = measure_fix_recall(mem, ns, held_out, "test")
+    print("held-out", result.summary())
+    assert result.variant_rate >= MIN_VARIANT_RATE, result.summary()
+    assert len(result.negatives_fixed) <= MAX_NEGATIVES_SHARE * result.hard_negatives, result.summary()
+    assert result.category_accuracy >= MIN_CATEGORY_ACCURACY, result.summary()
 
-    def linked(i: int, j: int) -> bool:
-        return ids[i] == ids[j] or (ids[i], ids[j]) in edges
 
-    variants = [i for i, r in enumerate(rows) if r["kind"] == "v"]
-    same = [(i, j) for i, j in combinations(variants, 2) if rows[i]["group"] == rows[j]["group"]]
-    joined = sum(any(linked(i, j) for j in variants if j != i and rows[j]["group"] == rows[i]["group"])
-                 for i in variants) / len(variants)
-    pair_recall = sum(linked(i, j) for i, j in same) / len(same)
-    wrongly = sorted({rows[i]["group"] for i, r in enumerate(rows) if r["kind"] == "n"
-                      for j in variants if rows[j]["group"] == r["confusable_with"] and linked(i, j)})
-    accuracy = correct / len(rows)
+def test_training_half_is_reported_only(mem: KGMem) -> None:
+    ns = f"test-corpus-train-{uuid.uuid4().hex[:8]}"
+    try:
+        result = measure_fix_recall(mem, ns, split_corpus(load_corpus(), "train"), "train")
+        print("train (tuning half, not asserted)", result.summary())
+    finally:
+        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    assert result.variants > 0  # the run itself worked; the figure is informational
 
-    report = f"joined={joined:.3f} pair_recall={pair_recall:.3f} negatives_linked={wrongly} accuracy={accuracy:.3f}"
-    print(report, f"patterns={len(set(ids))} similar_links={len(edges) // 2}")  # shown with `pytest -s`
-    assert joined >= 0.80, report
-    assert pair_recall >= 0.60, report
-    assert not CODE_DISTINGUISHED & set(wrongly), report
-    assert len(wrongly) <= 3, report  # measured: 2 groups (json_property_name, unicode_decode_continuation)
-    assert accuracy >= 0.95, report
+
+def test_candidate_legs_on_the_real_stack(mem: KGMem, ns: str) -> None:
+    """Template leg, BM25 leg and a message with no words at all (no Lucene query) on a real graph."""
+    first = mem.tool_result("psql", {}, error='FATAL:  password authentication failed for user "nfldb"')
+    mem.resolve(first, "set PGPASSWORD", ns=ns)
+    mem.tool_result("psql", {}, error="12345 67890")  # template "<*>": no words, no BM25 query
+    wrapped = mem.tool_result("psql", {}, error='db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password '
+                                                'authentication failed for user "postgres"')
+    assert wrapped.id != first.id  # another pattern (the node id is the whole normalised message) ...
+    assert "set PGPASSWORD" in {f.description for f in wrapped.fixes}  # ... with the same template
+    twin = mem.tool_result("psql", {}, error='psql: error: FATAL:  role "nfldb" does not exist')
+    assert "set PGPASSWORD" not in {f.description for f in twin.fixes}
+    other_tool = mem.tool_result("mysql", {}, error='FATAL:  password authentication failed for user "x"')
+    assert other_tool.fixes == ()  # same tool only (similar_across_tools = false)

@@ -69,3 +69,30 @@ def test_exception_type_wins_over_message() -> None:
 def test_every_result_is_a_known_category() -> None:
     for msg in ("", "x", "Permission denied", "timed out", "429"):
         assert categorize(msg) in CATEGORIES
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9: what the rules missed (credentials, provider-side 5xx, throttling answered with 403)
+        ('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}', "permission"),
+        ("botocore.exceptions.NoCredentialsError: Unable to locate credentials", "permission"),
+        ("google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials.", "permission"),
+        ("AADSTS7000215: Invalid client secret is provided.", "permission"),
+        ("SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided.",
+         "permission"),
+        ('FATAL:  no pg_hba.conf entry for host "10.0.0.2", user "app", database "app"', "permission"),
+        ("Host key verification failed.", "permission"),
+        ("An error occurred (RateLimitExceeded) when calling the DescribeInstances operation (reached max retries: 4):"
+         " 403 Forbidden", "provider_error"),
+        ("botocore.exceptions.ClientError: An error occurred (ThrottlingException): Rate exceeded", "provider_error"),
+        ('API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
+         "provider_error"),
+    ],
+)
+def test_issue9_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+def test_credential_exception_types() -> None:
+    assert categorize("Unable to locate credentials", ["NoCredentialsError", "BotoCoreError"]) == "permission"
+    assert categorize("403", ["RateLimitExceeded"]) == "provider_error"

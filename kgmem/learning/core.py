@@ -1,0 +1,329 @@
+"""Core-error extraction: the line(s) of a tool's output that carry the error, without wrappers.
+
+Real tools wrap the same error in different envelopes: log prefixes (``time=… level=error
+msg="…"``, ``E   ``, ``ERROR:``, ``[2024-01-02 03:04:05] ERROR``), container prefixes
+(``api_1  | ``), JSON envelopes (``{"level":"error","msg":"…"}``), shell prompts
+(``$ git pull``), stack frames and exception-class prefixes
+(``boto3.exceptions.S3UploadFailedError: …``). Two reports of one error differ mostly in
+those wrappers, so matching looks at the *core* only (:mod:`kgmem.learning.matching`).
+
+What is kept beside the core lines is what tells errors apart although their wording is
+alike — the *identity*: the exception class (not a generic base such as ``RuntimeError``),
+a trailing service code such as ``(AccessDenied)``, and the tool named by a prompt or a
+tool prefix. Errno / HTTP / database codes are read from the normalised core by
+:func:`kgmem.learning.similarity.error_keys`.
+
+:func:`extract_core` is pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass
+
+__all__ = ["CoreError", "extract_core", "GENERIC_EXCEPTIONS"]
+
+_MAX_CORE_LINES = 4
+_MAX_LINE_CHARS = 600
+_MAX_JSON_CHARS = 20_000
+
+# Base classes that many unrelated errors share, or that wrappers re-raise any error as:
+# they identify nothing, so they are no identity key (found on the corpus' training half:
+# "RuntimeError: CUDA out of memory" and "torch.cuda.OutOfMemoryError: CUDA out of memory"
+# are one error).
+GENERIC_EXCEPTIONS = frozenset({
+    "Error", "Exception", "BaseException", "RuntimeError", "StandardError", "SystemError", "OSError", "IOError",
+    "EnvironmentError", "Throwable", "RuntimeException", "PanicException", "UnhandledPromiseRejection",
+    "UnhandledPromiseRejectionWarning", "CalledProcessError", "HTTPError", "HttpError", "APIError", "ApiError",
+    "ClientError", "ServerError", "InvalidRequestError", "BadRequestError", "APIStatusError", "OpenAIError",
+    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError",
+})
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# "svc_1  | ", "web-1 | ", "api.1 |" (docker compose); not "a | b" inside a sentence: the name comes first.
+_CONTAINER = re.compile(r"^[A-Za-z][\w.-]*(?:[-_]\d+)?\s+\|\s?")
+_TS = (r"(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?)?"
+       r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+       r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d{1,2}\s+\d{2}:\d{2}:\d{2})")
+_LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|E|W|F)"
+# Leading timestamp, [bracketed] timestamp/level/logger, level words with ':' or '|' or '-'.
+_PREFIXES = [
+    re.compile(rf"^\[?{_TS}\]?[\s,:-]*"),
+    re.compile(rf"^\[(?:{_LEVEL})\s*\][\s:-]*", re.IGNORECASE),
+    re.compile(rf"^\[{_TS}[^\]]{{0,20}}\][\s:-]*"),
+    re.compile(r"^(?:\w+\s)?[{\[]\s*(?=\[?(?:[A-Z]\w*)?(?:Error|Exception)\b)"),  # node's "{ Error: …", "err { [Error: …"
+    re.compile(rf"^(?:{_LEVEL})(?:\s*[:|\]-]\s*|\s{{2,}}|\s(?=[A-Z\[]))"),
+    re.compile(r"^(?:level|lvl|severity)=\w+\s+", re.IGNORECASE),
+    re.compile(r"^#\d+\s+\d+(?:\.\d+)?\s+"),  # docker buildkit "#10 18.23 "
+    re.compile(r"^(?:npm|yarn|pnpm)\s+(?:ERR!|error|WARN|warn)\s*"),
+    re.compile(r"^remote:\s*"),
+]
+_LOGFMT_MSG = re.compile(r"""(?:^|\s)(?:msg|message|error|err|reason)=(?:"((?:[^"\\]|\\.)*)"|(\S+))""")
+_LOGFMT = re.compile(r"^(?:\S+=(?:\"(?:[^\"\\]|\\.)*\"|\S*)\s+){1,}")
+_PROMPT = re.compile(r"^(?:[\w.@~:/-]*\s?)?[$#>%❯]\s+(\S.*)$")
+_COMMAND_WORD = re.compile(r"^(?:sudo\s+)?(?:[\w./-]*/)?([A-Za-z][\w.+-]*)")
+_TOOL_PREFIX = re.compile(
+    r"^(git|npm|yarn|pnpm|pip3?|psql|mysql|mysqldump|docker|docker-compose|kubectl|helm|curl|wget|ssh|scp|"
+    r"cargo|rustc|go|make|gcc|g\+\+|clang|javac|mvn|gradle|terraform|ansible|aws|gcloud|az|node|deno|"
+    r"python3?|ruby|gem|bundle|composer|php|conda|brew|apt|apt-get|yum|dnf|systemctl|journalctl|redis-cli)"
+    r"(?=:\s)",
+    re.IGNORECASE,
+)
+_SHELLS = frozenset({"bash", "-bash", "sh", "zsh", "fish", "dash", "ksh", "csh", "tcsh", "powershell", "pwsh", "cmd"})
+
+_FRAME = re.compile(
+    r"^\s*(?:at\s+\S|File\s+\"|Traceback\b|During handling|The above exception|\^+\s*$|~+\s*$|frame\s+#|\.\.\.\s*\d*"
+    r"\s*more\b|\(\d+ additional|Emitted 'error'|[│╭╰]|#\d+\s+0x|goroutine\s+\d+|\S+\.go:\d+(?:\s+\+0x[0-9a-f]+)?\s*$|\s*\S+\(\S*\)\s*$|"
+    r"npm (?:ERR!|error) (?:A complete log|\s*$))"
+)
+# A line that names an error: exception names, error/fatal words, errno, HTTP statuses, failure words.
+_ERRORISH = re.compile(
+    r"\b\w*(?:Error|Exception|Exc|Failure|Fault)\b|\berror\b|\bfatal\b|\bpanic\b|\bErrno\b|\bE[A-Z]{3,}\b"
+    r"|\b[45]\d\d\b|\bfail(?:s|ed|ure)?\b|\bdenied\b|\brefused\b|\bnot (?:found|allowed|permitted|exist)\b"
+    r"|\bdoes not exist\b|\bno such\b|\bunable\b|\bcannot\b|\bcan't\b|\bcould not\b|\bcouldn't\b|\binvalid\b"
+    r"|\btimed? ?out\b|\bunknown\b|\bmissing\b|\bexceeded\b|\brejected\b|\bunauthori[sz]ed\b|\bforbidden\b"
+    r"|\bout of memory\b|\bno space\b|\babort(?:ed)?\b|\bkilled\b|\bsegmentation\b|\bcommand not found\b"
+    r"|\bdeprecated\b|\bwarning\b|\bconflict\b|\bincompatible\b|\bunsupported\b|\bnot\b|n't\b|\*\*\*"
+    r"|\bno (?:such|rule|route|module|matching|space|password|current|valid|suitable|available)\b"
+    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt",
+    re.IGNORECASE,
+)
+# Lines that are advice or context around the error rather than the error.
+_ADVICE = re.compile(
+    r"^(?:Please|Hint|hint|Note|note|See|Use|Did you mean|To|For more|Learn more|Check|Make sure|Try|Run|If)\b(?!\w*(?:Error|Exception))"
+)
+# "pkg.mod.SomeError: text", "SomeError [SubError]: text", "SomeError(…)" at the start of a core line.
+_EXC_PREFIX = re.compile(
+    r"^(?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*(?:Error|Exception|Exc|Warning|Failure|Fault|Interrupt|Exit))"
+    r"(?:\s*\[[\w.]+\])?(?::\s*|\s+-\s+|\s*$)"
+    r"|^(Error|Exception|error|Fatal error|FATAL|fatal)(?::\s*|\s+-\s+)"
+)
+# Error-object fields node/npm print under the message ("code: 'ECONNREFUSED'", "npm ERR! errno -13")
+# and re-raise source lines: the message line above them already carries the error.
+_FIELD_LINE = re.compile(r"^[{\[]?\s*(?:errno|code|syscall|address|port|path|dest|signal|info|type|status|cmd|stdout|stderr)"
+                         r"\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$")
+# Wrapper classes that re-raise the error they wrap; an identity key they are not.
+_GENERIC_PATTERN = re.compile(r"(?i)^\w*(?:http|api)\w*(?:error|exception)$|^MaxRetryError$|^NewConnectionError$")
+# A trailing "(AccessDenied)" / "(NoSuchBucket)": the service's own error code.
+_SERVICE_CODE = re.compile(r"\(([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\)\s*\.?\s*$")
+_SPACES = re.compile(r"\s+")
+# A quoted span of three or more words is a message, not a name: unquoted, so templating (which
+# turns quoted values into <*>) keeps its words: caused "exec format error".
+_QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:(?!\1)[^\n])*?\s(?:(?!\1)[^\n])*?)\1(?![\w])""")
+_MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
+# Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
+_QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
+_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
+
+
+@dataclass(frozen=True)
+class CoreError:
+    """The error-carrying part of a message and the keys that identify it.
+
+    ``lines`` are the core lines without wrappers (not normalised); ``exc_class`` is the
+    most specific exception class named (None for a generic base or none); ``service_code``
+    a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names.
+    """
+
+    lines: tuple[str, ...]
+    exc_class: str | None = None
+    service_code: str | None = None
+    tool: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The core lines joined with newlines."""
+        return "\n".join(self.lines)
+
+    def identity(self) -> dict[str, frozenset[str]]:
+        """Identity keys besides error codes: ``exc`` (class) and ``svc`` (service code)."""
+        keys: dict[str, frozenset[str]] = {}
+        if self.exc_class:
+            keys["exc"] = frozenset({self.exc_class})
+        if self.service_code:
+            keys["svc"] = frozenset({self.service_code})
+        return keys
+
+
+def extract_core(message: str) -> CoreError:
+    """Find the line(s) of ``message`` that carry the error and strip the wrappers around them."""
+    tool: str | None = None
+    lines: list[str] = []
+    message = _whole_json(_ANSI.sub("", message))
+    for raw in message.splitlines():
+        line, prompt_tool = _unwrap(raw)
+        if prompt_tool is not None:
+            tool = tool or prompt_tool
+            continue
+        if line:
+            lines.extend(part for part in (_unwrap(p)[0] for p in line.splitlines()) if part)
+    body = [ln for ln in lines if not _FRAME.match(ln) and not _FIELD_LINE.match(ln)]
+    body = _drop_source_lines(lines, body)
+    if not body:
+        body = lines[-1:] if lines else [message.strip()[:_MAX_LINE_CHARS]]
+    marked = [ln for ln in body if _ERRORISH.search(ln) and not _ADVICE.match(ln)]
+    chosen = _dedupe(marked or body)[:_MAX_CORE_LINES]
+    if tool is None:
+        tool = _tool_of(chosen)
+    exc_class, service_code, core = None, None, []
+    for line in chosen:
+        line, exc = _strip_exception(_strip_tool(line))  # "psql: error: …": tool, then the generic "error:"
+        exc_class = exc_class or exc
+        if exc_class is None:
+            qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
+            exc_class = qualified[-1] if qualified else None
+        line = _QUOTED_MESSAGE.sub(r"\2", line)
+        code = _SERVICE_CODE.search(line)
+        if code and service_code is None:
+            service_code = code.group(1)
+        core.append(line[:_MAX_LINE_CHARS])
+    core = [c for c in core if c] or [chosen[0][:_MAX_LINE_CHARS]]
+    return CoreError(tuple(core), exc_class, service_code, tool)
+
+
+def _unwrap(raw: str) -> tuple[str, str | None]:
+    """One line without its envelopes; (text, tool) where tool is set for a shell-prompt line."""
+    line = raw.strip()
+    for _ in range(6):  # envelopes nest: "api_1 | 2024-… ERROR {"msg": …}"
+        before = line
+        line = _CONTAINER.sub("", line, count=1)
+        prompt = _PROMPT.match(line)
+        if prompt and not _ERRORISH.search(prompt.group(1).split(" ", 1)[0]):
+            word = _COMMAND_WORD.match(prompt.group(1))
+            return "", (word.group(1).lower() if word else "")
+        markdown = _MARKDOWN.match(line)
+        if markdown:
+            line = markdown.group(1).strip()
+        line = _strip_json(line)
+        line = _strip_logfmt(line)
+        line = _JAVA_WRAPPER.sub("", line)
+        for rule in _PREFIXES:
+            line = rule.sub("", line, count=1)
+        line = line.strip()
+        if line == before:
+            break
+    return line, None
+
+
+def _whole_json(message: str) -> str:
+    """A message that is one (pretty-printed) JSON document: its message field(s), one per line."""
+    text = message.strip()
+    if not text or text[0] not in "[{" or len(text) > _MAX_JSON_CHARS:
+        return message
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return message
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        return message
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            found = _message_of(item)
+            if found:
+                out.append(found)
+    return "\n".join(out) if out else message
+
+
+def _strip_json(line: str) -> str:
+    """``{"level":"error","msg":"boom"}`` → ``boom``; text before the JSON is kept."""
+    start = line.find("{")
+    if start < 0 or len(line) > _MAX_JSON_CHARS:
+        return line
+    blob = line[start:]
+    value = _parse_object(blob)
+    if not isinstance(value, dict):
+        return line
+    text = _message_of(value)
+    if text is None:
+        return line
+    prefix = line[:start].rstrip(" :-(")
+    return f"{prefix}: {text}" if prefix else text
+
+
+def _parse_object(blob: str) -> object:
+    try:
+        return json.loads(blob)
+    except ValueError:
+        pass
+    try:  # Python reprs of dicts: {'error': {'message': '…'}}
+        return ast.literal_eval(blob) if blob.count("{") < 20 else None
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _message_of(value: dict) -> str | None:
+    for key in ("msg", "message", "error", "err", "detail", "error_message", "errorMessage", "reason"):
+        inner = value.get(key)
+        if isinstance(inner, str) and inner.strip():
+            return inner.strip()
+        if isinstance(inner, dict):
+            found = _message_of(inner)
+            if found:
+                return found
+    return None
+
+
+def _strip_logfmt(line: str) -> str:
+    """``time=… level=warning msg="disk full" err="…"`` → ``disk full: …`` (msg, then err)."""
+    if not _LOGFMT.match(line):
+        return line
+    parts = []
+    for found in _LOGFMT_MSG.finditer(line):
+        text = found.group(1) if found.group(1) is not None else found.group(2)
+        parts.append(text.replace('\\"', '"').strip())
+    return ": ".join(p for p in parts if p) or line
+
+
+def _drop_source_lines(lines: list[str], body: list[str]) -> list[str]:
+    # The source line a Python frame prints under `File "…", line N` is code, not the error.
+    drop: set[int] = set()
+    for i, line in enumerate(lines[:-1]):
+        if line.lstrip().startswith('File "') and not _EXC_PREFIX.match(lines[i + 1]):
+            drop.add(i + 1)
+    keep_ids = {id(x) for x in body}
+    return [ln for i, ln in enumerate(lines) if id(ln) in keep_ids and i not in drop]
+
+
+def _dedupe(lines: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for line in lines:
+        seen.setdefault(_SPACES.sub(" ", line).strip(), None)
+    return list(seen)
+
+
+def _strip_exception(line: str) -> tuple[str, str | None]:
+    found = _EXC_PREFIX.match(line)
+    if not found:
+        return line, None
+    name = found.group(1)
+    rest = line[found.end():].strip()
+    return (rest or line), (None if name is None or _is_generic(name) else name)
+
+
+def _is_generic(name: str) -> bool:
+    return name in GENERIC_EXCEPTIONS or bool(_GENERIC_PATTERN.match(name))
+
+
+def _tool_of(lines: list[str]) -> str | None:
+    for line in lines:
+        found = _TOOL_PREFIX.match(line)
+        if found:
+            return found.group(1).lower()
+    return None
+
+
+def _strip_tool(line: str) -> str:
+    found = _TOOL_PREFIX.match(line)
+    if found:
+        return line[found.end():].lstrip(": ").strip()
+    word = line.split(":", 1)[0]
+    if word.lstrip("-") in _SHELLS and ":" in line:
+        return line.split(":", 1)[1].strip()
+    return line

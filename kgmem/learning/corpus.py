@@ -1,0 +1,166 @@
+"""The error corpus (``tests/data/errors_corpus*.jsonl``) and its fixed train / held-out split.
+
+Every file ``errors_corpus.jsonl`` and ``errors_corpus_more_*.jsonl`` in the data directory
+is read (format: ``tests/data/errors_corpus.README.md``). The split is decided by a hash,
+before any tuning, so it never depends on results: the key is the ``group`` of a variant
+and the ``confusable_with`` of a hard negative (a negative always lands in the same half
+as the group it imitates), and a key is held out when
+``int(sha1(key).hexdigest(), 16) % 2 == 1``. Weights and thresholds are calibrated on
+``train`` only; tests assert on ``test``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR"]
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
+Split = Literal["train", "test"]
+
+
+class CorpusError(ValueError):
+    """A corpus line is malformed (names file and line)."""
+
+
+@dataclass(frozen=True)
+class CorpusRow:
+    """One message of the corpus."""
+
+    kind: str  # "v" variant | "n" hard negative
+    group: str
+    category: str
+    text: str
+    source: str
+    confusable_with: str | None = None
+    file: str = ""
+
+    @property
+    def split_key(self) -> str:
+        """What decides the half: the group, or for a hard negative the group it imitates."""
+        return self.confusable_with if self.kind == "n" and self.confusable_with else self.group
+
+    @property
+    def split(self) -> Split:
+        return split_of(self.split_key)
+
+
+def split_of(key: str) -> Split:
+    """``test`` (held out) when the SHA-1 of ``key`` is odd, else ``train``."""
+    return "test" if int(hashlib.sha1(key.encode("utf-8")).hexdigest(), 16) % 2 == 1 else "train"
+
+
+def corpus_files(data_dir: Path = DATA_DIR) -> list[Path]:
+    """The base corpus file and every ``errors_corpus_more_*.jsonl``, in a stable order."""
+    base = data_dir / "errors_corpus.jsonl"
+    more = sorted(data_dir.glob("errors_corpus_more_*.jsonl"))
+    return [p for p in [base, *more] if p.exists()]
+
+
+def load_corpus(files: Iterable[Path] | None = None) -> list[CorpusRow]:
+    """All rows of ``files`` (default: :func:`corpus_files`); raises :class:`CorpusError` on a bad line."""
+    rows: list[CorpusRow] = []
+    for path in files if files is not None else corpus_files():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+                row = CorpusRow(kind=raw["kind"], group=raw["group"], category=raw["category"], text=raw["text"],
+                                source=raw.get("source", ""), confusable_with=raw.get("confusable_with"),
+                                file=path.name)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise CorpusError(f"{path.name}:{n}: not a corpus row ({exc})") from exc
+            if row.kind not in ("v", "n"):
+                raise CorpusError(f"{path.name}:{n}: kind must be 'v' or 'n', got {row.kind!r}")
+            rows.append(row)
+    return rows
+
+
+def split_corpus(rows: Sequence[CorpusRow], split: Split) -> list[CorpusRow]:
+    """The rows of one half."""
+    return [r for r in rows if r.split == split]
+
+
+def groups(rows: Sequence[CorpusRow]) -> dict[str, list[CorpusRow]]:
+    """Variants by group, in file order (the first variant is the one resolved first)."""
+    out: dict[str, list[CorpusRow]] = {}
+    for r in rows:
+        if r.kind == "v":
+            out.setdefault(r.group, []).append(r)
+    return out
+
+
+@dataclass(frozen=True)
+class FixRecall:
+    """The issue-9 measure on one half, through the real engine."""
+
+    split: str
+    groups: int
+    variants: int  # later variants (not the first of their group)
+    variants_fixed: int  # got their group's fix in obs.fixes
+    hard_negatives: int
+    negatives_fixed: list[str]  # hard negatives that got the fix of the group they imitate
+    wrong_fixes: int  # later variants that also got another group's fix
+    category_correct: int
+    messages: int
+    missed: list[str]
+
+    @property
+    def variant_rate(self) -> float:
+        return self.variants_fixed / self.variants if self.variants else 0.0
+
+    @property
+    def category_accuracy(self) -> float:
+        return self.category_correct / self.messages if self.messages else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.split}: {self.groups} groups, variants fixed {self.variants_fixed}/{self.variants} = "
+                f"{self.variant_rate:.3f}, hard negatives fixed {len(self.negatives_fixed)}/{self.hard_negatives}"
+                f" {self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes}, "
+                f"four-class category accuracy {self.category_accuracy:.3f} ({self.messages} messages)")
+
+
+def four_class(category: str) -> str:
+    """The four classes categories are judged on: timeout, permission, provider_error, rest."""
+    return category if category in ("timeout", "permission", "provider_error") else "rest"
+
+
+def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent") -> FixRecall:
+    """Record and resolve the first variant of every group (fix "fix: <group>"), then report every
+    later variant and every hard negative as a new ``tool_result`` of the same tool, in one
+    namespace: does the group's fix come back in ``obs.fixes``?"""
+    by_group = groups(rows)
+    fix_of = {g: f"fix: {g}" for g in by_group}
+    correct = total = 0
+    for g, variants in by_group.items():
+        obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
+        mem.resolve(obs, fix_of[g], ns=ns)
+        correct += four_class(obs.category) == four_class(variants[0].category)
+        total += 1
+    fixed, wrong, missed = 0, 0, []
+    later = [v for vs in by_group.values() for v in vs[1:]]
+    for v in later:
+        obs = mem.tool_result(tool, {}, error=v.text, ns=ns)
+        got = {f.description for f in obs.fixes}
+        correct += four_class(obs.category) == four_class(v.category)
+        total += 1
+        if fix_of[v.group] in got:
+            fixed += 1
+        else:
+            missed.append(v.group)
+        wrong += bool(got - {fix_of[v.group]})
+    negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
+    bad = []
+    for n in negatives:
+        obs = mem.tool_result(tool, {}, error=n.text, ns=ns)
+        correct += four_class(obs.category) == four_class(n.category)
+        total += 1
+        if fix_of[n.confusable_with or ""] in {f.description for f in obs.fixes}:
+            bad.append(n.group)
+    return FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, correct, total, missed)

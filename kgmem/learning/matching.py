@@ -1,0 +1,197 @@
+"""Is a new error the same as a known one? A ranked decision over several signals (pure).
+
+One cosine with one global threshold cannot tell a re-wrapped variant of an error
+(``time=… level=error msg="…"`` around the same text) from a near-twin that needs another
+fix (``invalid start byte`` vs ``invalid continuation byte``). So every candidate pair is
+scored on the *core* of both errors (:mod:`kgmem.learning.core`), on several signals:
+
+- template equality (:func:`kgmem.learning.templates.template` of the core): same template
+  ⇒ same error, score 1;
+- lexical overlap of the templates: token Jaccard, token containment, character-trigram
+  Jaccard (wrappers and reworded tails change few tokens; a twin changes the key word);
+- embedding cosine of the core signatures (the vector leg);
+
+combined by a logistic model whose weights and threshold were fitted on the *training*
+half of the error corpus only (:mod:`kgmem.learning.corpus`; the command is in
+:data:`DEFAULT_MODEL`'s comment). Before any score, the *identity guard*: two errors whose
+errno / HTTP status / database code / exception class / service code differ (both carry
+one of a kind and they share none) are never the same (:func:`keys_compatible`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from kgmem.learning.similarity import keys_compatible
+
+__all__ = ["ErrorText", "Features", "MatchModel", "DEFAULT_MODEL", "features", "match_score", "fit_logistic"]
+
+_TOKEN = re.compile(r"<\*>|<[a-z]+>|[A-Za-z_][A-Za-z0-9_]*|\d+")
+_SPACES = re.compile(r"\s+")
+# Error chains ("install failed: pre-install: timed out waiting for the condition"), dash and
+# semicolon joins: each piece is a clause that may be the whole error elsewhere.
+_CLAUSE = re.compile(r":\s+|\s+-\s+|;\s+|\.\s+")
+_MIN_CLAUSE_WORDS = 3
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(t.lower() for t in _TOKEN.findall(text) if t != "<*>")
+
+
+@dataclass(frozen=True)
+class ErrorText:
+    """What matching knows of one error: the template of each core line, and its identity keys."""
+
+    template: str  # the core's line templates joined by newlines
+    keys: Mapping[str, frozenset[str]]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(ln for ln in self.template.split("\n") if ln.strip())
+
+    def tokens(self) -> frozenset[str]:
+        return frozenset(_words(self.template))
+
+    def trigrams(self) -> frozenset[str]:
+        text = _SPACES.sub(" ", self.template.lower())
+        return frozenset(text[i:i + 3] for i in range(max(1, len(text) - 2)))
+
+    def clauses(self) -> frozenset[tuple[str, ...]]:
+        """Word sequences of the clauses with at least three words (wildcards left out)."""
+        out = set()
+        for line in self.lines:
+            for part in _CLAUSE.split(line):
+                words = _words(part)
+                if len(words) >= _MIN_CLAUSE_WORDS:
+                    out.add(words)
+        return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Features:
+    """The signals of one candidate pair, each in [0, 1]."""
+
+    template_equal: float
+    token_jaccard: float
+    token_containment: float
+    char_jaccard: float
+    cosine: float
+    clause_equal: float  # some clause (≥ 3 words) is the same in both
+    line_jaccard: float  # each line of the shorter core vs its best line in the other: the worst Jaccard
+    # On the best-aligned line pair: 1 / (1 + words *substituted* inside the alignment). A wrapper
+    # adds words before or after (insertions); a near-twin swaps one ("role" for "database").
+    no_substitution: float
+
+    def vector(self) -> tuple[float, ...]:
+        return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine,
+                self.clause_equal, self.line_jaccard, self.no_substitution)
+
+
+@dataclass(frozen=True)
+class MatchModel:
+    """Logistic weights over :meth:`Features.vector` plus the decision threshold on its output."""
+
+    bias: float
+    weights: tuple[float, ...]
+    threshold: float
+
+    def probability(self, f: Features) -> float:
+        z = self.bias + sum(w * x for w, x in zip(self.weights, f.vector()))
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+# Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (303 later variants, 41 hard
+# negatives; 1676 pairs) by
+#   python scripts/calibrate_matching.py
+# (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
+# among those reaching 0.90 of training variants matched, the fewest training hard negatives).
+# Weights in Features.vector() order.
+DEFAULT_MODEL = MatchModel(bias=-4.6343, weights=(-0.4539, 1.18, 2.2296, 0.6004, 2.3249, 0.4288, 1.9951, 0.6735),
+                           threshold=0.35)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def _containment(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
+    """The signals of the pair (a, b); ``cosine`` is the embedding cosine of their core signatures."""
+    ta, tb = a.tokens(), b.tokens()
+    same = bool(a.template) and a.template == b.template
+    line_cover, subs = _line_cover(a.lines, b.lines)
+    return Features(template_equal=1.0 if same else 0.0, token_jaccard=_jaccard(ta, tb),
+                    token_containment=_containment(ta, tb), char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
+                    cosine=max(0.0, min(1.0, cosine)), clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
+                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs))
+
+
+def _line_cover(a: Sequence[str], b: Sequence[str]) -> tuple[float, int]:
+    """Every line of the shorter core must find its match in the other (extra lines are context a
+    wrapper added): the worst best-match token Jaccard over those lines, and the words substituted
+    in their alignments."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    long_words = [_words(y) for y in long_]
+    worst, subs = 1.0, 0
+    for x in short:
+        wx = _words(x)
+        best, best_subs = 0.0, 0
+        for wy in long_words:
+            jac = _jaccard(frozenset(wx), frozenset(wy))
+            if jac > best:
+                best, best_subs = jac, _substitutions(wx, wy)
+        worst, subs = min(worst, best), subs + best_subs
+    return (worst if short else 0.0), subs
+
+
+def _substitutions(a: Sequence[str], b: Sequence[str]) -> int:
+    ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return sum(min(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag == "replace")
+
+
+def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = DEFAULT_MODEL) -> float | None:
+    """The match score of (a, b) in [0, 1], or None when the identity guard forbids the link.
+
+    Same template (and compatible keys) scores 1.0; otherwise the model's probability. A pair
+    is the same error when the score is ≥ ``model.threshold``.
+    """
+    if not keys_compatible(a.keys, b.keys):
+        return None
+    f = features(a, b, cosine)
+    if f.template_equal:
+        return 1.0
+    return model.probability(f)
+
+
+def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-3,
+                 steps: int = 50) -> tuple[float, tuple[float, ...]]:
+    """L2-regularised logistic regression by Newton's method (a few hundred pairs, five features: no
+    dependency needed). Classes are weighted to equal total weight. Returns (bias, weights)."""
+    import numpy as np
+
+    xs = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    if xs.ndim != 2 or len(xs) != len(ys) or not 0 < ys.sum() < len(ys):
+        raise ValueError("fit_logistic: need a 2-D x, one label per row and both classes present")
+    pos = ys.sum()
+    sample_w = np.where(ys == 1, 0.5 / pos, 0.5 / (len(ys) - pos))
+    design = np.hstack([np.ones((len(xs), 1)), xs])
+    theta = np.zeros(design.shape[1])
+    ridge = l2 * np.eye(design.shape[1])
+    ridge[0, 0] = 0.0  # the bias is not shrunk
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ theta, -60, 60)))
+        grad = design.T @ ((p - ys) * sample_w) + ridge @ theta
+        hess = (design * (sample_w * p * (1 - p))[:, None]).T @ design + ridge
+        step = np.linalg.solve(hess, grad)
+        theta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return float(theta[0]), tuple(float(v) for v in theta[1:])

@@ -1,0 +1,141 @@
+#!/usr/bin/env python
+"""Fit the error-matching model (kgmem/learning/matching.py: DEFAULT_MODEL) on the TRAINING half.
+
+    python scripts/calibrate_matching.py            # fit on train, print constants + offline figures
+    python scripts/calibrate_matching.py --json
+
+Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
+  positive = two variants of one group; negative = a hard negative and a variant of the group it
+  imitates, and variants of different groups that look alike (cosine ≥ 0.5 or trigram Jaccard ≥ 0.3).
+Pairs the identity guard rejects are left out (they are never linked whatever the score).
+The threshold is chosen on the training half by the issue's measure (each later variant against
+the group's first; each hard negative against the first variant of its look-alike group): among
+the thresholds reaching the issue's recall goal (0.90 of variants) the one with the fewest hard
+negatives matched, then the most variants, then the middle of that plateau. The
+held-out half is scored with the fitted constants and printed for reference only — never used
+to choose anything. The real-stack measure is `scripts/bench_learning.py corpus`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kgmem.config import load_settings  # noqa: E402
+from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
+from kgmem.learning.matching import ErrorText, MatchModel, features, fit_logistic, match_score  # noqa: E402
+from kgmem.learning.plan import describe_error  # noqa: E402
+from kgmem.learning.similarity import decode_keys, keys_compatible  # noqa: E402
+from kgmem.vectors import Embedder  # noqa: E402
+
+
+def _prepare(rows: list[CorpusRow], emb: Embedder):
+    infos = [describe_error("cal", "agent", r.text) for r in rows]
+    texts = [ErrorText(i.template, decode_keys(i.keys)) for i in infos]
+    vecs = emb.embed([i.signature for i in infos])
+    return texts, vecs @ vecs.T
+
+
+def _pairs(rows: list[CorpusRow], texts, sim):
+    """(i, j, label, hard) for the pairs of one half; guard-rejected pairs are dropped."""
+    out = []
+    idx = {id(r): n for n, r in enumerate(rows)}
+    by_group = groups(rows)
+    for vs in by_group.values():
+        for a, b in combinations(vs, 2):
+            out.append((idx[id(a)], idx[id(b)], 1, False))
+    for n, r in enumerate(rows):
+        if r.kind == "n":
+            out.extend((n, idx[id(v)], 0, True) for v in by_group.get(r.confusable_with or "", []))
+    variants = [n for n, r in enumerate(rows) if r.kind == "v"]
+    for i, j in combinations(variants, 2):
+        if rows[i].group != rows[j].group:
+            f = features(texts[i], texts[j], float(sim[i, j]))
+            if f.cosine >= 0.5 or f.char_jaccard >= 0.3:
+                out.append((i, j, 0, False))
+    return [(i, j, y, h) for i, j, y, h in out if keys_compatible(texts[i].keys, texts[j].keys)]
+
+
+def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
+    """The issue's measure, pairwise: does each later variant match the group's first variant;
+    does a hard negative match the first variant of the group it imitates."""
+    idx = {id(r): n for n, r in enumerate(rows)}
+    by_group = groups(rows)
+    got, total, wrong, negs = 0, 0, [], 0
+
+    def linked(i: int, j: int) -> bool:
+        s = match_score(texts[i], texts[j], float(sim[i, j]), model)
+        return s is not None and s >= model.threshold
+
+    for vs in by_group.values():
+        first = idx[id(vs[0])]
+        for v in vs[1:]:
+            total += 1
+            got += linked(idx[id(v)], first)
+    for n, r in enumerate(rows):
+        if r.kind == "n" and r.confusable_with in by_group:
+            negs += 1
+            if linked(n, idx[id(by_group[r.confusable_with][0])]):
+                wrong.append(r.group)
+    return {"variants": total, "variants_matched": round(got / max(1, total), 3), "hard_negatives": negs,
+            "hard_negatives_matched": len(wrong), "wrong": wrong}
+
+
+RECALL_GOAL = 0.90  # issue 9: share of later variants that must get their fix
+
+
+def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...]) -> float:
+    """Among thresholds whose training variants-matched rate reaches RECALL_GOAL, the one with the
+    fewest training hard negatives matched (then the most variants; then the middle of that
+    plateau). If none reaches the goal, the one with the most variants matched."""
+    grid = [round(0.05 + 0.01 * n, 2) for n in range(95)]
+    results = [(t, _measure(rows, texts, sim, MatchModel(bias, weights, t))) for t in grid]
+    ok = [(t, r) for t, r in results if r["variants_matched"] >= RECALL_GOAL] or results
+    best = min((r["hard_negatives_matched"], -r["variants_matched"]) for _, r in ok)
+    plateau = [t for t, r in ok if (r["hard_negatives_matched"], -r["variants_matched"]) == best]
+    return plateau[len(plateau) // 2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    emb = Embedder(settings.embedding, settings.models_dir)
+    rows = load_corpus()
+    train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
+    t_texts, t_sim = _prepare(train, emb)
+    pairs = _pairs(train, t_texts, t_sim)
+    x = [features(t_texts[i], t_texts[j], float(t_sim[i, j])).vector() for i, j, _, _ in pairs]
+    y = [lab for _, _, lab, _ in pairs]
+    bias, weights = fit_logistic(x, y)
+    threshold = _choose_threshold(train, t_texts, t_sim, bias, weights)
+    model = MatchModel(round(bias, 4), tuple(round(w, 4) for w in weights), threshold)
+    out = {"train_pairs": len(pairs), "positives": sum(y), "negatives": len(y) - sum(y),
+           "model": {"bias": model.bias, "weights": list(model.weights), "threshold": model.threshold},
+           "train": _measure(train, t_texts, t_sim, model)}
+    out["train_curve"] = [{"threshold": t, **{k: v for k, v in _measure(train, t_texts, t_sim, MatchModel(
+        model.bias, model.weights, t)).items() if k != "wrong"}} for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)]
+    h_texts, h_sim = _prepare(test, emb)
+    out["held_out_reference_only"] = _measure(test, h_texts, h_sim, model)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"pairs {out['train_pairs']} ({out['positives']} positive, {out['negatives']} negative)")
+        print(f"DEFAULT_MODEL = MatchModel(bias={model.bias}, weights={model.weights}, threshold={model.threshold})")
+        print("train   ", out["train"])
+        for row in out["train_curve"]:
+            print(f"  train, threshold {row['threshold']:.2f}: variants matched {row['variants_matched']:.3f}, "
+                  f"hard negatives matched {row['hard_negatives_matched']}/{row['hard_negatives']}")
+        print("held-out", out["held_out_reference_only"], "(reference only; not used to choose anything)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Core-error extraction: each wrapper kind real tools add is stripped; identity keys are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.learning.core import extract_core
+
+
+@pytest.mark.parametrize(
+    ("message", "core"),
+    [
+        # log prefixes
+        ('time="2024-03-01T10:00:00Z" level=warning msg="disk quota exceeded"', "disk quota exceeded"),
+        ("E   AssertionError: expected 3 got 4", "expected 3 got 4"),
+        ("ERROR: Could not find a version that satisfies the requirement foo==9", 
+         "Could not find a version that satisfies the requirement foo==9"),
+        ("[2024-01-02 03:04:05] ERROR No space left on device", "No space left on device"),
+        ("2024/11/26 19:31:19 [ERROR] context deadline exceeded", "context deadline exceeded"),
+        # container prefixes
+        ("db_1  | FATAL:  password authentication failed for user \"postgres\"",
+         'password authentication failed for user "postgres"'),
+        # JSON envelopes, on one line and pretty-printed
+        ('{"level":"error","msg":"connection refused","ts":1700000000}', "connection refused"),
+        ('{\n  "error": {\n    "message": "Overloaded",\n    "type": "overloaded_error"\n  }\n}', "Overloaded"),
+        # logfmt keeps msg and err
+        ('level=error msg="failed to sync" err="permission denied"', "failed to sync: permission denied"),
+        # markdown code spans around a pasted line
+        ("`Error: connect EHOSTUNREACH 10.0.0.1:22`", "connect EHOSTUNREACH 10.0.0.1:22"),
+    ],
+)
+def test_wrappers_are_stripped(message: str, core: str) -> None:
+    assert extract_core(message).lines[0] == core
+
+
+def test_shell_prompt_is_dropped_and_names_the_tool() -> None:
+    c = extract_core("$ git pull\nfatal: not a git repository (or any of the parent directories): .git")
+    assert c.lines == ("not a git repository (or any of the parent directories): .git",)
+    assert c.tool == "git"
+
+
+def test_exception_class_is_an_identity_key_not_part_of_the_core() -> None:
+    c = extract_core("boto3.exceptions.S3UploadFailedError: Failed to upload a.txt to b/a.txt: "
+                     "An error occurred (AccessDenied) when calling the PutObject operation: Access Denied")
+    assert c.exc_class == "S3UploadFailedError"
+    assert c.lines[0].startswith("Failed to upload")
+    assert c.identity()["exc"] == frozenset({"S3UploadFailedError"})
+
+
+def test_trailing_service_code_is_kept() -> None:
+    c = extract_core("botocore.exceptions.ClientError: Access Denied (AccessDenied)")
+    assert c.service_code == "AccessDenied"
+    assert c.exc_class is None  # ClientError wraps any service error: no identity
+
+
+def test_generic_base_classes_are_no_identity() -> None:
+    assert extract_core("RuntimeError: CUDA out of memory. Tried to allocate 2 GiB").exc_class is None
+    assert extract_core("torch.cuda.OutOfMemoryError: CUDA out of memory.").exc_class == "OutOfMemoryError"
+
+
+def test_stack_frames_and_source_lines_are_dropped() -> None:
+    tb = ('Traceback (most recent call last):\n  File "/app/x.py", line 3, in <module>\n    import torch\n'
+          "ModuleNotFoundError: No module named 'torch'")
+    c = extract_core(tb)
+    assert c.lines == ("No module named 'torch'",) and c.exc_class == "ModuleNotFoundError"
+    node = ("Error: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle (net.js:1:1)\n"
+            "  code: 'EADDRINUSE',\n  errno: -98,")
+    assert extract_core(node).lines == ("listen EADDRINUSE: address already in use :::3000",)
+
+
+def test_java_wrappers_and_quoted_messages() -> None:
+    c = extract_core('Exception in thread "main" java.lang.UnsupportedClassVersionError: Foo has been compiled')
+    assert c.exc_class == "UnsupportedClassVersionError" and c.lines == ("Foo has been compiled",)
+    # a quoted span of several words is the message (templating would blank a quoted value)
+    c = extract_core('standard_init_linux.go:207: exec user process caused "exec format error"')
+    assert c.lines[0].endswith("caused exec format error")
+
+
+def test_advice_lines_are_not_the_core() -> None:
+    c = extract_core("Permission denied (publickey).\nfatal: Could not read from remote repository.\n\n"
+                     "Please make sure you have the correct access rights")
+    assert c.lines == ("Permission denied (publickey).", "Could not read from remote repository.")
+
+
+def test_plain_text_without_markers_is_kept_whole() -> None:
+    assert extract_core("something odd happened").lines == ("something odd happened",)
+
+
+def test_tool_prefix_then_generic_error_word() -> None:
+    c = extract_core('psql: error: connection to server at "10.0.0.5", port 5432 failed: Connection refused')
+    assert c.tool == "psql"
+    assert c.lines == ('connection to server at "10.0.0.5", port 5432 failed: Connection refused',)

@@ -1,0 +1,86 @@
+"""Matching score: template equality, lexical signals, the identity guard, the logistic fit; and
+the fixed corpus split it is calibrated on."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kgmem.learning.corpus import CorpusRow, load_corpus, split_corpus, split_of
+from kgmem.learning.matching import DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score
+from kgmem.learning.plan import describe_error
+from kgmem.learning.similarity import decode_keys
+
+
+def _text(message: str) -> ErrorText:
+    info = describe_error("t", "tool", message)
+    return ErrorText(info.template, decode_keys(info.keys))
+
+
+def test_same_template_after_wrappers_is_a_match() -> None:
+    a = _text('FATAL:  password authentication failed for user "nfldb"')
+    b = _text('db_1  | FATAL:  password authentication failed for user "postgres"')
+    assert a.template == b.template
+    assert match_score(a, b, cosine=0.2) == 1.0  # whatever the embedding says
+
+
+def test_identity_guard_blocks_different_codes_and_classes() -> None:
+    refused = _text("OSError: [Errno 111] Connection refused")
+    unreachable = _text("OSError: [Errno 113] Connection refused")  # same words, other errno
+    assert match_score(refused, unreachable, cosine=1.0) is None
+    read = _text("botocore.exceptions.ReadTimeoutError: Read timeout on endpoint URL")
+    connect = _text("botocore.exceptions.ConnectTimeoutError: Read timeout on endpoint URL")
+    assert match_score(read, connect, cosine=1.0) is None
+    assert match_score(_text("HTTP Error 403: Forbidden"), _text("HTTP Error 404: Forbidden"), 1.0) is None
+
+
+def test_features_are_bounded_and_symmetric_where_they_should_be() -> None:
+    a = _text("INSTALLATION FAILED: timed out waiting for the condition")
+    b = _text("timed out waiting for the condition")
+    f, g = features(a, b, 0.9), features(b, a, 0.9)
+    assert f == g
+    assert all(0.0 <= x <= 1.0 for x in f.vector())
+    assert f.token_containment == 1.0 and f.template_equal == 0.0 and f.clause_equal == 1.0
+
+
+def test_a_substituted_key_word_scores_lower_than_an_added_wrapper() -> None:
+    base = _text('psql: FATAL:  database "metadb" does not exist')
+    wrapped = _text('psql: error: connection to server on socket "/tmp/.s.PGSQL.5432" failed: '
+                    'FATAL:  database "postgres" does not exist')
+    twin = _text('psql: FATAL:  role "metadb" does not exist')
+    assert features(base, twin, 0.5).no_substitution < features(base, wrapped, 0.5).no_substitution
+    assert (match_score(base, wrapped, 0.8) or 0) > (match_score(base, twin, 0.8) or 0)
+
+
+def test_default_model_decides_with_its_threshold() -> None:
+    low = MatchModel(bias=-100.0, weights=DEFAULT_MODEL.weights, threshold=0.5)
+    a, b = _text("socket hang up"), _text("Error: socket hang up (ECONNRESET)")
+    assert match_score(a, b, 0.9, low) < low.threshold  # a model can say no to non-identical templates
+
+
+def test_fit_logistic_separates_a_separable_set() -> None:
+    x = [(0.0, 0.1), (0.1, 0.0), (0.2, 0.1), (0.9, 1.0), (1.0, 0.8), (0.8, 0.9)]
+    y = [0, 0, 0, 1, 1, 1]
+    bias, w = fit_logistic(x, y)
+    assert all(v > 0 for v in w)
+    p = [1 / (1 + math.exp(-(bias + w[0] * a + w[1] * b))) for a, b in x]
+    assert max(p[:3]) < 0.5 < min(p[3:])
+    with pytest.raises(ValueError):
+        fit_logistic([(0.0,)], [1])
+
+
+def test_split_is_by_hash_of_group_and_negatives_follow_their_group() -> None:
+    assert split_of("py_errno13") in ("train", "test")
+    assert split_of("x") == split_of("x")
+    neg = CorpusRow("n", "role_not_exist", "general", "t", "s", confusable_with="pg_db_not_exist")
+    var = CorpusRow("v", "pg_db_not_exist", "general", "t", "s")
+    assert neg.split == var.split == split_of("pg_db_not_exist")
+
+
+def test_corpus_halves_are_disjoint_and_cover_everything() -> None:
+    rows = load_corpus()
+    train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
+    assert len(train) + len(test) == len(rows)
+    assert not {r.group for r in train if r.kind == "v"} & {r.group for r in test if r.kind == "v"}
+    assert len(train) > 50 and len(test) > 50
