@@ -161,7 +161,7 @@ class AsyncKGMem:
         (see :meth:`kgmem.KGMem.end_session`)."""
         ns = self._ns(ns)
         await self._run(self.turns.end_session_op(ns, session))
-        await self._run(self.retrieval.end_session_op(ns, session))
+        await self._run(self.retrieval.close_session_op(ns, session))
 
     @keyword_only
     async def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:

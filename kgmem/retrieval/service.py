@@ -271,6 +271,16 @@ class RetrievalEngine:
         with self._lock:
             return self._sessions.get((ns, session), bqar.ShiftState())
 
+    def close_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
+        """:meth:`end_session_op` for the clients' ``end_session``: with Neo4j down the overlay stays
+        (logged, not raised), and a later ``end_session`` merges it."""
+        try:
+            return (yield from self.end_session_op(ns, session))
+        except BackendUnavailable as exc:
+            log.warning("session %s: retrieval feedback not merged yet (%s); call end_session again later",
+                        session, exc)
+            return []
+
     def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
         """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
         merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged."""
@@ -330,6 +340,10 @@ class Retrieval(RetrievalEngine):
     def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
         """See :meth:`RetrievalEngine.end_session_op`."""
         return run(self.end_session_op(ns, session), self.io)
+
+    def close_session(self, ns: str, session: str) -> list[bqar.Merge]:
+        """See :meth:`RetrievalEngine.close_session_op`."""
+        return run(self.close_session_op(ns, session), self.io)
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Wait until every query of this process is stored (feedback from other processes needs it)."""
