@@ -5,9 +5,10 @@ from typing import TYPE_CHECKING, Any
 from kgmem.config import Settings, load_settings
 
 if TYPE_CHECKING:
+    from kgmem.aio import AsyncKGMem
     from kgmem.client import KGMem
 
-__all__ = ["KGMem", "Settings", "load_settings"]
+__all__ = ["AsyncKGMem", "KGMem", "Settings", "load_settings"]
 __version__ = "0.1.0"
 
 
@@ -17,4 +18,8 @@ def __getattr__(name: str) -> Any:
         from kgmem.client import KGMem
 
         return KGMem
+    if name == "AsyncKGMem":
+        from kgmem.aio import AsyncKGMem
+
+        return AsyncKGMem
     raise AttributeError(name)

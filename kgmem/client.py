@@ -18,7 +18,6 @@ from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
-from kgmem.errors import BackendUnavailable
 from kgmem.conversation import Turn, TurnStore
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
@@ -235,11 +234,7 @@ class KGMem:
         """Close ``session``: merge its retrieval feedback into the global posteriors, analyse what is
         pending and learn from the whole session (in the background)."""
         self.analysis.close_session(self._ns(ns), session)  # spooled when Neo4j is down
-        try:
-            self.retrieval.end_session(self._ns(ns), session)
-        except BackendUnavailable as exc:  # the overlay stays in Neo4j: a later end_session merges it
-            log.warning("session %s: retrieval feedback not merged yet (%s); call end_session again later",
-                        session, exc)
+        self.retrieval.close_session(self._ns(ns), session)
 
     @keyword_only
     def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:

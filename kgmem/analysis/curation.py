@@ -19,6 +19,7 @@ from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
+from kgmem.runner import Embed, Op, Read, VectorUpsert, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,12 @@ def _check_content(content: Any) -> str:
     return content.strip()
 
 
+def _check_item(type: Any, content: Any) -> str:
+    if type not in KNOWLEDGE_TYPES:
+        raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
+    return _check_content(content)
+
+
 class Curator:
     """Manual knowledge operations on top of a :class:`KnowledgeStore`."""
 
@@ -49,9 +56,7 @@ class Curator:
 
         While Neo4j is unreachable the add is spooled (replayed once it answers again) and the
         returned item carries ``spooled: True``."""
-        if type not in KNOWLEDGE_TYPES:
-            raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
-        content = _check_content(content)
+        content = _check_item(type, content)
         try:
             return self.write_manual(ns, type, content)
         except UNREACHABLE as exc:
@@ -61,18 +66,27 @@ class Curator:
             return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
                     "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
 
+    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
+        """:meth:`add` as an operation (kgmem.runner), without the spool: raises while Neo4j is unreachable."""
+        return (yield from self.write_manual_op(ns, type, _check_item(type, content)))
+
     def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
         """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""
+        return run(self.write_manual_op(ns, type, content), self.store.io)
+
+    def write_manual_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
+        """:meth:`write_manual` as an operation (kgmem.runner)."""
         norm = normalise_text(content)
-        found = self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
+        found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
-        row = self.store.graph.write("analysis/add_manual", ns=ns, id=kid, type=type, content=content, norm=norm,
-                                     now=_now())[0]
+        rows = yield Write("analysis/add_manual", dict(ns=ns, id=kid, type=type, content=content, norm=norm,
+                                                       now=_now()))
+        row = rows[0]
         if row["vector_pending"]:
-            self._write_vector(ns, row)
+            yield from self._write_vector_op(ns, row)
         self.stats.emit("inserted" if row["created"] else "merged", ns, source="manual", id=kid,
                         content=content[:100], new_confidence=1.0)
-        return self.store.get(ns, kid)
+        return (yield from self.store.get_op(ns, kid))
 
     def edit(self, ns: str, id: str, content: str) -> dict[str, Any]:
         """Replace an item's text (id, confidence and history stay); re-embeds it."""
@@ -106,8 +120,11 @@ class Curator:
         return self.store.get(ns, id)
 
     def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
-        vector = self.store.embedder.embed([row["content"]])
-        if self.store.upsert_or_defer(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
-                                      [_knowledge_meta(row["type"], row["source"])]):
-            self.store.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[row["id"]], entity_ids=[])
-            self.store.repair_if_due(ns)
+        run(self._write_vector_op(ns, row), self.store.io)
+
+    def _write_vector_op(self, ns: str, row: dict[str, Any]) -> Op[None]:
+        vector = yield Embed([row["content"]])
+        if (yield from self.store.upsert_or_defer_op(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
+                                                     [_knowledge_meta(row["type"], row["source"])])):
+            yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
+            yield from self.store.repair_if_due_op(ns)

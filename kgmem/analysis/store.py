@@ -38,6 +38,7 @@ from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, Vec
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
+from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,8 @@ class KnowledgeStore:
         self.embedder = embedder
         self.settings = settings
         self.stats = stats
+        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
+        self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     # -- reading ----------------------------------------------------------------------
@@ -124,18 +127,28 @@ class KnowledgeStore:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
+        return run(self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive,
+                                limit=limit), self.io)
+
+    def list_op(self, ns: str, *, type: str | None = None, min_confidence: float = 0.0,
+                include_inactive: bool = False, limit: int = 1000) -> Op[list[dict[str, Any]]]:
+        """:meth:`list` as an operation (kgmem.runner)."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         if not 0.0 <= min_confidence <= 1.0:
             raise ValidationError(f"min_confidence: must be between 0 and 1; got {min_confidence}")
-        return self.graph.read(
-            "analysis/list_knowledge", ns=ns, type=type, min_confidence=float(min_confidence),
-            include_inactive=include_inactive, limit=int(limit),
-        )
+        return (yield Read("analysis/list_knowledge", dict(
+            ns=ns, type=type, min_confidence=float(min_confidence), include_inactive=include_inactive,
+            limit=int(limit),
+        )))
 
     def get(self, ns: str, id: str) -> dict[str, Any]:
         """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
-        rows = self.graph.read("analysis/get_knowledge", ns=ns, id=id)
+        return run(self.get_op(ns, id), self.io)
+
+    def get_op(self, ns: str, id: str) -> Op[dict[str, Any]]:
+        """:meth:`get` as an operation (kgmem.runner)."""
+        rows = yield Read("analysis/get_knowledge", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows[0]
@@ -321,8 +334,13 @@ class KnowledgeStore:
                         metadatas: list[dict[str, Any]]) -> bool:
         """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
         committed, raising would only invite a double-counting retry) and return False."""
+        return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
+
+    def upsert_or_defer_op(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
+                           metadatas: list[dict[str, Any]]) -> Op[bool]:
+        """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
         try:
-            self.vectors.upsert(ns, kind, ids, vectors, documents, metadatas)
+            yield VectorUpsert(ns, kind, ids, vectors, documents, metadatas)
         except VectorStoreUnavailable as exc:
             self._repair_due.add(ns)
             log.warning("%d %s vector(s) left pending (repaired by the next write or "
@@ -332,11 +350,15 @@ class KnowledgeStore:
 
     def repair_if_due(self, ns: str) -> None:
         """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
+        run(self.repair_if_due_op(ns), self.io)
+
+    def repair_if_due_op(self, ns: str) -> Op[None]:
+        """:meth:`repair_if_due` as an operation (kgmem.runner)."""
         if ns not in self._repair_due:
             return
         self._repair_due.discard(ns)
         try:
-            self.repair(ns)
+            yield from self.repair_op(ns)
         except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
             self._repair_due.add(ns)
             log.warning("repair of pending knowledge vectors failed: %s", exc)
@@ -360,20 +382,24 @@ class KnowledgeStore:
 
     def repair(self, ns: str, limit: int = 10_000) -> int:
         """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
-        pending = self.graph.read("analysis/pending_vectors", ns=ns, limit=limit)
+        return run(self.repair_op(ns, limit), self.io)
+
+    def repair_op(self, ns: str, limit: int = 10_000) -> Op[int]:
+        """:meth:`repair` as an operation (kgmem.runner)."""
+        pending = yield Read("analysis/pending_vectors", dict(ns=ns, limit=limit))
         if not pending:
             return 0
-        vecs = self.embedder.embed([p["text"] for p in pending])
+        vecs = yield Embed([p["text"] for p in pending])
         for kind in (KNOWLEDGE_KIND, ENTITY_KIND):
             idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
             if idx:
                 meta = [_knowledge_meta(pending[i]["type"], pending[i]["source"]) if kind == KNOWLEDGE_KIND
                         else kinds.ENTITY.metadata(pending[i]) for i in idx]
-                self.vectors.upsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
-                                    [pending[i]["text"] for i in idx], meta)
-        self.graph.write("analysis/vectors_written", ns=ns,
-                         knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
-                         entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND])
+                yield VectorUpsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
+                                   [pending[i]["text"] for i in idx], meta)
+        yield Write("analysis/vectors_written", dict(
+            ns=ns, knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
+            entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND]))
         return len(pending)
 
 

@@ -22,6 +22,7 @@ from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
+from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -109,10 +110,12 @@ class TurnStore:
         embedder: the sentence embedder.
     """
 
-    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder) -> None:
+    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None) -> None:
+        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them without these stores.
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
     def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
@@ -125,11 +128,15 @@ class TurnStore:
 
     def record_batch(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> "Recorded":
         """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
+        return run(self.record_batch_op(ns, turns, vectors), self.io)
+
+    def record_batch_op(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Op["Recorded"]:
+        """:meth:`record_batch` as an operation (kgmem.runner)."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
         clean = [validate_turn(t, f"turns[{i}]") for i, t in enumerate(turns)]
         if not clean:
-            return []
+            return Recorded(ids=[], created=0, embedded=0)
         if vectors is not None and len(vectors) != len(clean):
             raise ValidationError(f"vectors: {len(vectors)} rows for {len(clean)} turns")
         rows = [
@@ -145,7 +152,7 @@ class TurnStore:
             for t in clean
         ]
         now = datetime.now(timezone.utc).isoformat()
-        written = self.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows)
+        written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows))
         index = {r["id"]: i for i, r in enumerate(rows)}
         pending = []
         seen: set[str] = set()
@@ -154,33 +161,42 @@ class TurnStore:
                 seen.add(w["id"])
                 pending.append({**rows[index[w["id"]]], "seq": w["seq"], "ts": w["ts"]})
         given = None if vectors is None else np.asarray(vectors, dtype=np.float32)[[index[p["id"]] for p in pending]]
-        self._write_vectors(ns, pending, given)
+        yield from self._write_vectors(ns, pending, given)
         created = sum(1 for w in written if w["created"])
         return Recorded(ids=[r["id"] for r in rows], created=created, embedded=len(pending))
 
     def repair(self, ns: str, limit: int = 10_000) -> int:
         """Write the vectors of messages still marked ``vector_pending``; returns how many."""
-        pending = self.graph.read("conversation/pending_messages", ns=ns, limit=limit)
-        self._write_vectors(ns, pending)
+        return run(self._repair_op(ns, limit), self.io)
+
+    def _repair_op(self, ns: str, limit: int) -> Op[int]:
+        pending = yield Read("conversation/pending_messages", dict(ns=ns, limit=limit))
+        yield from self._write_vectors(ns, pending)
         return len(pending)
 
     def end_session(self, ns: str, session: str) -> None:
         """Mark ``session`` ended (``Session.ended_at``)."""
+        run(self.end_session_op(ns, session), self.io)
+
+    def end_session_op(self, ns: str, session: str) -> Op[None]:
+        """:meth:`end_session` as an operation (kgmem.runner)."""
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
         session = bounded_key(session)
-        self.graph.write(
-            "conversation/end_session",
+        yield Write("conversation/end_session", dict(
             ns=ns,
             id=node_id(ns, "session", session),
             key=session,
             now=datetime.now(timezone.utc).isoformat(),
-        )
+        ))
 
     def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
         """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
-        return self.graph.read("conversation/session_messages", ns=ns,
-                               id=node_id(ns, "session", bounded_key(session)))
+        return run(self.messages_op(ns, session), self.io)
+
+    def messages_op(self, ns: str, session: str) -> Op[list[dict[str, Any]]]:
+        """:meth:`messages` as an operation (kgmem.runner)."""
+        return (yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", bounded_key(session)))))
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:
@@ -191,15 +207,15 @@ class TurnStore:
         """
         return kinds.MESSAGE.embedding_text({"role": role, "text": text})
 
-    def _write_vectors(self, ns: str, rows: list[dict[str, Any]], vectors: np.ndarray | None = None) -> None:
+    def _write_vectors(self, ns: str, rows: list[dict[str, Any]], vectors: np.ndarray | None = None) -> Op[None]:
         if not rows:
             return
         if vectors is None:
-            vectors = self.embedder.embed([self.embedding_text(r["role"], r["text"]) for r in rows])
+            vectors = yield Embed([self.embedding_text(r["role"], r["text"]) for r in rows])
         ids = [r["id"] for r in rows]
         try:
-            self.vectors.upsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
-                                [message_metadata(r) for r in rows])
+            yield VectorUpsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
+                               [message_metadata(r) for r in rows])
         except VectorStoreUnavailable as exc:
             # The graph write is committed and the messages stay `vector_pending`: never raise
             # (a retry would only re-send committed turns). The next write here repairs them.
@@ -207,10 +223,10 @@ class TurnStore:
             log.warning("%d message vector(s) left pending (repaired by the next write or "
                         "`kgmem reindex --missing-only`): %s", len(ids), exc)
             return
-        self.graph.write("conversation/message_vectors_written", ns=ns, ids=ids)
+        yield Write("conversation/message_vectors_written", dict(ns=ns, ids=ids))
         if ns in self._repair_due:
             self._repair_due.discard(ns)
             try:
-                self.repair(ns)
+                yield from self._repair_op(ns, 10_000)
             except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
                 log.warning("repair of pending message vectors failed: %s", exc)

@@ -43,14 +43,18 @@ UNREACHABLE: tuple[type[BaseException], ...] = (GraphUnavailable, ServiceUnavail
 
 def connect(settings: Settings) -> neo4j.Driver:
     """Create the driver for ``settings.neo4j`` (create once per process, then inject)."""
+    return neo4j.GraphDatabase.driver(settings.neo4j.uri, **driver_options(settings))
+
+
+def driver_options(settings: Settings) -> dict[str, Any]:
+    """The driver options kgmem uses (shared by the sync and the async driver)."""
     cfg = settings.neo4j
     if cfg.password is None:
         raise ConfigError(
             "neo4j.password: not set — run `kgmem up` (local server; it writes the password to "
             f"{settings.config_file}) or set KGMEM_NEO4J__PASSWORD"
         )
-    return neo4j.GraphDatabase.driver(
-        cfg.uri,
+    return dict(
         auth=(cfg.user, cfg.password.get_secret_value()),
         max_connection_pool_size=50,
         connection_acquisition_timeout=cfg.deadline_s,
@@ -62,6 +66,13 @@ def connect(settings: Settings) -> neo4j.Driver:
         # are expected for kgmem's fixed queries; they would only flood the user's log.
         notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
     )
+
+
+def with_ns_key(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` plus ``ns_key``, the full-text namespace token (kgmem.ids), when ``ns`` is given."""
+    if isinstance(params.get("ns"), str) and "ns_key" not in params:
+        return {**params, "ns_key": ns_key(params["ns"])}
+    return params
 
 
 @dataclass(frozen=True)
@@ -138,33 +149,12 @@ class GraphStore:
             raise self._went_down(exc) from exc
 
     def _run(self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
-        if isinstance(params.get("ns"), str) and "ns_key" not in params:
-            params = {**params, "ns_key": ns_key(params["ns"])}  # the full-text namespace token (kgmem.ids)
-        return self._execute(cypher.load(name), params, routing)
+        return self._execute(cypher.load(name), with_ns_key(params), routing)
 
     def _execute(self, query: str, params: dict[str, Any], routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
-        self._check_params(params)
-        if self.offline:
-            raise GraphUnavailable(
-                f"Neo4j was unreachable moments ago; not retrying for {self.policy.offline_retry_s:g} s "
-                "([neo4j] offline_retry_s)")
+        self._before(params)
 
-        deadline, attempts = self.policy.deadline_s, self._attempts
-
-        def give_up(state: RetryCallState) -> bool:
-            # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
-            # budget now and then: retry those more often, never past the deadline.
-            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
-            return state.attempt_number >= limit or state.seconds_since_start >= deadline
-
-        @retry(
-            # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
-            # so running it again could count it twice — fail instead (callers spool, see docs).
-            retry=retry_if_exception_type((*_RETRYABLE, TransientError)) & retry_if_not_exception_type(IncompleteCommit),
-            stop=give_up,
-            wait=wait_exponential(multiplier=0.2, max=1.0),
-            reraise=True,
-        )
+        @retry(**self._retry_policy())
         def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
                 query, parameters_=params, routing_=routing, database_=self.database
@@ -173,12 +163,46 @@ class GraphStore:
 
         try:
             return attempt()
-        except _RETRYABLE as exc:
-            raise self._went_down(exc) from exc
-        except TransientError as exc:  # alive but contended past the deadline: callers spool, no breaker
-            raise GraphUnavailable(f"Neo4j kept failing transiently until the deadline: {exc}") from exc
-        except DatabaseError as exc:
-            raise _too_large(exc) or exc
+        except (*_RETRYABLE, TransientError, DatabaseError) as exc:
+            mapped = self._failure(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    # The checks, retry policy and error mapping around a call (shared with kgmem.aio's AsyncGraphStore).
+    def _before(self, params: dict[str, Any]) -> None:
+        self._check_params(params)
+        if self.offline:
+            raise GraphUnavailable(
+                f"Neo4j was unreachable moments ago; not retrying for {self.policy.offline_retry_s:g} s "
+                "([neo4j] offline_retry_s)")
+
+    def _retry_policy(self) -> dict[str, Any]:
+        deadline, attempts = self.policy.deadline_s, self._attempts
+
+        def give_up(state: RetryCallState) -> bool:
+            # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
+            # budget now and then: retry those more often, never past the deadline.
+            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
+            return state.attempt_number >= limit or state.seconds_since_start >= deadline
+
+        return dict(
+            # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
+            # so running it again could count it twice — fail instead (callers spool, see docs).
+            retry=retry_if_exception_type((*_RETRYABLE, TransientError)) & retry_if_not_exception_type(IncompleteCommit),
+            stop=give_up,
+            wait=wait_exponential(multiplier=0.2, max=1.0),
+            reraise=True,
+        )
+
+    def _failure(self, exc: BaseException) -> BaseException:
+        if isinstance(exc, _RETRYABLE):
+            return self._went_down(exc)
+        if isinstance(exc, TransientError):  # alive but contended past the deadline: callers spool, no breaker
+            return GraphUnavailable(f"Neo4j kept failing transiently until the deadline: {exc}")
+        if isinstance(exc, DatabaseError):
+            return _too_large(exc) or exc
+        return exc
 
     def _went_down(self, exc: BaseException) -> GraphUnavailable:
         with self._state_lock:

@@ -40,6 +40,9 @@ from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
 from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer
 from kgmem.retrieval.text import lucene_query
+from kgmem.runner import (
+    Embed, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write, run,
+)
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -64,11 +67,14 @@ class LearningEngine:
             None disables spooling (every backend error raises).
     """
 
-    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, settings: LearningSettings,
-                 spool_dir: Path | None = None) -> None:
+    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
+                 settings: LearningSettings, spool_dir: Path | None = None) -> None:
+        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores
+        # (without a spool); the sync methods run them here on ``io``.
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.io = SyncIO(graph, vectors, embedder)
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
         self.describe = ErrorDescriber()
@@ -86,13 +92,19 @@ class LearningEngine:
                     ts: str | None = None) -> Observation:
         """Record one tool outcome; return its :class:`Observation` (on error with the ranked fixes;
         on success ``ok=True`` with the recovery it completed or the fix it confirmed, if any)."""
+        return run(self.tool_result_op(ns, tool, params, error=error, session=session, ts=ts), self.io)
+
+    def tool_result_op(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
+                       error: str | BaseException | None = None, session: str | None = None,
+                       ts: str | None = None) -> Op[Observation]:
+        """:meth:`tool_result` as an operation (kgmem.runner)."""
         event = prepare(tool, params, error, session, ts)
         if event.message is None and event.session is None:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
         try:
-            self._check_online()
+            yield from self._check_online()
             self._replay_if_due()
-            errors, _, plan = self._apply(ns, [event], want_similar=True)
+            errors, _, plan = yield from self._apply(ns, [event], want_similar=True)
         except _UNREACHABLE as exc:
             return self._spool_or_raise(ns, [event], exc)[0]
         if event.message is None:
@@ -111,14 +123,19 @@ class LearningEngine:
         if one already exists nothing is written and :class:`AlreadyApplied` is raised.
         ``spool=False`` raises :class:`BackendUnavailable` instead of spooling.
         """
+        return run(self.tool_results_op(ns, events, index=index, marks=marks, spool=spool), self.io)
+
+    def tool_results_op(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
+                        index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> Op[BatchResult]:
+        """:meth:`tool_results` as an operation (kgmem.runner)."""
         prepared = [_prepare_any(e, i) for i, e in enumerate(events)]
         if not prepared:
             return BatchResult(0, 0, 0, 0, 0)
         n_err = sum(1 for p in prepared if p.message is not None)
         try:
-            self._check_online()
+            yield from self._check_online()
             self._replay_if_due()
-            errors, resolved, _ = self._apply(ns, prepared, index=index, marks=list(marks))
+            errors, resolved, _ = yield from self._apply(ns, prepared, index=index, marks=list(marks))
         except _UNREACHABLE as exc:
             if not spool:
                 raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc)) from exc
@@ -139,26 +156,34 @@ class LearningEngine:
         on its own (a user correction is knowledge of its own, not the name of the agent's
         recovery). Raises :class:`BackendUnavailable` if Neo4j is down.
         """
+        return run(self.resolve_op(ns, error, fix, success, tool=tool, source=source, session=session,
+                                   recovery=recovery), self.io)
+
+    def resolve_op(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
+                   tool: str | None = None, source: str = "explicit", session: str | None = None,
+                   recovery: bool = True) -> Op[FixOutcome]:
+        """:meth:`resolve` as an operation (kgmem.runner)."""
         if not isinstance(fix, str) or not fix.strip():
             raise ValidationError("fix: must be a non-empty string")
         if not isinstance(success, bool):
             raise ValidationError("success: must be true or false")
         if isinstance(error, Observation) and session is None and recovery:
             session = error.session
-        info = self._error_info(ns, error, tool)
+        info = yield from self._error_info(ns, error, tool)
         description = fix.strip()
         outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
                    "signature": info["signature"], "keys": info["keys"], "category": info["category"],
                    "template": info.get("template") or "",
                    "fix_id": fix_id(ns, description), "description": description, "source": source,
                    "success": success, "at": now_iso()}
-        outcomes, retracts, recoveries = plan_resolve(outcome, *self._recovery_state(ns, info["id"], session))
-        rows = self.graph.write("learning/apply_events", **self._params(ns, [], outcomes, [], retracts=retracts,
-                                                                        recoveries=recoveries))
+        state = yield from self._recovery_state(ns, info["id"], session)
+        outcomes, retracts, recoveries = plan_resolve(outcome, *state)
+        rows = yield Write("learning/apply_events", self._params(ns, [], outcomes, [], retracts=retracts,
+                                                                 recoveries=recoveries))
         resolved = rows[0]["resolved"]
         try:
-            self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
-            self._index(ns, [], resolved, [])
+            yield from self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
+            yield from self._index(ns, [], resolved, [])
         except Exception as exc:  # noqa: BLE001 - committed; raising would invite a double-counting retry
             if self.settings.strict:
                 raise
@@ -167,29 +192,35 @@ class LearningEngine:
         return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
                           int(row["successes"]), int(row["failures"]), int(row["propagated"]))
 
-    def _recovery_state(self, ns: str, error_id: str, session: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    def _recovery_state(self, ns: str, error_id: str,
+                        session: str | None) -> Op[tuple[dict[str, Any] | None, str | None]]:
         """The IN_SESSION recovery state of ``error_id`` in ``session`` (None, None without a session)."""
         if session is None:
             return None, None
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string or None")
         sid = node_id(ns, "session", session)
-        rows = self.graph.read("learning/recovery_state", ns=ns, error_id=error_id, session_id=sid)
+        rows = yield Read("learning/recovery_state", dict(ns=ns, error_id=error_id, session_id=sid))
         return (rows[0] if rows else None), sid
 
-    def _drop_fix_vectors(self, ns: str, fix_ids: Sequence[str]) -> None:
+    def _drop_fix_vectors(self, ns: str, fix_ids: Sequence[str]) -> Op[None]:
         if fix_ids:
-            self.vectors.delete(ns, FIX_KIND, list(fix_ids))
+            yield VectorDelete(ns, FIX_KIND, list(fix_ids))
 
     def index_pending(self, ns: str, batch: int = 500) -> int:
         """Embed and link every error pattern still waiting for its vector (after
         ``tool_results(index=False)`` or a Chroma failure); returns how many were indexed."""
+        return run(self.index_pending_op(ns, batch), self.io)
+
+    def index_pending_op(self, ns: str, batch: int = 500) -> Op[int]:
+        """:meth:`index_pending` as an operation (kgmem.runner)."""
         total = 0
         while True:
-            rows = [r for r in self.graph.read("learning/pending_errors", ns=ns, limit=batch) if r["signature"]]
+            pending = yield Read("learning/pending_errors", dict(ns=ns, limit=batch))
+            rows = [r for r in pending if r["signature"]]
             if not rows:
                 return total
-            self._index(ns, rows, [], [])
+            yield from self._index(ns, rows, [], [])
             total += len(rows)
 
     # -- spool ----------------------------------------------------------------------
@@ -198,25 +229,30 @@ class LearningEngine:
         return self.replayer.replay() if self.replayer is not None else 0
 
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> bool:
-        """Apply one run of spooled tool results, moving the segment cursor in the same transaction."""
-        _, errors, outcomes, closes, recoveries = self._plan(ns, [Prepared.from_json(e) for e in run])
+        """Apply one run of spooled tool results, moving the segment cursor in the same transaction
+        (sync-only: replay runs inside the sync client's calls)."""
+        _, errors, outcomes, closes, recoveries = self._run(self._plan(ns, [Prepared.from_json(e) for e in run]))
         rows = self.graph.write("learning/apply_events", **self._params(
             ns, errors, outcomes, closes, segment=cursor.segment, expected=cursor.expected, upto=cursor.upto,
             recoveries=recoveries))
         if not rows:
             return False
         try:
-            self._index(ns, rows[0]["errors"], rows[0]["resolved"], [])
+            self._run(self._index(ns, rows[0]["errors"], rows[0]["resolved"], []))
         except Exception as exc:  # noqa: BLE001 - committed and counted; vectors repaired later
             log.warning("vector indexing after spool replay failed (repaired later): %s", exc)
         return True
 
-    def _check_online(self) -> None:
+    def _run(self, op: Op[Any]) -> Any:
+        """Spool replay is sync-only (it runs inside the sync client's calls)."""
+        return run(op, self.io)
+
+    def _check_online(self) -> Op[None]:
         now = time.monotonic()
         if now < self._offline_until:
             raise BackendUnavailable("Neo4j was unreachable moments ago; not retrying yet")
         if now - self._last_ok > _PROBE_AFTER_S:
-            self.graph.ping()
+            yield Ping()
             self._last_ok = now
 
     def _replay_if_due(self) -> None:
@@ -246,22 +282,22 @@ class LearningEngine:
         return out
 
     # -- graph + vectors --------------------------------------------------------------
-    def _plan(self, ns: str, events: Sequence[Prepared]) -> tuple[Any, list, list, list, list]:
+    def _plan(self, ns: str, events: Sequence[Prepared]) -> Op[tuple[Any, list, list, list, list]]:
         pairs = open_failure_keys(ns, events)
         open_rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
         if pairs:
-            for row in self.graph.read("learning/open_failures", ns=ns, pairs=pairs):
+            for row in (yield Read("learning/open_failures", dict(ns=ns, pairs=pairs))):
                 open_rows.setdefault((row["session_id"], row["tool"]), []).append(row)
         plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows, self.describe)
         return plan, plan.errors, plan.outcomes, plan.closes, plan.recoveries
 
     def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
-               index: bool = True, marks: list[str] | None = None) -> tuple[list, list, Any]:
-        plan, errors, outcomes, closes, recoveries = self._plan(ns, events)
+               index: bool = True, marks: list[str] | None = None) -> Op[tuple[list, list, Any]]:
+        plan, errors, outcomes, closes, recoveries = yield from self._plan(ns, events)
         if not (errors or outcomes or closes or recoveries):
             return [], [], plan  # successes with no open failure and nothing to hold: nothing to write
-        rows = self.graph.write("learning/apply_events", **self._params(ns, errors, outcomes, closes,
-                                                                        recoveries=recoveries, marks=marks))
+        rows = yield Write("learning/apply_events", self._params(ns, errors, outcomes, closes,
+                                                                 recoveries=recoveries, marks=marks))
         self._last_ok = time.monotonic()
         if not rows:  # only the ingest-mark guard returns nothing
             raise AlreadyApplied("some of these events were already ingested; nothing written")
@@ -271,7 +307,7 @@ class LearningEngine:
             row["count"] = counts.get(row["id"], 0)
         want = [r["id"] for r in result_errors if r["vector_pending"]] if want_similar else []
         try:
-            similar = self._index(ns, result_errors, resolved, want) if index else {}
+            similar = (yield from self._index(ns, result_errors, resolved, want)) if index else {}
         except Exception as exc:  # noqa: BLE001 - the event is committed; vectors are repaired next time
             if self.settings.strict:
                 raise
@@ -289,7 +325,7 @@ class LearningEngine:
                 "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
 
     def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
-               want: list[str]) -> dict[str, list[dict[str, Any]]]:
+               want: list[str]) -> Op[dict[str, list[dict[str, Any]]]]:
         """Embed and link what is new (vector_pending); return similar fixes for ``want`` ids."""
         new_errors: dict[str, dict[str, Any]] = {r["id"]: r for r in errors if r["vector_pending"]}
         for r in resolved:
@@ -302,41 +338,41 @@ class LearningEngine:
             return {}
         err_rows, fix_rows = list(new_errors.values()), list(new_fixes.values())
         texts = [r["signature"] or "" for r in err_rows] + [r["description"] for r in fix_rows]
-        vectors = self.embedder.embed(texts)
+        vectors = yield Embed(texts)
         err_vecs, fix_vecs = vectors[: len(err_rows)], vectors[len(err_rows):]
         links: list[dict[str, Any]] = []
         if err_rows:
-            self.vectors.upsert(ns, ERROR_KIND, [r["id"] for r in err_rows], err_vecs,
-                                [r["signature"] for r in err_rows],
-                                [kinds.ERROR.metadata(r) for r in err_rows])
-            links = self._neighbours(ns, err_rows, err_vecs)
+            yield VectorUpsert(ns, ERROR_KIND, [r["id"] for r in err_rows], err_vecs,
+                               [r["signature"] for r in err_rows],
+                               [kinds.ERROR.metadata(r) for r in err_rows])
+            links = yield from self._neighbours(ns, err_rows, err_vecs)
         if fix_rows:
-            self.vectors.upsert(ns, FIX_KIND, [r["fix_id"] for r in fix_rows], fix_vecs,
-                                [r["description"] for r in fix_rows],
-                                [kinds.FIX.metadata(r) for r in fix_rows])
-        rows = self.graph.write("learning/link_similar", ns=ns, now=now_iso(), links=links,
-                                error_ids=[r["id"] for r in err_rows], fix_ids=[r["fix_id"] for r in fix_rows],
-                                ids=want)
+            yield VectorUpsert(ns, FIX_KIND, [r["fix_id"] for r in fix_rows], fix_vecs,
+                               [r["description"] for r in fix_rows],
+                               [kinds.FIX.metadata(r) for r in fix_rows])
+        rows = yield Write("learning/link_similar", dict(
+            ns=ns, now=now_iso(), links=links, error_ids=[r["id"] for r in err_rows],
+            fix_ids=[r["fix_id"] for r in fix_rows], ids=want))
         return {r["id"]: r["similar"] for r in rows}
 
-    def _neighbours(self, ns: str, rows: list[dict[str, Any]], vectors: Any) -> list[dict[str, Any]]:
+    def _neighbours(self, ns: str, rows: list[dict[str, Any]], vectors: Any) -> Op[list[dict[str, Any]]]:
         """SIMILAR_TO links for new patterns: candidates from the template index, BM25 over the
         patterns and the vector leg; each scored by :func:`~kgmem.learning.matching.match_score`
         (identity guard first), linked when the score reaches the calibrated threshold."""
         k = self.settings.similar_neighbours
         if k == 0:
             return []
-        collection = self.vectors.collection(ns, ERROR_KIND, create=False)
-        if collection is None or collection.count() < 2:
+        count = yield VectorCount(ns, ERROR_KIND)
+        if count < 2:
             return []
         # {own id: {candidate id: (cosine or None, {"template", "keys"})}}
-        cands = self._vector_leg(collection, rows, vectors, k)
-        for c in self.graph.read("learning/match_candidates", **self._candidate_params(ns, rows, k)):
+        cands = yield from self._vector_leg(ns, rows, vectors, k)
+        for c in (yield Read("learning/match_candidates", self._candidate_params(ns, rows, k))):
             per = cands.setdefault(c["id"], {})
             if c["candidate"] not in per:
                 per[c["candidate"]] = (None, {"template": c["template"], "keys": c["keys"]})
         unseen = sorted({cid for per in cands.values() for cid, (cos, _) in per.items() if cos is None})
-        stored = _stored_vectors(collection, unseen)
+        stored = (yield VectorGet(ns, ERROR_KIND, unseen)) if unseen else {}
         model = matching.DEFAULT_MODEL
         links: dict[tuple[str, str], float] = {}
         for i, own in enumerate(rows):
@@ -353,17 +389,16 @@ class LearningEngine:
                 links[pair] = max(links.get(pair, 0.0), round(score, 6))
         return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
 
-    def _vector_leg(self, collection: Any, rows: list[dict[str, Any]], vectors: Any,
-                    k: int) -> dict[str, dict[str, tuple[float | None, dict[str, Any]]]]:
+    def _vector_leg(self, ns: str, rows: list[dict[str, Any]], vectors: Any,
+                    k: int) -> Op[dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:
         """Top-k neighbours by cosine (same tool unless ``similar_across_tools``), with their metadata."""
         out: dict[str, dict[str, tuple[float | None, dict[str, Any]]]] = {}
         groups: dict[str | None, list[int]] = {}
         for i, row in enumerate(rows):
             groups.setdefault(None if self.settings.similar_across_tools else row["tool"], []).append(i)
         for tool, idx in groups.items():
-            res = collection.query(query_embeddings=vectors[idx], n_results=k + 1,
-                                   where={"tool": tool} if tool is not None else None,
-                                   include=["distances", "metadatas"])
+            res = yield VectorQueryMany(ns, ERROR_KIND, vectors[idx], k + 1,
+                                        {"tool": tool} if tool is not None else None)
             for j, i in enumerate(idx):
                 out[rows[i]["id"]] = {hit: (1.0 - float(d), dict(m or {})) for hit, d, m in
                                       zip(res["ids"][j], res["distances"][j], res["metadatas"][j])}
@@ -384,7 +419,7 @@ class LearningEngine:
                            occurrences=int(row["occurrences"]), is_new=row["occurrences"] == row["count"],
                            fixes=fixes, session=session)
 
-    def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> dict[str, Any]:
+    def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> Op[dict[str, Any]]:
         if isinstance(error, Observation):
             if error.ok and not error.id:
                 raise ValidationError("error: this Observation is a success that recovered no error; nothing to resolve")
@@ -392,7 +427,7 @@ class LearningEngine:
         if not isinstance(error, str) or not error.strip():
             raise ValidationError("error: must be an Observation, an error id or an error message")
         if tool is None and len(error) == 32 and set(error) <= _ID_CHARS:
-            rows = self.graph.read("learning/error_by_id", ns=ns, id=error)
+            rows = yield Read("learning/error_by_id", dict(ns=ns, id=error))
             if not rows:
                 raise ValidationError(f"error: no error pattern with id {error!r} in namespace {ns!r}")
             return rows[0]
@@ -417,14 +452,3 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")
-
-
-def _stored_vectors(collection: Any, ids: list[str]) -> dict[str, Any]:
-    """Vectors of known patterns found by the graph legs only (one Chroma get)."""
-    if not ids:
-        return {}
-    res = collection.get(ids=ids, include=["embeddings"])
-    embeddings = res.get("embeddings")
-    if embeddings is None:
-        return {}
-    return {hit: np.asarray(embeddings[n], dtype=np.float32) for n, hit in enumerate(res["ids"])}

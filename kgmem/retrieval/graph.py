@@ -9,13 +9,13 @@ from datetime import datetime, timezone
 from collections.abc import Callable
 from typing import Any
 
-from kgmem.graph import GraphStore
 from kgmem.retrieval import fusion, slots
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.keyword import LABEL_KINDS
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import Candidate, SearchHit
+from kgmem.runner import Op, Read
 
 log = logging.getLogger(__name__)
 
@@ -26,24 +26,23 @@ _PROP_KEYS = ("text", "ref", "session", "ts", "role", "confidence", "alpha", "be
 class GraphRAGRetriever:
     """Hybrid candidates, expanded through the graph and re-ranked by learned quality."""
 
-    def __init__(self, hybrid: HybridRetriever, graph: GraphStore, config: SearchConfig,
+    def __init__(self, hybrid: HybridRetriever, config: SearchConfig,
                  sample: Callable[[float, float], float] | None = None) -> None:
         self.hybrid = hybrid
-        self.graph = graph
         self.config = config
         # Thompson sampling of the usage posterior (config.usage_sampling); None = the posterior mean.
         self.sample = sample if config.usage_sampling == "thompson" else None
         self.last_timings: dict[str, float] = {}
 
-    def search(self, query: str, scope: Scope) -> list[SearchHit]:
-        """The ``scope.k`` best items after expansion, fusion and quality adjustment."""
-        legs = self.hybrid.legs(query, scope)
+    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
+        """The ``scope.k`` best items after expansion, fusion and quality adjustment (an operation)."""
+        legs = yield from self.hybrid.legs(query, scope)
         first = self.hybrid.fuse(legs)
         if not first:
             self.last_timings = dict(self.hybrid.last_timings)
             return []
         t0 = time.perf_counter()
-        props, graph_cands = self._expand(first, scope, query)
+        props, graph_cands = yield from self._expand(first, scope, query)
         t1 = time.perf_counter()
         # Items the graph no longer has (a stale vector) or that were deactivated are dropped.
         legs = {leg: [c for c in cands if c.id in props] for leg, cands in legs.items()}
@@ -65,7 +64,8 @@ class GraphRAGRetriever:
                 seeds.update(slots.entity_seeds(names, [(f.id, _searchable(f)) for f in fused], cfg.entity_seed_pool))
         return seeds
 
-    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
+    def _expand(self, fused: list[fusion.Fused], scope: Scope,
+                query: str = "") -> Op[tuple[dict[str, dict[str, Any]], list[Candidate]]]:
         """One round trip: hydrate every candidate, expand the seeds."""
         cfg = self.config
         hops = cfg.hops if cfg.use_graph else 0
@@ -75,11 +75,11 @@ class GraphRAGRetriever:
         size = max(3 * scope.k, cfg.expansion_seeds)
         head = [f for i, f in enumerate(fused) if i < size or f.id in expand]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
-        rows = self.graph.read(
-            "retrieval/expand", ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
+        rows = yield Read("retrieval/expand", dict(
+            ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
             overlay_session=scope.session if cfg.use_session_overlay else None,
-        )
+        ))
         seed_score = {f.id: f.score for f in fused}
         props: dict[str, dict[str, Any]] = {}
         best: dict[str, tuple[float, dict[str, Any], tuple[str, ...]]] = {}

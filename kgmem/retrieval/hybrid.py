@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import time
-from concurrent.futures import Executor
 from typing import Any
 
 from kgmem.retrieval import fusion
@@ -13,6 +12,7 @@ from kgmem.retrieval.keyword import KeywordRetriever
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import Candidate, Provenance, SearchHit
 from kgmem.retrieval.vector import VectorRetriever, _iso
+from kgmem.runner import Gather, Op
 
 log = logging.getLogger(__name__)
 
@@ -20,37 +20,32 @@ log = logging.getLogger(__name__)
 class HybridRetriever:
     """Vector + keyword, fused (no traversal, no quality adjustment)."""
 
-    def __init__(
-        self, vector: VectorRetriever, keyword: KeywordRetriever, config: SearchConfig, executor: Executor | None = None
-    ) -> None:
+    def __init__(self, vector: VectorRetriever, keyword: KeywordRetriever, config: SearchConfig) -> None:
         self.vector = vector
         self.keyword = keyword
         self.config = config
-        self.executor = executor
         self.last_timings: dict[str, float] = {}
 
-    def search(self, query: str, scope: Scope) -> list[SearchHit]:
-        """The ``scope.k`` best items by fused score."""
-        fused = self.fuse(self.legs(query, scope))
+    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
+        """The ``scope.k`` best items by fused score (an operation: see kgmem.runner)."""
+        legs = yield from self.legs(query, scope)
+        fused = self.fuse(legs)
         return [fused_hit(f, f.score, dict(f.breakdown), {}) for f in fused[: scope.k]]
 
-    def legs(self, query: str, scope: Scope) -> dict[str, list[Candidate]]:
-        """Both legs' candidates. The keyword leg (a Neo4j round trip) runs on the executor while
-        this thread embeds the query and asks Chroma."""
+    def legs(self, query: str, scope: Scope) -> Op[dict[str, list[Candidate]]]:
+        """Both legs' candidates, gathered concurrently: the keyword leg's Neo4j round trip overlaps
+        the query embedding and the Chroma query (a thread under KGMem, a task under AsyncKGMem)."""
         cfg = self.config
         t0 = time.perf_counter()
-        future = None
-        if cfg.use_keyword and self.executor is not None:
-            future = self.executor.submit(self.keyword.candidates, query, scope)
-        vector_cands = self.vector.candidates(query, scope) if cfg.use_vector else []
-        t1 = time.perf_counter()
-        if future is not None:
-            keyword_cands = future.result()
-        elif cfg.use_keyword:
-            keyword_cands = self.keyword.candidates(query, scope)
-        else:
-            keyword_cands = []
-        self.last_timings = {"vector_ms": (t1 - t0) * 1000, "legs_ms": (time.perf_counter() - t0) * 1000}
+        ops = []
+        if cfg.use_vector:
+            ops.append(self.vector.candidates(query, scope))
+        if cfg.use_keyword:
+            ops.append(self.keyword.candidates(query, scope))
+        results = iter((yield Gather(tuple(ops))))
+        vector_cands = next(results) if cfg.use_vector else []
+        keyword_cands = next(results) if cfg.use_keyword else []
+        self.last_timings = {"legs_ms": (time.perf_counter() - t0) * 1000}
         return {"vector": vector_cands, "keyword": keyword_cands}
 
     def fuse(self, legs: dict[str, list[Candidate]]) -> list[fusion.Fused]:

@@ -8,12 +8,12 @@ import neo4j
 
 from kgmem import kinds
 from kgmem.errors import BackendUnavailable, KGMemError
-from kgmem.graph import GraphStore
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.text import lucene_query
 from kgmem.retrieval.types import Candidate, SearchHit
+from kgmem.runner import Op, Read
 from kgmem.retrieval.vector import candidate_hit
 
 log = logging.getLogger(__name__)
@@ -30,16 +30,16 @@ class KeywordRetriever:
 
     leg = "keyword"
 
-    def __init__(self, graph: GraphStore, config: SearchConfig) -> None:
-        self.graph = graph
+    def __init__(self, config: SearchConfig) -> None:
         self.config = config
         self.failure: str | None = None  # why the last call answered nothing (the search went on without it)
 
-    def search(self, query: str, scope: Scope) -> list[SearchHit]:
-        """The ``scope.k`` best BM25 matches."""
-        return [candidate_hit(c, self.leg) for c in self.candidates(query, scope)[: scope.k]]
+    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
+        """The ``scope.k`` best BM25 matches (an operation: see kgmem.runner)."""
+        cands = yield from self.candidates(query, scope)
+        return [candidate_hit(c, self.leg) for c in cands[: scope.k]]
 
-    def candidates(self, query: str, scope: Scope) -> list[Candidate]:
+    def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
         """Up to ``k × overfetch`` candidates, best BM25 first."""
         body = lucene_query(query, None, self.config.keyword_role_boost)
         if body is None:
@@ -52,10 +52,10 @@ class KeywordRetriever:
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
         self.failure = None
         try:
-            rows = self.graph.read(
-                "retrieval/keyword", index=self.config.keyword_index, query=lucene, ns=scope.ns,
+            rows = yield Read("retrieval/keyword", dict(
+                index=self.config.keyword_index, query=lucene, ns=scope.ns,
                 labels=scope.labels, session=scope.session, fetch=fetch, n=n,
-            )
+            ))
         except neo4j.exceptions.ClientError as exc:
             if _index_missing(exc):  # a broken install, not a bad query: say how to fix it
                 raise SearchIndexMissing(

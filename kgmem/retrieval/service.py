@@ -14,7 +14,6 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -35,6 +34,7 @@ from kgmem.retrieval.keyword import KeywordRetriever
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import SearchResult
 from kgmem.retrieval.vector import VectorRetriever
+from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -58,33 +58,27 @@ class _Query:
     included: list[str] = field(default_factory=list)
 
 
-class Retrieval:
-    """Search, context rendering and feedback over one graph + vector store.
+class RetrievalEngine:
+    """Search, context rendering and feedback as operations (generators of I/O requests, see
+    :mod:`kgmem.runner`): :class:`Retrieval` runs them on the sync stores for ``KGMem``,
+    ``AsyncKGMem`` on the async ones. Holds the per-process state both share: the recent
+    query log, the sessions' shift-detection states, the Thompson sampler.
 
     Args:
-        graph, vectors, embedder: the shared backends.
         default_preset: preset used when a call names none (``settings.retrieval.preset``).
         overrides: SearchConfig fields applied over every preset.
         query_ttl_hours: how long a query_id accepts feedback (from any process; stored in Neo4j).
         thompson_seed: seed of the generator behind ``usage_sampling="thompson"`` (None = fresh entropy).
     """
 
-    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
-                 overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
-                 thompson_seed: int | None = None) -> None:
-        self.graph = graph
-        self.vectors = vectors
-        self.embedder = embedder
+    def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
+                 query_ttl_hours: float = 168.0, thompson_seed: int | None = None) -> None:
         self.default_preset = default_preset
         self.overrides = dict(overrides or {})
         preset(default_preset).with_overrides(**self.overrides)  # fail at start-up on a bad name or value
         if query_ttl_hours <= 0:
             raise ValidationError(f"query_ttl_hours: must be > 0, got {query_ttl_hours}")
         self.query_ttl_ms = int(query_ttl_hours * 3_600_000)
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kgmem-keyword")
-        # Query-log writes leave the search path: one background writer, flushed on close().
-        self._log_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-querylog")
-        self._pending: set[Future] = set()
         self._queries: OrderedDict[str, _Query] = OrderedDict()
         self._sessions: OrderedDict[tuple[str, str], bqar.ShiftState] = OrderedDict()
         self._lock = threading.Lock()
@@ -101,18 +95,18 @@ class Retrieval:
     def retriever(self, config: SearchConfig, vector: VectorRetriever | None = None,
                   keyword: KeywordRetriever | None = None):
         """The retriever class for ``config``'s legs (vector, keyword, hybrid or Graph RAG)."""
-        vector = vector or VectorRetriever(self.vectors, self.embedder, config)
-        keyword = keyword or KeywordRetriever(self.graph, config)
+        vector = vector or VectorRetriever(config)
+        keyword = keyword or KeywordRetriever(config)
         if not config.use_keyword and not config.use_graph and not config.use_quality:
             return vector
         if not config.use_vector and not config.use_graph and not config.use_quality:
             return keyword
-        hybrid = HybridRetriever(vector, keyword, config, self._executor)
+        hybrid = HybridRetriever(vector, keyword, config)
         if not config.use_graph and not config.use_quality:
             return hybrid
-        return GraphRAGRetriever(hybrid, self.graph, config, self._sample)
+        return GraphRAGRetriever(hybrid, config, self._sample)
 
-    def search(
+    def search_op(
         self,
         query: str,
         ns: str,
@@ -121,25 +115,25 @@ class Retrieval:
         kinds: Any = None,
         preset_name: str | None = None,
         config: SearchConfig | None = None,
-    ) -> SearchResult:
+    ) -> Op[SearchResult]:
         """Run one search; see :meth:`kgmem.KGMem.search`."""
-        result, state = self._search(query, ns, k, session, kinds, preset_name, config)
-        self._remember(result, session, [], state)
+        result, state = yield from self._search(query, ns, k, session, kinds, preset_name, config)
+        yield from self._remember(result, session, [], state)
         return result
 
     def _search(self, query: str, ns: str, k: int, session: str | None, kinds: Any, preset_name: str | None,
-                config: SearchConfig | None) -> tuple[SearchResult, bqar.ShiftState | None]:
+                config: SearchConfig | None) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
         scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session))
         cfg = config or self._preset(preset_name)
         t0 = time.perf_counter()
-        state = self._observe(query, scope, cfg)
-        vector, keyword = _GuardedVector(self.vectors, self.embedder, cfg), KeywordRetriever(self.graph, cfg)
+        state = yield from self._observe(query, scope, cfg)
+        vector, keyword = _GuardedVector(cfg), KeywordRetriever(cfg)
         retriever = self.retriever(cfg, vector, keyword)
         failed: dict[str, str] = {}
         try:
-            hits = retriever.search(query, scope)
+            hits = yield from retriever.search(query, scope)
         except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
             # The graph is gone mid-search (expansion / hydration): answer from Chroma alone.
             if not cfg.use_vector or retriever is vector or vector.failure:
@@ -147,7 +141,7 @@ class Retrieval:
             log.warning("search degraded to the vector leg: %s", exc)
             failed["graph"] = f"{type(exc).__name__}: {exc}"[:300]
             retriever = vector
-            hits = vector.search(query, scope)
+            hits = yield from vector.search(query, scope)
         for leg in (vector, keyword):
             if leg.failure:
                 failed[leg.leg] = leg.failure
@@ -160,7 +154,7 @@ class Retrieval:
                               timings_ms=timings, failed_legs=failed)
         return result, state
 
-    def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
+    def context_op(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Op[Context]:
         """Search, then render the hits as a prompt block with numbered citations. The citations are
         remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
         if not isinstance(max_tokens, int) or max_tokens < 20:
@@ -170,14 +164,15 @@ class Retrieval:
         if unknown:
             raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
         kw.update(search_kwargs)
-        result, state = self._search(query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"])
+        result, state = yield from self._search(query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"],
+                                                kw["config"])
         ctx = render(result, max_tokens)
-        self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
+        yield from self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
         return ctx
 
     # -- the query log: feedback from any process ---------------------------------------------
     def _remember(self, result: SearchResult, session: str | None, included: list[str],
-                  state: bqar.ShiftState | None) -> None:
+                  state: bqar.ShiftState | None) -> Op[None]:
         entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included)
         with self._lock:
             self._queries[result.query_id] = entry
@@ -190,51 +185,37 @@ class Retrieval:
             now_ms=now_ms, expires_ms=now_ms + self.query_ttl_ms, prune=QUERY_PRUNE_BATCH,
             state=None if state is None else {"centroid": list(state.centroid), "n": state.n, "shifts": state.shifts},
         )
-        future = self._log_executor.submit(self.graph.write, "retrieval/query_log", **params)
-        with self._lock:
-            self._pending.add(future)
-        future.add_done_callback(self._logged)
+        # Query-log writes leave the search path: feedback from this process works from memory meanwhile.
+        yield Background(_write("retrieval/query_log", params), "query log write")
 
-    def _logged(self, future: Future) -> None:
-        with self._lock:
-            self._pending.discard(future)
-        if future.exception() is not None:  # feedback from this process still works from memory
-            log.warning("query log write failed: %s", future.exception())
-
-    def flush(self, timeout: float | None = 30.0) -> None:
-        """Wait until every query of this process is stored (feedback from other processes needs it)."""
-        with self._lock:
-            pending = list(self._pending)
-        wait(pending, timeout=timeout)
-
-    def _query(self, query_id: str) -> _Query:
+    def _query(self, query_id: str) -> Op[_Query]:
         with self._lock:
             entry = self._queries.get(query_id)
         if entry is not None:
             return entry
         if not isinstance(query_id, str) or not query_id:
             raise UnknownQuery(f"query_id: {query_id!r} is not a query id")
-        rows = self.graph.read("retrieval/query_get", id=query_id, now_ms=int(time.time() * 1000))
+        rows = yield Read("retrieval/query_get", dict(id=query_id, now_ms=int(time.time() * 1000)))
         if not rows:
             raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
         row = rows[0]
         return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])), list(row["included"] or []))
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
-    def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                 response: str | None = None) -> list[dict[str, Any]]:
+    def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",
+                    response: str | None = None) -> Op[list[dict[str, Any]]]:
         """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows.
 
         A query made in a session updates that session's overlay (seen at once by the session's
-        searches, merged into the global posteriors by :meth:`end_session`); otherwise the global
-        posteriors. For a query rendered by :meth:`context`, the outcome is attributed causally: the
+        searches, merged into the global posteriors by :meth:`end_session_op`); otherwise the global
+        posteriors. For a query rendered by :meth:`context_op`, the outcome is attributed causally: the
         cited hits (``used``, and the ``[n]`` citations found in ``response``) get the outcome's signal,
         the other rendered hits ``included``, the rest ``-0.1`` (:func:`kgmem.retrieval.bqar.attribute`).
         """
         if isinstance(used, str) or hasattr(used, "id"):
             used = [used]
         used = [getattr(u, "id", u) for u in used]  # ids or the SearchHit objects themselves
-        entry = self._query(query_id)
+        entry = yield from self._query(query_id)
         if response is not None:
             if not entry.included:
                 raise ValidationError("response: this query was not rendered by context(), so it has no citations")
@@ -247,14 +228,14 @@ class Retrieval:
         now = datetime.now(timezone.utc)
         common = dict(ns=entry.ns, now=now.isoformat(), prior_alpha=1.0, prior_beta=1.0, updates=updates)
         if entry.session is not None:
-            rows = self.graph.write("retrieval/overlay_feedback", session=entry.session,
-                                    now_ms=int(now.timestamp() * 1000), **common)
+            rows = yield Write("retrieval/overlay_feedback", dict(session=entry.session,
+                                                                  now_ms=int(now.timestamp() * 1000), **common))
         else:
-            rows = self.graph.write("retrieval/feedback", **common)
+            rows = yield Write("retrieval/feedback", common)
         log.debug("feedback %s: %d updates (session %s)", query_id, len(rows), entry.session)
         return rows
 
-    def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> bqar.ShiftState | None:
+    def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> Op[bqar.ShiftState | None]:
         """Shift detection for a session search: fold the query into the session's centroid; on a
         shift, damp the session's overlay view before this search reads it."""
         if scope.session is None or not cfg.use_session_overlay or cfg.shift_threshold <= 0 or not cfg.use_quality:
@@ -264,15 +245,15 @@ class Retrieval:
             state = self._sessions.get(key)
         try:
             if state is None:
-                rows = self.graph.read("retrieval/session_state", ns=scope.ns, session=scope.session)
+                rows = yield Read("retrieval/session_state", dict(ns=scope.ns, session=scope.session))
                 row = rows[0] if rows else {}
                 state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
                                         int(row.get("shifts") or 0))
-            vector = self.embedder.embed_query(query)  # cached: the vector leg asks for the same embedding
+            vector = yield EmbedQuery(query)  # cached: the vector leg asks for the same embedding
             verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
             if verdict.is_shift:
-                rows = self.graph.write("retrieval/overlay_damp", ns=scope.ns, session=scope.session,
-                                        damping=cfg.shift_damping)
+                rows = yield Write("retrieval/overlay_damp", dict(ns=scope.ns, session=scope.session,
+                                                                  damping=cfg.shift_damping))
                 log.info("session %s: conversation shift (distance %.2f), overlay view x%.2f on %d items",
                          scope.session, verdict.distance, cfg.shift_damping, rows[0]["damped"] if rows else 0)
         except BackendUnavailable as exc:  # shift detection is an extra: the search itself decides how to degrade
@@ -290,12 +271,23 @@ class Retrieval:
         with self._lock:
             return self._sessions.get((ns, session), bqar.ShiftState())
 
-    def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
+    def close_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
+        """:meth:`end_session_op` for the clients' ``end_session``: with Neo4j down the overlay stays
+        (logged, not raised), and a later ``end_session`` merges it."""
+        try:
+            return (yield from self.end_session_op(ns, session))
+        except BackendUnavailable as exc:
+            log.warning("session %s: retrieval feedback not merged yet (%s); call end_session again later",
+                        session, exc)
+            return []
+
+    def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
         """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
         merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged."""
-        self.flush()
-        rows = self.graph.write("retrieval/overlay_merge", ns=ns, session=session,
-                                now=datetime.now(timezone.utc).isoformat(), prior_alpha=1.0, prior_beta=1.0)
+        yield Flush()
+        rows = yield Write("retrieval/overlay_merge", dict(ns=ns, session=session,
+                                                           now=datetime.now(timezone.utc).isoformat(),
+                                                           prior_alpha=1.0, prior_beta=1.0))
         with self._lock:
             self._sessions.pop((ns, session), None)
         merges = []
@@ -312,10 +304,58 @@ class Retrieval:
             log.info("session %s merged: %d items, %d with concurrent opposite evidence", session, len(merges), conflicts)
         return merges
 
+
+
+class Retrieval(RetrievalEngine):
+    """:class:`RetrievalEngine` run on the sync stores (what :class:`kgmem.KGMem` uses).
+
+    Args:
+        graph, vectors, embedder: the shared backends.
+        Others: see :class:`RetrievalEngine`.
+    """
+
+    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
+                 overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
+                 thompson_seed: int | None = None) -> None:
+        super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed)
+        self.graph = graph
+        self.vectors = vectors
+        self.embedder = embedder
+        self.io = SyncIO(graph, vectors, embedder)
+
+    def search(self, query: str, ns: str, k: int = 10, session: str | None = None, kinds: Any = None,
+               preset_name: str | None = None, config: SearchConfig | None = None) -> SearchResult:
+        """Run one search; see :meth:`kgmem.KGMem.search`."""
+        return run(self.search_op(query, ns, k, session, kinds, preset_name, config), self.io)
+
+    def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
+        """See :meth:`RetrievalEngine.context_op`."""
+        return run(self.context_op(query, ns, max_tokens, **search_kwargs), self.io)
+
+    def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
+                 response: str | None = None) -> list[dict[str, Any]]:
+        """See :meth:`RetrievalEngine.feedback_op`."""
+        return run(self.feedback_op(query_id, used, outcome, response), self.io)
+
+    def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
+        """See :meth:`RetrievalEngine.end_session_op`."""
+        return run(self.end_session_op(ns, session), self.io)
+
+    def close_session(self, ns: str, session: str) -> list[bqar.Merge]:
+        """See :meth:`RetrievalEngine.close_session_op`."""
+        return run(self.close_session_op(ns, session), self.io)
+
+    def flush(self, timeout: float | None = 30.0) -> None:
+        """Wait until every query of this process is stored (feedback from other processes needs it)."""
+        self.io.flush(timeout)
+
     def close(self) -> None:
-        self.flush()
-        self._log_executor.shutdown(wait=True)
-        self._executor.shutdown(wait=False)
+        self.io.close()
+
+
+def _write(name: str, params: dict[str, Any]) -> Op[list[dict[str, Any]]]:
+    """A single write as an operation (for :class:`~kgmem.runner.Background`)."""
+    return (yield Write(name, params))
 
 
 class _GuardedVector(VectorRetriever):
@@ -326,7 +366,7 @@ class _GuardedVector(VectorRetriever):
 
     def candidates(self, query, scope, vector=None):  # noqa: ANN001 - same signature as the base class
         try:
-            return super().candidates(query, scope, vector)
+            return (yield from super().candidates(query, scope, vector))
         except (ValidationError, EmbeddingModelMismatch):  # bad input or config, not an outage: say so
             raise
         except Exception as exc:  # noqa: BLE001 - chromadb raises many types (InternalError, sqlite errors, ...)

@@ -15,7 +15,8 @@ import numpy as np
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import Candidate, Provenance, SearchHit
-from kgmem.vectors import Embedder, VectorHit, VectorStore
+from kgmem.runner import EmbedQuery, Op, VectorQuery
+from kgmem.vectors import VectorHit
 
 log = logging.getLogger(__name__)
 
@@ -25,23 +26,23 @@ class VectorRetriever:
 
     leg = "vector"
 
-    def __init__(self, vectors: VectorStore, embedder: Embedder, config: SearchConfig) -> None:
-        self.vectors = vectors
-        self.embedder = embedder
+    def __init__(self, config: SearchConfig) -> None:
         self.config = config
 
-    def search(self, query: str, scope: Scope) -> list[SearchHit]:
-        """The ``scope.k`` nearest items within the distance threshold."""
-        return [candidate_hit(c, self.leg) for c in self.candidates(query, scope)[: scope.k]]
+    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
+        """The ``scope.k`` nearest items within the distance threshold (an operation: see kgmem.runner)."""
+        cands = yield from self.candidates(query, scope)
+        return [candidate_hit(c, self.leg) for c in cands[: scope.k]]
 
-    def candidates(self, query: str, scope: Scope, vector: np.ndarray | None = None) -> list[Candidate]:
+    def candidates(self, query: str, scope: Scope, vector: np.ndarray | None = None) -> Op[list[Candidate]]:
         """Up to ``k × overfetch`` candidates over all kinds in scope, nearest first."""
         if vector is None:
-            vector = self.embedder.embed_query(query)
+            vector = yield EmbedQuery(query)
         n = scope.k * self.config.overfetch
         hits: list[tuple[VectorHit, str]] = []
         for kind in scope.kinds:
-            hits.extend((h, kind) for h in self._query_kind(scope, kind, vector, n))
+            found = yield from self._query_kind(scope, kind, vector, n)
+            hits.extend((h, kind) for h in found)
         hits.sort(key=lambda hk: hk[0].distance)
         return [
             Candidate(id=h.id, kind=kind, rank=i, score=h.similarity, text=h.document or "",
@@ -49,17 +50,15 @@ class VectorRetriever:
             for i, (h, kind) in enumerate(hits[:n], start=1)
         ]
 
-    def _query_kind(self, scope: Scope, kind: str, vector: np.ndarray, n: int) -> list[VectorHit]:
-        hits = self._nearest(scope.ns, kind, vector, n)
+    def _query_kind(self, scope: Scope, kind: str, vector: np.ndarray, n: int) -> Op[list[VectorHit]]:
+        hits = yield VectorQuery(scope.ns, kind, vector, n)
         if scope.session is not None and kind == "message":
             in_session = [h for h in hits if h.metadata.get("session") == scope.session]
             if len(in_session) < n and len(hits) == n:  # the session's turns may lie deeper: ask Chroma to filter
-                in_session = self._nearest(scope.ns, kind, vector, n, where={"session": scope.session})
+                in_session = yield VectorQuery(scope.ns, kind, vector, n, where={"session": scope.session})
             hits = in_session
         return [h for h in hits if h.distance <= self.config.max_distance]
 
-    def _nearest(self, ns: str, kind: str, vector: np.ndarray, n: int, where: dict | None = None) -> list[VectorHit]:
-        return self.vectors.query(ns, kind, vector, n, where=where)
 
 
 def candidate_hit(c: Candidate, leg: str) -> SearchHit:

@@ -43,15 +43,16 @@ def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
 
     config = ChromaConfig(anonymized_telemetry=False, allow_reset=False)
     if settings.chroma.url:
-        url = urlparse(settings.chroma.url)
-        return chromadb.HttpClient(
-            host=url.hostname or "127.0.0.1",
-            port=url.port or (443 if url.scheme == "https" else 8000),
-            ssl=url.scheme == "https",
-            settings=config,
-        )
+        return chromadb.HttpClient(**http_args(settings.chroma.url), settings=config)
     private_dir(settings.chroma_path)  # mode 0700: kgmem's data is not for other local users
     return chromadb.PersistentClient(path=str(settings.chroma_path), settings=config)
+
+
+def http_args(url: str) -> dict[str, Any]:
+    """host/port/ssl of a Chroma server URL (for the sync and the async HTTP client)."""
+    parsed = urlparse(url)
+    return dict(host=parsed.hostname or "127.0.0.1",
+                port=parsed.port or (443 if parsed.scheme == "https" else 8000), ssl=parsed.scheme == "https")
 
 
 def collection_name(ns: str, kind: str) -> str:
@@ -120,8 +121,7 @@ class VectorStore:
             if create:
                 return self.client.get_or_create_collection(
                     name,
-                    metadata={"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind,
-                              "kgmem_model": self.model},
+                    metadata=collection_metadata(ns, kind, self.model),
                     embedding_function=None,
                 )
             return self.client.get_collection(name, embedding_function=None)
@@ -142,14 +142,8 @@ class VectorStore:
         """Insert or replace vectors by id (idempotent: a retry never duplicates)."""
         if not ids:
             return
-        clean = [_clean_metadata(m) for m in metadatas] if metadatas else None
         try:
-            self.collection(ns, kind).upsert(
-                ids=list(ids),
-                embeddings=np.asarray(vectors, dtype=np.float32),
-                documents=list(documents) if documents is not None else None,
-                metadatas=clean,
-            )
+            self.collection(ns, kind).upsert(**upsert_args(ids, vectors, documents, metadatas))
         except (VectorStoreUnavailable, EmbeddingModelMismatch):  # a wrong model is a config error, not an outage
             raise
         except Exception as exc:  # noqa: BLE001 - chromadb raises InternalError, sqlite and OS errors
@@ -167,31 +161,24 @@ class VectorStore:
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
         try:
-            res = coll.query(
-                query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
-                n_results=n,
-                where=dict(where) if where else None,
-                include=["distances", "metadatas", "documents"],
-            )
+            res = coll.query(**query_args(vector, n, where))
         except Exception as exc:  # noqa: BLE001 - see upsert
             self._collections.pop((ns, kind), None)
             raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
-        ids = res["ids"][0]
-        dists = res["distances"][0]
-        metas = (res.get("metadatas") or [[None] * len(ids)])[0]
-        docs = (res.get("documents") or [[None] * len(ids)])[0]
-        return [
-            VectorHit(id=i, distance=float(d), document=doc, metadata=dict(m or {}))
-            for i, d, m, doc in zip(ids, dists, metas, docs)
-        ]
+        return hits_of(res)
+
+    def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
+                   where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        """Chroma's raw result (ids, distances, metadatas per query vector); None without the collection."""
+        coll = self.collection(ns, kind, create=False)
+        return None if coll is None else coll.query(**query_many_args(vectors, n, where))
 
     def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors by id (missing ids are absent from the result)."""
         coll = self.collection(ns, kind, create=False)
         if coll is None or not ids:
             return {}
-        res = coll.get(ids=list(ids), include=["embeddings"])
-        return {i: np.asarray(e, dtype=np.float32) for i, e in zip(res["ids"], res["embeddings"])}
+        return vectors_of(coll.get(ids=list(ids), include=["embeddings"]))
 
     def delete(self, ns: str, kind: str, ids: Sequence[str]) -> None:
         coll = self.collection(ns, kind, create=False)
@@ -225,6 +212,56 @@ def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: s
             f"the {kind} vectors of namespace {ns!r} were built with embedding model {built!r}, "
             f"but [embedding] model is {model!r}; vectors of different models are not comparable: "
             f"run `kgmem reindex --ns {ns}` to rebuild them with {model!r} (or set the model back)")
+def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store)."""
+    return dict(
+        query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+        n_results=n,
+        where=dict(where) if where else None,
+        include=["distances", "metadatas", "documents"],
+    )
+
+
+def query_many_args(vectors: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The arguments of a many-vector ``collection.query`` (the learning engine's neighbour search)."""
+    return dict(query_embeddings=np.asarray(vectors, dtype=np.float32), n_results=n,
+                where=dict(where) if where else None, include=["distances", "metadatas"])
+
+
+def vectors_of(res: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """A Chroma ``get(include=["embeddings"])`` result as ``{id: vector}``."""
+    embeddings = res.get("embeddings")
+    if embeddings is None:
+        return {}
+    return {i: np.asarray(e, dtype=np.float32) for i, e in zip(res["ids"], embeddings)}
+
+
+def hits_of(res: Mapping[str, Any]) -> list[VectorHit]:
+    """A Chroma query result (for one query vector) as hits, nearest first."""
+    ids = res["ids"][0]
+    dists = res["distances"][0]
+    metas = (res.get("metadatas") or [[None] * len(ids)])[0]
+    docs = (res.get("documents") or [[None] * len(ids)])[0]
+    return [
+        VectorHit(id=i, distance=float(d), document=doc, metadata=dict(m or {}))
+        for i, d, m, doc in zip(ids, dists, metas, docs)
+    ]
+
+
+def upsert_args(ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str] | None,
+                metadatas: Sequence[Metadata] | None) -> dict[str, Any]:
+    """The arguments of a Chroma ``collection.upsert`` (shared by the sync and the async store)."""
+    return dict(
+        ids=list(ids),
+        embeddings=np.asarray(vectors, dtype=np.float32),
+        documents=list(documents) if documents is not None else None,
+        metadatas=[_clean_metadata(m) for m in metadatas] if metadatas else None,
+    )
+
+
+def collection_metadata(ns: str, kind: str, model: str) -> dict[str, str]:
+    """A new collection's metadata: cosine space, its namespace and kind, the embedding model of its vectors."""
+    return {"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind, "kgmem_model": model}
 
 
 def _clean_metadata(meta: Metadata) -> dict[str, str | int | float | bool]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kgmem.graph.schema import apply_schema
 from kgmem.ids import ns_key
+from kgmem.runner import SyncIO, run
 from kgmem.retrieval.config import preset
 from kgmem.retrieval.keyword import KeywordRetriever
 from kgmem.retrieval.scope import Scope
@@ -23,8 +24,9 @@ def _seed(driver, ns: str, n: int, with_key: bool = True) -> None:
 
 
 def _keyword_ids(graph, ns: str, k: int = 5) -> list[str]:
-    retriever = KeywordRetriever(graph, preset("balanced"))
-    return [hit.id for hit in retriever.search("deploy pipeline failed", Scope.build(ns, k=k, kinds=["message"]))]
+    retriever = KeywordRetriever(preset("balanced"))
+    op = retriever.search("deploy pipeline failed", Scope.build(ns, k=k, kinds=["message"]))
+    return [hit.id for hit in run(op, SyncIO(graph, None, None))]
 
 
 def test_a_crowded_look_alike_namespace_does_not_hide_a_namespaces_own_rows(driver, graph, ns) -> None:

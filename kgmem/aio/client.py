@@ -1,0 +1,195 @@
+"""``AsyncKGMem``: the asyncio client, on the neo4j async driver and Chroma's async HTTP client.
+
+It runs the very operations :class:`kgmem.KGMem` runs — the engines' generators of I/O
+requests (:mod:`kgmem.runner`) — with :func:`kgmem.runner.arun` instead of
+:func:`kgmem.runner.run`; validation, planning, ranking, rendering and every Cypher file
+are the sync client's. The embedding model (and an embedded Chroma) run in worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
+from kgmem.analysis.curation import Curator
+from kgmem.analysis.events import AnalysisStats
+from kgmem.analysis.store import KnowledgeStore
+from kgmem.graph.store import FailurePolicy
+from kgmem.config import Settings, load_settings, resolve_namespace
+from kgmem.conversation import Turn, TurnStore
+from kgmem.kwonly import keyword_only
+from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
+from kgmem.retrieval import Context, SearchResult
+from kgmem.retrieval.service import RetrievalEngine
+from kgmem.runner import AsyncIO, Op, arun
+from kgmem.vectors import Embedder
+
+log = logging.getLogger(__name__)
+
+
+class AsyncKGMem:
+    """Agent-facing asyncio client (``async with AsyncKGMem(settings) as mem: await mem.search(...)``).
+
+    Covers learning (:meth:`tool_result`, :meth:`tool_results`, :meth:`resolve`, :meth:`fix_applied`,
+    :meth:`correction`), retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation
+    and knowledge (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the
+    method docs are :class:`kgmem.KGMem`'s. Differences: no spool — when Neo4j is unreachable the
+    learning calls raise :class:`~kgmem.errors.BackendUnavailable` (as with ``learning.strict``); no
+    background conversation *analysis* — turns are stored and searchable, but knowledge is extracted
+    from them only by a sync client (docs/architecture.md, "Async client").
+
+    Args:
+        settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
+        driver: an existing :class:`neo4j.AsyncDriver` (not closed by :meth:`aclose`).
+        embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
+            model once per process).
+    """
+
+    def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
+                 embedder: Embedder | None = None) -> None:
+        self.settings = settings or load_settings()
+        self.namespace = self.settings.namespace
+        self._owns_driver = driver is None
+        self.driver = driver if driver is not None else connect_async(self.settings)
+        self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database,
+                                     policy=FailurePolicy.from_settings(self.settings.neo4j))
+        self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
+        self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
+        self.io: AsyncIO | None = None
+        r = self.settings.retrieval
+        self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
+                                         thompson_seed=r.thompson_seed)
+        # The sync engines' operations, run here on the async stores (their sync stores stay unset).
+        self.learning = LearningEngine(None, None, None, self.settings.learning, spool_dir=None)
+        self.turns = TurnStore(None, None, None)
+        self.counters = AnalysisStats(extractor="none")
+        self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters)  # type: ignore[arg-type]
+        self.curator = Curator(self.knowledge, self.counters)
+
+    async def open(self) -> "AsyncKGMem":
+        """Open the vector store (``async with`` calls this)."""
+        if self.io is None:
+            self.vectors = await open_async_vectors(self.settings)
+            self.io = AsyncIO(self.graph, self.vectors, self.embedder)
+        return self
+
+    async def _run(self, op: Op[Any]) -> Any:
+        await self.open()
+        assert self.io is not None
+        return await arun(op, self.io)
+
+    def _ns(self, ns: str | None) -> str:
+        return resolve_namespace(ns, self.namespace)
+
+    # -- learning ---------------------------------------------------------------------------------
+    @keyword_only
+    async def tool_result(self, tool: str, params: dict[str, Any] | None = None, *, result: Any = None,
+                          error: str | BaseException | None = None, session: str | None = None,
+                          ns: str | None = None) -> Observation:
+        """See :meth:`kgmem.KGMem.tool_result` (raises BackendUnavailable instead of spooling)."""
+        return await self._run(self.learning.tool_result_op(self._ns(ns), tool, params, error=error, session=session))
+
+    @keyword_only
+    async def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
+                           index: bool = True) -> BatchResult:
+        """See :meth:`kgmem.KGMem.tool_results` (raises BackendUnavailable instead of spooling)."""
+        return await self._run(self.learning.tool_results_op(self._ns(ns), events, index=index))
+
+    @keyword_only
+    async def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
+                      session: str | None = None, ns: str | None = None) -> FixOutcome:
+        """See :meth:`kgmem.KGMem.resolve`."""
+        return await self._run(self.learning.resolve_op(self._ns(ns), error, fix, success, tool=tool,
+                                                        session=session))
+
+    @keyword_only
+    async def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
+                          session: str | None = None, ns: str | None = None) -> FixOutcome:
+        """See :meth:`kgmem.KGMem.fix_applied`."""
+        return await self.resolve(error, fix, success=success, tool=tool, session=session, ns=ns)
+
+    async def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
+                         ns: str | None = None) -> FixOutcome | None:
+        """See :meth:`kgmem.KGMem.correction`."""
+        ns = self._ns(ns)
+        await self.add_knowledge(text, type="correction", ns=ns)
+        if error is None:
+            return None
+        return await self._run(self.learning.resolve_op(ns, error, text, True, tool=tool, source="user",
+                                                        recovery=False))
+
+    @keyword_only
+    async def index_errors(self, *, ns: str | None = None) -> int:
+        """See :meth:`kgmem.KGMem.index_errors`."""
+        return await self._run(self.learning.index_pending_op(self._ns(ns)))
+
+    # -- retrieval ------------------------------------------------------------------------------
+    @keyword_only
+    async def search(self, query: str, k: int = 10, *, ns: str | None = None, session: str | None = None,
+                     kinds: Sequence[str] | str | None = None, preset: str | None = None) -> SearchResult:
+        """See :meth:`kgmem.KGMem.search`."""
+        return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset))
+
+    @keyword_only
+    async def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None,
+                      **search_kwargs: Any) -> Context:
+        """See :meth:`kgmem.KGMem.context`."""
+        if "preset" in search_kwargs:
+            search_kwargs["preset_name"] = search_kwargs.pop("preset")
+        return await self._run(self.retrieval.context_op(query, self._ns(ns), max_tokens, **search_kwargs))
+
+    @keyword_only
+    async def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
+                       response: str | None = None) -> None:
+        """See :meth:`kgmem.KGMem.feedback`."""
+        await self._run(self.retrieval.feedback_op(query_id, used, outcome, response))
+
+    # -- conversation and knowledge -----------------------------------------------------------------
+    @keyword_only
+    async def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
+                   ns: str | None = None) -> str:
+        """Store one conversation turn and return its message id (see :meth:`kgmem.KGMem.turn`;
+        stored at once — no write-behind, no background analysis in the async client)."""
+        recorded = await self._run(self.turns.record_batch_op(self._ns(ns), [Turn(session, role, text, ref, ts)]))
+        return recorded.ids[0]
+
+    @keyword_only
+    async def end_session(self, session: str, *, ns: str | None = None) -> None:
+        """Mark ``session`` ended and merge its retrieval feedback into the global posteriors
+        (see :meth:`kgmem.KGMem.end_session`)."""
+        ns = self._ns(ns)
+        await self._run(self.turns.end_session_op(ns, session))
+        await self._run(self.retrieval.close_session_op(ns, session))
+
+    @keyword_only
+    async def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:
+        """See :meth:`kgmem.KGMem.add_knowledge`."""
+        return await self._run(self.curator.add_op(self._ns(ns), type, content))
+
+    @keyword_only
+    async def learnings(self, *, type: str | None = None, min_confidence: float = 0.0,
+                        include_inactive: bool = False, ns: str | None = None) -> list[dict[str, Any]]:
+        """See :meth:`kgmem.KGMem.learnings`."""
+        return await self._run(self.knowledge.list_op(self._ns(ns), type=type, min_confidence=min_confidence,
+                                                      include_inactive=include_inactive))
+
+    async def flush(self) -> None:
+        """Wait until background writes (the query log) are stored."""
+        if self.io is not None:
+            await self.io.flush()
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Wait for background writes, then close the driver if this client created it."""
+        if self.io is not None:
+            await self.io.close()
+        if self._owns_driver:
+            await self.driver.close()
+
+    async def __aenter__(self) -> "AsyncKGMem":
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

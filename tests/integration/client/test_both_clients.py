@@ -1,0 +1,238 @@
+"""The same tests for both clients: ``KGMem`` and ``AsyncKGMem`` (through a small adapter that
+runs the async client's coroutines on an event loop, so each test body is written once).
+
+The data is written by the sync client (``mem``); ``client`` is the client under test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any
+
+import pytest
+
+from kgmem import AsyncKGMem, KGMem
+from kgmem.config import Settings
+from kgmem.errors import ValidationError
+from kgmem.retrieval.service import UnknownQuery
+
+
+class SyncAdapter:
+    """An AsyncKGMem driven from sync test code: each coroutine method runs on this adapter's loop."""
+
+    def __init__(self, client: AsyncKGMem) -> None:
+        self.aio = client
+        self.loop = asyncio.new_event_loop()
+        self.loop.run_until_complete(client.open())
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.aio, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            out = attr(*args, **kwargs)
+            return self.loop.run_until_complete(out) if inspect.isawaitable(out) else out
+
+        return call
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.aio.aclose())
+        self.loop.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def client(request: pytest.FixtureRequest, settings: Settings, driver, embedder, graph):
+    """The client under test, on the test's namespace and Chroma directory."""
+    if request.param == "sync":
+        c: Any = KGMem(settings, driver=driver, embedder=embedder)
+    else:
+        c = SyncAdapter(AsyncKGMem(settings, embedder=embedder))
+    yield c
+    c.close()
+
+
+FACTS = [
+    "The staging database runs on port 6543 behind pgbouncer.",
+    "Deploys to production need a green canary for 30 minutes.",
+    "The billing service retries Stripe webhooks three times.",
+]
+
+
+def _seed(mem: KGMem) -> list[str]:
+    return [mem.add_knowledge(text, ns=mem.namespace)["id"] for text in FACTS]
+
+
+def test_search_finds_the_seeded_fact_with_the_same_ranking_as_the_sync_client(mem: KGMem, client) -> None:
+    ids = _seed(mem)
+    result = client.search("which port does the staging database use", k=3)
+    assert result.hits and result.hits[0].id == ids[0]
+    reference = mem.search("which port does the staging database use", k=3)
+    assert [h.id for h in result.hits] == [h.id for h in reference.hits]
+    assert result.query_id != reference.query_id
+
+
+def test_context_renders_citations_and_feedback_moves_the_usage_posterior(mem: KGMem, client, driver,
+                                                                         ns: str) -> None:
+    ids = _seed(mem)
+    ctx = client.context("how long must the canary stay green before a production deploy", max_tokens=200)
+    assert "[1]" in ctx.text and ctx.citations and ctx.citations[0].id == ids[1]
+    client.feedback(ctx.query_id, response="Wait for the canary [1].", outcome="success")
+    records, _, _ = driver.execute_query("MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a, k.beta AS b",
+                                         ns=ns, id=ids[1])
+    assert records[0]["a"] is not None and records[0]["a"] > records[0]["b"]
+
+
+def test_session_feedback_stays_in_the_overlay_until_end_session(mem: KGMem, client, driver, ns: str) -> None:
+    ids = _seed(mem)
+    result = client.search("stripe webhook retries", k=3, session="s-1")
+    client.feedback(result.query_id, used=[ids[2]], outcome="positive")
+
+    def alpha() -> Any:
+        records, _, _ = driver.execute_query("MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a",
+                                             ns=ns, id=ids[2])
+        return records[0]["a"]
+
+    before = alpha()
+    client.end_session("s-1")
+    after = alpha()
+    assert after is not None and (before is None or after > before)
+
+
+def test_bad_input_is_a_clear_error_for_both(client) -> None:
+    with pytest.raises(ValidationError, match="query"):
+        client.search("   ")
+    with pytest.raises(ValidationError, match="max_tokens"):
+        client.context("x", max_tokens=3)
+    with pytest.raises(UnknownQuery):
+        client.feedback("no-such-query", outcome="positive")
+    with pytest.raises(ValidationError):
+        client.search("x", ns="")
+
+
+def test_namespaces_are_isolated(mem: KGMem, client, ns: str) -> None:
+    _seed(mem)
+    other = f"{ns}-other"
+    try:
+        assert client.search("staging database port", k=3, ns=other).hits == []
+        assert client.search("staging database port", k=3).hits
+    finally:
+        mem.graph.write_autocommit("maintenance/delete_namespace", ns=other)
+
+
+def test_async_searches_run_concurrently_and_equal_the_sequential_ones(mem: KGMem, settings: Settings,
+                                                                       embedder) -> None:
+    _seed(mem)
+    queries = [f"{q} {i}" for i in range(5) for q in ("staging database port", "canary before deploy",
+                                                        "stripe webhook retries", "pgbouncer")]
+
+    async def main() -> tuple[list[list[str]], list[list[str]], int]:
+        async with AsyncKGMem(settings, embedder=embedder) as amem:
+            sequential = [[h.id for h in (await amem.search(q, k=3)).hits] for q in queries]
+            in_flight = peak = 0
+            real_handle = amem.io.handle
+
+            async def counting(req: Any) -> Any:  # how many requests are in flight at once
+                nonlocal in_flight, peak
+                in_flight += 1
+                peak = max(peak, in_flight)
+                try:
+                    return await real_handle(req)
+                finally:
+                    in_flight -= 1
+
+            amem.io.handle = counting  # type: ignore[method-assign]
+            results = await asyncio.gather(*(amem.search(q, k=3) for q in queries))
+            return sequential, [[h.id for h in r.hits] for r in results], peak
+
+    sequential, concurrent, peak = asyncio.run(main())
+    assert len(concurrent) == 20 and concurrent == sequential
+    # One search has at most 2 requests in flight (its two legs): more means the searches overlapped.
+    assert peak > 2, f"the searches did not overlap (peak {peak} requests in flight)"
+
+
+def test_turns_are_stored_searchable_and_the_session_ends(client, driver, ns: str) -> None:
+    first = client.turn(session="s-1", role="user", text="My cat Miso only eats salmon flavoured kibble.")
+    second = client.turn(session="s-1", role="assistant", text="Noted: salmon kibble for Miso.")
+    again = client.turn(session="s-1", role="user", text="My cat Miso only eats salmon flavoured kibble.")
+    assert first != second and again == first, "message ids are deterministic: a retry adds nothing"
+    hits = client.search("what does the cat eat", k=5, session="s-1", kinds="message").hits
+    assert first in [h.id for h in hits]
+    client.end_session("s-1")
+    records, _, _ = driver.execute_query(
+        "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {ns: $ns, key: 's-1'}) "
+        "RETURN count(m) AS n, s.ended_at IS NOT NULL AS ended", ns=ns)
+    assert records[0]["n"] == 2 and records[0]["ended"]
+    with pytest.raises(ValidationError, match="text"):
+        client.turn(session="s-1", role="user", text="  ")
+
+
+def test_add_knowledge_and_learnings(client) -> None:
+    item = client.add_knowledge("Always run migrations before deploying the API.", type="pattern")
+    assert item["confidence"] == 1.0 and item["type"] == "pattern"
+    again = client.add_knowledge("always run migrations before deploying the api.", type="pattern")
+    assert again["id"] == item["id"], "the same normalised text is one item"
+    client.add_knowledge("The on-call rota changes on Mondays.")
+    listed = client.learnings()
+    assert sorted(i["content"] for i in listed) == ["Always run migrations before deploying the API.",
+                                                    "The on-call rota changes on Mondays."]
+    assert [i["id"] for i in client.learnings(type="pattern")] == [item["id"]]
+    assert client.search("migrations before deploy", k=3, kinds="knowledge").hits[0].id == item["id"]
+    with pytest.raises(ValidationError, match="type"):
+        client.add_knowledge("x y z", type="rumour")
+    with pytest.raises(ValidationError, match="min_confidence"):
+        client.learnings(min_confidence=2.0)
+
+
+REFUSED = "could not connect to server: Connection refused (10.0.0.5:5432)"
+
+
+def test_tool_result_recovery_resolve_and_known_fixes(client, driver, ns: str) -> None:
+    obs = client.tool_result("psql", {"host": "db1", "port": 5432}, error=REFUSED, session="run-1")
+    assert not obs.ok and obs.is_new and obs.fixes == () and obs.session == "run-1"
+    ok = client.tool_result("psql", {"host": "db1", "port": 6432}, session="run-1")
+    assert ok.ok and ok.id == obs.id and ok.fix_id, "the success after the failure is the recovery's fix"
+    named = client.resolve(obs, "use the pgbouncer port 6432")
+    assert named.error_id == obs.id and named.successes == 1, "the observed recovery, named: not a second success"
+    again = client.tool_result("psql", {"host": "db9", "port": 5432}, error=REFUSED.replace("10.0.0.5", "10.9.9.9"),
+                               session="run-2")
+    assert again.id == obs.id and not again.is_new and again.occurrences == 2
+    assert [f.description for f in again.fixes] == ["use the pgbouncer port 6432"]
+    records, _, _ = driver.execute_query(
+        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) RETURN count(f) AS n", ns=ns)
+    assert records[0]["n"] == 1
+
+
+def test_fix_applied_correction_and_batches(client, ns: str) -> None:
+    obs = client.tool_result("curl", {"url": "https://api.example.com/v1"}, error="HTTP 429 Too Many Requests")
+    failed = client.fix_applied(obs, "retry at once", success=False)
+    assert failed.failures == 1 and failed.successes == 0
+    user = client.correction("Back off exponentially on HTTP 429", error=obs)
+    assert user is not None and user.description == "Back off exponentially on HTTP 429"
+    assert [i["content"] for i in client.learnings(type="correction")] == ["Back off exponentially on HTTP 429"]
+    top = client.tool_result("curl", {"url": "https://api.example.com/v2"}, error="HTTP 429 Too Many Requests")
+    assert top.fixes[0].description == "Back off exponentially on HTTP 429", "a user fix outranks the others"
+    batch = client.tool_results([
+        {"tool": "git", "params": {"cmd": "push"}, "error": "rejected: non-fast-forward", "session": "b"},
+        {"tool": "git", "params": {"cmd": "pull --rebase"}, "session": "b"},
+        {"tool": "git", "params": {"cmd": "push"}, "session": "b"},
+    ], index=False)
+    assert (batch.events, batch.errors, batch.successes) == (3, 1, 2)
+    assert client.index_errors() == 1
+    with pytest.raises(ValidationError, match="fix"):
+        client.resolve(obs, "  ")
+
+
+def test_async_learning_raises_backend_unavailable_when_neo4j_is_down(settings: Settings, embedder) -> None:
+    """No spool in the async client: an unreachable Neo4j is an error, never a silent drop."""
+    from kgmem.errors import BackendUnavailable
+
+    down = settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+
+    async def main() -> None:
+        async with AsyncKGMem(down, embedder=embedder) as amem:
+            with pytest.raises(BackendUnavailable):
+                await amem.tool_result("psql", {"port": 5432}, error=REFUSED, session="s")
+
+    asyncio.run(main())

@@ -1,0 +1,47 @@
+"""AsyncKGMem on remote engines: Chroma's async HTTP client against a Chroma server and the
+async Neo4j driver through the ``neo4j://`` routing scheme."""
+
+from __future__ import annotations
+
+import asyncio
+
+import chromadb
+
+from kgmem import AsyncKGMem, KGMem
+from kgmem.aio.stores import AsyncHttpVectorStore
+from kgmem.config import ChromaSettings, Settings
+from kgmem.vectors.store import collection_name
+
+
+def test_async_client_on_a_chroma_server_matches_the_sync_client(settings: Settings, ns: str, embedder,
+                                                                 chroma_url: str) -> None:
+    uri = settings.neo4j.uri
+    remote = settings.model_copy(update={
+        "chroma": ChromaSettings(url=chroma_url),
+        "neo4j": settings.neo4j.model_copy(update={"uri": "neo4j://" + uri.split("://", 1)[1]}),
+    })
+
+    async def main() -> tuple[str, list[str], list[str]]:
+        async with AsyncKGMem(remote, embedder=embedder) as amem:
+            assert isinstance(amem.vectors, AsyncHttpVectorStore)
+            item = await amem.add_knowledge("The staging database listens on pgbouncer port 6432")
+            mid = await amem.turn(session="r1", role="user", text="the staging db moved to port 6432 last week")
+            hits = (await amem.search("which port does the staging database use", k=5)).hits
+            assert {item["id"], mid} <= {h.id for h in hits}
+            assert any("vector" in h.provenance.legs for h in hits)
+            return item["id"], [h.id for h in hits], [i["id"] for i in await amem.learnings()]
+
+    kid, async_hits, listed = asyncio.run(main())
+    assert listed == [kid]
+    with KGMem(remote, embedder=embedder) as mem:  # the sync client reads what the async one wrote, alike
+        assert [h.id for h in mem.search("which port does the staging database use", k=5).hits] == async_hits
+    server = chromadb.HttpClient(host="127.0.0.1", port=int(chroma_url.rsplit(":", 1)[1]))
+    try:
+        assert server.get_collection(collection_name(ns, "knowledge")).count() == 1
+        assert server.get_collection(collection_name(ns, "message")).count() == 1
+    finally:
+        for kind in ("knowledge", "message"):
+            try:
+                server.delete_collection(collection_name(ns, kind))
+            except Exception:  # noqa: BLE001 - absent
+                pass
