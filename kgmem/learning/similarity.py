@@ -41,6 +41,18 @@ _ERRNO_NUMBER = re.compile(r"\b(?:Errno|WinError|errno:?)\s*-?(\d{1,5})\b", re.I
 _ERRNO_SYMBOL = re.compile(r"\b(E[A-Z]{3,}(?:_[A-Z]+)?)\b")
 _HTTP = re.compile(r"(?<![\w.<>/-])([45]\d\d)(?![\w>])")
 _DB_CODE = re.compile(r"\b(?:ERROR|error:?|ORA-|SQLSTATE\[?)\s*(\d{4,5})\b")
+# The C library's strerror() text of an errno is the errno itself: "ssh: connect to host … port 22:
+# Network is unreachable" and "…: Operation timed out" differ in nothing else, and need other fixes.
+_STRERROR: dict[str, str] = {
+    "operation not permitted": "EPERM", "no such file or directory": "ENOENT", "permission denied": "EACCES",
+    "file exists": "EEXIST", "not a directory": "ENOTDIR", "is a directory": "EISDIR",
+    "too many open files": "EMFILE", "no space left on device": "ENOSPC", "broken pipe": "EPIPE",
+    "address already in use": "EADDRINUSE", "cannot assign requested address": "EADDRNOTAVAIL",
+    "network is unreachable": "ENETUNREACH", "connection reset by peer": "ECONNRESET",
+    "connection timed out": "ETIMEDOUT", "operation timed out": "ETIMEDOUT", "connection refused": "ECONNREFUSED",
+    "no route to host": "EHOSTUNREACH", "read-only file system": "EROFS", "device or resource busy": "EBUSY",
+}
+_STRERROR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _STRERROR) + r")\b", re.IGNORECASE)
 _SEP_KIND, _SEP_VAL = ";", ","
 
 
@@ -48,6 +60,7 @@ def error_keys(pattern: str) -> dict[str, frozenset[str]]:
     """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``."""
     os_keys = {_ERRNO_NAMES.get(int(n), f"E#{int(n)}") for n in _ERRNO_NUMBER.findall(pattern)}
     os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
+    os_keys |= {_STRERROR[m.lower()] for m in _STRERROR_RE.findall(pattern)}
     keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern))}
     return {kind: values for kind, values in keys.items() if values}
 
