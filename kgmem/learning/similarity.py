@@ -55,23 +55,28 @@ _STRERROR: dict[str, str] = {
 _STRERROR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _STRERROR) + r")\b", re.IGNORECASE)
 # Vendor error codes the template masks as numbers but that name the error: Azure AD (AADSTS700016),
 # TypeScript (TS2307 vs TS7016), MongoDB/rustc (E11000, E0308), C#/MSVC/MSBuild/NuGet (CS0246, LNK2019,
-# MSB3073, NU1101), SQLSTATE classes (HY000, 08006) and npm's `code E404` / `code ERESOLVE`.
+# MSB3073, NU1101; not klog's `E0418 12:01:02` date prefix), SQLSTATE classes (HY000, 08006) and npm's `code E404` / `code ERESOLVE`.
 _VENDOR_CODE = re.compile(
-    r"\b(AADSTS\d{4,}|TS\d{4,5}|E\d{4,5}|CS\d{4}|LNK\d{4}|MSB\d{4}|NU\d{4})\b"
+    r"\b(AADSTS\d{4,}|TS\d{4,5}|E\d{4,5}(?!\s+(?:\d|<))|CS\d{4}|LNK\d{4}|MSB\d{4}|NU\d{4})\b"
     r"|\bSQLSTATE\[?([0-9A-Z]{5})\b"
     r"|\bcode:?\s*'?(E[A-Z0-9]{2,})\b"
 )
+# The resource a scheduler lacks ("0/5 nodes are available: 3 Insufficient pods" vs "insufficient cpu").
+# Only after a node count: "insufficient permissions" in prose is not a resource.
+_INSUFFICIENT = re.compile(r"(?:\b\d+|<n>)\s+insufficient\s+([\w./-]+)", re.IGNORECASE)
 _SEP_KIND, _SEP_VAL = ";", ","
 
 
 def error_keys(pattern: str) -> dict[str, frozenset[str]]:
-    """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``, ``code`` (vendor)."""
+    """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``, ``code`` (vendor),
+    ``resource`` (what a scheduler lacks)."""
     os_keys = {_ERRNO_NAMES.get(int(n), f"E#{int(n)}") for n in _ERRNO_NUMBER.findall(pattern)}
     os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
     os_keys |= {_STRERROR[m.lower()] for m in _STRERROR_RE.findall(pattern)}
     vendor = frozenset(next(g for g in m.groups() if g) for m in _VENDOR_CODE.finditer(pattern))
     keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern)),
-            "code": vendor}
+            "code": vendor,
+            "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern))}
     return {kind: values for kind, values in keys.items() if values}
 
 

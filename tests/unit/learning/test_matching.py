@@ -44,6 +44,19 @@ def test_strerror_text_is_an_errno_key() -> None:
     assert match_score(timed_out, numbered, cosine=0.9) is not None  # same errno, two spellings
 
 
+def test_vendor_codes_and_scheduler_resources_are_keys() -> None:
+    assert match_score(_text("error TS2307: Cannot find module 'x' or its corresponding type declarations."),
+                       _text("error TS7016: Cannot find module 'x' or its corresponding type declarations."), 1.0) is None
+    assert match_score(_text("AADSTS700016: Application with identifier 'x' was not found"),
+                       _text("AADSTS50011: Application with identifier 'x' was not found"), 1.0) is None
+    assert match_score(_text("npm ERR! code E404"), _text("npm ERR! code ERESOLVE"), 1.0) is None
+    assert match_score(_text("0/5 nodes are available: 3 Insufficient pods."),
+                       _text("0/1 nodes are available: 1 insufficient cpu."), 1.0) is None
+    # klog's level+date prefix (E0418 12:01:02) is not a vendor code: two dates do not conflict
+    assert "code" not in _text("E0418 12:01:02.123456 1 reflector.go:205] Failed to list *v1.Pod").keys
+    assert _text("E11000 duplicate key error collection: app.users").keys["code"] == frozenset({"E11000"})
+
+
 def test_near_twins_are_never_linked() -> None:
     zero = _text("Error: timeout of 0ms exceeded")
     slow = _text("Error: timeout of 5000ms exceeded")
