@@ -22,13 +22,13 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 # The normaliser's rule for numbers that identify an error (errno 13, ERROR 1045, exit status 1).
 from kgmem.learning.normalize import _HTTP_STATUS, _KEEP_BEFORE, mask_variables
 
-__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration"]
+__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration", "keep_zero_durations"]
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,12 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     text = _WILDCARD_RUN.sub(WILDCARD, _WILDCARD_RUN.sub(WILDCARD, text))
     text = _ZERO_SENTINEL.sub(r"0\1", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def keep_zero_durations(mask: Callable[[str], str], text: str) -> str:
+    """``mask(text)`` with zero durations (``0ms``) left as they are: the pattern of ``timeout of
+    0ms exceeded`` must not be the pattern of ``timeout of 5000ms exceeded`` (see _ZERO_DURATION)."""
+    return _ZERO_SENTINEL.sub(r"0\1", mask(_ZERO_DURATION.sub(r"kgmemzero\1", text)))
 
 
 def has_zero_duration(template_text: str) -> bool:

@@ -129,3 +129,10 @@ def test_corpus_halves_are_disjoint_and_cover_everything() -> None:
     assert len(train) + len(test) == len(rows)
     assert not {r.group for r in train if r.kind == "v"} & {r.group for r in test if r.kind == "v"}
     assert len(train) > 50 and len(test) > 50
+
+
+def test_a_zero_timeout_is_another_pattern() -> None:
+    zero = describe_error("t", "tool", "Error: timeout of 0ms exceeded")
+    slow = describe_error("t", "tool", "Error: timeout of 120000ms exceeded")
+    assert zero.id != slow.id and "0ms" in zero.pattern
+    assert describe_error("t", "tool", "Error: timeout of 5000ms exceeded").id == slow.id
