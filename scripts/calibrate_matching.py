@@ -3,6 +3,8 @@
 
     python scripts/calibrate_matching.py            # fit on train, print constants + offline figures
     python scripts/calibrate_matching.py --json
+    python scripts/calibrate_matching.py --eval     # no fit: DEFAULT_MODEL on the training half only,
+                                                    # embeddings cached in /tmp (seconds per run)
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -20,26 +22,47 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
+import tempfile
 from itertools import combinations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
 from kgmem.config import load_settings  # noqa: E402
 from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
-from kgmem.learning.matching import ErrorText, MatchModel, features, fit_logistic, match_score  # noqa: E402
+from kgmem.learning.matching import DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score  # noqa: E402
 from kgmem.learning.plan import describe_error  # noqa: E402
 from kgmem.learning.similarity import decode_keys, keys_compatible  # noqa: E402
 from kgmem.vectors import Embedder  # noqa: E402
 
 
-def _prepare(rows: list[CorpusRow], emb: Embedder):
+CACHE = Path(tempfile.gettempdir()) / "kgmem-calibrate-embeddings.pkl"
+
+
+def _prepare(rows: list[CorpusRow], emb: Embedder | None):
+    """Templates + keys of every row and the cosine matrix of their core signatures. Embeddings
+    are cached by signature text (same model ⇒ same vector), so ``--eval`` after a rule change only
+    embeds the signatures that changed."""
     infos = [describe_error("cal", "agent", r.text) for r in rows]
     texts = [ErrorText(i.template, decode_keys(i.keys)) for i in infos]
-    vecs = emb.embed([i.signature for i in infos])
+    cache: dict[str, np.ndarray] = pickle.loads(CACHE.read_bytes()) if CACHE.exists() else {}
+    missing = sorted({i.signature for i in infos} - cache.keys())
+    if missing:
+        emb = emb or _embedder()
+        cache.update(zip(missing, (np.asarray(v) for v in emb.embed(missing))))
+        CACHE.write_bytes(pickle.dumps(cache))
+    vecs = np.array([cache[i.signature] for i in infos])
     return texts, vecs @ vecs.T
+
+
+def _embedder() -> Embedder:
+    settings = load_settings()
+    return Embedder(settings.embedding, settings.models_dir)
 
 
 def _pairs(rows: list[CorpusRow], texts, sim):
@@ -105,12 +128,15 @@ def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...])
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--eval", action="store_true", help="no fit: DEFAULT_MODEL on the training half only")
     args = parser.parse_args(argv)
-    settings = load_settings()
-    emb = Embedder(settings.embedding, settings.models_dir)
     rows = load_corpus()
     train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
-    t_texts, t_sim = _prepare(train, emb)
+    t_texts, t_sim = _prepare(train, None)
+    if args.eval:  # the fast loop for rule changes: training half only, the held-out half untouched
+        print(json.dumps({"train": _measure(train, t_texts, t_sim, DEFAULT_MODEL)}, indent=2))
+        return 0
+    emb = _embedder()
     pairs = _pairs(train, t_texts, t_sim)
     x = [features(t_texts[i], t_texts[j], float(t_sim[i, j])).vector() for i, j, _, _ in pairs]
     y = [lab for _, _, lab, _ in pairs]

@@ -23,6 +23,16 @@ def _rx(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{a})" for a in alternatives), _I)
 
 
+def _status(codes: str) -> str:
+    """An HTTP status ``codes`` (regex alternatives), but not a source location's line number:
+    ``/tmp/GmSagjWH:401: recipe for target`` is line 401 of a makefile, not a 401."""
+    return rf"(?<![\w.]:)\b(?:{codes})\b|\b(?:{codes})\b(?!:)"
+
+
+# A zero timeout is no timeout configured (``timeout of 0ms exceeded``): a setup error, not a slow peer.
+_ZERO_TIMEOUT = re.compile(r"\btime(?:d[ -]?)?out\b\W{0,3}(?:of|after|=|:)?\s*0 ?(?:ms|s|sec|seconds)\b", _I)
+
+
 # Priority order matters: a 401 "invalid API key" from a provider is a permission
 # problem (the fix is a credential), a 429 is a provider problem (the fix is to
 # wait or pay), a refused connection is the tool's backend.
@@ -37,7 +47,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bWinError 10060\b",
             r"\bdeadline[ _]exceeded\b",
             r"\bgateway time-?out\b",
-            r"\b504\b",
+            _status("504"),
             r"\bTimeoutError\b",
             r"\b(?:Read|Connect)Timeout(?:Error)?\b",
         ),
@@ -62,7 +72,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bWinError 5\b",
             r"\baccess (?:is )?denied\b",
             r"\bforbidden\b",
-            r"\b40[13]\b",
+            _status("40[13]"),
             r"\bunauthori[sz]ed\b",
             r"\bnot authori[sz]ed\b",
             r"\bPermissionError\b",
@@ -112,8 +122,8 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
     (
         "provider_error",
         _rx(
-            r"\b429\b",
-            r"\b529\b",
+            _status("429"),
+            _status("529"),
             r"\brate[ _-]?limit(?:ed|s|_error)?\b",
             r"\b(?:insufficient_)?quota\b",
             r"\boverloaded(?:_error)?\b",
@@ -179,6 +189,8 @@ def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
         if any(rule.search(name) for name in exc_types):
             return category
     for category, rule in _MESSAGE_RULES:
+        if category == "timeout" and _ZERO_TIMEOUT.search(message):
+            continue
         if rule.search(message):
             return category
     return "general"

@@ -36,7 +36,7 @@ from kgmem.learning.core import GENERIC_EXCEPTIONS, extract_core
 from kgmem.learning.normalize import normalize_error, pattern_and_signature
 from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
-from kgmem.learning.templates import template
+from kgmem.learning.templates import keep_zero_durations, template
 
 ERROR_KIND = kinds.ERROR.name
 FIX_KIND = kinds.FIX.name
@@ -129,7 +129,7 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
 
 def describe_error(ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
     """Pattern, core signature, template, keys, category and deterministic id of an error message."""
-    pattern = normalize_error(message)
+    pattern = keep_zero_durations(normalize_error, message)
     return _describe_core(ns, tool, pattern, message, exc_types)
 
 
@@ -163,7 +163,7 @@ class ErrorDescriber:
         self._memo: OrderedDict[tuple[str, str, str, str], ErrorInfo] = OrderedDict()
 
     def __call__(self, ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
-        pattern = normalize_error(message)
+        pattern = keep_zero_durations(normalize_error, message)
         key = (ns, tool, pattern, exc_types[0] if exc_types else "")
         info = self._memo.get(key)
         if info is None:

@@ -41,14 +41,42 @@ _ERRNO_NUMBER = re.compile(r"\b(?:Errno|WinError|errno:?)\s*-?(\d{1,5})\b", re.I
 _ERRNO_SYMBOL = re.compile(r"\b(E[A-Z]{3,}(?:_[A-Z]+)?)\b")
 _HTTP = re.compile(r"(?<![\w.<>/-])([45]\d\d)(?![\w>])")
 _DB_CODE = re.compile(r"\b(?:ERROR|error:?|ORA-|SQLSTATE\[?)\s*(\d{4,5})\b")
+# The C library's strerror() text of an errno is the errno itself: "ssh: connect to host … port 22:
+# Network is unreachable" and "…: Operation timed out" differ in nothing else, and need other fixes.
+_STRERROR: dict[str, str] = {
+    "operation not permitted": "EPERM", "no such file or directory": "ENOENT", "permission denied": "EACCES",
+    "file exists": "EEXIST", "not a directory": "ENOTDIR", "is a directory": "EISDIR",
+    "too many open files": "EMFILE", "no space left on device": "ENOSPC", "broken pipe": "EPIPE",
+    "address already in use": "EADDRINUSE", "cannot assign requested address": "EADDRNOTAVAIL",
+    "network is unreachable": "ENETUNREACH", "connection reset by peer": "ECONNRESET",
+    "connection timed out": "ETIMEDOUT", "operation timed out": "ETIMEDOUT", "connection refused": "ECONNREFUSED",
+    "no route to host": "EHOSTUNREACH", "read-only file system": "EROFS", "device or resource busy": "EBUSY",
+}
+_STRERROR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _STRERROR) + r")\b", re.IGNORECASE)
+# Vendor error codes the template masks as numbers but that name the error: Azure AD (AADSTS700016),
+# TypeScript (TS2307 vs TS7016), MongoDB/rustc (E11000, E0308), C#/MSVC/MSBuild/NuGet (CS0246, LNK2019,
+# MSB3073, NU1101; not klog's `E0418 12:01:02` date prefix), SQLSTATE classes (HY000, 08006) and npm's `code E404` / `code ERESOLVE`.
+_VENDOR_CODE = re.compile(
+    r"\b(AADSTS\d{4,}|TS\d{4,5}|E\d{4,5}(?!\s+(?:\d|<))|CS\d{4}|LNK\d{4}|MSB\d{4}|NU\d{4})\b"
+    r"|\bSQLSTATE\[?([0-9A-Z]{5})\b"
+    r"|\bcode:?\s*'?(E[A-Z0-9]{2,})\b"
+)
+# The resource a scheduler lacks ("0/5 nodes are available: 3 Insufficient pods" vs "insufficient cpu").
+# Only after a node count: "insufficient permissions" in prose is not a resource.
+_INSUFFICIENT = re.compile(r"(?:\b\d+|<n>)\s+insufficient\s+([\w./-]+)", re.IGNORECASE)
 _SEP_KIND, _SEP_VAL = ";", ","
 
 
 def error_keys(pattern: str) -> dict[str, frozenset[str]]:
-    """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``."""
+    """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``, ``code`` (vendor),
+    ``resource`` (what a scheduler lacks)."""
     os_keys = {_ERRNO_NAMES.get(int(n), f"E#{int(n)}") for n in _ERRNO_NUMBER.findall(pattern)}
     os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
-    keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern))}
+    os_keys |= {_STRERROR[m.lower()] for m in _STRERROR_RE.findall(pattern)}
+    vendor = frozenset(next(g for g in m.groups() if g) for m in _VENDOR_CODE.finditer(pattern))
+    keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern)),
+            "code": vendor,
+            "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern))}
     return {kind: values for kind, values in keys.items() if values}
 
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 # The normaliser's rule for numbers that identify an error (errno 13, ERROR 1045, exit status 1).
 from kgmem.learning.normalize import _HTTP_STATUS, _KEEP_BEFORE, mask_variables
 
-__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens"]
+__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration", "keep_zero_durations"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,13 @@ _HOSTNAME = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+# A zero duration is not a value that varies, it is a setting that disables the wait: "timeout of
+# 0ms exceeded" (no timeout configured, fix the client setup) is another error than "timeout of
+# 5000ms exceeded" (the server is slow). Zeros are kept through masking under a sentinel word.
+_ZERO_DURATION = re.compile(r"(?<![\w.,/-])0 ?(ms|s|sec|secs|seconds|milliseconds)\b")
+# GNU-style quotes (`main.c') are the same quoting as 'main.c' (make, older gcc/bash messages).
+_GNU_QUOTED = re.compile(r"`([^`'\n]{1,200})'")
+_ZERO_SENTINEL = re.compile(r"kgmemzero(ms|s|sec|secs|seconds|milliseconds)\b")
 # A bare 4xx/5xx is a status only next to HTTP words; "TID 402" or "core.412" is a counter.
 _HTTP_AFTER = re.compile(
     r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy|Request Timeout"
@@ -88,7 +95,7 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     ``mask_quoted=False`` quoted strings are kept (``No module named 'torch'`` and ``'numpy'``
     then differ), for callers that weigh the quoted name themselves.
     """
-    text = mask_variables(line)
+    text = mask_variables(_ZERO_DURATION.sub(r"kgmemzero\1", _GNU_QUOTED.sub(r"'\1'", line)))
     text = _NAME_PORT.sub(WILDCARD, text)
     text = _HOSTNAME.sub(WILDCARD, text)
     if mask_quoted:
@@ -100,7 +107,19 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     text = _LONG_DIGITS.sub(WILDCARD, text)
     # Twice: an inner run ("(<*>-<*>.<*>)") must collapse before the outer one can see it.
     text = _WILDCARD_RUN.sub(WILDCARD, _WILDCARD_RUN.sub(WILDCARD, text))
+    text = _ZERO_SENTINEL.sub(r"0\1", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def keep_zero_durations(mask: Callable[[str], str], text: str) -> str:
+    """``mask(text)`` with zero durations (``0ms``) left as they are: the pattern of ``timeout of
+    0ms exceeded`` must not be the pattern of ``timeout of 5000ms exceeded`` (see _ZERO_DURATION)."""
+    return _ZERO_SENTINEL.sub(r"0\1", mask(_ZERO_DURATION.sub(r"kgmemzero\1", text)))
+
+
+def has_zero_duration(template_text: str) -> bool:
+    """Whether a template (of :func:`template`) kept a zero duration (``timeout of 0ms``)."""
+    return _ZERO_DURATION.search(template_text) is not None
 
 
 def _quoted_value(match: re.Match[str]) -> str:

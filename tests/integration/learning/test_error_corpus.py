@@ -3,15 +3,14 @@ half of the error corpus (tests/data/errors_corpus*.jsonl; split by kgmem.learni
 any tuning): resolve the first variant of each group, report every other variant as a new
 tool_result of the same tool — its fix must come back; report each hard negative — the fix of the
 group it imitates must not. The training half (what the matching model and the category rules
-were tuned on) is measured and printed only (`pytest -s`), never asserted alone.
+were tuned on) is not run here (it asserted nothing and doubled the run time): its figure comes
+from `python scripts/bench_learning.py corpus`, which runs both halves.
 
 Measured figures and the command: docs/learning.md (`python scripts/bench_learning.py corpus`).
 The margins below sit under the held-out figures measured there.
 """
 
 from __future__ import annotations
-
-import uuid
 
 import pytest
 
@@ -20,11 +19,11 @@ from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# Held-out bounds, measured (final corpus, docs/learning.md): 322/345 = 0.933 of variants got their
-# fix, 19/47 hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only keeps
-# it from getting worse), four-class category accuracy 0.943. Margins for model/runtime drift.
+# Held-out bounds, measured (issue 9b, docs/learning.md): 313/345 = 0.907 of variants got their
+# fix, 18/47 = 0.38 hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only
+# keeps it from getting worse: ≤ 21), four-class category accuracy 0.943. Margins for model/runtime drift.
 MIN_VARIANT_RATE = 0.88
-MAX_NEGATIVES_SHARE = 0.50
+MAX_NEGATIVES_SHARE = 0.45
 MIN_CATEGORY_ACCURACY = 0.92
 
 
@@ -39,16 +38,6 @@ def test_held_out_half(mem: KGMem, ns: str) -> None:
     assert result.variant_rate >= MIN_VARIANT_RATE, result.summary()
     assert len(result.negatives_fixed) <= MAX_NEGATIVES_SHARE * result.hard_negatives, result.summary()
     assert result.category_accuracy >= MIN_CATEGORY_ACCURACY, result.summary()
-
-
-def test_training_half_is_reported_only(mem: KGMem) -> None:
-    ns = f"test-corpus-train-{uuid.uuid4().hex[:8]}"
-    try:
-        result = measure_fix_recall(mem, ns, split_corpus(load_corpus(), "train"), "train")
-        print("train (tuning half, not asserted)", result.summary())
-    finally:
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-    assert result.variants > 0  # the run itself worked; the figure is informational
 
 
 def test_candidate_legs_on_the_real_stack(mem: KGMem, ns: str) -> None:

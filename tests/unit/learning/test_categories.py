@@ -93,6 +93,21 @@ def test_issue9_rules(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9b: the training half's misses — a line number is not a status, a zero timeout is not slow
+        ("/usr/bin/ld: cannot find -lcrypto\ncollect2: error: ld returned 1 exit status\n"
+         "/tmp/GmSagjWH:401: recipe for target 'parser' failed", "tool_error"),
+        ("Error: timeout of 0ms exceeded", "general"),
+        ("Error: timeout of 5000ms exceeded", "timeout"),
+        ("status:401 Unauthorized", "permission"),
+        ("HTTP Error 403: Forbidden", "permission"),
+    ],
+)
+def test_issue9b_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
 def test_credential_exception_types() -> None:
     assert categorize("Unable to locate credentials", ["NoCredentialsError", "BotoCoreError"]) == "permission"
     assert categorize("403", ["RateLimitExceeded"]) == "provider_error"

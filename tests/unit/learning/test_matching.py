@@ -8,7 +8,8 @@ import math
 import pytest
 
 from kgmem.learning.corpus import CorpusRow, load_corpus, split_corpus, split_of
-from kgmem.learning.matching import DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score
+from kgmem.learning.matching import (DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score,
+                                    near_twins)
 from kgmem.learning.plan import describe_error
 from kgmem.learning.similarity import decode_keys
 
@@ -27,12 +28,56 @@ def test_same_template_after_wrappers_is_a_match() -> None:
 
 def test_identity_guard_blocks_different_codes_and_classes() -> None:
     refused = _text("OSError: [Errno 111] Connection refused")
-    unreachable = _text("OSError: [Errno 113] Connection refused")  # same words, other errno
+    unreachable = _text("OSError: [Errno 113] No route to host")
     assert match_score(refused, unreachable, cosine=1.0) is None
     read = _text("botocore.exceptions.ReadTimeoutError: Read timeout on endpoint URL")
     connect = _text("botocore.exceptions.ConnectTimeoutError: Read timeout on endpoint URL")
     assert match_score(read, connect, cosine=1.0) is None
     assert match_score(_text("HTTP Error 403: Forbidden"), _text("HTTP Error 404: Forbidden"), 1.0) is None
+
+
+def test_strerror_text_is_an_errno_key() -> None:
+    unreachable = _text("ssh: connect to host github.com port 22: Network is unreachable")
+    timed_out = _text("ssh: connect to host github.com port 22: Operation timed out")
+    assert match_score(unreachable, timed_out, cosine=1.0) is None
+    numbered = _text("[Errno 110] Connection timed out")
+    assert match_score(timed_out, numbered, cosine=0.9) is not None  # same errno, two spellings
+
+
+def test_vendor_codes_and_scheduler_resources_are_keys() -> None:
+    assert match_score(_text("error TS2307: Cannot find module 'x' or its corresponding type declarations."),
+                       _text("error TS7016: Cannot find module 'x' or its corresponding type declarations."), 1.0) is None
+    assert match_score(_text("AADSTS700016: Application with identifier 'x' was not found"),
+                       _text("AADSTS50011: Application with identifier 'x' was not found"), 1.0) is None
+    assert match_score(_text("npm ERR! code E404"), _text("npm ERR! code ERESOLVE"), 1.0) is None
+    assert match_score(_text("0/5 nodes are available: 3 Insufficient pods."),
+                       _text("0/1 nodes are available: 1 insufficient cpu."), 1.0) is None
+    # klog's level+date prefix (E0418 12:01:02) is not a vendor code: two dates do not conflict
+    assert "code" not in _text("E0418 12:01:02.123456 1 reflector.go:205] Failed to list *v1.Pod").keys
+    assert _text("E11000 duplicate key error collection: app.users").keys["code"] == frozenset({"E11000"})
+
+
+def test_near_twins_are_never_linked() -> None:
+    zero = _text("Error: timeout of 0ms exceeded")
+    slow = _text("Error: timeout of 5000ms exceeded")
+    assert zero.template != slow.template
+    assert near_twins(zero, slow) and match_score(zero, slow, cosine=1.0) is None
+    role = _text('psql: FATAL:  role "alice" does not exist')
+    db = _text('psql: FATAL:  database "alice" does not exist')
+    assert near_twins(role, db) and match_score(role, db, cosine=1.0) is None
+    prereq = _text("make: *** No rule to make target `main.c', needed by `hello'. Stop.")
+    target = _text("make: *** No rule to make target 'install'. Stop.")
+    assert near_twins(prereq, target)
+    # a swapped level word or a wrapper around the message is not a twin
+    assert not near_twins(_text("(error) NOAUTH Authentication required."),
+                          _text("[ErrorReply: NOAUTH Authentication required.]"))
+    assert not near_twins(_text("INSTALLATION FAILED: timed out waiting for the condition"),
+                          _text("timed out waiting for the condition"))
+
+
+def test_gnu_quotes_are_quotes() -> None:
+    assert _text("make: *** No rule to make target `install'. Stop.").template == \
+        _text("make: *** No rule to make target 'setup'. Stop.").template
 
 
 def test_features_are_bounded_and_symmetric_where_they_should_be() -> None:
@@ -84,3 +129,10 @@ def test_corpus_halves_are_disjoint_and_cover_everything() -> None:
     assert len(train) + len(test) == len(rows)
     assert not {r.group for r in train if r.kind == "v"} & {r.group for r in test if r.kind == "v"}
     assert len(train) > 50 and len(test) > 50
+
+
+def test_a_zero_timeout_is_another_pattern() -> None:
+    zero = describe_error("t", "tool", "Error: timeout of 0ms exceeded")
+    slow = describe_error("t", "tool", "Error: timeout of 120000ms exceeded")
+    assert zero.id != slow.id and "0ms" in zero.pattern
+    assert describe_error("t", "tool", "Error: timeout of 5000ms exceeded").id == slow.id
