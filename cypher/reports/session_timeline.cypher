@@ -12,8 +12,9 @@
 // column: fixes — distinct fixes known for those errors
 // column: knowledge — knowledge items learned from the session
 // chart: bar x=session y=errors,fixes,knowledge
-MATCH (s:Session {ns: $ns})
 // Compared as text (first 19 characters, UTC): a value that is not a timestamp is skipped, never fatal.
+// (Kept in the header: Neo4j Browser rejects a guide query with comment lines inside it.)
+MATCH (s:Session {ns: $ns})
 WHERE s.started_at =~ '[0-9]{4}-[0-9]{2}-[0-9]{2}T.*'
   AND left(s.started_at, 19) >= left(toString(datetime({timezone: 'UTC'}) - duration({days: $days})), 19)
 WITH s ORDER BY s.started_at DESC LIMIT toInteger($limit)

@@ -18,11 +18,12 @@
 // chart: hbar x=pattern y=occurrences
 // Trend counts come from IN_SESSION edges (count per session, dated by the edge's last_seen):
 // the graph keeps no per-event log, so an event is dated by its session's latest sighting.
+// Stored timestamps are compared as text (their first 19 characters, UTC): one that is not a
+// timestamp at all (written before kgmem validated them) is skipped instead of failing the report.
+// (Kept in the header: Neo4j Browser rejects a guide query with comment lines inside it.)
 MATCH (e:ErrorPattern {ns: $ns})
 WHERE ($tool = '*' OR e.tool = $tool) AND ($category = '*' OR e.category = $category)
 WITH e ORDER BY e.occurrences DESC, e.last_seen DESC LIMIT toInteger($limit)
-// Stored timestamps are compared as text (their first 19 characters, UTC): one that is not a
-// timestamp at all (written before kgmem validated them) is skipped instead of failing the report.
 WITH e, left(toString(datetime({timezone: 'UTC'}) - duration({days: $days})), 19) AS recent_from,
         left(toString(datetime({timezone: 'UTC'}) - duration({days: 2 * $days})), 19) AS previous_from
 OPTIONAL MATCH (e)-[r:IN_SESSION]->(:Session)
