@@ -19,6 +19,7 @@ from kgmem.callgraph import CallGraph, HealResult
 from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
+from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.ingest.ingester import IngestReport
@@ -66,10 +67,18 @@ class KGMem:
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,
                                    thompson_seed=self.settings.retrieval.thompson_seed)
-        # -- conversation analysis (docs/design.md §5; kgmem/analysis) --
+        # -- conversation (kgmem/conversation) and its analysis (docs/design.md §5; kgmem/analysis) --
+        # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
+        # results use (unless learning.strict) and are replayed by it, in order.
+        replayer = None if self.settings.learning.strict else self.learning.replayer
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
-                                        turns=self.turns, generator=generator, replayer=self.learning.replayer)
+                                        turns=self.turns, generator=generator, replayer=replayer)
+        a = self.settings.analysis
+        self.conversation = TurnRecorder(
+            self.turns, self.analysis.counters.count, replayer=replayer, write_behind=a.write_behind,
+            queue_size=a.write_behind_queue, batch_size=a.write_behind_batch, flush_timeout_s=a.flush_timeout_s,
+            on_stored=self.analysis.observe_turn, on_session_end=self.analysis.end_session)
         # -- call graph (seed 003 §2.6; kgmem/callgraph) --
         self.callgraph = CallGraph(self.graph)
 
@@ -180,7 +189,7 @@ class KGMem:
             a :class:`~kgmem.retrieval.SearchResult` (iterable over its hits); pass its ``query_id``
             to :meth:`feedback`.
         """
-        self.analysis.flush_turns()  # write-behind: this client's own turns are searchable at once
+        self.conversation.flush()  # write-behind: this client's own turns are searchable at once
         return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
 
     @keyword_only
@@ -189,7 +198,7 @@ class KGMem:
         plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``)."""
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
-        self.analysis.flush_turns()
+        self.conversation.flush()
         return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     @keyword_only
@@ -215,7 +224,7 @@ class KGMem:
 
         return ingest(self, source, self._ns(ns), batch_size=batch_size, progress=progress, analyze=analyze)
 
-    # -- conversation analysis (docs/design.md §5; kgmem/analysis) ---------------------
+    # -- conversation and its analysis (kgmem/conversation; docs/design.md §5, kgmem/analysis) ----
     @keyword_only
     def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
              ns: str | None = None) -> str:
@@ -227,13 +236,13 @@ class KGMem:
         With ``[analysis] write_behind`` the turn is stored by a background thread in batches and
         this returns at once (the id is deterministic); see docs/analysis.md.
         """
-        return self.analysis.turn(self._ns(ns), Turn(session, role, text, ref, ts))
+        return self.conversation.turn(self._ns(ns), Turn(session, role, text, ref, ts))
 
     @keyword_only
     def end_session(self, session: str, *, ns: str | None = None) -> None:
         """Close ``session``: merge its retrieval feedback into the global posteriors, analyse what is
         pending and learn from the whole session (in the background)."""
-        self.analysis.close_session(self._ns(ns), session)  # spooled when Neo4j is down
+        self.conversation.close_session(self._ns(ns), session)  # spooled when Neo4j is down
         self.retrieval.close_session(self._ns(ns), session)
 
     @keyword_only
@@ -250,7 +259,7 @@ class KGMem:
 
     def wait_for_analysis(self, timeout: float | None = None) -> bool:
         """Block until queued turns are stored and queued conversation analyses have run; False on timeout."""
-        return self.analysis.wait(timeout)
+        return self.conversation.wait(timeout) and self.analysis.wait(timeout)
 
     @keyword_only
     def analysis_stats(self, *, ns: str | None = None) -> dict[str, Any]:
@@ -279,7 +288,8 @@ class KGMem:
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:
-        """Flush pending conversation analysis, then release the rest."""
+        """Store queued turns, flush pending conversation analysis, then release the rest."""
+        self.conversation.close()
         self.analysis.close()
         self.retrieval.close()
         if self.learning.spool is not None:  # release the segment: another client may replay it now

@@ -21,7 +21,7 @@ from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
 from kgmem.config import AnalysisSettings
-from kgmem.analysis.queueing import join_with_timeout
+from kgmem.queueing import join_with_timeout
 
 log = logging.getLogger(__name__)
 

@@ -42,6 +42,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kgmem.graph import GraphStore
 
+from kgmem.errors import GraphUnavailable
 from kgmem.paths import private_dir
 
 log = logging.getLogger(__name__)
@@ -50,9 +51,9 @@ PREFIX = "learning-"
 SUFFIX = ".jsonl"
 STATS_FILE = "learning-stats.json"
 LEARNING = "learning"  # tool results (kgmem.learning.engine)
-TURN = "turn"  # conversation turns (kgmem.analysis.service)
+TURN = "turn"  # conversation turns (kgmem.conversation.recorder)
 KNOWLEDGE = "knowledge"  # manual knowledge (kgmem.analysis.curation)
-SESSION_END = "session_end"  # KGMem.end_session (kgmem.analysis.service)
+SESSION_END = "session_end"  # KGMem.end_session (kgmem.conversation.recorder)
 REPLAY_CHUNK = 2000  # most events per replay transaction
 
 
@@ -239,6 +240,18 @@ class SpoolReplayer:
         written = self.spool.append([{**e, "ns": ns} for e in events], kind=kind)
         self.maybe_pending = True
         return written
+
+    def divert(self, ns: str, events: Sequence[Mapping[str, Any]], kind: str, exc: BaseException) -> None:
+        """Spool ``events`` Neo4j did not take (``exc``), for writes whose caller must not lose them
+        silently: if the disk fails too, count the drop and raise
+        :class:`~kgmem.errors.GraphUnavailable` naming both failures."""
+        try:
+            self.append(ns, events, kind)
+        except OSError as write_error:
+            self.spool.bump(dropped=len(events))
+            raise GraphUnavailable(f"Neo4j unreachable ({exc}) and the spool write failed ({write_error}); "
+                                   f"{len(events)} {kind}(s) not stored") from exc
+        log.warning("Neo4j unreachable (%s); %d %s(s) spooled for replay", exc, len(events), kind)
 
     def replay(self) -> int:
         """Replay every segment no writer holds; returns how many events were applied."""

@@ -1,18 +1,19 @@
-"""The Graph RAG strategy (docs/design.md §6): both legs → one traversal from their seeds →
-fusion of three legs → quality adjustment."""
+"""The Graph RAG strategy (docs/design.md §6): every leg → one traversal from their fused seeds →
+fusion of the legs and the traversal → quality adjustment."""
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timezone
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timezone
 from typing import Any
 
+from kgmem.kinds import LABEL_KINDS
 from kgmem.retrieval import fusion, slots
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
-from kgmem.retrieval.keyword import LABEL_KINDS
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import Candidate, SearchHit
 from kgmem.runner import Op, Read
@@ -36,7 +37,7 @@ class GraphRAGRetriever:
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best items after expansion, fusion and quality adjustment (an operation)."""
-        legs = yield from self.hybrid.legs(query, scope)
+        legs = yield from self.hybrid.candidates(query, scope)
         first = self.hybrid.fuse(legs)
         if not first:
             self.last_timings = dict(self.hybrid.last_timings)
@@ -153,7 +154,7 @@ def _searchable(f: fusion.Fused) -> str:
 def _rerank(c: Candidate, rank: int) -> Candidate:
     if c.rank == rank:
         return c
-    return Candidate(c.id, c.kind, rank, c.score, c.text, c.props, c.path)
+    return replace(c, rank=rank)
 
 
 def _path(n: dict[str, Any]) -> tuple[str, ...]:

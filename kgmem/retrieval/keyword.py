@@ -7,14 +7,13 @@ import logging
 import neo4j
 
 from kgmem import kinds
-from kgmem.errors import BackendUnavailable, KGMemError
+from kgmem.errors import KGMemError
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.text import lucene_query
-from kgmem.retrieval.types import Candidate, SearchHit
+from kgmem.retrieval.types import Candidate
 from kgmem.runner import Op, Read
-from kgmem.retrieval.vector import candidate_hit
 
 log = logging.getLogger(__name__)
 
@@ -26,21 +25,18 @@ LABEL_KINDS = kinds.LABEL_KINDS  # Neo4j label → kind (kgmem/kinds.py)
 
 
 class KeywordRetriever:
-    """Full-text (Lucene BM25) retrieval only; the query's stop words are dropped first."""
+    """The keyword leg (a :class:`~kgmem.retrieval.legs.RetrievalLeg`): full-text (Lucene BM25)
+    retrieval; the query's stop words are dropped first."""
 
-    leg = "keyword"
+    name = "keyword"
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
-        self.failure: str | None = None  # why the last call answered nothing (the search went on without it)
-
-    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
-        """The ``scope.k`` best BM25 matches (an operation: see kgmem.runner)."""
-        cands = yield from self.candidates(query, scope)
-        return [candidate_hit(c, self.leg) for c in cands[: scope.k]]
 
     def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
-        """Up to ``k × overfetch`` candidates, best BM25 first."""
+        """Up to ``k × overfetch`` candidates, best BM25 first (an operation: see kgmem.runner).
+        A missing full-text index raises :class:`SearchIndexMissing`; other Neo4j errors propagate
+        (under :class:`~kgmem.retrieval.legs.GuardedLeg` they only remove this leg from the search)."""
         body = lucene_query(query, None, self.config.keyword_role_boost)
         if body is None:
             return []
@@ -50,7 +46,6 @@ class KeywordRetriever:
         n = scope.k * self.config.overfetch
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
-        self.failure = None
         try:
             rows = yield Read("retrieval/keyword", dict(
                 index=self.config.keyword_index, query=lucene, ns=scope.ns,
@@ -62,20 +57,13 @@ class KeywordRetriever:
                     f"keyword_index: full-text index {self.config.keyword_index!r} is missing or not online — "
                     "run `kgmem init` to apply the schema"
                 ) from exc
-            return self._degrade(exc)
-        except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
-            return self._degrade(exc)
+            raise
         return [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
-                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")})
+                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")},
+                      explain={"bm25": float(r["score"])})
             for i, r in enumerate(rows, start=1)
         ]
-
-    def _degrade(self, exc: Exception) -> list[Candidate]:
-        """The keyword leg never fails a search: log, remember why, answer nothing."""
-        self.failure = f"{type(exc).__name__}: {exc}"[:300]
-        log.warning("keyword leg failed; searching without it: %s", self.failure)
-        return []
 
 
 def _index_missing(exc: neo4j.exceptions.ClientError) -> bool:

@@ -14,6 +14,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import neo4j
 import numpy as np
 
-from kgmem.errors import BackendUnavailable, EmbeddingModelMismatch, ValidationError
+from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_optional, check_namespace
 from kgmem.retrieval import bqar
@@ -29,11 +30,10 @@ from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
 from kgmem.retrieval.context import Context, render
 from kgmem.retrieval.graph import GraphRAGRetriever
-from kgmem.retrieval.hybrid import HybridRetriever
-from kgmem.retrieval.keyword import KeywordRetriever
+from kgmem.retrieval.hybrid import HybridRetriever, SingleLegRetriever
+from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, check_registry, leg_weights
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.types import SearchResult
-from kgmem.retrieval.vector import VectorRetriever
 from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
@@ -69,10 +69,14 @@ class RetrievalEngine:
         overrides: SearchConfig fields applied over every preset.
         query_ttl_hours: how long a query_id accepts feedback (from any process; stored in Neo4j).
         thompson_seed: seed of the generator behind ``usage_sampling="thompson"`` (None = fresh entropy).
+        legs: the leg registry (:data:`kgmem.retrieval.legs.DEFAULT_LEGS`); every strategy uses the
+            legs a config enables, in this order.
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
-                 query_ttl_hours: float = 168.0, thompson_seed: int | None = None) -> None:
+                 query_ttl_hours: float = 168.0, thompson_seed: int | None = None,
+                 legs: Sequence[LegSpec] = DEFAULT_LEGS) -> None:
+        self.legs = check_registry(legs)
         self.default_preset = default_preset
         self.overrides = dict(overrides or {})
         preset(default_preset).with_overrides(**self.overrides)  # fail at start-up on a bad name or value
@@ -92,19 +96,15 @@ class RetrievalEngine:
         with self._lock:  # numpy generators are not thread-safe
             return bqar.sample_posterior(self._rng, alpha, beta)
 
-    def retriever(self, config: SearchConfig, vector: VectorRetriever | None = None,
-                  keyword: KeywordRetriever | None = None):
-        """The retriever class for ``config``'s legs (vector, keyword, hybrid or Graph RAG)."""
-        vector = vector or VectorRetriever(config)
-        keyword = keyword or KeywordRetriever(config)
-        if not config.use_keyword and not config.use_graph and not config.use_quality:
-            return vector
-        if not config.use_vector and not config.use_graph and not config.use_quality:
-            return keyword
-        hybrid = HybridRetriever(vector, keyword, config)
+    def retriever(self, config: SearchConfig, legs: Sequence[GuardedLeg] | None = None):
+        """The retriever for ``config``: one leg alone, the legs fused (hybrid), or Graph RAG.
+        ``legs`` defaults to the registry's legs ``config`` enables."""
+        legs = build_legs(self.legs, config) if legs is None else legs
         if not config.use_graph and not config.use_quality:
-            return hybrid
-        return GraphRAGRetriever(hybrid, config, self._sample)
+            if len(legs) == 1:
+                return SingleLegRetriever(legs[0])
+            return HybridRetriever(legs, leg_weights(self.legs, config), config)
+        return GraphRAGRetriever(HybridRetriever(legs, leg_weights(self.legs, config), config), config, self._sample)
 
     def search_op(
         self,
@@ -129,24 +129,26 @@ class RetrievalEngine:
         cfg = config or self._preset(preset_name)
         t0 = time.perf_counter()
         state = yield from self._observe(query, scope, cfg)
-        vector, keyword = _GuardedVector(cfg), KeywordRetriever(cfg)
-        retriever = self.retriever(cfg, vector, keyword)
+        legs = build_legs(self.legs, cfg)
+        if not legs:
+            raise ValidationError(f"search config {cfg.name!r}: enables no retrieval leg "
+                                  f"(legs: {', '.join(spec.name for spec in self.legs)})")
+        retriever = self.retriever(cfg, legs)
         failed: dict[str, str] = {}
         try:
             hits = yield from retriever.search(query, scope)
         except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
-            # The graph is gone mid-search (expansion / hydration): answer from Chroma alone.
-            if not cfg.use_vector or retriever is vector or vector.failure:
+            # The graph is gone mid-search (expansion / hydration; a guarded leg never raises these):
+            # answer from the legs that did not fail, fused without the traversal.
+            alive = [leg for leg in legs if not leg.failure]
+            if not alive:
                 raise BackendUnavailable(f"no retrieval leg answered: {exc}") from exc
-            log.warning("search degraded to the vector leg: %s", exc)
+            log.warning("search degraded to the %s leg(s): %s", "+".join(leg.name for leg in alive), exc)
             failed["graph"] = f"{type(exc).__name__}: {exc}"[:300]
-            retriever = vector
-            hits = yield from vector.search(query, scope)
-        for leg in (vector, keyword):
-            if leg.failure:
-                failed[leg.leg] = leg.failure
-        used = [leg for leg, on in ((vector, cfg.use_vector), (keyword, cfg.use_keyword)) if on]
-        if used and all(leg.failure for leg in used):
+            retriever = self.retriever(cfg.with_overrides(use_graph=False, use_quality=False), alive)
+            hits = yield from retriever.search(query, scope)
+        failed.update({leg.name: leg.failure for leg in legs if leg.failure})
+        if all(leg.failure for leg in legs):
             raise BackendUnavailable("no retrieval leg answered: " + "; ".join(failed.values()))
         timings = dict(getattr(retriever, "last_timings", {}))
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
@@ -316,8 +318,9 @@ class Retrieval(RetrievalEngine):
 
     def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
                  overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
-                 thompson_seed: int | None = None) -> None:
-        super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed)
+                 thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS) -> None:
+        super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed,
+                         legs=legs)
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
@@ -356,20 +359,3 @@ class Retrieval(RetrievalEngine):
 def _write(name: str, params: dict[str, Any]) -> Op[list[dict[str, Any]]]:
     """A single write as an operation (for :class:`~kgmem.runner.Background`)."""
     return (yield Write(name, params))
-
-
-class _GuardedVector(VectorRetriever):
-    """The vector leg of one search: a Chroma failure leaves it empty (the search goes on with the
-    other legs, and says so in ``SearchResult.failed_legs``) instead of failing the search."""
-
-    failure: str | None = None
-
-    def candidates(self, query, scope, vector=None):  # noqa: ANN001 - same signature as the base class
-        try:
-            return (yield from super().candidates(query, scope, vector))
-        except (ValidationError, EmbeddingModelMismatch):  # bad input or config, not an outage: say so
-            raise
-        except Exception as exc:  # noqa: BLE001 - chromadb raises many types (InternalError, sqlite errors, ...)
-            self.failure = f"{type(exc).__name__}: {exc}"[:300]
-            log.warning("vector leg failed; searching without it: %s", self.failure)
-            return []

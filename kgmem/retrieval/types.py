@@ -17,6 +17,8 @@ class Candidate:
     text: str = ""
     props: dict[str, Any] = field(default_factory=dict)
     path: tuple[str, ...] = ()  # for graph candidates: "kind:id", "REL", "kind:id", ...
+    # The leg's raw figures shown in a fused hit's score breakdown (vector: distance, keyword: bm25).
+    explain: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class SearchResult:
     preset: str
     hits: list[SearchHit]
     timings_ms: dict[str, float] = field(default_factory=dict)
-    # Legs that failed (leg -> reason: "vector", "keyword", "graph"); the hits come from the others.
+    # Legs that failed (leg name -> reason; "graph" for the traversal); the hits come from the others.
     failed_legs: dict[str, str] = field(default_factory=dict)
 
     def __iter__(self):  # iterate hits directly: `for hit in mem.search(...)`

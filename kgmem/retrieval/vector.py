@@ -14,7 +14,7 @@ import numpy as np
 
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
-from kgmem.retrieval.types import Candidate, Provenance, SearchHit
+from kgmem.retrieval.types import Candidate
 from kgmem.runner import EmbedQuery, Op, VectorQuery
 from kgmem.vectors import VectorHit
 
@@ -22,22 +22,17 @@ log = logging.getLogger(__name__)
 
 
 class VectorRetriever:
-    """Dense retrieval only (the ``vector`` strategy, and the vector leg of the others)."""
+    """The vector leg (a :class:`~kgmem.retrieval.legs.RetrievalLeg`): dense retrieval over Chroma."""
 
-    leg = "vector"
+    name = "vector"
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
 
-    def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
-        """The ``scope.k`` nearest items within the distance threshold (an operation: see kgmem.runner)."""
-        cands = yield from self.candidates(query, scope)
-        return [candidate_hit(c, self.leg) for c in cands[: scope.k]]
-
-    def candidates(self, query: str, scope: Scope, vector: np.ndarray | None = None) -> Op[list[Candidate]]:
-        """Up to ``k × overfetch`` candidates over all kinds in scope, nearest first."""
-        if vector is None:
-            vector = yield EmbedQuery(query)
+    def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
+        """Up to ``k × overfetch`` candidates over all kinds in scope, nearest first (an operation:
+        see kgmem.runner)."""
+        vector = yield EmbedQuery(query)
         n = scope.k * self.config.overfetch
         hits: list[tuple[VectorHit, str]] = []
         for kind in scope.kinds:
@@ -46,7 +41,7 @@ class VectorRetriever:
         hits.sort(key=lambda hk: hk[0].distance)
         return [
             Candidate(id=h.id, kind=kind, rank=i, score=h.similarity, text=h.document or "",
-                      props={**h.metadata, "distance": h.distance})
+                      props={**h.metadata, "distance": h.distance}, explain={"distance": h.distance})
             for i, (h, kind) in enumerate(hits[:n], start=1)
         ]
 
@@ -58,20 +53,3 @@ class VectorRetriever:
                 in_session = yield VectorQuery(scope.ns, kind, vector, n, where={"session": scope.session})
             hits = in_session
         return [h for h in hits if h.distance <= self.config.max_distance]
-
-
-
-def candidate_hit(c: Candidate, leg: str) -> SearchHit:
-    """A single-leg candidate as a hit (the leg's own score is the score)."""
-    meta = {k: v for k, v in c.props.items() if k not in ("ref", "session", "ts")}
-    return SearchHit(
-        id=c.id, kind=c.kind, text=c.text, score=c.score, breakdown={leg: c.score},
-        provenance=Provenance(legs=(leg,), path=c.path),
-        ref=c.props.get("ref"), session=c.props.get("session"), ts=_iso(c.props.get("ts")), metadata=meta,
-    )
-
-
-def _iso(value) -> str | None:  # noqa: ANN001 - str or neo4j DateTime
-    if value is None or isinstance(value, str):
-        return value
-    return value.isoformat() if hasattr(value, "isoformat") else str(value)

@@ -25,8 +25,8 @@ def _seed(driver, ns: str, n: int, with_key: bool = True) -> None:
 
 def _keyword_ids(graph, ns: str, k: int = 5) -> list[str]:
     retriever = KeywordRetriever(preset("balanced"))
-    op = retriever.search("deploy pipeline failed", Scope.build(ns, k=k, kinds=["message"]))
-    return [hit.id for hit in run(op, SyncIO(graph, None, None))]
+    op = retriever.candidates("deploy pipeline failed", Scope.build(ns, k=k, kinds=["message"]))
+    return [cand.id for cand in run(op, SyncIO(graph, None, None))[:k]]
 
 
 def test_a_crowded_look_alike_namespace_does_not_hide_a_namespaces_own_rows(driver, graph, ns) -> None:

@@ -130,25 +130,6 @@ def test_short_session_is_skipped_by_session_learner(make_mem):
     assert mem.analysis_stats()["skipped"] == 1
 
 
-def test_write_behind_turns(make_mem, q):
-    from kgmem.conversation import Turn, message_id
-    from kgmem.errors import ValidationError
-
-    mem = make_mem(offline=True, write_behind=True)
-    with pytest.raises(ValidationError, match="text"):
-        mem.turn(session="wb", role="user", text="   ")  # rejected on the caller's thread, nothing queued
-    ids = [mem.turn(session="wb", role=role, text=text, ref=str(i)) for i, (role, text) in enumerate(SESSION_1)]
-    assert ids[0] == message_id(mem.namespace, Turn("wb", "user", SESSION_1[0][1], "0"))
-    mem.end_session("wb")  # stores the queued turns first, then ends the session
-    assert mem.wait_for_analysis(60)
-    stored = q("MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {key: 'wb'}) "
-               "RETURN m.id AS id, s.ended_at IS NOT NULL AS ended ORDER BY m.seq")
-    assert [r["id"] for r in stored] == ids and all(r["ended"] for r in stored)
-    assert {"The user prefers tabs over spaces.", "The user's name is Dana."} <= {
-        i["content"] for i in mem.learnings()}
-    assert mem.analysis_stats()["turns_written"] == len(SESSION_1)
-
-
 LOCOMO = __import__("pathlib").Path(__file__).resolve().parents[4] / "shared" / "data" / "locomo-dev.json"
 
 
@@ -172,11 +153,3 @@ def test_locomo_sessions_through_the_offline_extractor(make_mem, q):
     assert subjects & speakers
     assert q("MATCH (k:Knowledge {ns: $ns}) WHERE NOT (k)-[:FROM_SESSION]->(:Session) RETURN count(k) AS n")[0]["n"] == 0
     assert mem.analysis_stats()["dropped"] == 0
-
-
-def test_write_behind_turn_is_searchable_at_once(make_mem):
-    mem = make_mem(offline=True, write_behind=True)
-    mem.turn(session="wb2", role="user", text="My sailing boat is called Albatross and it is moored in Kiel.")
-    # no end_session, no wait: search itself stores what this client still has queued
-    hits = mem.search("what is the name of my boat", k=3, kinds=["message"]).hits
-    assert hits and "Albatross" in hits[0].text

@@ -1,4 +1,4 @@
-"""Queue helpers shared by the analysis worker threads."""
+"""Queue helpers shared by the worker threads (turn write-behind, the analysis buffer)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ By default ``KGMem.turn()`` stores the turn before it returns (a Neo4j transacti
 embedding, a Chroma upsert: tens of milliseconds). With write-behind, ``turn()`` validates
 the turn, computes its deterministic message id and returns at once; one thread stores the
 queued turns in batches through ``TurnStore.record`` (one transaction and one embedding
-batch per batch) and only then hands them to the analysis buffer.
+batch per batch) and only then hands them on (``on_stored``: the analysis buffer).
 
 The price: a turn is searchable only once its batch is written, and turns still queued when
 the process dies are lost. ``flush()`` (called by ``end_session`` and ``close``) waits for the
@@ -21,10 +21,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from kgmem.analysis.events import AnalysisStats
+from kgmem.conversation.store import Turn
 from kgmem.graph.store import UNREACHABLE
-from kgmem.conversation import Turn
-from kgmem.analysis.queueing import join_with_timeout
+from kgmem.queueing import join_with_timeout
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,8 @@ class TurnWriter:
     Args:
         record: stores turns of one namespace in order (``TurnStore.record``).
         on_stored: called for each stored turn, in order (feeds the analysis buffer).
-        stats: counters (``turns_written``, ``turns_failed``).
+        count: adds to a counter of a namespace (``turns_written``, ``turns_failed``), e.g.
+            ``AnalysisStats.count``.
         queue_size: turns that may wait; beyond, ``submit`` blocks.
         batch_size: most turns per ``record`` call.
     """
@@ -46,7 +46,7 @@ class TurnWriter:
         self,
         record: Callable[[str, list[Turn]], Any],
         on_stored: Callable[[str, Turn], None],
-        stats: AnalysisStats,
+        count: Callable[[str, str, int], None],
         queue_size: int = 10_000,
         batch_size: int = 64,
         on_unreachable: Callable[[str, list[Turn], BaseException], None] | None = None,
@@ -54,7 +54,7 @@ class TurnWriter:
         self.record = record
         self.on_unreachable = on_unreachable  # spools a batch Neo4j did not take (None: count it failed)
         self.on_stored = on_stored
-        self.stats = stats
+        self.count = count
         self.batch_size = batch_size
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
@@ -125,14 +125,14 @@ class TurnWriter:
             except UNREACHABLE as exc:
                 if self._spool(ns, turns, exc):
                     continue
-                self.stats.count(ns, "turns_failed", len(turns))
+                self.count(ns, "turns_failed", len(turns))
                 log.error("write-behind: %d turn(s) of %s not stored: %s", len(turns), ns, exc)
                 continue
             except Exception as exc:  # noqa: BLE001 - the caller is gone; report loudly, keep running
-                self.stats.count(ns, "turns_failed", len(turns))
+                self.count(ns, "turns_failed", len(turns))
                 log.error("write-behind: %d turn(s) of %s not stored: %s", len(turns), ns, exc)
                 continue
-            self.stats.count(ns, "turns_written", len(turns))
+            self.count(ns, "turns_written", len(turns))
             for turn in turns:
                 self.on_stored(ns, turn)
 

@@ -1,0 +1,140 @@
+"""The client's turn path: validate → store (now, or queued by write-behind) → tell listeners.
+
+:class:`TurnRecorder` is what ``KGMem.turn`` and ``KGMem.end_session`` go through. It owns
+everything that writes ``Message`` and ``Session`` nodes for a live client: the
+:class:`~kgmem.conversation.TurnStore` write, opt-in write-behind
+(:class:`~kgmem.conversation.writer.TurnWriter`), and — while Neo4j is unreachable — the
+spool (turns and session ends are spooled in order and replayed by the client's
+:class:`~kgmem.learning.spool.SpoolReplayer`, same message ids).
+
+Conversation analysis listens rather than owns: ``on_stored`` sees each turn once it is
+stored, ``on_session_end`` each ended session, so ``kgmem.analysis`` depends on this
+package and not the other way round.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from kgmem.conversation.store import Turn, TurnStore, message_id, validate_turn
+from kgmem.conversation.writer import TurnWriter
+from kgmem.graph.store import UNREACHABLE
+from kgmem.learning.spool import SESSION_END, TURN, SpoolReplayer
+
+log = logging.getLogger(__name__)
+
+Count = Callable[[str, str, int], None]
+
+
+def _ignore_turn(ns: str, turn: Turn) -> None:
+    return None
+
+
+def _ignore_session(ns: str, session: str) -> None:
+    return None
+
+
+class TurnRecorder:
+    """Stores a client's turns and session ends.
+
+    Args:
+        turns: the turn store.
+        count: adds to a counter of a namespace (``turns_written``, ``turns_failed``,
+            ``turns_spooled``, ``session_ends_spooled``), e.g. ``AnalysisStats.count``.
+        replayer: the client's spool replayer; ``None`` = raise when Neo4j is unreachable
+            (``learning.strict``, or no spool).
+        write_behind: queue turns and store them in batches on a thread (``[analysis] write_behind``).
+        queue_size, batch_size: write-behind's queue bound and batch size.
+        flush_timeout_s: how long :meth:`close_session`, :meth:`flush` and :meth:`close` wait for the queue.
+        on_stored: called with each stored turn, in order.
+        on_session_end: called with each session once it is marked ended.
+    """
+
+    def __init__(self, turns: TurnStore, count: Count, *, replayer: SpoolReplayer | None = None,
+                 write_behind: bool = False, queue_size: int = 10_000, batch_size: int = 64,
+                 flush_timeout_s: float = 30.0, on_stored: Callable[[str, Turn], None] = _ignore_turn,
+                 on_session_end: Callable[[str, str], None] = _ignore_session) -> None:
+        self.turns = turns
+        self.count = count
+        self.replayer = replayer
+        self.flush_timeout_s = flush_timeout_s
+        self.on_stored = on_stored
+        self.on_session_end = on_session_end
+        if replayer is not None:
+            replayer.register(TURN, self._replay_turns, transactional=False)
+            replayer.register(SESSION_END, self._replay_session_ends, transactional=False)
+        self.writer: TurnWriter | None = None
+        if write_behind:
+            self.writer = TurnWriter(turns.record, on_stored, count, queue_size=queue_size, batch_size=batch_size,
+                                     on_unreachable=self._spool_turns if replayer else None)
+
+    def turn(self, ns: str, turn: Turn) -> str:
+        """Store ``turn`` (now, or queued with write-behind); returns the message id.
+
+        While Neo4j is unreachable the turn is spooled and replayed later (same id)."""
+        clean = validate_turn(turn)  # bad input fails here, on the caller's thread, naming the field
+        if self.writer is not None:
+            self.writer.submit(ns, clean)
+            return message_id(ns, clean)
+        try:
+            if self.replayer is not None:
+                self.replayer.replay_if_due()  # older spooled writes first: the session stays in order
+            mid = self.turns.record(ns, [clean])[0]
+        except UNREACHABLE as exc:
+            if self.replayer is None:
+                raise
+            self._spool_turns(ns, [clean], exc)
+            return message_id(ns, clean)
+        self.on_stored(ns, clean)
+        return mid
+
+    def close_session(self, ns: str, session: str) -> None:
+        """Store queued turns, mark the session ended, then tell ``on_session_end``; spooled (after
+        the session's spooled turns, so the replay ends it in order) while Neo4j is unreachable."""
+        self.flush()  # the session's turns must be stored before a listener reads them back
+        try:
+            self.turns.end_session(ns, session)
+        except UNREACHABLE as exc:
+            if self.replayer is None:
+                raise
+            self._spool(ns, SESSION_END, [{"session": session}], exc)
+            return
+        self.on_session_end(ns, session)
+
+    def flush(self) -> bool:
+        """Wait up to ``flush_timeout_s`` until every queued turn is stored (no-op without
+        write-behind); False on timeout."""
+        return self.wait(self.flush_timeout_s)
+
+    def wait(self, timeout: float | None) -> bool:
+        """Wait until every queued turn is stored (``None``: as long as it takes); False on timeout."""
+        return True if self.writer is None else self.writer.flush(timeout)
+
+    def close(self) -> None:
+        """Store what write-behind still holds, then stop its thread."""
+        if self.writer is not None:
+            self.writer.close(self.flush_timeout_s)
+
+    # -- spool (Neo4j unreachable) -------------------------------------------------------
+    def _spool_turns(self, ns: str, turns: list[Turn], exc: BaseException) -> None:
+        self._spool(ns, TURN, [asdict(t) for t in turns], exc)
+
+    def _spool(self, ns: str, kind: str, events: list[dict[str, Any]], exc: BaseException) -> None:
+        self.replayer.divert(ns, events, kind, exc)  # type: ignore[union-attr]
+        self.count(ns, f"{kind}s_spooled", len(events))
+
+    def _replay_turns(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        turns = [Turn(e["session"], e["role"], e["text"], e.get("ref"), e.get("ts")) for e in events]
+        self.turns.record(ns, turns)  # idempotent: deterministic message ids
+        for t in turns:
+            self.on_stored(ns, t)
+        return True
+
+    def _replay_session_ends(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+        for e in events:  # idempotent: ending a session twice only moves its ended_at
+            self.turns.end_session(ns, e["session"])
+            self.on_session_end(ns, e["session"])
+        return True
