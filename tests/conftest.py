@@ -137,20 +137,20 @@ def mem(settings: Settings, driver, embedder, graph):
 
 
 @pytest.fixture
-def private_neo4j(tmp_path: Path):
-    """Factory: ``private_neo4j(bolt_port, http_port, **settings)`` starts a private Neo4j (own home
-    under tmp_path) that the test may stop, restart or kill -9; it is stopped afterwards."""
+def private_neo4j(tmp_path: Path, base_settings: Settings):
+    """Factory: ``private_neo4j(name, **settings)`` starts the private Neo4j ``name`` (its ports:
+    tests/private_neo4j.py ``PORTS``; own home under tmp_path) that the test may stop, restart or
+    kill -9; it is stopped afterwards."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from private_neo4j import PrivateNeo4j  # type: ignore[import-not-found]
+    import private_neo4j as private  # type: ignore[import-not-found]
 
     started: list = []
 
-    def start(bolt_port: int, http_port: int, **overrides):  # type: ignore[no-untyped-def]
-        server = PrivateNeo4j(tmp_path, bolt_port, http_port, **overrides)
+    def start(name: str, **overrides):  # type: ignore[no-untyped-def]
+        server = private.start(tmp_path / name, name, base_settings, **overrides)
         started.append(server)
-        server.up()
         return server
 
     yield start

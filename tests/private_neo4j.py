@@ -1,35 +1,94 @@
-"""A private Neo4j server for tests that stop, kill or restart it (never the shared one).
+"""Private Neo4j servers for tests that stop, kill -9 or restart one (never the shared server).
 
-Each test that needs one asks the ``private_neo4j`` fixture (tests/conftest.py) for a server on
-its own ports with its own ``KGMEM_HOME`` under the test's tmp dir; the fixture stops it afterwards
-even when the test fails.
+The one way to get one: :func:`start` (behind the ``private_neo4j`` factory fixture of
+tests/conftest.py and the session-wide ``stream_neo4j`` of tests/reliability/conftest.py).
+Each server has its own ``KGMEM_HOME`` in a temp dir and its own port pair from :data:`PORTS`,
+so tests that may run in one session never share a server; its jars are linked from the shared
+install when there is one (same version: no Maven download).
+
+``KGMEM_TEST_PRIVATE_PORTS=bolt:http`` moves every pair to those ports — for running one such
+test at a time next to other checkouts that use the default pairs.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
 from kgmem.config import Settings, load_settings
-from kgmem.server import LocalNeo4j
+from kgmem.paths import private_dir
+
+#: Port pairs (bolt, http) by user; the shared server is on 7687/7474.
+PORTS: dict[str, tuple[int, int]] = {
+    "spool": (17687, 17474),  # tests/integration/learning/test_spool.py (stopped and started)
+    "ingest_kill": (19687, 19474),  # tests/reliability/test_ingest_kill.py (kill -9 mid-ingest)
+    "stream": (20687, 20474),  # stream_neo4j, session-wide: tests/reliability/test_kill9_stream.py
+}
+PASSWORD = "kgmem-private-test"
+PORTS_ENV = "KGMEM_TEST_PRIVATE_PORTS"
+
+
+def ports(name: str) -> tuple[int, int]:
+    """The (bolt, http) ports of the server called ``name`` (or the ``KGMEM_TEST_PRIVATE_PORTS`` pair)."""
+    override = os.environ.get(PORTS_ENV)
+    if override:
+        bolt, http = override.split(":")
+        return int(bolt), int(http)
+    return PORTS[name]
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+def private_settings(home: Path, bolt_port: int, http_port: int, base: Settings | None = None,
+                     namespace: str = "private", **overrides: Any) -> Settings:
+    """Settings of a private server in ``home``. A dict in ``overrides`` is merged into that
+    section (``neo4j={"offline_retry_s": 1.0}`` keeps the ports)."""
+    sections: dict[str, Any] = {
+        "neo4j": {"uri": f"bolt://127.0.0.1:{bolt_port}", "bolt_port": bolt_port, "http_port": http_port,
+                  "password": PASSWORD, "heap": "384m", "pagecache": "64m"},
+        "chroma": {"path": str(home / "chroma")},
+    }
+    if base is not None:
+        sections["neo4j"].update(version=base.neo4j.version, browser_version=base.neo4j.browser_version)
+        _link_jars(base, home)
+    for key, value in overrides.items():
+        sections[key] = {**sections.get(key, {}), **value} if isinstance(value, dict) else value
+    return load_settings(home=home, namespace=namespace, **sections)
+
+
+def _link_jars(base: Settings, home: Path) -> None:
+    shared_lib = base.neo4j_home / "lib"
+    lib = home / "neo4j" / "lib"
+    if shared_lib.is_dir() and not lib.exists():
+        private_dir(lib.parent)
+        lib.symlink_to(shared_lib, target_is_directory=True)
 
 
 class PrivateNeo4j:
     """One private server: ``settings`` point at it; ``up``/``down``/``kill9`` control it."""
 
-    def __init__(self, tmp_path: Path, bolt_port: int, http_port: int, namespace: str = "private",
-                 **overrides: Any) -> None:
-        self.settings: Settings = load_settings(
-            home=tmp_path / "home", namespace=namespace,
-            neo4j={"uri": f"bolt://127.0.0.1:{bolt_port}", "bolt_port": bolt_port, "http_port": http_port,
-                   "password": "kgmem-private-test", "heap": "384m", "pagecache": "64m"},
-            chroma={"path": str(tmp_path / "chroma")},
-            **overrides,
-        )
-        self.server = LocalNeo4j(self.settings)
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @property
+    def server(self):  # noqa: ANN201 - kgmem.server.LocalNeo4j
+        from kgmem.server import LocalNeo4j
+
+        return LocalNeo4j(self.settings)
+
+    @property
+    def bolt_port(self) -> int:
+        return self.settings.neo4j.bolt_port
 
     def up(self) -> None:
         self.server.up()
@@ -38,7 +97,8 @@ class PrivateNeo4j:
         self.server.down()
 
     def kill9(self) -> int:
-        """SIGKILL the JVM (no shutdown hook, no checkpoint) and wait until it is gone; returns its pid."""
+        """SIGKILL the JVM (no shutdown hook, no checkpoint); returns its pid once it is gone and
+        its bolt port is closed."""
         pid = self.server.status().pid
         assert pid is not None, "private Neo4j is not running"
         os.kill(pid, signal.SIGKILL)
@@ -47,6 +107,22 @@ class PrivateNeo4j:
             try:
                 os.kill(pid, 0)
             except ProcessLookupError:
-                return pid
+                break
             time.sleep(0.1)
-        raise AssertionError(f"Neo4j pid {pid} survived SIGKILL")
+        else:
+            raise AssertionError(f"Neo4j pid {pid} survived SIGKILL")
+        while port_open(self.bolt_port) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not port_open(self.bolt_port), "Neo4j still listening after kill -9"
+        return pid
+
+
+def start(home: Path, name: str, base: Settings | None = None, **overrides: Any) -> PrivateNeo4j:
+    """Start the private server ``name`` (ports from :func:`ports`) with its home in ``home``;
+    fails at once, naming the port, when another server holds it."""
+    bolt, http = ports(name)
+    if port_open(bolt):
+        raise AssertionError(f"port {bolt} is taken: another private Neo4j ({name!r}) is still running")
+    server = PrivateNeo4j(private_settings(home, bolt, http, base, **overrides))
+    server.up()
+    return server

@@ -1,77 +1,10 @@
-"""Shared helpers of the reliability suite: a private Neo4j that tests may kill -9, a content
-fingerprint of a namespace (to compare a faulted run with a fault-free control) and a
-deterministic mixed workload (tool results, turns, manual knowledge)."""
+"""Shared helpers of the reliability suite: a content fingerprint of a namespace (to compare a
+faulted run with a fault-free control) and a deterministic mixed workload (tool results, turns,
+manual knowledge). Private Neo4j servers: tests/private_neo4j.py."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-from kgmem.config import Settings, load_settings
-
-# Ports of the private server (assigned to this suite; the shared server is on 7687/7474).
-PRIVATE_BOLT, PRIVATE_HTTP = 20687, 20474
-PRIVATE_PASSWORD = "kgmem-reliability-pw"
-
-
-def port_open(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
-
-
-@dataclass
-class PrivateNeo4j:
-    """A Neo4j server of the suite's own (own KGMEM_HOME): stop it, kill -9 it, start it again."""
-
-    settings: Settings
-
-    @property
-    def server(self):  # noqa: ANN201 - kgmem.server.LocalNeo4j
-        from kgmem.server import LocalNeo4j
-
-        return LocalNeo4j(self.settings)
-
-    def up(self) -> None:
-        self.server.up()
-
-    def down(self) -> None:
-        self.server.down()
-
-    def kill9(self) -> None:
-        """SIGKILL the JVM (no shutdown hook, no checkpoint) and wait for its port to close."""
-        pid = self.server.status().pid
-        assert pid is not None, "private Neo4j is not running"
-        os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while port_open(PRIVATE_BOLT) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not port_open(PRIVATE_BOLT), "Neo4j still listening after kill -9"
-
-
-def private_settings(home: Path, base: Settings) -> Settings:
-    """Settings of the private server in ``home``; its jars come from the shared install when present."""
-    shared_lib = base.neo4j_home / "lib"
-    lib = home / "neo4j" / "lib"
-    if shared_lib.is_dir() and not lib.exists():
-        lib.parent.mkdir(parents=True, exist_ok=True)
-        lib.symlink_to(shared_lib, target_is_directory=True)  # same version: skip a Maven install
-    return load_settings(
-        home=home, namespace="reliability",
-        neo4j={"uri": f"bolt://127.0.0.1:{PRIVATE_BOLT}", "bolt_port": PRIVATE_BOLT, "http_port": PRIVATE_HTTP,
-               "password": PRIVATE_PASSWORD, "heap": "384m", "pagecache": "64m",
-               "version": base.neo4j.version, "browser_version": base.neo4j.browser_version,
-               "offline_retry_s": 1.0},
-        chroma={"path": str(home / "chroma")},
-        learning={"offline_retry_s": 1.0},
-    )
 
 
 # -- what a namespace holds, by content (ids include the namespace, so compare content) ---------

@@ -18,7 +18,6 @@ from kgmem.graph.schema import apply_schema
 
 from ingest_data import graph_counts, mixed_events, write_jsonl  # type: ignore[import-not-found]
 
-BOLT, HTTP = 19687, 19474  # this suite's private server (never the shared one)
 N_TOOLS = 400
 
 
@@ -47,7 +46,7 @@ def test_kill9_during_ingest_then_rerun_equals_control(private_neo4j, embedder, 
     # Secrets in the client's environment must not reach the Neo4j JVM (defect 11).
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-must-not-leak")
     monkeypatch.setenv("KGMEM_NEO4J__PASSWORD", "must-not-leak")
-    private = private_neo4j(BOLT, HTTP, learning={"offline_retry_s": 0.5})
+    private = private_neo4j("ingest_kill", learning={"offline_retry_s": 0.5})  # never the shared server
     settings = private.settings
     _assert_private(private)
     path = write_jsonl(tmp_path / "events.jsonl", mixed_events(N_TOOLS, n_knowledge=20))

@@ -76,11 +76,11 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, g
 
 @pytest.mark.slow
 def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> None:
-    """One private server (own home, ports 17687/17474): 10 events up, 10 while it is stopped, 10 after
-    it is started again. (~75 s: two starts and two stops of a JVM.)"""
+    """One private server (own home, ports ``"spool"`` in tests/private_neo4j.py): 10 events up, 10 while
+    it is stopped, 10 after it is started again. (~75 s: two starts and two stops of a JVM.)"""
     from kgmem.graph.schema import apply_schema
 
-    private = private_neo4j(17687, 17474, namespace="stream", learning={"offline_retry_s": 1.0})
+    private = private_neo4j("spool", namespace="stream", learning={"offline_retry_s": 1.0})
     server, settings = private, private.settings
     drv = connect(settings)
     try:
