@@ -25,6 +25,7 @@ from kgmem.paths import private_dir
 #: Port pairs (bolt, http) by user; the shared server is on 7687/7474.
 PORTS: dict[str, tuple[int, int]] = {
     "spool": (17687, 17474),  # tests/integration/learning/test_spool.py (stopped and started)
+    "client_spool": (18687, 18474),  # tests/integration/client/test_both_clients.py (both clients' spool)
     "ingest_kill": (19687, 19474),  # tests/reliability/test_ingest_kill.py (kill -9 mid-ingest)
     "stream": (20687, 20474),  # stream_neo4j, session-wide: tests/reliability/test_kill9_stream.py
 }

@@ -19,8 +19,10 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.graph.store import FailurePolicy
 from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
+from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
+from kgmem.learning.spool import Spool, SpoolReplayer
 from kgmem.retrieval import Context, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
@@ -35,10 +37,11 @@ class AsyncKGMem:
     Covers learning (:meth:`tool_result`, :meth:`tool_results`, :meth:`resolve`, :meth:`fix_applied`,
     :meth:`correction`), retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation
     and knowledge (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the
-    method docs are :class:`kgmem.KGMem`'s. Differences: no spool — when Neo4j is unreachable the
-    learning calls raise :class:`~kgmem.errors.BackendUnavailable` (as with ``learning.strict``); no
-    background conversation *analysis* — turns are stored and searchable, but knowledge is extracted
-    from them only by a sync client (docs/architecture.md, "Async client").
+    method docs are :class:`kgmem.KGMem`'s. Like it, while Neo4j is unreachable tool results, turns,
+    manual knowledge and session ends go to the spool (``settings.spool_dir``) and are replayed once
+    it answers (:meth:`replay_spool`, and before the next write). Differences: no background
+    conversation *analysis* — turns are stored and searchable, but knowledge is extracted from them
+    only by a sync client — and no write-behind (docs/architecture.md, "Async client").
 
     Args:
         settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
@@ -62,11 +65,16 @@ class AsyncKGMem:
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
                                          thompson_seed=r.thompson_seed)
         # The sync engines' operations, run here on the async stores (their sync stores stay unset).
-        self.learning = LearningEngine(None, None, None, self.settings.learning, spool_dir=None)
+        # The spool is the sync client's: the same files, replayed by the same operations; a replay
+        # already running in this process is skipped rather than waited for (wait=False: the loop).
+        replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
+        self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer)
+        writes = None if self.settings.learning.strict else replayer  # strict: raise instead of spooling
         self.turns = TurnStore(None, None, None)
         self.counters = AnalysisStats(extractor="none")
+        self.conversation = TurnRecorder(self.turns, self.counters.count, replayer=writes)
         self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters)  # type: ignore[arg-type]
-        self.curator = Curator(self.knowledge, self.counters)
+        self.curator = Curator(self.knowledge, self.counters, writes)
 
     async def open(self) -> "AsyncKGMem":
         """Open the vector store (``async with`` calls this)."""
@@ -88,13 +96,13 @@ class AsyncKGMem:
     async def tool_result(self, tool: str, params: dict[str, Any] | None = None, *, result: Any = None,
                           error: str | BaseException | None = None, session: str | None = None,
                           ns: str | None = None) -> Observation:
-        """See :meth:`kgmem.KGMem.tool_result` (raises BackendUnavailable instead of spooling)."""
+        """See :meth:`kgmem.KGMem.tool_result`."""
         return await self._run(self.learning.tool_result_op(self._ns(ns), tool, params, error=error, session=session))
 
     @keyword_only
     async def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
                            index: bool = True) -> BatchResult:
-        """See :meth:`kgmem.KGMem.tool_results` (raises BackendUnavailable instead of spooling)."""
+        """See :meth:`kgmem.KGMem.tool_results`."""
         return await self._run(self.learning.tool_results_op(self._ns(ns), events, index=index))
 
     @keyword_only
@@ -152,15 +160,14 @@ class AsyncKGMem:
                    ns: str | None = None) -> str:
         """Store one conversation turn and return its message id (see :meth:`kgmem.KGMem.turn`;
         stored at once — no write-behind, no background analysis in the async client)."""
-        recorded = await self._run(self.turns.record_batch_op(self._ns(ns), [Turn(session, role, text, ref, ts)]))
-        return recorded.ids[0]
+        return await self._run(self.conversation.record_op(self._ns(ns), Turn(session, role, text, ref, ts)))
 
     @keyword_only
     async def end_session(self, session: str, *, ns: str | None = None) -> None:
         """Mark ``session`` ended and merge its retrieval feedback into the global posteriors
         (see :meth:`kgmem.KGMem.end_session`)."""
         ns = self._ns(ns)
-        await self._run(self.turns.end_session_op(ns, session))
+        await self._run(self.conversation.close_session_op(ns, session))  # spooled when Neo4j is down
         await self._run(self.retrieval.close_session_op(ns, session))
 
     @keyword_only
@@ -175,6 +182,10 @@ class AsyncKGMem:
         return await self._run(self.knowledge.list_op(self._ns(ns), type=type, min_confidence=min_confidence,
                                                       include_inactive=include_inactive))
 
+    async def replay_spool(self) -> int:
+        """See :meth:`kgmem.KGMem.replay_spool` (0 while another replay of this client runs)."""
+        return await self._run(self.learning.replay_op())
+
     async def flush(self) -> None:
         """Wait until background writes (the query log) are stored."""
         if self.io is not None:
@@ -185,6 +196,8 @@ class AsyncKGMem:
         """Wait for background writes, then close the driver if this client created it."""
         if self.io is not None:
             await self.io.close()
+        if self.learning.spool is not None:  # release the segment: another client may replay it now
+            self.learning.spool.close()
         if self._owns_driver:
             await self.driver.close()
 

@@ -9,7 +9,6 @@ removed item is not learnt again.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -19,6 +18,7 @@ from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
+from kgmem.learning.spool import KNOWLEDGE, SpoolReplayer
 from kgmem.runner import Embed, Op, Read, Write, run
 
 log = logging.getLogger(__name__)
@@ -43,32 +43,46 @@ def _check_item(type: Any, content: Any) -> str:
 
 
 class Curator:
-    """Manual knowledge operations on top of a :class:`KnowledgeStore`."""
+    """Manual knowledge operations on top of a :class:`KnowledgeStore`.
 
-    def __init__(self, store: KnowledgeStore, stats: AnalysisStats,
-                 defer: Callable[[str, dict[str, Any], BaseException], None] | None = None) -> None:
+    Args:
+        store: the knowledge store.
+        stats: counters (``knowledges_spooled``) and event lines.
+        replayer: the client's spool replayer: an add is spooled while Neo4j is unreachable and
+            replayed by it (``None``: raise instead — ``learning.strict``, or no spool).
+    """
+
+    def __init__(self, store: KnowledgeStore, stats: AnalysisStats, replayer: SpoolReplayer | None = None) -> None:
         self.store = store
         self.stats = stats
-        self.defer = defer  # spools an add while Neo4j is unreachable (None: raise instead)
+        self.replayer = replayer
+        if replayer is not None:
+            replayer.register(KNOWLEDGE, self._replay, transactional=False)
 
     def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
         """Add a manual item (1.0); an existing item with the same normalised text is promoted.
 
         While Neo4j is unreachable the add is spooled (replayed once it answers again) and the
         returned item carries ``spooled: True``."""
+        return run(self.add_op(ns, type, content), self.store.io)
+
+    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
+        """:meth:`add` as an operation (kgmem.runner)."""
         content = _check_item(type, content)
         try:
-            return self.write_manual(ns, type, content)
+            return (yield from self.write_manual_op(ns, type, content))
         except UNREACHABLE as exc:
-            if self.defer is None:
+            if self.replayer is None:
                 raise
-            self.defer(ns, {"type": type, "content": content}, exc)
+            self.replayer.divert(ns, [{"type": type, "content": content}], KNOWLEDGE, exc)
+            self.stats.count(ns, f"{KNOWLEDGE}s_spooled", 1)
             return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
                     "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
 
-    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
-        """:meth:`add` as an operation (kgmem.runner), without the spool: raises while Neo4j is unreachable."""
-        return (yield from self.write_manual_op(ns, type, _check_item(type, content)))
+    def _replay(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:
+        for e in events:  # idempotent: a manual add of the same text promotes the same item
+            yield from self.write_manual_op(ns, e["type"], e["content"])
+        return True
 
     def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
         """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""

@@ -24,7 +24,7 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore
-from kgmem.learning.spool import KNOWLEDGE, SpoolReplayer
+from kgmem.learning.spool import SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,8 @@ class AnalysisService:
         graph, vectors, embedder: the shared backends.
         turns: reads a session's messages back for the session learner (the conversation module).
         generator: the LLM; ``None`` → from settings (Anthropic with a key, else offline).
-        replayer: the client's spool replayer: manual knowledge is spooled while Neo4j is unreachable.
+        replayer: the client's spool replayer: manual knowledge is spooled while Neo4j is unreachable
+            (by the :class:`~kgmem.analysis.curation.Curator`).
     """
 
     def __init__(
@@ -67,23 +68,11 @@ class AnalysisService:
         # While Neo4j is unreachable, manual knowledge goes to the client's spool (the one tool
         # results and turns use) and is replayed by it, in order, once it answers again.
         self.replayer = None if settings.learning.strict else replayer
-        if self.replayer is not None:
-            self.replayer.register(KNOWLEDGE, self._replay_knowledge, transactional=False)
-        self.curator = Curator(self.store, self.counters, defer=self._spool_knowledge if self.replayer else None)
+        self.curator = Curator(self.store, self.counters, self.replayer)
         self.analyzer = ConversationAnalyzer(self.store, self.counters, generator)
         self.learner = SessionLearner(self.analyzer, settings.analysis)
         self.buffer = AnalysisBuffer(self._handle, settings.analysis, self.counters)
         self.turns = turns
-
-    # -- spool (Neo4j unreachable) -------------------------------------------------------
-    def _spool_knowledge(self, ns: str, item: dict[str, Any], exc: BaseException) -> None:
-        self.replayer.divert(ns, [item], KNOWLEDGE, exc)  # type: ignore[union-attr]
-        self.counters.count(ns, f"{KNOWLEDGE}s_spooled", 1)
-
-    def _replay_knowledge(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
-        for e in events:  # idempotent: a manual add of the same text promotes the same item
-            self.curator.write_manual(ns, e["type"], e["content"])
-        return True
 
     def observe_turn(self, ns: str, turn: Turn) -> None:
         """A stored turn (the conversation's ``on_stored``): queued for analysis when due."""

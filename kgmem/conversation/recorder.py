@@ -10,6 +10,11 @@ spool (turns and session ends are spooled in order and replayed by the client's
 Conversation analysis listens rather than owns: ``on_stored`` sees each turn once it is
 stored, ``on_session_end`` each ended session, so ``kgmem.analysis`` depends on this
 package and not the other way round.
+
+The store-or-spool steps are operations (:mod:`kgmem.runner`): :meth:`TurnRecorder.turn` and
+:meth:`~TurnRecorder.close_session` run them on the sync stores for ``KGMem``;
+``AsyncKGMem`` runs :meth:`~TurnRecorder.record_op` and :meth:`~TurnRecorder.close_session_op`
+on its async ones (write-behind, a thread, is the sync client's).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from kgmem.conversation.store import Turn, TurnStore, message_id, validate_turn
 from kgmem.conversation.writer import TurnWriter
 from kgmem.graph.store import UNREACHABLE
 from kgmem.learning.spool import SESSION_END, TURN, SpoolReplayer
+from kgmem.runner import Op, run
 
 log = logging.getLogger(__name__)
 
@@ -79,24 +85,34 @@ class TurnRecorder:
         if self.writer is not None:
             self.writer.submit(ns, clean)
             return message_id(ns, clean)
+        return run(self.record_op(ns, clean), self.turns.io)
+
+    def record_op(self, ns: str, turn: Turn) -> Op[str]:
+        """Store one turn now (an operation): older spooled writes first, then the turn; spooled
+        while Neo4j is unreachable (same id). ``on_stored`` hears of it once it is stored."""
+        clean = validate_turn(turn)
         try:
             if self.replayer is not None:
-                self.replayer.replay_if_due()  # older spooled writes first: the session stays in order
-            mid = self.turns.record(ns, [clean])[0]
+                yield from self.replayer.replay_if_due_op()  # the session stays in order
+            recorded = yield from self.turns.record_batch_op(ns, [clean])
         except UNREACHABLE as exc:
             if self.replayer is None:
                 raise
             self._spool_turns(ns, [clean], exc)
             return message_id(ns, clean)
         self.on_stored(ns, clean)
-        return mid
+        return recorded.ids[0]
 
     def close_session(self, ns: str, session: str) -> None:
-        """Store queued turns, mark the session ended, then tell ``on_session_end``; spooled (after
-        the session's spooled turns, so the replay ends it in order) while Neo4j is unreachable."""
+        """Store queued turns, then :meth:`close_session_op` on the sync stores."""
         self.flush()  # the session's turns must be stored before a listener reads them back
+        run(self.close_session_op(ns, session), self.turns.io)
+
+    def close_session_op(self, ns: str, session: str) -> Op[None]:
+        """Mark the session ended, then tell ``on_session_end``; spooled (after the session's
+        spooled turns, so the replay ends it in order) while Neo4j is unreachable."""
         try:
-            self.turns.end_session(ns, session)
+            yield from self.turns.end_session_op(ns, session)
         except UNREACHABLE as exc:
             if self.replayer is None:
                 raise
@@ -126,15 +142,15 @@ class TurnRecorder:
         self.replayer.divert(ns, events, kind, exc)  # type: ignore[union-attr]
         self.count(ns, f"{kind}s_spooled", len(events))
 
-    def _replay_turns(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+    def _replay_turns(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:
         turns = [Turn(e["session"], e["role"], e["text"], e.get("ref"), e.get("ts")) for e in events]
-        self.turns.record(ns, turns)  # idempotent: deterministic message ids
+        yield from self.turns.record_batch_op(ns, turns)  # idempotent: deterministic message ids
         for t in turns:
             self.on_stored(ns, t)
         return True
 
-    def _replay_session_ends(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> bool:
+    def _replay_session_ends(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:
         for e in events:  # idempotent: ending a session twice only moves its ended_at
-            self.turns.end_session(ns, e["session"])
+            yield from self.turns.end_session_op(ns, e["session"])
             self.on_session_end(ns, e["session"])
         return True

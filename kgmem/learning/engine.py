@@ -65,12 +65,15 @@ class LearningEngine:
         settings: the ``[learning]`` settings.
         spool_dir: where unreachable-backend events are spooled (``settings.spool_dir``);
             None disables spooling (every backend error raises).
+        replayer: an existing spool replayer to use instead of one on ``spool_dir`` (``AsyncKGMem``
+            passes one whose offline window is its async graph store's).
     """
 
     def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
-                 settings: LearningSettings, spool_dir: Path | None = None) -> None:
-        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores
-        # (without a spool); the sync methods run them here on ``io``.
+                 settings: LearningSettings, spool_dir: Path | None = None, *,
+                 replayer: SpoolReplayer | None = None) -> None:
+        # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores,
+        # the sync methods run them here on ``io`` — spooling and its replay included.
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
@@ -78,9 +81,11 @@ class LearningEngine:
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
         self.describe = ErrorDescriber()
-        self.spool = Spool(spool_dir) if spool_dir is not None else None
         # One replayer per client: turns and manual knowledge register their appliers on it too.
-        self.replayer = SpoolReplayer(self.spool, graph) if self.spool is not None else None
+        if replayer is None and spool_dir is not None:
+            replayer = SpoolReplayer(Spool(spool_dir), graph, io=self.io)
+        self.replayer = replayer
+        self.spool = replayer.spool if replayer is not None else None
         if self.replayer is not None:
             self.replayer.register(LEARNING, self._replay_run, transactional=True)
         self._offline_until = 0.0
@@ -103,7 +108,7 @@ class LearningEngine:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
         try:
             yield from self._check_online()
-            self._replay_if_due()
+            yield from self._replay_if_due()
             errors, _, plan = yield from self._apply(ns, [event], want_similar=True)
         except _UNREACHABLE as exc:
             return self._spool_or_raise(ns, [event], exc)[0]
@@ -134,7 +139,7 @@ class LearningEngine:
         n_err = sum(1 for p in prepared if p.message is not None)
         try:
             yield from self._check_online()
-            self._replay_if_due()
+            yield from self._replay_if_due()
             errors, resolved, _ = yield from self._apply(ns, prepared, index=index, marks=list(marks))
         except _UNREACHABLE as exc:
             if not spool:
@@ -226,26 +231,27 @@ class LearningEngine:
     # -- spool ----------------------------------------------------------------------
     def replay_spool(self) -> int:
         """Replay spooled events into the graph, exactly once; returns how many were replayed."""
-        return self.replayer.replay() if self.replayer is not None else 0
+        return run(self.replay_op(), self.io)
 
-    def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> bool:
-        """Apply one run of spooled tool results, moving the segment cursor in the same transaction
-        (sync-only: replay runs inside the sync client's calls)."""
-        _, errors, outcomes, closes, recoveries = self._run(self._plan(ns, [Prepared.from_json(e) for e in run]))
-        rows = self.graph.write("learning/apply_events", **self._params(
+    def replay_op(self) -> Op[int]:
+        """:meth:`replay_spool` as an operation (kgmem.runner)."""
+        if self.replayer is None:
+            return 0
+        return (yield from self.replayer.replay_op())
+
+    def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
+        """Apply one run of spooled tool results, moving the segment cursor in the same transaction."""
+        _, errors, outcomes, closes, recoveries = yield from self._plan(ns, [Prepared.from_json(e) for e in run])
+        rows = yield Write("learning/apply_events", self._params(
             ns, errors, outcomes, closes, segment=cursor.segment, expected=cursor.expected, upto=cursor.upto,
             recoveries=recoveries))
         if not rows:
             return False
         try:
-            self._run(self._index(ns, rows[0]["errors"], rows[0]["resolved"], []))
+            yield from self._index(ns, rows[0]["errors"], rows[0]["resolved"], [])
         except Exception as exc:  # noqa: BLE001 - committed and counted; vectors repaired later
             log.warning("vector indexing after spool replay failed (repaired later): %s", exc)
         return True
-
-    def _run(self, op: Op[Any]) -> Any:
-        """Spool replay is sync-only (it runs inside the sync client's calls)."""
-        return run(op, self.io)
 
     def _check_online(self) -> Op[None]:
         now = time.monotonic()
@@ -255,9 +261,9 @@ class LearningEngine:
             yield Ping()
             self._last_ok = now
 
-    def _replay_if_due(self) -> None:
+    def _replay_if_due(self) -> Op[None]:
         if self.replayer is not None and time.monotonic() >= self._offline_until:
-            self.replayer.replay_if_due()
+            yield from self.replayer.replay_if_due_op()
 
     def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> list[Observation]:
         if self.settings.strict or self.spool is None:

@@ -37,13 +37,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
-if TYPE_CHECKING:
-    from kgmem.graph import GraphStore
-
-from kgmem.errors import GraphUnavailable
+from kgmem.errors import BackendUnavailable, GraphUnavailable
 from kgmem.paths import private_dir
+from kgmem.runner import Op, Read, SyncIO, Write
+from kgmem.runner import run as run_op
 
 log = logging.getLogger(__name__)
 
@@ -210,29 +209,41 @@ class Cursor:
     upto: int
 
 
-# (ns, events, cursor) -> committed? A transactional applier moves the cursor in its own
-# transaction and returns False when the cursor had moved (another replayer got there first).
-Applier = Callable[[str, list[dict[str, Any]], Cursor], bool]
+# (ns, events, cursor) -> an operation (kgmem.runner) answering "committed?". A transactional
+# applier moves the cursor in its own transaction and answers False when the cursor had moved
+# (another replayer got there first).
+Applier = Callable[[str, list[dict[str, Any]], Cursor], Op[bool]]
 
 
 class SpoolReplayer:
     """Replays a :class:`Spool` into the graph, in order, each event once.
 
+    The replay is an operation (:mod:`kgmem.runner`): the cursor reads and moves and every
+    applier yield their I/O, so ``KGMem`` runs it with the sync stores (:meth:`replay`,
+    :meth:`replay_if_due`) and ``AsyncKGMem`` with the async ones (:meth:`replay_op`,
+    :meth:`replay_if_due_op`). Segment files are claimed with ``flock`` as before.
+
     Args:
         spool: the spool directory of this client.
-        graph: the graph (cursor reads, cursor moves of idempotent kinds, its offline state).
+        graph: the graph store whose ``offline`` window says Neo4j was just found down (sync or async).
+        io: the sync backends :meth:`replay` and :meth:`replay_if_due` run on (sync clients).
+        wait: whether a replay waits for one already running in this process (threads) or skips it
+            (an event loop must not block on it).
     """
 
-    def __init__(self, spool: Spool, graph: "GraphStore") -> None:
+    def __init__(self, spool: Spool, graph: Any, *, io: SyncIO | None = None, wait: bool = True) -> None:
         self.spool = spool
         self.graph = graph
+        self.io = io
+        self.wait = wait
         self._appliers: dict[str, tuple[Applier, bool]] = {}
         self._lock = threading.Lock()
         self.maybe_pending = bool(spool.segments())
 
     def register(self, kind: str, applier: Applier, transactional: bool) -> None:
-        """Who replays ``kind``. ``transactional``: the applier checks and moves the cursor itself
-        (exactly once); otherwise the applier must be idempotent and the cursor is moved after it."""
+        """Who replays ``kind`` (an operation). ``transactional``: the applier checks and moves the
+        cursor itself (exactly once); otherwise the applier must be idempotent and the cursor is
+        moved after it."""
         self._appliers[kind] = (applier, transactional)
 
     def append(self, ns: str, events: Sequence[Mapping[str, Any]], kind: str) -> int:
@@ -254,35 +265,50 @@ class SpoolReplayer:
         log.warning("Neo4j unreachable (%s); %d %s(s) spooled for replay", exc, len(events), kind)
 
     def replay(self) -> int:
-        """Replay every segment no writer holds; returns how many events were applied."""
+        """Replay every segment no writer holds (sync stores); returns how many events were applied."""
+        return run_op(self.replay_op(), self._sync_io())
+
+    def replay_if_due(self) -> None:
+        """:meth:`replay_if_due_op` on the sync stores."""
+        run_op(self.replay_if_due_op(), self._sync_io())
+
+    def _sync_io(self) -> SyncIO:
+        if self.io is None:
+            raise RuntimeError("this spool replayer has no sync stores: run replay_op() with the client's runner")
+        return self.io
+
+    def replay_op(self) -> Op[int]:
+        """Replay every segment no writer holds; returns how many events were applied (an operation)."""
+        if not self._lock.acquire(blocking=self.wait):
+            return 0  # another task of this process is replaying right now
         total = 0
-        with self._lock:
+        try:
             self.spool.rotate()
             for path in self.spool.segments():
                 with self.spool.claim(path) as events:
                     if events is not None:
-                        total += self._segment(path, events)
+                        total += yield from self._segment(path, events)
             self.maybe_pending = bool(self.spool.segments())
+        finally:
+            self._lock.release()
         if total:
             log.info("replayed %d spooled event(s)", total)
         return total
 
-    def replay_if_due(self) -> None:
+    def replay_if_due_op(self) -> Op[None]:
         """Replay when something may be spooled and Neo4j is not known to be down. Raises the
         graph's unavailability (the caller spools); any other failure is logged, never raised."""
-        from kgmem.errors import BackendUnavailable
-
-        if not self.maybe_pending or self.graph.offline:
+        if not self.maybe_pending or getattr(self.graph, "offline", False):
             return
         try:
-            self.replay()
+            yield from self.replay_op()
         except BackendUnavailable:
             raise
         except Exception:  # noqa: BLE001 - a bad segment must not break the agent's loop
             self.maybe_pending = False
             log.exception("spool replay failed; segments are kept for `KGMem.replay_spool()`")
 
-    def _segment(self, path: Path, events: list[dict[str, Any]]) -> int:
+    def _segment(self, path: Path, events: list[dict[str, Any]]) -> Op[int]:
         """Replay one segment. Learning events go in seq order, one run per namespace change, under
         the segment's own cursor (the cursor older segments used). Turns and knowledge do not
         interact with learning events or each other: each (kind, ns) goes as one run under a cursor
@@ -296,7 +322,7 @@ class SpoolReplayer:
                 log.info("spool segment %s: no replayer for %r events in this process; left for one that has",
                          path.name, kind)
                 stuck.add(key)
-            n = None if key in stuck else self._run(key, kind, ns, run)
+            n = None if key in stuck else (yield from self._run(key, kind, ns, run))
             if n is None:
                 complete = False
                 stuck.add(key)
@@ -308,21 +334,23 @@ class SpoolReplayer:
             self.spool.bump(replayed=applied)
         return applied
 
-    def _run(self, key: str, kind: str, ns: str, run: list[dict[str, Any]]) -> int | None:
+    def _run(self, key: str, kind: str, ns: str, run: list[dict[str, Any]]) -> Op[int | None]:
         """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept moving."""
         applier, transactional = self._appliers[kind]
         for _ in range(3):  # a concurrent replayer moved the cursor: re-read it and go on
-            cursor = int(self.graph.read("learning/spool_cursor", segment=key)[0]["seq"])
+            rows = yield Read("learning/spool_cursor", {"segment": key})
+            cursor = int(rows[0]["seq"])
             todo = [e for e in run if int(e["seq"]) > cursor]
             if not todo:
                 return 0
             last = int(todo[-1]["seq"])
             if transactional:
-                ok = applier(ns, todo, Cursor(key, cursor, last))
+                ok = yield from applier(ns, todo, Cursor(key, cursor, last))
             else:
-                applier(ns, todo, Cursor(key, cursor, last))
-                ok = bool(self.graph.write("learning/spool_advance", segment=key, expected=cursor, upto=last,
-                                           now=datetime.now(timezone.utc).isoformat()))
+                yield from applier(ns, todo, Cursor(key, cursor, last))
+                ok = bool((yield Write("learning/spool_advance", {
+                    "segment": key, "expected": cursor, "upto": last,
+                    "now": datetime.now(timezone.utc).isoformat()})))
             if ok:
                 return len(todo)
             time.sleep(0.05)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from typing import Any
 
 import pytest
@@ -236,3 +237,65 @@ def test_async_learning_raises_backend_unavailable_when_neo4j_is_down(settings: 
                 await amem.tool_result("psql", {"port": 5432}, error=REFUSED, session="s")
 
     asyncio.run(main())
+
+
+def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
+    """What the private server holds for the spool test, read with a driver of the test's own."""
+    from kgmem.graph import connect
+
+    with connect(settings) as drv:
+        records, _, _ = drv.execute_query(
+            "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {ns: $ns, key: 's'}) "
+            "RETURN count(m) AS messages, s.ended_at IS NOT NULL AS ended", ns=ns)
+        row = records[0] if records else {"messages": 0, "ended": False}
+        errors, _, _ = drv.execute_query(
+            "MATCH (e:ErrorPattern {ns: $ns, tool: 'rsync'}) RETURN sum(e.occurrences) AS n", ns=ns)
+        knowledge, _, _ = drv.execute_query(
+            "MATCH (k:Knowledge {ns: $ns, is_manual: true}) RETURN collect(k.content) AS c", ns=ns)
+    return {"messages": row["messages"], "ended": row["ended"], "rsync": errors[0]["n"] or 0,
+            "manual": sorted(knowledge[0]["c"])}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(kind: str, private_neo4j,
+                                                                              embedder) -> None:
+    """A private Neo4j (ports ``client_spool``, tests/private_neo4j.py) is stopped under a live client:
+    tool result, turn, manual knowledge and session end are spooled (the calls return), the graph is
+    untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
+    from kgmem.graph import GraphStore, connect
+    from kgmem.graph.schema import apply_schema
+    from kgmem.learning.spool import Spool
+
+    private = private_neo4j("client_spool", namespace="spooled", learning={"offline_retry_s": 1.0},
+                            neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0})
+    settings = private.settings
+    with connect(settings) as drv:
+        apply_schema(GraphStore(drv))
+    c: Any = (KGMem(settings, embedder=embedder) if kind == "sync"
+              else SyncAdapter(AsyncKGMem(settings, embedder=embedder)))
+    try:
+        first = c.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup")
+        private.down()
+        obs = c.tool_result("rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed (code 12)",
+                            session="s")
+        mid = c.turn(session="s", role="assistant", text="I will check the backup mount")
+        item = c.add_knowledge("The backup mount is an NFS share", type="fact")
+        c.end_session("s")  # spooled after the session's turn: replayed after it
+        assert obs.spooled and item["spooled"] and mid and mid != first
+        assert Spool(settings.spool_dir).stats()["pending"] == 4
+
+        private.up()
+        assert _spooled_graph(settings, "spooled") == {"messages": 1, "ended": False, "rsync": 0, "manual": []}
+        time.sleep(1.1)  # past the offline window
+        assert c.replay_spool() == 4
+        assert _spooled_graph(settings, "spooled") == {
+            "messages": 2, "ended": True, "rsync": 1, "manual": ["The backup mount is an NFS share"]}
+        assert c.replay_spool() == 0
+        assert Spool(settings.spool_dir).stats()["pending"] == 0
+        # The replay wrote the vectors too: the spooled fact is found by the vector leg as well.
+        hits = c.search("which kind of share is the backup mount", k=3, kinds=["knowledge"])
+        assert hits.hits and hits.hits[0].text == "The backup mount is an NFS share"
+        assert "vector" in hits.hits[0].provenance.legs
+    finally:
+        c.close()
