@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import time
 from pathlib import Path
 from typing import Any
 
 from kgmem.config import Settings, load_settings
 from kgmem.paths import private_dir
+from kgmem.server.local import _port_open as port_open  # the server's own "is anything listening" probe
 
 #: Port pairs (bolt, http) by user; the shared server is on 7687/7474.
 PORTS: dict[str, tuple[int, int]] = {
@@ -40,14 +40,6 @@ def ports(name: str) -> tuple[int, int]:
         bolt, http = override.split(":")
         return int(bolt), int(http)
     return PORTS[name]
-
-
-def port_open(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
 
 
 def private_settings(home: Path, bolt_port: int, http_port: int, base: Settings | None = None,

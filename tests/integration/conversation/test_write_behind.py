@@ -10,12 +10,12 @@ from kgmem.conversation import Turn, message_id
 from kgmem.errors import ValidationError
 
 SESSION = [
+    ("user", "Hello, I have a question about the editor settings."),
+    ("assistant", "Sure, go ahead."),
     ("user", "I prefer tabs over spaces."),
-    ("assistant", "Noted, tabs it is."),
-    ("user", "The deploy target is production."),
-    ("assistant", "Understood."),
+    ("assistant", "Tabs it is."),
     ("user", "My name is Dana."),
-    ("assistant", "Nice to meet you, Dana."),
+    ("assistant", "Thanks, Dana."),
 ]
 
 
