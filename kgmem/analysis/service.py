@@ -11,7 +11,6 @@ kgmem says so, once, in the log and in :meth:`stats`.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
 from typing import Any
 
 from kgmem.analysis.analyzer import ConversationAnalyzer

@@ -225,18 +225,29 @@ def test_fix_applied_correction_and_batches(client, ns: str) -> None:
         client.resolve(obs, "  ")
 
 
-def test_async_learning_raises_backend_unavailable_when_neo4j_is_down(settings: Settings, embedder) -> None:
-    """No spool in the async client: an unreachable Neo4j is an error, never a silent drop."""
+def test_async_learning_spools_or_in_strict_mode_raises_when_neo4j_is_down(settings: Settings, embedder,
+                                                                          tmp_path) -> None:
+    """As in KGMem: an unreachable Neo4j spools the event (``obs.spooled``), and with ``learning.strict``
+    raises — never a silent drop. (Own home: the spool is not the shared one.)"""
     from kgmem.errors import BackendUnavailable
+    from kgmem.learning.spool import Spool
 
-    down = settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+    down = settings.model_copy(update={"home": tmp_path / "home",
+                                       "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+    strict = down.model_copy(update={"learning": down.learning.model_copy(update={"strict": True})})
 
     async def main() -> None:
         async with AsyncKGMem(down, embedder=embedder) as amem:
+            obs = await amem.tool_result("psql", {"port": 5432}, error=REFUSED, session="s")
+            assert obs.spooled and not obs.ok and obs.category
+        async with AsyncKGMem(strict, embedder=embedder) as amem:
             with pytest.raises(BackendUnavailable):
                 await amem.tool_result("psql", {"port": 5432}, error=REFUSED, session="s")
+            with pytest.raises(BackendUnavailable):
+                await amem.turn(session="s", role="user", text="the database refuses connections")
 
     asyncio.run(main())
+    assert Spool(tmp_path / "home" / "spool").stats()["pending"] == 1
 
 
 def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
