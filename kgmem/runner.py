@@ -124,6 +124,15 @@ class VectorDelete:
 
 
 @dataclass(frozen=True)
+class LocalIO:
+    """A blocking call on local files (a spool append: ``write`` + ``fsync``) → its result. The
+    sync runner calls it; the async runner runs it in a worker thread, off the event loop."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
 class Ping:
     """Raise :class:`~kgmem.errors.BackendUnavailable` unless Neo4j answers → ``None``."""
 
@@ -223,6 +232,8 @@ class SyncIO:
             return self.vectors.count(req.ns, req.kind)
         if isinstance(req, VectorDelete):
             return self.vectors.delete(req.ns, req.kind, req.ids)
+        if isinstance(req, LocalIO):
+            return req.fn(*req.args)
         if isinstance(req, Ping):
             return self.graph.ping()
         if isinstance(req, Gather):
@@ -308,6 +319,8 @@ class AsyncIO:
             return await self.vectors.count(req.ns, req.kind)
         if isinstance(req, VectorDelete):
             return await self.vectors.delete(req.ns, req.kind, req.ids)
+        if isinstance(req, LocalIO):
+            return await asyncio.to_thread(req.fn, *req.args)
         if isinstance(req, Ping):
             return await self.graph.ping()
         if isinstance(req, Gather):

@@ -74,7 +74,7 @@ class Curator:
         except UNREACHABLE as exc:
             if self.replayer is None:
                 raise
-            self.replayer.divert(ns, [{"type": type, "content": content}], KNOWLEDGE, exc)
+            yield from self.replayer.divert_op(ns, [{"type": type, "content": content}], KNOWLEDGE, exc)
             self.stats.count(ns, f"{KNOWLEDGE}s_spooled", 1)
             return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
                     "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}

@@ -75,7 +75,7 @@ class TurnRecorder:
         self.writer: TurnWriter | None = None
         if write_behind:
             self.writer = TurnWriter(turns.record, on_stored, count, queue_size=queue_size, batch_size=batch_size,
-                                     on_unreachable=self._spool_turns if replayer else None)
+                                     on_unreachable=self._spool_batch if replayer else None)
 
     def turn(self, ns: str, turn: Turn) -> str:
         """Store ``turn`` (now, or queued with write-behind); returns the message id.
@@ -98,7 +98,7 @@ class TurnRecorder:
         except UNREACHABLE as exc:
             if self.replayer is None:
                 raise
-            self._spool_turns(ns, [clean], exc)
+            yield from self._spool(ns, TURN, [asdict(clean)], exc)
             return message_id(ns, clean)
         self.on_stored(ns, clean)
         return recorded.ids[0]
@@ -116,7 +116,7 @@ class TurnRecorder:
         except UNREACHABLE as exc:
             if self.replayer is None:
                 raise
-            self._spool(ns, SESSION_END, [{"session": session}], exc)
+            yield from self._spool(ns, SESSION_END, [{"session": session}], exc)
             return
         self.on_session_end(ns, session)
 
@@ -135,11 +135,12 @@ class TurnRecorder:
             self.writer.close(self.flush_timeout_s)
 
     # -- spool (Neo4j unreachable) -------------------------------------------------------
-    def _spool_turns(self, ns: str, turns: list[Turn], exc: BaseException) -> None:
-        self._spool(ns, TURN, [asdict(t) for t in turns], exc)
+    def _spool_batch(self, ns: str, turns: list[Turn], exc: BaseException) -> None:
+        """A write-behind batch Neo4j did not take (called on the writer thread)."""
+        run(self._spool(ns, TURN, [asdict(t) for t in turns], exc), self.turns.io)
 
-    def _spool(self, ns: str, kind: str, events: list[dict[str, Any]], exc: BaseException) -> None:
-        self.replayer.divert(ns, events, kind, exc)  # type: ignore[union-attr]
+    def _spool(self, ns: str, kind: str, events: list[dict[str, Any]], exc: BaseException) -> Op[None]:
+        yield from self.replayer.divert_op(ns, events, kind, exc)  # type: ignore[union-attr]
         self.count(ns, f"{kind}s_spooled", len(events))
 
     def _replay_turns(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:

@@ -41,7 +41,8 @@ from kgmem.learning.similarity import decode_keys
 from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer
 from kgmem.retrieval.text import lucene_query
 from kgmem.runner import (
-    Embed, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write, run,
+    Embed, LocalIO, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write,
+    run,
 )
 from kgmem.vectors import Embedder, VectorStore
 
@@ -111,7 +112,7 @@ class LearningEngine:
             yield from self._replay_if_due()
             errors, _, plan = yield from self._apply(ns, [event], want_similar=True)
         except _UNREACHABLE as exc:
-            return self._spool_or_raise(ns, [event], exc)[0]
+            return (yield from self._spool_or_raise(ns, [event], exc))[0]
         if event.message is None:
             return success_observation(event, plan.fix_of_event[0] if plan is not None else None)
         return self._observation(errors[0], event.session)
@@ -144,7 +145,7 @@ class LearningEngine:
         except _UNREACHABLE as exc:
             if not spool:
                 raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc)) from exc
-            self._spool_or_raise(ns, prepared, exc)
+            yield from self._spool_or_raise(ns, prepared, exc)
             return BatchResult(len(prepared), n_err, len(prepared) - n_err, 0, 0, spooled=len(prepared))
         new = len({row["id"] for row in errors if row["vector_pending"]})  # first seen (or vector not yet written)
         return BatchResult(len(prepared), n_err, len(prepared) - n_err, new, len(resolved))
@@ -265,12 +266,12 @@ class LearningEngine:
         if self.replayer is not None and time.monotonic() >= self._offline_until:
             yield from self.replayer.replay_if_due_op()
 
-    def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> list[Observation]:
+    def _spool_or_raise(self, ns: str, events: Sequence[Prepared], exc: Exception) -> Op[list[Observation]]:
         if self.settings.strict or self.spool is None:
             raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc))
         self._offline_until = time.monotonic() + self.settings.offline_retry_s
-        try:
-            self.replayer.append(ns, [e.to_json(0, ns) for e in events], LEARNING)  # type: ignore[union-attr]
+        try:  # the append (write + fsync) is local I/O: off the event loop under AsyncKGMem
+            yield LocalIO(self.replayer.append, (ns, [e.to_json(0, ns) for e in events], LEARNING))  # type: ignore[union-attr]
         except OSError as write_error:  # the disk failed too: count the drop, never raise into the agent
             self.spool.bump(dropped=len(events))
             log.error("learning event(s) dropped: Neo4j unreachable (%s) and spool write failed (%s)",

@@ -41,7 +41,7 @@ from typing import IO, Any
 
 from kgmem.errors import BackendUnavailable, GraphUnavailable
 from kgmem.paths import private_dir
-from kgmem.runner import Op, Read, SyncIO, Write
+from kgmem.runner import LocalIO, Op, Read, SyncIO, Write
 from kgmem.runner import run as run_op
 
 log = logging.getLogger(__name__)
@@ -252,12 +252,13 @@ class SpoolReplayer:
         self.maybe_pending = True
         return written
 
-    def divert(self, ns: str, events: Sequence[Mapping[str, Any]], kind: str, exc: BaseException) -> None:
+    def divert_op(self, ns: str, events: Sequence[Mapping[str, Any]], kind: str, exc: BaseException) -> Op[None]:
         """Spool ``events`` Neo4j did not take (``exc``), for writes whose caller must not lose them
         silently: if the disk fails too, count the drop and raise
-        :class:`~kgmem.errors.GraphUnavailable` naming both failures."""
+        :class:`~kgmem.errors.GraphUnavailable` naming both failures (an operation: the append is a
+        :class:`~kgmem.runner.LocalIO`, off the event loop under ``AsyncKGMem``)."""
         try:
-            self.append(ns, events, kind)
+            yield LocalIO(self.append, (ns, events, kind))
         except OSError as write_error:
             self.spool.bump(dropped=len(events))
             raise GraphUnavailable(f"Neo4j unreachable ({exc}) and the spool write failed ({write_error}); "

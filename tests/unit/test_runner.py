@@ -117,3 +117,21 @@ def test_an_unknown_request_is_a_type_error() -> None:
 
     with pytest.raises(TypeError, match="unknown I/O request"):
         run(op(), SyncIO(Graph(), None, None))
+
+
+def test_local_io_is_called_by_both_runners_and_off_the_event_loop_by_the_async_one() -> None:
+    import threading
+
+    from kgmem.runner import LocalIO
+
+    def op() -> Op[tuple[int, int]]:
+        try:
+            yield LocalIO(lambda: (_ for _ in ()).throw(OSError("disk full")))
+        except OSError:
+            pass  # thrown back into the operation, as a backend error is
+        return (yield LocalIO(lambda a, b: (a + b, threading.get_ident()), (2, 3)))
+
+    caller = threading.get_ident()
+    sync_result, async_result, _, _ = _run_both(op)
+    assert sync_result == (5, caller)
+    assert async_result[0] == 5 and async_result[1] != caller  # a worker thread, not the loop's
