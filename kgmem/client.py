@@ -65,7 +65,8 @@ class KGMem:
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,
-                                   thompson_seed=self.settings.retrieval.thompson_seed)
+                                   thompson_seed=self.settings.retrieval.thompson_seed,
+                                   overlay_ttl_hours=self.settings.retrieval.overlay_ttl_hours)
         # -- conversation analysis (docs/design.md §5; kgmem/analysis) --
         self.turns = TurnStore(self.graph, self.vectors, self.embedder)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,

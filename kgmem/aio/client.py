@@ -60,7 +60,7 @@ class AsyncKGMem:
         self.io: AsyncIO | None = None
         r = self.settings.retrieval
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
-                                         thompson_seed=r.thompson_seed)
+                                         thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours)
         # The sync engines' operations, run here on the async stores (their sync stores stay unset).
         self.learning = LearningEngine(None, None, None, self.settings.learning, spool_dir=None)
         self.turns = TurnStore(None, None, None)
