@@ -21,6 +21,7 @@ import argparse
 import ast
 import json
 import logging
+import os
 import random
 import statistics
 import sys
@@ -231,7 +232,18 @@ def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s
             "paired_diff_p50": float(np.median(diff)),
             "paired_diff_p50_ci": [float(np.percentile(med, 2.5)), float(np.percentile(med, 97.5))],
             "paired_diff_p95": float(np.percentile(diff, 95)),
-            "shifts": state.shifts, "queries": len(questions), "pairs": len(diff)}
+            "shifts": state.shifts, "queries": len(questions), "pairs": len(diff),
+            "load_avg_1m": os.getloadavg()[0]}
+
+
+def overlay_line(size: int, r: dict[str, Any]) -> str:
+    """The one line the overlay goal (≤ 2 ms on search p95) is read from."""
+    return (f"overlay @ {size}: p50 with {r['on_p50']:.1f} / without {r['off_p50']:.1f} ms "
+            f"(diff {r['on_p50'] - r['off_p50']:+.2f}; paired median {r['paired_diff_p50']:+.2f} "
+            f"[{r['paired_diff_p50_ci'][0]:+.2f}, {r['paired_diff_p50_ci'][1]:+.2f}]) | "
+            f"p95 with {r['on_p95']:.1f} / without {r['off_p95']:.1f} ms "
+            f"(diff {r['p95_gap']:+.2f} [{r['p95_gap_ci'][0]:+.2f}, {r['p95_gap_ci'][1]:+.2f}]) | "
+            f"{r['pairs']} pairs, {r['shifts']} shifts, load avg {r['load_avg_1m']:.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
                         row["overlay"] = overlay_latency(mem, ns, questions, reps=args.overlay_reps)
                     results[str(size)] = row
                     print(size, json.dumps(row))
+                    if args.overlay:
+                        print(overlay_line(size, row["overlay"]))
                 finally:
                     mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
                     mem.vectors.drop_namespace(ns, ["message"])
