@@ -302,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         convs = {}
         samples = {sample["sample_id"]: sample for sample in data}
         sim_convs: dict[str, Conversation] = {}
+        sim_cache: dict[tuple[str, str], dict[str, float]] = {}  # (conversation, setting) → scores: both folds share
         for sample in data:
             conv = _prepare(mem, sample, run_id, wanted)
             namespaces.append(conv.ns)
@@ -338,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
                 sim_convs.update(sims)
                 all_figures[key]["shift"] = _tune_shift(mem, [sims[i] for i in tune_ids],
                                                         [sims[i] for i in eval_ids], base,
-                                                        [float(v) for v in args.shift_grid.split(",")])
+                                                        [float(v) for v in args.shift_grid.split(",")], sim_cache)
     finally:
         if peer is not None:
             peer.close()
@@ -397,17 +398,20 @@ def session_sim(mem: KGMem, conv: Conversation, cfg: SearchConfig) -> dict[str, 
 
 
 def _tune_shift(mem: KGMem, tune: list[Conversation], held: list[Conversation], base: SearchConfig,
-                grid: list[float]) -> dict[str, Any]:
+                grid: list[float], cache: dict[tuple[str, str], dict[str, float]]) -> dict[str, Any]:
     """shift_threshold chosen by the simulated session's recall@10 (then MRR) on ``tune``; every value
     (and the overlay off) reported on ``held`` too."""
     settings = {"overlay off": base.with_overrides(name="no-overlay", use_session_overlay=False)}
     settings.update({f"shift_threshold={t}": base.with_overrides(name=f"shift-{t}", shift_threshold=t) for t in grid})
 
-    def run(convs: list[Conversation], cfg: SearchConfig) -> dict[str, float]:
-        per = [session_sim(mem, c, cfg) for c in convs]
+    def run(convs: list[Conversation], name: str) -> dict[str, float]:
+        for c in convs:
+            if (c.sample_id, name) not in cache:
+                cache[(c.sample_id, name)] = session_sim(mem, c, settings[name])
+        per = [cache[(c.sample_id, name)] for c in convs]
         return {k: sum(p[k] for p in per) / len(per) for k in per[0]}
 
-    rows = {name: {"tune": run(tune, cfg), "held": run(held, cfg)} for name, cfg in settings.items()}
+    rows = {name: {"tune": run(tune, name), "held": run(held, name)} for name in settings}
     chosen = max((n for n in rows if n != "overlay off"),
                  key=lambda n: (round(rows[n]["tune"]["recall@10"], 4), rows[n]["tune"]["mrr"]))
     print(f"\n### shift threshold (simulated feedback session), tuned on {', '.join(c.sample_id for c in tune)}")
