@@ -333,13 +333,15 @@ def main(argv: list[str] | None = None) -> int:
             key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
             all_figures[key] = {"chosen": best, "grid": [{"point": c, **m} for c, m in rows],
                                 **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)")}
-            if args.shift_grid:
-                sims = {i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces)
-                        for i in tune_ids + eval_ids}
-                sim_convs.update(sims)
-                all_figures[key]["shift"] = _tune_shift(mem, [sims[i] for i in tune_ids],
-                                                        [sims[i] for i in eval_ids], base,
-                                                        [float(v) for v in args.shift_grid.split(",")], sim_cache)
+        # After every fold's figures: the simulation's copies of the conversations would otherwise be in
+        # the full-text index (BM25 statistics) while a later fold is measured.
+        for tune_ids, eval_ids in folds if args.shift_grid else []:
+            sims = {i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces)
+                    for i in tune_ids + eval_ids}
+            sim_convs.update(sims)
+            key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
+            all_figures[key]["shift"] = _tune_shift(mem, [sims[i] for i in tune_ids], [sims[i] for i in eval_ids],
+                                                    base, [float(v) for v in args.shift_grid.split(",")], sim_cache)
     finally:
         if peer is not None:
             peer.close()
