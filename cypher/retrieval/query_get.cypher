@@ -2,4 +2,4 @@
 MATCH (q:KgmemQuery {id: $id})
 WHERE q.expires_ms >= $now_ms
 RETURN q.ns AS ns, q.session AS session, q.hit_ids AS hit_ids, q.hit_kinds AS hit_kinds, q.included AS included,
-       coalesce(q.epoch, 0) AS epoch
+       q.epoch AS epoch

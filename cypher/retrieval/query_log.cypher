@@ -8,7 +8,7 @@
 MERGE (q:KgmemQuery {id: $id})
 SET q.ns = $ns, q.session = $session, q.query = $query, q.preset = $preset,
     q.hit_ids = $hit_ids, q.hit_kinds = $hit_kinds, q.included = $included,
-    q.created_ms = $now_ms, q.expires_ms = $expires_ms, q.epoch = coalesce($state.shifts, 0)
+    q.created_ms = $now_ms, q.expires_ms = $expires_ms, q.epoch = $state.shifts
 FOREACH (_ IN CASE WHEN $state IS NULL OR $session IS NULL THEN [] ELSE [1] END |
   MERGE (st:KgmemSessionState {ns: $ns, session: $session})
   ON CREATE SET st.forked_ms = $now_ms

@@ -58,7 +58,9 @@ class _Query:
     session: str | None
     hits: list[tuple[str, str]]
     included: list[str] = field(default_factory=list)
-    epoch: int = 0  # the session's shift count when the search ran (its feedback is damped for later shifts)
+    # The session's shift count when the search ran (its feedback is damped for later shifts); None when
+    # the search did not run shift detection: its feedback counts as current.
+    epoch: int | None = None
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,7 @@ class RetrievalEngine:
     def _remember(self, result: SearchResult, session: str | None, included: list[str],
                   state: bqar.ShiftState | None) -> Op[None]:
         entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included,
-                       0 if state is None else state.shifts)
+                       None if state is None else state.shifts)
         with self._lock:
             self._queries[result.query_id] = entry
             while len(self._queries) > QUERY_LOG_SIZE:
@@ -224,7 +226,7 @@ class RetrievalEngine:
             raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
         row = rows[0]
         return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])),
-                      list(row["included"] or []), int(row["epoch"] or 0))
+                      list(row["included"] or []), row["epoch"])
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
     def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",

@@ -144,6 +144,19 @@ def test_feedback_on_a_query_before_a_shift_is_damped_but_merged(mem, ns, facts,
     assert counts(target)[0] == pytest.approx(3.0)  # both signals reach the global posterior
 
 
+def test_feedback_on_a_search_without_shift_detection_counts_at_the_current_epoch(mem, ns, facts):
+    target = facts[2]
+    for q in ("staging database version", "which postgres version does staging run"):
+        mem.search(q, ns=ns, session="F", kinds="knowledge")
+    mem.search("who waters the office plants on fridays", ns=ns, session="F", kinds="knowledge")  # shift
+    assert mem.retrieval.session_state(ns, "F").shifts == 1
+    mem.retrieval.flush()  # the session's stored epoch (written behind) is what such feedback counts at
+    fast = mem.search(QUERY, ns=ns, session="F", kinds="knowledge", preset="fast")  # no quality, no detection
+    assert target in [h.id for h in fast.hits]
+    mem.feedback(fast.query_id, used=[target], outcome="positive")
+    assert posterior(mem, ns, target, session="F")[0] > 0.6  # not damped away as if it predated the shift
+
+
 def test_outcome_is_attributed_to_the_cited_hits(mem, ns, facts, driver, counts):
     ctx = mem.context(QUERY, ns=ns, kinds="knowledge", max_tokens=400)
     assert len(ctx.citations) >= 3
