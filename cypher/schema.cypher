@@ -66,3 +66,4 @@ CREATE INDEX kgmem_query_expires IF NOT EXISTS FOR (n:KgmemQuery) ON (n.expires_
 CREATE CONSTRAINT kgmem_overlay_key IF NOT EXISTS FOR (n:KgmemOverlay) REQUIRE (n.ns, n.session, n.item_id) IS UNIQUE;
 CREATE INDEX kgmem_overlay_session IF NOT EXISTS FOR (n:KgmemOverlay) ON (n.ns, n.session);
 CREATE CONSTRAINT kgmem_session_state_key IF NOT EXISTS FOR (n:KgmemSessionState) REQUIRE (n.ns, n.session) IS UNIQUE;
+CREATE INDEX kgmem_session_state_last IF NOT EXISTS FOR (n:KgmemSessionState) ON (n.last_ms);

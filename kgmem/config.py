@@ -215,6 +215,9 @@ class RetrievalSettings(_Section):
     thompson_seed: int | None = None
     # How long a query_id accepts feedback (kgmem feedback from any process); stored in Neo4j.
     query_ttl_hours: float = Field(168.0, gt=0)
+    # A session that never calls end_session has its BQAR overlay merged (three-way, like end_session)
+    # once idle this long: at the end_session of any session of its namespace, or `kgmem expire-overlays`.
+    overlay_ttl_hours: float = Field(24.0, gt=0)
 
     def overrides(self) -> dict[str, int | float | str]:
         """The fields that are set, as SearchConfig overrides."""

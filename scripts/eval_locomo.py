@@ -22,6 +22,12 @@ The data is read from where it lies (default ../shared/data/locomo-dev.json); no
     .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
     .venv/bin/python scripts/eval_locomo.py --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
     .venv/bin/python scripts/eval_locomo.py --tune-on conv-26 --eval-on conv-30 --grid ...
+    .venv/bin/python scripts/eval_locomo.py --two-fold --private-neo4j 22687:22474 ...   # reproducible BM25
+
+The shared Neo4j has one full-text index for every namespace, so Lucene's IDF statistics include
+whatever other test data is there at the time; ``--private-neo4j BOLT:HTTP`` starts a fresh server
+of kgmem's own (temporary home, those ports), runs there and stops it, so figures do not depend on
+what else the machine holds.
 """
 
 from __future__ import annotations
@@ -257,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-on", default="", help="conversation ids every system is reported on (held out)")
     ap.add_argument("--two-fold", action="store_true", help="with two conversations: tune on each, report on the "
                     "other (both directions in one run)")
+    ap.add_argument("--shift-grid", default="", help="with --two-fold/--tune-on: BQAR shift_threshold values "
+                    "(0 = no shift detection) tuned on a simulated feedback session (see session_sim)")
+    ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP", help="run on a fresh private Neo4j on "
+                    "these ports (started in a temporary home, stopped at the end)")
     ap.add_argument("--grid", action="append", default=[], help="tuning grid for kg-graphrag: key=v1,v2,... "
                     "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported")
     args = ap.parse_args(argv)
@@ -273,17 +283,26 @@ def main(argv: list[str] | None = None) -> int:
     folds = _folds(args, [s["sample_id"] for s in data])
     run_id = args.run_id or uuid.uuid4().hex[:6]
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-eval-")
-    settings = load_settings()
+    server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
+    settings = server.settings if server is not None else load_settings()
     chroma_dir = args.chroma or Path(tmp.name) / "chroma"
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
-    mem = KGMem(settings)
-    apply_schema(mem.graph)
+    try:
+        mem = KGMem(settings)
+        apply_schema(mem.graph)
+    except BaseException:
+        if server is not None:
+            server.down()
+        raise
     peer = Peer(mem) if args.peer and not folds else None
     namespaces = []
     ingest_stats = []
     all_figures: dict[str, Any] = {}
     try:
         convs = {}
+        samples = {sample["sample_id"]: sample for sample in data}
+        sim_convs: dict[str, Conversation] = {}
+        sim_cache: dict[tuple[str, str], dict[str, float]] = {}  # (conversation, setting) → scores: both folds share
         for sample in data:
             conv = _prepare(mem, sample, run_id, wanted)
             namespaces.append(conv.ns)
@@ -314,6 +333,15 @@ def main(argv: list[str] | None = None) -> int:
             key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
             all_figures[key] = {"chosen": best, "grid": [{"point": c, **m} for c, m in rows],
                                 **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)")}
+        # After every fold's figures: the simulation's copies of the conversations would otherwise be in
+        # the full-text index (BM25 statistics) while a later fold is measured.
+        for tune_ids, eval_ids in folds if args.shift_grid else []:
+            sims = {i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces)
+                    for i in tune_ids + eval_ids}
+            sim_convs.update(sims)
+            key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
+            all_figures[key]["shift"] = _tune_shift(mem, [sims[i] for i in tune_ids], [sims[i] for i in eval_ids],
+                                                    base, [float(v) for v in args.shift_grid.split(",")], sim_cache)
     finally:
         if peer is not None:
             peer.close()
@@ -321,11 +349,97 @@ def main(argv: list[str] | None = None) -> int:
             for ns in namespaces:
                 mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
         mem.close()
+        if server is not None:
+            server.down()
         tmp.cleanup()
 
     if args.json:
         args.json.write_text(json.dumps(all_figures, indent=2))
     return 0
+
+
+# -- BQAR shift threshold: a simulated session with feedback ----------------------------------------
+SIM_SESSION = "sim"
+
+
+def _prepare_sim(mem: KGMem, sample: dict[str, Any], run_id: str, namespaces: list[str]) -> Conversation:
+    """The conversation again, every turn in one kgmem session (``session=`` also restricts which
+    turns a search sees, so the simulated BQAR session must hold them all)."""
+    ns = f"eval-locomo-sim-{sample['sample_id']}-{run_id}"
+    namespaces.append(ns)
+    events = [{**e, "session": SIM_SESSION} for e in conversation_events(sample["conversation"]) if e["type"] == "turn"]
+    report = mem.ingest(events, ns=ns)
+    if report.errors:
+        raise SystemExit(f"ingest errors: {report.errors[:3]}")
+    questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
+    return Conversation(sample["sample_id"], ns, questions, {}, [], [], (report.turns, report.seconds))
+
+
+def session_sim(mem: KGMem, conv: Conversation, cfg: SearchConfig) -> dict[str, float]:
+    """One agent session asking the conversation's questions in order, with oracle feedback after each
+    search (the evidence turns it found in the top 10 ``success``, the other hits "retrieved, not
+    used" −0.1), through a fresh retrieval engine and an empty overlay. Returns the mean scores of the
+    searches (each ranked by the feedback of the ones before it) and the shifts detected."""
+    from kgmem.retrieval import Retrieval
+
+    engine = Retrieval(mem.graph, mem.vectors, mem.embedder)
+    mem.graph.write("retrieval/eval/drop_overlays", ns=conv.ns, session=SIM_SESSION)
+    rows = []
+    try:
+        for q in conv.questions:
+            gold = evidence_refs(q)
+            result = engine.search(q["question"], conv.ns, k=20, session=SIM_SESSION, config=cfg)
+            rows.append(score([h.ref for h in result.hits if h.kind == "message"], gold))
+            used = [h.id for h in result.hits[:10] if h.ref in gold]
+            engine.feedback(result.query_id, used=used, outcome="success")
+        shifts = engine.session_state(conv.ns, SIM_SESSION).shifts
+    finally:
+        engine.close()
+        mem.graph.write("retrieval/eval/drop_overlays", ns=conv.ns, session=SIM_SESSION)
+    return {**mean_scores(rows), "shifts": float(shifts)}
+
+
+def _tune_shift(mem: KGMem, tune: list[Conversation], held: list[Conversation], base: SearchConfig,
+                grid: list[float], cache: dict[tuple[str, str], dict[str, float]]) -> dict[str, Any]:
+    """shift_threshold chosen by the simulated session's recall@10 (then MRR) on ``tune``; every value
+    (and the overlay off) reported on ``held`` too."""
+    settings = {"overlay off": base.with_overrides(name="no-overlay", use_session_overlay=False)}
+    settings.update({f"shift_threshold={t}": base.with_overrides(name=f"shift-{t}", shift_threshold=t) for t in grid})
+
+    def run(convs: list[Conversation], name: str) -> dict[str, float]:
+        for c in convs:
+            if (c.sample_id, name) not in cache:
+                cache[(c.sample_id, name)] = session_sim(mem, c, settings[name])
+        per = [cache[(c.sample_id, name)] for c in convs]
+        return {k: sum(p[k] for p in per) / len(per) for k in per[0]}
+
+    rows = {name: {"tune": run(tune, name), "held": run(held, name)} for name in settings}
+    chosen = max((n for n in rows if n != "overlay off"),
+                 key=lambda n: (round(rows[n]["tune"]["recall@10"], 4), rows[n]["tune"]["mrr"]))
+    print(f"\n### shift threshold (simulated feedback session), tuned on {', '.join(c.sample_id for c in tune)}")
+    print("| setting | tune recall@10 | tune MRR | tune shifts | held-out recall@10 | held-out MRR | held-out shifts |")
+    print("|---|---|---|---|---|---|---|")
+    for name, r in rows.items():
+        t, h = r["tune"], r["held"]
+        print(f"| {name}{' (chosen)' if name == chosen else ''} | {t['recall@10']:.3f} | {t['mrr']:.3f} | "
+              f"{t['shifts']:.0f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | {h['shifts']:.0f} |")
+    return {"chosen": chosen, "rows": rows}
+
+
+def _private_server(ports: str, tmp: Path):  # noqa: ANN202 - kgmem.server.LocalNeo4j
+    """Start a fresh Neo4j of this run's own on ``BOLT:HTTP`` (home under ``tmp``)."""
+    from kgmem.server import LocalNeo4j
+
+    try:
+        bolt, http = (int(p) for p in ports.split(":"))
+    except ValueError:
+        raise SystemExit(f"--private-neo4j: expected BOLT:HTTP ports, got {ports!r}") from None
+    settings = load_settings(home=tmp / "home", neo4j={
+        "uri": f"bolt://127.0.0.1:{bolt}", "bolt_port": bolt, "http_port": http,
+        "password": "kgmem-eval-private", "heap": "512m", "pagecache": "128m"})
+    server = LocalNeo4j(settings)
+    server.up()
+    return server
 
 
 class Conversation:

@@ -4,9 +4,12 @@
 // similar errors (SIMILAR_TO), knowledge about the same entities (ABOUT / MENTIONS), neighbouring
 // turns (NEXT) — each with its path and a weight decayed per hop (× the edge's score or confidence).
 // With $overlay_session, each item also carries that session's overlay view (v_alpha, v_beta: BQAR,
-// overlay_feedback.cypher), one index seek per item; null = none.
+// overlay_feedback.cypher), one index seek per item; null = none. The view is damped here, at read
+// time, by $overlay_damping for every conversation shift since it was written ($overlay_epoch − the
+// overlay's epoch): a shift costs the search no write.
 // Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
-//         labels), session (null = any; restricts Message neighbours), overlay_session (null = none).
+//         labels), session (null = any; restricts Message neighbours), overlay_session (null = none),
+//         overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
 UNWIND $seeds AS seed
 CALL (seed) {
   MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
@@ -45,7 +48,9 @@ CALL (seed, s) {
     text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
     ref: n.ref, session: n.session, ts: n.ts, role: n.role,
     confidence: n.confidence, alpha: n.alpha, beta: n.beta,
-    updated_at: n.updated_at, last_used: n.last_used, v_alpha: ov.v_alpha, v_beta: ov.v_beta
+    updated_at: n.updated_at, last_used: n.last_used,
+    v_alpha: ov.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END,
+    v_beta: ov.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END
   }) AS expanded
 }
 OPTIONAL CALL (seed) {
@@ -58,4 +63,6 @@ RETURN seed.id AS id, seed.label AS label,
        s.ref AS ref, s.session AS session, s.ts AS ts, s.role AS role,
        s.confidence AS confidence, s.alpha AS alpha, s.beta AS beta,
        s.updated_at AS updated_at, s.last_used AS last_used, coalesce(s.is_active, true) AS active,
-       o.v_alpha AS v_alpha, o.v_beta AS v_beta, expanded
+       o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END AS v_alpha,
+       o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END AS v_beta,
+       expanded

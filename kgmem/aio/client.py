@@ -63,7 +63,7 @@ class AsyncKGMem:
         self.io: AsyncIO | None = None
         r = self.settings.retrieval
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
-                                         thompson_seed=r.thompson_seed)
+                                         thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours)
         # The sync engines' operations, run here on the async stores (their sync stores stay unset).
         # The spool is the sync client's: the same files, replayed by the same operations; a replay
         # already running in this process is skipped rather than waited for (wait=False: the loop).

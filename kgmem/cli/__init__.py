@@ -59,9 +59,10 @@ from kgmem.cli.search import search  # noqa: E402 - retrieval (issue 5)
 main.add_command(search)
 main.add_command(ingest)
 
-from kgmem.cli.feedback import feedback  # noqa: E402 - retrieval (issue 11)
+from kgmem.cli.feedback import expire_overlays, feedback  # noqa: E402 - retrieval (issue 11)
 
 main.add_command(feedback)
+main.add_command(expire_overlays)
 
 from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning (issue 3)
 

@@ -1,4 +1,5 @@
-"""``kgmem feedback``: judge the hits of an earlier search, from any process (query ids live in Neo4j)."""
+"""``kgmem feedback``: judge the hits of an earlier search, from any process (query ids live in Neo4j);
+``kgmem expire-overlays``: merge the BQAR overlays of sessions that never ended."""
 
 from __future__ import annotations
 
@@ -41,3 +42,26 @@ def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str |
         click.echo(json.dumps(rows, default=str))
     else:
         click.echo(f"feedback on {query_id}: {len(rows)} posteriors updated")
+
+
+@click.command("expire-overlays")
+@click.option("--ns", default=None, help="Only this namespace (default: every namespace).")
+@click.option("--ttl-hours", type=float, default=None,
+              help="Idle time after which a session counts as never ended (default [retrieval] overlay_ttl_hours).")
+@click.option("--limit", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="At most this many sessions per run, oldest first.")
+@click.option("--json", "as_json", is_flag=True, help="Print the merged sessions as JSON.")
+def expire_overlays(ns: str | None, ttl_hours: float | None, limit: int, as_json: bool) -> None:
+    """Merge the BQAR overlays of sessions that never called end_session and have been idle longer than
+    the TTL into the global posteriors (the same three-way merge as end_session: no feedback is lost)."""
+    from kgmem import KGMem
+
+    with KGMem(load_settings()) as mem:
+        expired = mem.retrieval.expire_overlays(ns, ttl_hours, limit)
+    if as_json:
+        click.echo(json.dumps([{"ns": e.ns, "session": e.session, "last_ms": e.last_ms, "items": len(e.merges),
+                                "conflicts": sum(m.conflict for m in e.merges)} for e in expired]))
+        return
+    for e in expired:
+        click.echo(f"{e.ns}/{e.session}: {len(e.merges)} items merged")
+    click.echo(f"expire-overlays: {len(expired)} idle sessions merged")

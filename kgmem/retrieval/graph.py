@@ -80,6 +80,7 @@ class GraphRAGRetriever:
             ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
             overlay_session=scope.session if cfg.use_session_overlay else None,
+            overlay_epoch=scope.overlay_epoch, overlay_damping=scope.overlay_damping,
         ))
         seed_score = {f.id: f.score for f in fused}
         props: dict[str, dict[str, Any]] = {}

@@ -20,6 +20,10 @@ class Scope:
     k: int = 10
     kinds: tuple[str, ...] = tuple(KIND_LABELS)
     session: str | None = None
+    # BQAR: the session's conversation-shift count and the damping per shift, applied to its overlay
+    # view when the expansion reads it (kgmem.retrieval.service); 1.0 = the view as written.
+    overlay_epoch: int = 0
+    overlay_damping: float = 1.0
 
     @classmethod
     def build(cls, ns: str, k: int = 10, kinds=None, session: str | None = None) -> "Scope":

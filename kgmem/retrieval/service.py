@@ -14,8 +14,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 QUERY_LOG_SIZE = 10_000  # recent queries answered from memory; older ones are read back from Neo4j
 SESSION_CACHE_SIZE = 1_000
 QUERY_PRUNE_BATCH = 100
+EXPIRE_BATCH = 100  # never-ended sessions merged per expiry pass (end_session / kgmem expire-overlays)
 
 
 class UnknownQuery(ValidationError):
@@ -56,6 +57,19 @@ class _Query:
     session: str | None
     hits: list[tuple[str, str]]
     included: list[str] = field(default_factory=list)
+    # The session's shift count when the search ran (its feedback is damped for later shifts); None when
+    # the search did not run shift detection: its feedback counts as current.
+    epoch: int | None = None
+
+
+@dataclass(frozen=True)
+class ExpiredSession:
+    """A session that never called ``end_session`` and whose overlay was merged after the TTL."""
+
+    ns: str
+    session: str
+    last_ms: int
+    merges: list[bqar.Merge]
 
 
 class RetrievalEngine:
@@ -71,11 +85,13 @@ class RetrievalEngine:
         thompson_seed: seed of the generator behind ``usage_sampling="thompson"`` (None = fresh entropy).
         legs: the leg registry (:data:`kgmem.retrieval.legs.DEFAULT_LEGS`); every strategy uses the
             legs a config enables, in this order.
+        overlay_ttl_hours: a session idle this long (no search, no feedback) that never called
+            ``end_session`` has its overlay merged like an ended one (:meth:`expire_overlays_op`).
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
                  query_ttl_hours: float = 168.0, thompson_seed: int | None = None,
-                 legs: Sequence[LegSpec] = DEFAULT_LEGS) -> None:
+                 legs: Sequence[LegSpec] = DEFAULT_LEGS, overlay_ttl_hours: float = 24.0) -> None:
         self.legs = check_registry(legs)
         self.default_preset = default_preset
         self.overrides = dict(overrides or {})
@@ -83,6 +99,7 @@ class RetrievalEngine:
         if query_ttl_hours <= 0:
             raise ValidationError(f"query_ttl_hours: must be > 0, got {query_ttl_hours}")
         self.query_ttl_ms = int(query_ttl_hours * 3_600_000)
+        self.overlay_ttl_ms = _ttl_ms("overlay_ttl_hours", overlay_ttl_hours)
         self._queries: OrderedDict[str, _Query] = OrderedDict()
         self._sessions: OrderedDict[tuple[str, str], bqar.ShiftState] = OrderedDict()
         self._lock = threading.Lock()
@@ -96,15 +113,20 @@ class RetrievalEngine:
         with self._lock:  # numpy generators are not thread-safe
             return bqar.sample_posterior(self._rng, alpha, beta)
 
-    def retriever(self, config: SearchConfig, legs: Sequence[GuardedLeg] | None = None):
+    def retriever(self, config: SearchConfig, legs: Sequence[GuardedLeg] | None = None,
+                  observe: "_Observe | None" = None):
         """The retriever for ``config``: one leg alone, the legs fused (hybrid), or Graph RAG.
-        ``legs`` defaults to the registry's legs ``config`` enables."""
+        ``legs`` defaults to the registry's legs ``config`` enables; with ``observe``, a Graph RAG
+        retriever that runs a session's shift detection before its expansion."""
         legs = build_legs(self.legs, config) if legs is None else legs
         if not config.use_graph and not config.use_quality:
             if len(legs) == 1:
                 return SingleLegRetriever(legs[0])
             return HybridRetriever(legs, leg_weights(self.legs, config), config)
-        return GraphRAGRetriever(HybridRetriever(legs, leg_weights(self.legs, config), config), config, self._sample)
+        hybrid = HybridRetriever(legs, leg_weights(self.legs, config), config)
+        if observe is not None:
+            return _SessionGraphRAG(hybrid, config, self._sample, observe)
+        return GraphRAGRetriever(hybrid, config, self._sample)
 
     def search_op(
         self,
@@ -128,12 +150,12 @@ class RetrievalEngine:
         scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session))
         cfg = config or self._preset(preset_name)
         t0 = time.perf_counter()
-        state = yield from self._observe(query, scope, cfg)
         legs = build_legs(self.legs, cfg)
         if not legs:
             raise ValidationError(f"search config {cfg.name!r}: enables no retrieval leg "
                                   f"(legs: {', '.join(spec.name for spec in self.legs)})")
-        retriever = self.retriever(cfg, legs)
+        retriever = self.retriever(cfg, legs, self._observe if _detects_shifts(scope, cfg) else None)
+        session_rag = retriever if isinstance(retriever, _SessionGraphRAG) else None
         failed: dict[str, str] = {}
         try:
             hits = yield from retriever.search(query, scope)
@@ -150,6 +172,9 @@ class RetrievalEngine:
         failed.update({leg.name: leg.failure for leg in legs if leg.failure})
         if all(leg.failure for leg in legs):
             raise BackendUnavailable("no retrieval leg answered: " + "; ".join(failed.values()))
+        state = None
+        if session_rag is not None:  # a search with no candidate never reached the expansion: observe now
+            state = (yield from session_rag.observed(query, scope)).state
         timings = dict(getattr(retriever, "last_timings", {}))
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         result = SearchResult(query_id=uuid.uuid4().hex, query=query, ns=ns, preset=cfg.name, hits=hits,
@@ -175,7 +200,8 @@ class RetrievalEngine:
     # -- the query log: feedback from any process ---------------------------------------------
     def _remember(self, result: SearchResult, session: str | None, included: list[str],
                   state: bqar.ShiftState | None) -> Op[None]:
-        entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included)
+        entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included,
+                       None if state is None else state.shifts)
         with self._lock:
             self._queries[result.query_id] = entry
             while len(self._queries) > QUERY_LOG_SIZE:
@@ -201,7 +227,8 @@ class RetrievalEngine:
         if not rows:
             raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
         row = rows[0]
-        return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])), list(row["included"] or []))
+        return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])),
+                      list(row["included"] or []), row["epoch"])
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
     def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",
@@ -230,37 +257,36 @@ class RetrievalEngine:
         now = datetime.now(timezone.utc)
         common = dict(ns=entry.ns, now=now.isoformat(), prior_alpha=1.0, prior_beta=1.0, updates=updates)
         if entry.session is not None:
-            rows = yield Write("retrieval/overlay_feedback", dict(session=entry.session,
-                                                                  now_ms=int(now.timestamp() * 1000), **common))
+            rows = yield Write("retrieval/overlay_feedback", dict(
+                session=entry.session, now_ms=int(now.timestamp() * 1000), epoch=entry.epoch,
+                damping=self._preset(None).shift_damping, **common))
         else:
             rows = yield Write("retrieval/feedback", common)
         log.debug("feedback %s: %d updates (session %s)", query_id, len(rows), entry.session)
         return rows
 
     def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> Op[bqar.ShiftState | None]:
-        """Shift detection for a session search: fold the query into the session's centroid; on a
-        shift, damp the session's overlay view before this search reads it."""
-        if scope.session is None or not cfg.use_session_overlay or cfg.shift_threshold <= 0 or not cfg.use_quality:
-            return None
+        """Shift detection for a session search: fold the query into the session's centroid. Writes
+        nothing: a shift raises the session's epoch, and the overlay read of this and later searches
+        damps the view by ``shift_damping`` per shift since it was written (``expand.cypher``); the new
+        state is stored with this search's query-log entry, off the search path."""
         key = (scope.ns, scope.session)
         with self._lock:
             state = self._sessions.get(key)
         try:
-            if state is None:
+            if state is None:  # first search of this session in this process: one read, then memory
                 rows = yield Read("retrieval/session_state", dict(ns=scope.ns, session=scope.session))
                 row = rows[0] if rows else {}
                 state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
                                         int(row.get("shifts") or 0))
-            vector = yield EmbedQuery(query)  # cached: the vector leg asks for the same embedding
-            verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
-            if verdict.is_shift:
-                rows = yield Write("retrieval/overlay_damp", dict(ns=scope.ns, session=scope.session,
-                                                                  damping=cfg.shift_damping))
-                log.info("session %s: conversation shift (distance %.2f), overlay view x%.2f on %d items",
-                         scope.session, verdict.distance, cfg.shift_damping, rows[0]["damped"] if rows else 0)
+            vector = yield EmbedQuery(query)  # cached: the vector leg has embedded the query already
         except BackendUnavailable as exc:  # shift detection is an extra: the search itself decides how to degrade
             log.warning("session %s: shift detection skipped (%s)", scope.session, exc)
             return None
+        verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
+        if verdict.is_shift:
+            log.info("session %s: conversation shift %d (distance %.2f), overlay view x%.2f from now on",
+                     scope.session, verdict.state.shifts, verdict.distance, cfg.shift_damping)
         with self._lock:
             self._sessions[key] = verdict.state
             self._sessions.move_to_end(key)
@@ -285,27 +311,109 @@ class RetrievalEngine:
 
     def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
         """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
-        merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged."""
+        merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged.
+        Then merges the overlays of the namespace's sessions idle longer than ``overlay_ttl_hours``
+        that never ended (:meth:`expire_overlays_op`; a failure there is logged, not raised)."""
         yield Flush()
-        rows = yield Write("retrieval/overlay_merge", dict(ns=ns, session=session,
-                                                           now=datetime.now(timezone.utc).isoformat(),
-                                                           prior_alpha=1.0, prior_beta=1.0))
-        with self._lock:
-            self._sessions.pop((ns, session), None)
-        merges = []
-        for item in rows[0]["merged"] if rows else []:
-            if item["alpha"] is None:  # the item was deleted meanwhile: nothing to merge into
-                continue
-            base = bqar.Beta(item["base_alpha"], item["base_beta"])
-            ours = bqar.Beta(item["d_alpha"], item["d_beta"])
-            merged = bqar.Beta(item["alpha"], item["beta"])
-            current = merged - ours  # the global value our delta was added to
-            merges.append(bqar.three_way_merge(base, base + ours, current))
+        merged = yield from self._merge([{"ns": ns, "session": session}])
+        merges = merged[0][1] if merged else []
         conflicts = sum(m.conflict for m in merges)
         if merges:
             log.info("session %s merged: %d items, %d with concurrent opposite evidence", session, len(merges), conflicts)
+        try:
+            yield from self.expire_overlays_op(ns)
+        except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+            log.warning("expiry of idle session overlays in %s skipped: %s", ns, exc)
         return merges
 
+    def expire_overlays_op(self, ns: str | None = None, ttl_hours: float | None = None,
+                           limit: int = EXPIRE_BATCH) -> Op[list[ExpiredSession]]:
+        """Merge the overlays of sessions that never called ``end_session`` and have been idle (no
+        search, no feedback) longer than the TTL, by the same three-way merge, so their feedback
+        reaches the global posteriors instead of staying in the graph forever.
+
+        Args:
+            ns: the namespace, or None for every namespace.
+            ttl_hours: idle time after which a session is merged (default ``overlay_ttl_hours``).
+            limit: sessions merged in this call, oldest first (call again for more).
+        """
+        ttl_ms = self.overlay_ttl_ms if ttl_hours is None else _ttl_ms("ttl_hours", ttl_hours)
+        if not isinstance(limit, int) or limit < 1:
+            raise ValidationError(f"limit: must be an integer >= 1, got {limit!r}")
+        rows = yield Read("retrieval/overlay_stale", dict(ns=ns, cutoff_ms=int(time.time() * 1000) - ttl_ms,
+                                                          limit=limit))
+        if not rows:
+            return []
+        last = {(r["ns"], r["session"]): r["last_ms"] for r in rows}
+        merged = yield from self._merge([{"ns": n, "session": s} for n, s in last])
+        out = [ExpiredSession(n, s, last[(n, s)], merges) for (n, s), merges in merged]
+        log.info("merged the overlays of %d sessions idle for more than %.1f h", len(out), ttl_ms / 3_600_000)
+        return out
+
+    def _merge(self, targets: list[dict[str, str]]) -> Op[list[tuple[tuple[str, str], list[bqar.Merge]]]]:
+        """Three-way merge of the overlays of ``targets`` ({ns, session}) in one write."""
+        rows = yield Write("retrieval/overlay_merge", dict(targets=targets,
+                                                           now=datetime.now(timezone.utc).isoformat(),
+                                                           prior_alpha=1.0, prior_beta=1.0))
+        with self._lock:
+            for t in targets:
+                self._sessions.pop((t["ns"], t["session"]), None)
+        return [((row["ns"], row["session"]), _merges(row["merged"])) for row in rows]
+
+
+def _merges(items: list[dict[str, Any]]) -> list[bqar.Merge]:
+    """The merge of each item from what ``overlay_merge.cypher`` returns (base, our delta, merged)."""
+    merges = []
+    for item in items:
+        if item["alpha"] is None:  # the item was deleted meanwhile: nothing to merge into
+            continue
+        base = bqar.Beta(item["base_alpha"], item["base_beta"])
+        ours = bqar.Beta(item["d_alpha"], item["d_beta"])
+        merged = bqar.Beta(item["alpha"], item["beta"])
+        current = merged - ours  # the global value our delta was added to
+        merges.append(bqar.three_way_merge(base, base + ours, current))
+    return merges
+
+
+def _ttl_ms(name: str, hours: float) -> int:
+    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
+        raise ValidationError(f"{name}: must be a number > 0, got {hours!r}")
+    return int(hours * 3_600_000)
+
+
+def _detects_shifts(scope: Scope, cfg: SearchConfig) -> bool:
+    """Whether a search runs BQAR shift detection: in a session, with its overlay, ranked by quality."""
+    return scope.session is not None and cfg.use_session_overlay and cfg.shift_threshold > 0 and cfg.use_quality
+
+
+_Observe = Callable[[str, Scope, SearchConfig], Op["bqar.ShiftState | None"]]
+
+
+class _SessionGraphRAG(GraphRAGRetriever):
+    """Graph RAG for a session search with shift detection. The query is folded into the session's
+    centroid between the legs and the expansion read: after the vector leg has embedded the query
+    (so detection neither waits for nor delays the keyword leg, which overlaps the embedding), and
+    before the overlay is read, which it reaches as the session's epoch (damping per shift)."""
+
+    def __init__(self, hybrid: HybridRetriever, config: SearchConfig, sample: Callable[[float, float], float],
+                 observe: _Observe) -> None:
+        super().__init__(hybrid, config, sample)
+        self._observe = observe
+        self._done = False
+        self.state: bqar.ShiftState | None = None
+
+    def observed(self, query: str, scope: Scope) -> Op["_SessionGraphRAG"]:
+        """Run the shift detection once per search; ``self.state`` is then the session's new state."""
+        if not self._done:
+            self._done = True
+            self.state = yield from self._observe(query, scope, self.config)
+        return self
+
+    def _expand(self, fused, scope, query=""):  # noqa: ANN001, ANN202 - same signature as the base class
+        yield from self.observed(query, scope)
+        if self.state is not None:
+            scope = replace(scope, overlay_epoch=self.state.shifts, overlay_damping=self.config.shift_damping)
+        return (yield from super()._expand(fused, scope, query))
 
 
 class Retrieval(RetrievalEngine):
@@ -318,9 +426,10 @@ class Retrieval(RetrievalEngine):
 
     def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
                  overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
-                 thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS) -> None:
+                 thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS,
+                 overlay_ttl_hours: float = 24.0) -> None:
         super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed,
-                         legs=legs)
+                         legs=legs, overlay_ttl_hours=overlay_ttl_hours)
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
@@ -343,6 +452,11 @@ class Retrieval(RetrievalEngine):
     def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
         """See :meth:`RetrievalEngine.end_session_op`."""
         return run(self.end_session_op(ns, session), self.io)
+
+    def expire_overlays(self, ns: str | None = None, ttl_hours: float | None = None,
+                        limit: int = EXPIRE_BATCH) -> list[ExpiredSession]:
+        """See :meth:`RetrievalEngine.expire_overlays_op`."""
+        return run(self.expire_overlays_op(ns, ttl_hours, limit), self.io)
 
     def close_session(self, ns: str, session: str) -> list[bqar.Merge]:
         """See :meth:`RetrievalEngine.close_session_op`."""

@@ -4,17 +4,11 @@ causal attribution, and feedback from a second process through the CLI."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 from kgmem.retrieval import UnknownQuery
-
-ROOT = Path(__file__).resolve().parents[3]
 
 FACTS = [
     "The staging database is restored from the nightly snapshot at 02:00.",
@@ -40,12 +34,7 @@ def posterior(mem, ns, item_id, session=None, query=QUERY):
     return by_id[item_id].breakdown["posterior"], result
 
 
-def global_counts(driver, item_id):
-    records, _, _ = driver.execute_query("MATCH (n:Knowledge {id: $id}) RETURN n.alpha AS a, n.beta AS b", id=item_id)
-    return records[0]["a"], records[0]["b"]
-
-
-def test_two_sessions_do_not_see_each_others_feedback_until_merge(mem, ns, facts, driver):
+def test_two_sessions_do_not_see_each_others_feedback_until_merge(mem, ns, facts, driver, counts):
     target = facts[0]
     p0, _ = posterior(mem, ns, target)
     assert p0 == pytest.approx(0.5)
@@ -58,7 +47,7 @@ def test_two_sessions_do_not_see_each_others_feedback_until_merge(mem, ns, facts
     pb, _ = posterior(mem, ns, target, session="B")
     pg, _ = posterior(mem, ns, target)
     assert pa > 0.6 and pb < 0.4 and pg == pytest.approx(0.5)  # each session at once, global untouched
-    assert global_counts(driver, target) == (None, None)
+    assert counts(target) == (None, None)
 
     merges = mem.retrieval.end_session(ns, "A")
     assert any(m.merged.alpha == pytest.approx(2.0) for m in merges)
@@ -67,12 +56,12 @@ def test_two_sessions_do_not_see_each_others_feedback_until_merge(mem, ns, facts
     assert pg_after_a > 0.6  # A's evidence is global now
     assert pb_after_a < pg_after_a  # B still sees its own negative on top
     mem.end_session("B", ns=ns)  # the client path: analysis close + overlay merge
-    alpha, beta = global_counts(driver, target)
+    alpha, beta = counts(target)
     # prior 1/1, A: +1.0 on alpha, B: +1.0 on beta; the other hits' -0.1 went to their own betas
     assert alpha == pytest.approx(2.0) and beta == pytest.approx(2.0)
 
 
-def test_concurrent_merges_lose_nothing(mem, ns, facts, driver):
+def test_concurrent_merges_lose_nothing(mem, ns, facts, driver, counts):
     target = facts[1]
     sessions = [f"s{i}" for i in range(6)]
     for i, s in enumerate(sessions):
@@ -92,13 +81,13 @@ def test_concurrent_merges_lose_nothing(mem, ns, facts, driver):
     for t in threads:
         t.join()
     assert not errors
-    alpha, beta = global_counts(driver, target)
+    alpha, beta = counts(target)
     assert alpha == pytest.approx(1.0 + 3 * 0.8) and beta == pytest.approx(1.0 + 3 * 1.0)
     records, _, _ = driver.execute_query("MATCH (o:KgmemOverlay {ns: $ns}) RETURN count(o) AS n", ns=ns)
     assert records[0]["n"] == 0  # merged overlays are gone
 
 
-def test_a_conversation_shift_resets_the_overlay_view_but_not_the_evidence(mem, ns, facts, driver):
+def test_a_conversation_shift_resets_the_overlay_view_but_not_the_evidence(mem, ns, facts, driver, counts):
     target = facts[2]
     for q in ("staging database version", "which postgres version does staging run", QUERY):
         _, r = posterior(mem, ns, target, session="S", query=q)
@@ -111,47 +100,93 @@ def test_a_conversation_shift_resets_the_overlay_view_but_not_the_evidence(mem, 
     after, _ = posterior(mem, ns, target, session="S")
     assert after == pytest.approx(0.5)  # the view was reset (damping 0)
     mem.retrieval.end_session(ns, "S")
-    alpha, _ = global_counts(driver, target)
+    alpha, _ = counts(target)
     assert alpha == pytest.approx(2.0)  # the evidence itself still reached the global posterior
 
 
-def test_outcome_is_attributed_to_the_cited_hits(mem, ns, facts, driver):
+def test_a_shift_writes_nothing_on_the_search_path(mem, ns, facts):
+    """Shift detection costs the search no synchronous write: the search thread only reads (the query
+    log, which also stores the new shift state, is written by the background writer)."""
+    for q in ("staging database version", "which postgres version does staging run", QUERY):
+        mem.search(q, ns=ns, session="W", kinds="knowledge")
+    mem.retrieval.flush()
+    caller = threading.current_thread()
+    writes: list[str] = []
+    write = mem.graph.write
+
+    def spy(name, **params):
+        if threading.current_thread() is caller:
+            writes.append(name)
+        return write(name, **params)
+
+    mem.graph.write = spy
+    try:
+        mem.search("who waters the office plants on fridays", ns=ns, session="W", kinds="knowledge")
+    finally:
+        mem.graph.write = write
+    assert mem.retrieval.session_state(ns, "W").shifts == 1
+    assert writes == []
+
+
+def test_feedback_on_a_query_before_a_shift_is_damped_but_merged(mem, ns, facts, counts):
+    target = facts[2]
+    for q in ("staging database version", "which postgres version does staging run"):
+        _, before = posterior(mem, ns, target, session="L", query=q)
+    mem.search("who waters the office plants on fridays", ns=ns, session="L", kinds="knowledge")  # shift
+    assert mem.retrieval.session_state(ns, "L").shifts == 1
+    mem.feedback(before.query_id, used=[target], outcome="positive")  # late: judges the old topic
+    late, _ = posterior(mem, ns, target, session="L")
+    assert late == pytest.approx(0.5)  # damped (factor 0) for the shift after its query
+    _, now = posterior(mem, ns, target, session="L")
+    mem.feedback(now.query_id, used=[target], outcome="positive")  # a query of the current topic counts
+    assert posterior(mem, ns, target, session="L")[0] > 0.6
+    mem.retrieval.end_session(ns, "L")
+    assert counts(target)[0] == pytest.approx(3.0)  # both signals reach the global posterior
+
+
+def test_feedback_on_a_search_without_shift_detection_counts_at_the_current_epoch(mem, ns, facts):
+    target = facts[2]
+    for q in ("staging database version", "which postgres version does staging run"):
+        mem.search(q, ns=ns, session="F", kinds="knowledge")
+    mem.search("who waters the office plants on fridays", ns=ns, session="F", kinds="knowledge")  # shift
+    assert mem.retrieval.session_state(ns, "F").shifts == 1
+    mem.retrieval.flush()  # the session's stored epoch (written behind) is what such feedback counts at
+    fast = mem.search(QUERY, ns=ns, session="F", kinds="knowledge", preset="fast")  # no quality, no detection
+    assert target in [h.id for h in fast.hits]
+    mem.feedback(fast.query_id, used=[target], outcome="positive")
+    assert posterior(mem, ns, target, session="F")[0] > 0.6  # not damped away as if it predated the shift
+
+
+def test_outcome_is_attributed_to_the_cited_hits(mem, ns, facts, driver, counts):
     ctx = mem.context(QUERY, ns=ns, kinds="knowledge", max_tokens=400)
     assert len(ctx.citations) >= 3
     cited = ctx.citations[1]
     mem.feedback(ctx.query_id, outcome="success", response="It restores at 02:00 [2].")
-    got = {c.id: global_counts(driver, c.id) for c in ctx.citations}
+    got = {c.id: counts(c.id) for c in ctx.citations}
     assert got[cited.id] == (pytest.approx(1.8), pytest.approx(1.0))
     others = [v for k, v in got.items() if k != cited.id]
     assert all(v == (pytest.approx(1.2), pytest.approx(1.0)) for v in others)  # included, not cited: +0.2
 
 
-def _cli(settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": settings.namespace,
-           "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
-    return subprocess.run([sys.executable, "-m", "kgmem.cli", *args], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=ROOT)
-
-
-def test_feedback_from_a_second_process(mem, ns, facts, driver, settings):
+def test_feedback_from_a_second_process(mem, ns, facts, settings, counts, run_cli):
     if settings.chroma.path is None:
         pytest.skip("needs embedded Chroma shared through a path")
     mem.retrieval.flush()
     # search in one process, feedback in another (the query id lives in Neo4j)
-    out = _cli(settings, "search", QUERY, "--kinds", "knowledge", "--json")
+    out = run_cli("search", QUERY, "--kinds", "knowledge", "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.splitlines()[0])
     used = result["hits"][0]["id"]
-    done = _cli(settings, "feedback", result["query_id"], "--used", used, "--outcome", "success", "--json")
+    done = run_cli("feedback", result["query_id"], "--used", used, "--outcome", "success", "--json")
     assert done.returncode == 0, done.stderr
-    assert global_counts(driver, used) == (pytest.approx(1.8), pytest.approx(1.0))
+    assert counts(used) == (pytest.approx(1.8), pytest.approx(1.0))
     # and a query of this process, judged from the CLI
     local = mem.search("office plants", ns=ns, kinds="knowledge")
     mem.retrieval.flush()
-    fb = _cli(settings, "feedback", local.query_id, "--used", local.hits[0].id, "--outcome", "negative")
+    fb = run_cli("feedback", local.query_id, "--used", local.hits[0].id, "--outcome", "negative")
     assert fb.returncode == 0, fb.stderr
-    assert global_counts(driver, local.hits[0].id)[1] == pytest.approx(2.0)
-    bad = _cli(settings, "feedback", "no-such-query", "--outcome", "success")
+    assert counts(local.hits[0].id)[1] == pytest.approx(2.0)
+    bad = run_cli("feedback", "no-such-query", "--outcome", "success")
     assert bad.returncode == 1 and "unknown or has expired" in bad.stderr
     with pytest.raises(UnknownQuery):
         mem.feedback("no-such-query", outcome="success")

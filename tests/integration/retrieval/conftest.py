@@ -1,0 +1,37 @@
+"""Helpers shared by the retrieval integration tests (BQAR overlays, feedback from other processes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def counts(driver):
+    """``counts(item_id)`` → a Knowledge item's global usage counts (alpha, beta) as stored (None = never judged)."""
+
+    def read(item_id):
+        records, _, _ = driver.execute_query("MATCH (n:Knowledge {id: $id}) RETURN n.alpha AS a, n.beta AS b",
+                                             id=item_id)
+        return records[0]["a"], records[0]["b"]
+
+    return read
+
+
+@pytest.fixture
+def run_cli(settings):
+    """``run_cli(*args)`` → the `kgmem` CLI run in a second process on this test's namespace and Chroma."""
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": settings.namespace,
+               "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
+        return subprocess.run([sys.executable, "-m", "kgmem.cli", *args], capture_output=True, text=True, env=env,
+                              timeout=300, cwd=ROOT)
+
+    return call
