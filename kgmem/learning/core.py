@@ -115,6 +115,10 @@ _QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:
 _MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
 # Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
 _QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
+# "port 22" vs "port 443": a system port (0-1023, IANA "Service Name and Transport Protocol Port
+# Number Registry", RFC 6335 §6) names the protocol (ssh vs https), and a timeout on one needs
+# another fix than on the other. Ports ≥ 1024 are an application's choice (8080, 5432): no key.
+_SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
 _JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
 
 
@@ -138,12 +142,15 @@ class CoreError:
         return "\n".join(self.lines)
 
     def identity(self) -> dict[str, frozenset[str]]:
-        """Identity keys besides error codes: ``exc`` (class) and ``svc`` (service code)."""
+        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port)."""
         keys: dict[str, frozenset[str]] = {}
         if self.exc_class:
             keys["exc"] = frozenset({self.exc_class})
         if self.service_code:
             keys["svc"] = frozenset({self.service_code})
+        ports = frozenset(p for p in _SYSTEM_PORT.findall(self.text) if int(p) < 1024)
+        if ports:
+            keys["port"] = ports
         return keys
 
 

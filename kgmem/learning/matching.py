@@ -89,10 +89,15 @@ class Features:
     # On the best-aligned line pair: 1 / (1 + words *substituted* inside the alignment). A wrapper
     # adds words before or after (insertions); a near-twin swaps one ("role" for "database").
     no_substitution: float
+    # Asymmetric line alignment (a = the new error, b = the known pattern): the share of a's lines
+    # that no line of b aligns with (token Jaccard < 0.3), and of b's lines none of a's aligns with.
+    # An added line in the new error is more often another diagnosis than a dropped one is.
+    novel_lines: float
+    missing_lines: float
 
     def vector(self) -> tuple[float, ...]:
         return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine,
-                self.clause_equal, self.line_jaccard, self.no_substitution)
+                self.clause_equal, self.line_jaccard, self.no_substitution, self.novel_lines, self.missing_lines)
 
 
 @dataclass(frozen=True)
@@ -109,13 +114,14 @@ class MatchModel:
 
 
 # Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (303 later variants, 41 hard
-# negatives; 1609 pairs once the near-twin guard drops its pairs) by
+# negatives; 1600 pairs once the guards drop theirs) by
 #   python scripts/calibrate_matching.py
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
 # Weights in Features.vector() order.
-DEFAULT_MODEL = MatchModel(bias=-4.6054, weights=(0.4221, 1.3251, 2.1909, 0.6233, 2.3983, 0.8114, 1.4762, 0.6139),
-                           threshold=0.34)
+DEFAULT_MODEL = MatchModel(bias=-4.0245, weights=(0.4711, 0.9612, 1.8747, 0.4264, 2.7209, 0.7683, 1.2478, 0.7226,
+                                                  0.3871, -1.0693),
+                           threshold=0.26)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -126,6 +132,20 @@ def _containment(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
+# Words too common to tell two root causes apart.
+_STOP = frozenset("the a an and or of to in on at for from by with is are was were be been not no it this that "
+                  "as if but can could cannot may might should would will has have had do does did its".split())
+
+
+def _unaligned(a: Sequence[str], b: Sequence[str], floor: float = 0.3) -> float:
+    """Share of a's lines whose best token Jaccard against b's lines is below ``floor``."""
+    if not a:
+        return 0.0
+    bw = [frozenset(_words(y)) for y in b]
+    n = sum(1 for x in a if max((_jaccard(frozenset(_words(x)), y) for y in bw), default=0.0) < floor)
+    return n / len(a)
+
+
 def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     """The signals of the pair (a, b); ``cosine`` is the embedding cosine of their core signatures."""
     ta, tb = a.tokens(), b.tokens()
@@ -134,7 +154,8 @@ def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     return Features(template_equal=1.0 if same else 0.0, token_jaccard=_jaccard(ta, tb),
                     token_containment=_containment(ta, tb), char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
                     cosine=max(0.0, min(1.0, cosine)), clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
-                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs))
+                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs),
+                    novel_lines=_unaligned(a.lines, b.lines), missing_lines=_unaligned(b.lines, a.lines))
 
 
 def _line_cover(a: Sequence[str], b: Sequence[str]) -> tuple[float, int]:
@@ -167,7 +188,9 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
     - a zero duration on one side only (``timeout of 0ms`` = no timeout set vs ``5000ms``);
     - the *subject* swapped: the best-aligned lines are the same but for their first word
       (``role "x" does not exist`` vs ``database "x" …``; ``password authentication failed`` vs
-      ``Peer authentication failed``), that word not being a level/wrapper word.
+      ``Peer authentication failed``), that word not being a level/wrapper word;
+    - the same command with other long options (:func:`_options_differ`);
+    - an error chain with a shared step but another root cause (:func:`_cause_differs`).
     """
     if has_zero_duration(a.template) != has_zero_duration(b.template):
         return True
@@ -188,7 +211,58 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
                        and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2)
-    return subject_swapped or inserted_inside
+    return subject_swapped or inserted_inside or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines)
+
+
+# "--from=builder": a command's long option. The word right before the options is the command.
+_OPTIONED = re.compile(r"([A-Za-z][\w.-]*)((?:\s+--[a-z][\w-]*(?:=\S*)?)+)")
+_OPTION = re.compile(r"--([a-z][\w-]*)")
+# A failure predicate: what a root-cause clause states ("invalid status response", "not found").
+_FAILURE = re.compile(r"\b(?:invalid|fail\w*|cannot|can't|could not|unable|denied|refused|not|no|missing|unknown|"
+                      r"unsupported|unexpected|error|timed? ?out|exceeded|expired)\b", re.IGNORECASE)
+
+
+def _command_options(lines: Sequence[str]) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for line in lines:
+        for cmd, opts in _OPTIONED.findall(line):
+            out[cmd.lower()] = out.get(cmd.lower(), frozenset()) | frozenset(_OPTION.findall(opts))
+    return out
+
+
+def _options_differ(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The same command with other long options does something else (``COPY --from=builder x``
+    reads another build stage than ``COPY x``): a command word that carries options on one side
+    appears on the other with different ones (or none)."""
+    oa, ob = _command_options(a), _command_options(b)
+    words_a = {w for x in a for w in _words(x)}
+    words_b = {w for y in b for w in _words(y)}
+    for cmd in set(oa) | set(ob):
+        if cmd in words_a and cmd in words_b and oa.get(cmd, frozenset()) != ob.get(cmd, frozenset()):
+            return True
+    return False
+
+
+def _chain(line: str) -> list[str]:
+    return [p for p in re.split(r":\s+", line) if _words(p)]
+
+
+def _cause_differs(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Error chains (``failed to solve: failed to compute cache key: <cause>``) that share a step
+    but end in different root causes: the last clauses share no informative word and one of
+    them states a failure (a name or a URL at the end is a value, not a cause)."""
+    for x in a:
+        ca = _chain(x)
+        for y in b:
+            cb = _chain(y)
+            if len(ca) < 2 or len(cb) < 2 or "<*>" in ca[-1] + cb[-1]:
+                continue
+            shared = {_words(c) for c in ca[:-1] if len(_words(c)) >= 3} & {_words(c) for c in cb[:-1] if len(_words(c)) >= 3}
+            wa = {w for w in _words(ca[-1]) if len(w) >= 3 and w not in _STOP}
+            wb = {w for w in _words(cb[-1]) if len(w) >= 3 and w not in _STOP}
+            if shared and wa and wb and not wa & wb and (_FAILURE.search(ca[-1]) or _FAILURE.search(cb[-1])):
+                return True
+    return False
 
 
 def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = DEFAULT_MODEL) -> float | None:
@@ -209,7 +283,7 @@ def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = D
 
 
 def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-3,
-                 steps: int = 50) -> tuple[float, tuple[float, ...]]:
+                 steps: int = 50, weight: Sequence[float] | None = None) -> tuple[float, tuple[float, ...]]:
     """L2-regularised logistic regression by Newton's method (a few hundred pairs, five features: no
     dependency needed). Classes are weighted to equal total weight. Returns (bias, weights)."""
     import numpy as np
@@ -219,7 +293,9 @@ def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-
     if xs.ndim != 2 or len(xs) != len(ys) or not 0 < ys.sum() < len(ys):
         raise ValueError("fit_logistic: need a 2-D x, one label per row and both classes present")
     pos = ys.sum()
-    sample_w = np.where(ys == 1, 0.5 / pos, 0.5 / (len(ys) - pos))
+    extra = np.ones(len(ys)) if weight is None else np.asarray(weight, dtype=float)
+    pos_w, neg_w = (extra * (ys == 1)).sum(), (extra * (ys == 0)).sum()
+    sample_w = extra * np.where(ys == 1, 0.5 / pos_w, 0.5 / neg_w)
     design = np.hstack([np.ones((len(xs), 1)), xs])
     theta = np.zeros(design.shape[1])
     ridge = l2 * np.eye(design.shape[1])

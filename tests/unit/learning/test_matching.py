@@ -136,3 +136,37 @@ def test_a_zero_timeout_is_another_pattern() -> None:
     slow = describe_error("t", "tool", "Error: timeout of 120000ms exceeded")
     assert zero.id != slow.id and "0ms" in zero.pattern
     assert describe_error("t", "tool", "Error: timeout of 5000ms exceeded").id == slow.id
+
+
+def test_a_system_port_is_an_identity_key() -> None:
+    ssh = _text("ssh: connect to host example.org port 22: Operation timed out")
+    https = _text("fatal: unable to access 'https://example.org/a.git/': Failed to connect to example.org port 443: "
+                  "Operation timed out")
+    assert ssh.keys["port"] == frozenset({"22"}) and https.keys["port"] == frozenset({"443"})
+    assert match_score(ssh, https, cosine=1.0) is None
+    # an application's own port (≥ 1024) is a value, not the protocol
+    assert "port" not in _text("curl: (7) Failed to connect to localhost port 8080: Connection refused").keys
+
+
+def test_other_command_options_and_other_root_causes_are_twins() -> None:
+    staged = _text("ERROR [stage-1 3/4] COPY --from=build /out/app.bin /app")
+    plain = _text("ERROR [3/4] COPY app.bin /app")
+    assert near_twins(staged, plain) and near_twins(plain, staged)
+    # an option only in a hint line of one side ("git config --global …") is no command of the other
+    assert not near_twins(_text("fatal: detected dubious ownership in repository at '/src'\n"
+                                "To add an exception, call: git config --global --add safe.directory /src"),
+                          _text("detected dubious ownership in repository at '/work'"))
+    refused = _text("deploy failed: could not fetch artifact: upstream answered with an invalid checksum")
+    missing = _text("deploy failed: could not fetch artifact: file missing on mirror")
+    assert near_twins(refused, missing)
+    # a chain that ends in a name, not a cause, is the same error
+    assert not near_twins(_text("Unable to resolve actions. Repository not found: octo/tool-one."),
+                          _text("Unable to resolve actions. Repository not found: octo/other-thing."))
+
+
+def test_line_alignment_features_are_asymmetric() -> None:
+    new = _text("initdb: directory \"/data\" exists but is not empty\n"
+                "Using a mount point directly as the data directory is not recommended.")
+    known = _text("initdb: directory \"/data\" exists but is not empty")
+    f, g = features(new, known, 0.9), features(known, new, 0.9)
+    assert f.novel_lines == g.missing_lines == 0.5 and f.missing_lines == g.novel_lines == 0.0
