@@ -111,3 +111,44 @@ def test_issue9b_rules(message: str, category: str) -> None:
 def test_credential_exception_types() -> None:
     assert categorize("Unable to locate credentials", ["NoCredentialsError", "BotoCoreError"]) == "permission"
     assert categorize("403", ["RateLimitExceeded"]) == "provider_error"
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c: rules from public specifications (errno, HTTP, gRPC, SQLSTATE, cloud and SDK error names)
+        ("HTTP/1.1 408 Request Timeout", "timeout"),
+        ("upstream answered 504", "timeout"),
+        ("rpc error: code = DeadlineExceeded desc = DEADLINE_EXCEEDED", "timeout"),
+        ("java.net.SocketTimeoutException: Read timed out", "timeout"),
+        ("httpx.PoolTimeout", "timeout"),
+        ("openai.APITimeoutError: Request timed out.", "timeout"),
+        ("An error occurred (RequestTimeout) when calling the PutObject operation", "timeout"),
+        ("rpc error: code = PermissionDenied desc = PERMISSION_DENIED: caller lacks iam.serviceAccounts.get", "permission"),
+        ("status: UNAUTHENTICATED, message: request had invalid credentials", "permission"),
+        ("HTTP/1.1 407 Proxy Authentication Required", "permission"),
+        ("SQLSTATE[28000] [1045] Access denied", "permission"),
+        ("ERROR:  permission denied for table users (SQLSTATE 42501)", "permission"),
+        ("An error occurred (UnauthorizedOperation) when calling the RunInstances operation", "permission"),
+        ("Code: AuthorizationFailed. Message: The client does not have authorization to perform action", "permission"),
+        ("anthropic.PermissionDeniedError: Error code: 403", "permission"),
+        ("google.api_core.exceptions.ResourceExhausted: 429 RESOURCE_EXHAUSTED", "provider_error"),
+        ("An error occurred (ProvisionedThroughputExceededException) when calling the PutItem operation",
+         "provider_error"),
+        ("An error occurred (RequestLimitExceeded) when calling the DescribeInstances operation", "provider_error"),
+        ("502 Bad Gateway", "provider_error"),
+        ("HTTP 503 Service Unavailable", "provider_error"),
+        ("rpc error: code = Unavailable desc = UNAVAILABLE: connection closed", "provider_error"),
+        ("anthropic.OverloadedError: Error code: 529", "provider_error"),
+        # a bare 500 wraps the real cause; "unavailable" in prose is no gRPC code
+        ("HTTP ERROR: 500\njava.lang.OutOfMemoryError: Java heap space", "general"),
+        ("the requested resource is temporarily unavailable", "general"),
+    ],
+)
+def test_issue9c_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+def test_spec_exception_types() -> None:
+    assert categorize("boom", ["PermissionDeniedError", "APIStatusError"]) == "permission"
+    assert categorize("boom", ["ServiceUnavailableError"]) == "provider_error"
+    assert categorize("boom", ["APITimeoutError", "APIConnectionError"]) == "timeout"
