@@ -89,6 +89,14 @@ _SPEC_PERMISSION = (
     r"\bAuthorizationPermissionMismatch\b",
     # Provider SDKs (openai / anthropic): PermissionDeniedError (403), AuthenticationError (401, below).
     r"\bPermissionDeniedError\b",
+    # Exceptions named after the RFC 9110 reason phrases of 401/403 (Octokit.ForbiddenException, UnauthorizedError).
+    r"\b\w*(?:Forbidden|Unauthori[sz]ed)(?:Exception|Error)\b",
+    # npm reports a registry's HTTP status as "code E<status>" (npm-registry-fetch): E401 / E403.
+    r"\bE40[13]\b",
+    # Google APIs ErrorInfo reasons (google.rpc.ErrorInfo, "Standard error payloads"): an API not enabled
+    # for the project is a 403 PERMISSION_DENIED with reason SERVICE_DISABLED / accessNotConfigured.
+    r"\bSERVICE_DISABLED\b",
+    r"\baccessNotConfigured\b",
 )
 _SPEC_PROVIDER = (
     # RFC 9110 §15.6.3 502 Bad Gateway, §15.6.4 503 Service Unavailable: the service is not there.
@@ -105,6 +113,16 @@ _SPEC_PROVIDER = (
     # Provider SDKs (openai / anthropic): RateLimitError, APIConnectionError, InternalServerError,
     # OverloadedError, ServiceUnavailableError; anthropic's "overloaded_error" / "api_error" types.
     r"\bOverloadedError\b",
+    # Google APIs error model (cloud.google.com/apis/design/errors): 500 INTERNAL is the service's own failure.
+    r"(?-i:\bINTERNAL\b)",
+    # RFC 9110 §15.5.3 402 Payment Required; npm's E429. Provider docs: DeepSeek "402 Insufficient Balance",
+    # OpenRouter "402 insufficient credits".
+    _status("402"),
+    r"\bE429\b",
+    r"\binsufficient (?:balance|credits?|funds)\b",
+    # OpenAI / Anthropic error type for a request the API rejects (400 invalid_request_error): the
+    # provider's contract (model, token limits), not the tool's.
+    r"\binvalid_request_error\b",
 )
 
 
@@ -115,8 +133,9 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
     (
         "timeout",
         _rx(
-            r"\btimed?[ -]?out\b",
-            r"\btimeouts?\b",
+            # not a command-line option ("--timeout=5m0s" is a setting, not a timeout that happened)
+            r"(?<!--)\btimed?[ -]?out\b(?!=)",
+            r"(?<!--)\btimeouts?\b(?!=)",
             r"\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ETIME)\b",
             r"\bErrno (?:110|60)\b",
             r"\bWinError 10060\b",

@@ -152,3 +152,22 @@ def test_spec_exception_types() -> None:
     assert categorize("boom", ["PermissionDeniedError", "APIStatusError"]) == "permission"
     assert categorize("boom", ["ServiceUnavailableError"]) == "provider_error"
     assert categorize("boom", ["APITimeoutError", "APIConnectionError"]) == "timeout"
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c, bigger corpus: more spec-derived names; an option is no event
+        ("npm ERR! code E401\nnpm ERR! Unable to authenticate", "permission"),
+        ("Unhandled exception. Octokit.ForbiddenException: Resource protected", "permission"),
+        ('{"error": {"code": 403, "status": "PERMISSION_DENIED", "details": [{"reason": "SERVICE_DISABLED"}]}}',
+         "permission"),
+        ('{"error": {"code": 500, "message": "An internal error has occurred.", "status": "INTERNAL"}}',
+         "provider_error"),
+        ("HTTP 402 Payment Required", "provider_error"),
+        ('{"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}', "provider_error"),
+        ("helm upgrade --install --timeout=5m0s app ./chart\nError: another operation is in progress", "general"),
+        ("Error: UPGRADE FAILED: timed out waiting for the condition", "timeout"),
+    ],
+)
+def test_issue9c_more_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
