@@ -119,6 +119,9 @@ _QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b"
 # Number Registry", RFC 6335 §6) names the protocol (ssh vs https), and a timeout on one needs
 # another fix than on the other. Ports ≥ 1024 are an application's choice (8080, 5432): no key.
 _SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
+# Python's traceback ends in "module.ClassName: message" or a bare "module.ClassName", whatever the class
+# is called (httpx.ReadTimeout vs httpx.ConnectTimeout; google.api_core.exceptions.PermissionDenied).
+_DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
 _JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
 
 
@@ -180,6 +183,9 @@ def extract_core(message: str) -> CoreError:
         exc_class = exc_class or exc
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
+            dotted = _DOTTED_CLASS.match(line)
+            if not qualified and dotted and not _is_generic(dotted.group(1)):
+                qualified = [dotted.group(1)]
             exc_class = qualified[-1] if qualified else None
         line = _QUOTED_MESSAGE.sub(r"\2", line)
         code = _SERVICE_CODE.search(line)

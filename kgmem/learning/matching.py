@@ -211,7 +211,7 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
                        and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2)
-    return subject_swapped or inserted_inside or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines)
+    return subject_swapped or inserted_inside or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines) or _detail_differs(a, b)
 
 
 # "--from=builder": a command's long option. The word right before the options is the command.
@@ -247,6 +247,34 @@ def _chain(line: str) -> list[str]:
     return [p for p in re.split(r":\s+", line) if _words(p)]
 
 
+def _best_pair(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
+    """The line of a and the line of b with the highest token Jaccard."""
+    best, pair = 0.0, None
+    for x in a:
+        wx = frozenset(_words(x))
+        for y in b:
+            jac = _jaccard(wx, frozenset(_words(y)))
+            if jac > best:
+                best, pair = jac, (x, y)
+    return pair
+
+
+def _detail_differs(a: ErrorText, b: ErrorText) -> bool:
+    """The same exception class with another detail (``OutOfMemoryError: Metaspace`` vs
+    ``OutOfMemoryError: Java heap space``): on the best-aligned lines, the last clauses share no word."""
+    if not a.keys.get("exc", frozenset()) & b.keys.get("exc", frozenset()):
+        return False
+    pair = _best_pair(a.lines, b.lines) if len(a.lines) * len(b.lines) > 1 else (a.lines + b.lines)[:2]
+    if not pair or len(pair) < 2:
+        return False
+    da, db = _chain(pair[0]), _chain(pair[1])
+    if not da or not db:
+        return False
+    wa = {w for w in _words(da[-1]) if len(w) >= 3 and w not in _STOP}
+    wb = {w for w in _words(db[-1]) if len(w) >= 3 and w not in _STOP}
+    return bool(wa and wb and not wa & wb)
+
+
 def _cause_differs(a: Sequence[str], b: Sequence[str]) -> bool:
     """Error chains (``failed to solve: failed to compute cache key: <cause>``) that share a step
     but end in different root causes: the last clauses share no informative word and one of
@@ -255,7 +283,7 @@ def _cause_differs(a: Sequence[str], b: Sequence[str]) -> bool:
         ca = _chain(x)
         for y in b:
             cb = _chain(y)
-            if len(ca) < 2 or len(cb) < 2 or "<*>" in ca[-1] + cb[-1]:
+            if len(ca) < 2 or len(cb) < 2:
                 continue
             shared = {_words(c) for c in ca[:-1] if len(_words(c)) >= 3} & {_words(c) for c in cb[:-1] if len(_words(c)) >= 3}
             wa = {w for w in _words(ca[-1]) if len(w) >= 3 and w not in _STOP}

@@ -170,3 +170,26 @@ def test_line_alignment_features_are_asymmetric() -> None:
     known = _text("initdb: directory \"/data\" exists but is not empty")
     f, g = features(new, known, 0.9), features(known, new, 0.9)
     assert f.novel_lines == g.missing_lines == 0.5 and f.missing_lines == g.novel_lines == 0.0
+
+
+def test_a_dotted_python_class_is_the_exception_key() -> None:
+    read = _text("httpx.ReadTimeout: The read operation timed out")
+    connect = _text("httpx.ConnectTimeout")
+    assert read.keys["exc"] == frozenset({"ReadTimeout"}) and connect.keys["exc"] == frozenset({"ConnectTimeout"})
+    assert match_score(read, connect, cosine=1.0) is None
+
+
+def test_same_class_with_another_detail_is_a_twin() -> None:
+    heap = _text("Exception in thread main java.lang.OutOfMemoryError: Java heap space")
+    meta = _text("[worker-3] java.lang.OutOfMemoryError: Metaspace")
+    assert near_twins(meta, heap)
+    again = _text("## java.lang.OutOfMemoryError: Java heap space\nRequestURI=/api/items")
+    assert not near_twins(again, heap)
+
+
+def test_a_root_cause_ending_in_a_value_still_counts() -> None:
+    policy = _text("An error occurred (AccessDenied) when calling the GetObject operation: user arn:aws:iam::1:user/x "
+                   "is not allowed because no policy grants s3:GetObject")
+    model = _text("An error occurred (AccessDenied) when calling the GetObject operation: You don't have access "
+                  "to this bucket")
+    assert near_twins(policy, model)
