@@ -193,3 +193,12 @@ def test_a_root_cause_ending_in_a_value_still_counts() -> None:
     model = _text("An error occurred (AccessDenied) when calling the GetObject operation: You don't have access "
                   "to this bucket")
     assert near_twins(policy, model)
+
+
+def test_shell_exit_statuses_and_signals_are_keys() -> None:
+    killed = _text("Process finished with exit code 137")
+    assert killed.keys["exit"] == frozenset({"SIGKILL"})
+    assert match_score(killed, _text("Process finished with exit code 139"), cosine=1.0) is None
+    assert match_score(killed, _text("worker died with <Signals.SIGKILL: 9>"), cosine=0.9) is not None
+    # a program's own status (1-125) varies between runs of one error: no key
+    assert "exit" not in _text("error: command 'gcc' failed with exit status 1").keys
