@@ -209,8 +209,10 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
     subject_swapped = (len(ops) == 2 and ops[0] == ("replace", 0, 1, 0, 1) and ops[1][0] == "equal"
                        and ops[1][2] - ops[1][1] >= 2
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
+    # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
-                       and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2)
+                       and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
+                       and any(len(w) >= 3 and w not in _STOP for w in (wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]])))
     return subject_swapped or inserted_inside or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines) or _detail_differs(a, b)
 
 

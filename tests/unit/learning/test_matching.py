@@ -202,3 +202,9 @@ def test_shell_exit_statuses_and_signals_are_keys() -> None:
     assert match_score(killed, _text("worker died with <Signals.SIGKILL: 9>"), cosine=0.9) is not None
     # a program's own status (1-125) varies between runs of one error: no key
     assert "exit" not in _text("error: command 'gcc' failed with exit status 1").keys
+
+
+def test_a_value_label_inserted_inside_is_no_twin() -> None:
+    # "IP:" before a value adds no meaning; "needed by 'y'" (test_near_twins_are_never_linked) does
+    assert not near_twins(_text("Unable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout"),
+                          _text("Unable to connect to the server: dial tcp IP:6443: i/o timeout"))
