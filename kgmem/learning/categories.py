@@ -50,6 +50,10 @@ _SPEC_TIMEOUT = (
     r"\b(?:Read|Connect|Write|Pool)Timeout\b",
     r"\b\w*Timeout(?:Error|Exception)\b",
     r"\bsocket\.timeout\b",
+    r"\bServerTimeout\b",  # Kubernetes API metav1.StatusReasonServerTimeout
+    # libcurl-errors(3): CURLE_OPERATION_TIMEDOUT is curl's exit / error code 28 ("curl: (28) …").
+    r"\bCURLE_OPERATION_TIMEDOUT\b",
+    r"\bcurl: \(28\)",
 )
 _SPEC_THROTTLED = (
     r"\bRESOURCE_EXHAUSTED\b",  # gRPC status code 8 (quota / rate limit)
@@ -89,6 +93,16 @@ _SPEC_PERMISSION = (
     r"\bAuthorizationPermissionMismatch\b",
     # Provider SDKs (openai / anthropic): PermissionDeniedError (403), AuthenticationError (401, below).
     r"\bPermissionDeniedError\b",
+    r"\bpermission_error\b",  # Anthropic API error type (403)
+    r"\bUnauthorizedAccessException\b",  # .NET System.UnauthorizedAccessException
+    # libcurl-errors(3): CURLE_LOGIN_DENIED, curl's code 67.
+    r"\bCURLE_LOGIN_DENIED\b",
+    r"\bcurl: \(67\)",
+    # OCI distribution spec error code DENIED: "requested access to the resource is denied".
+    r"\brequested access to the resource is denied\b",
+    # Azure Storage error codes: AuthorizationFailure, InsufficientAccountPermissions.
+    r"\bAuthorizationFailure\b",
+    r"\bInsufficientAccountPermissions\b",
     # Exceptions named after the RFC 9110 reason phrases of 401/403 (Octokit.ForbiddenException, UnauthorizedError).
     r"\b\w*(?:Forbidden|Unauthori[sz]ed)(?:Exception|Error)\b",
     # npm reports a registry's HTTP status as "code E<status>" (npm-registry-fetch): E401 / E403.
@@ -123,6 +137,7 @@ _SPEC_PROVIDER = (
     # OpenAI / Anthropic error type for a request the API rejects (400 invalid_request_error): the
     # provider's contract (model, token limits), not the tool's.
     r"\binvalid_request_error\b",
+    r"\brequest_too_large\b",  # Anthropic API error type (413)
 )
 
 

@@ -171,3 +171,20 @@ def test_spec_exception_types() -> None:
 )
 def test_issue9c_more_spec_rules(message: str, category: str) -> None:
     assert categorize(message) == category
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c: libcurl, Kubernetes, .NET, OCI registry and Anthropic names
+        ("curl: (28) Operation too slow. Less than 1 bytes/sec transferred", "timeout"),
+        ('{"kind":"Status","reason":"ServerTimeout","code":500}', "timeout"),
+        ("curl: (67) Access denied: 530", "permission"),
+        ("System.UnauthorizedAccessException: Access to the path 'C:\\\\x' is denied.", "permission"),
+        ("denied: requested access to the resource is denied", "permission"),
+        ('{"type":"error","error":{"type":"permission_error","message":"not allowed"}}', "permission"),
+        ('{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+         "provider_error"),
+    ],
+)
+def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
