@@ -194,26 +194,26 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
     """
     if has_zero_duration(a.template) != has_zero_duration(b.template):
         return True
-    best, pair = 0.0, None
-    for x in a.lines:
-        wx = _words(x)
-        for y in b.lines:
-            wy = _words(y)
-            jac = _jaccard(frozenset(wx), frozenset(wy))
-            if jac > best:
-                best, pair = jac, (wx, wy)
+    return (_reworded_line(a, b) or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines)
+            or _detail_differs(a, b))
+
+
+def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
+    """On the best-aligned lines: the subject swapped, or words inserted inside (see near_twins)."""
+    pair = _best_pair(a.lines, b.lines)
     if pair is None:
         return False
-    wx, wy = pair
+    wx, wy = _words(pair[0]), _words(pair[1])
     ops = SequenceMatcher(None, wx, wy, autojunk=False).get_opcodes()
     subject_swapped = (len(ops) == 2 and ops[0] == ("replace", 0, 1, 0, 1) and ops[1][0] == "equal"
                        and ops[1][2] - ops[1][1] >= 2
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
     # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
+    inserted = wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if len(ops) == 3 else ()
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
                        and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
-                       and any(len(w) >= 3 and w not in _STOP for w in (wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]])))
-    return subject_swapped or inserted_inside or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines) or _detail_differs(a, b)
+                       and bool(_content(" ".join(inserted))))
+    return subject_swapped or inserted_inside
 
 
 # "--from=builder": a command's long option. The word right before the options is the command.
@@ -245,6 +245,16 @@ def _options_differ(a: Sequence[str], b: Sequence[str]) -> bool:
     return False
 
 
+def _content(text: str) -> frozenset[str]:
+    """The words of ``text`` that can tell two causes apart (3+ letters, not a stop word)."""
+    return frozenset(w for w in _words(text) if len(w) >= 3 and w not in _STOP)
+
+
+def _steps(clauses: Sequence[str]) -> set[tuple[str, ...]]:
+    """The clauses of an error chain with at least three words, as word sequences."""
+    return {w for w in map(_words, clauses) if len(w) >= 3}
+
+
 def _chain(line: str) -> list[str]:
     return [p for p in re.split(r":\s+", line) if _words(p)]
 
@@ -272,8 +282,7 @@ def _detail_differs(a: ErrorText, b: ErrorText) -> bool:
     da, db = _chain(pair[0]), _chain(pair[1])
     if not da or not db:
         return False
-    wa = {w for w in _words(da[-1]) if len(w) >= 3 and w not in _STOP}
-    wb = {w for w in _words(db[-1]) if len(w) >= 3 and w not in _STOP}
+    wa, wb = _content(da[-1]), _content(db[-1])
     return bool(wa and wb and not wa & wb)
 
 
@@ -287,9 +296,8 @@ def _cause_differs(a: Sequence[str], b: Sequence[str]) -> bool:
             cb = _chain(y)
             if len(ca) < 2 or len(cb) < 2:
                 continue
-            shared = {_words(c) for c in ca[:-1] if len(_words(c)) >= 3} & {_words(c) for c in cb[:-1] if len(_words(c)) >= 3}
-            wa = {w for w in _words(ca[-1]) if len(w) >= 3 and w not in _STOP}
-            wb = {w for w in _words(cb[-1]) if len(w) >= 3 and w not in _STOP}
+            shared = _steps(ca[:-1]) & _steps(cb[:-1])
+            wa, wb = _content(ca[-1]), _content(cb[-1])
             if shared and wa and wb and not wa & wb and (_FAILURE.search(ca[-1]) or _FAILURE.search(cb[-1])):
                 return True
     return False
@@ -313,7 +321,7 @@ def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = D
 
 
 def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-3,
-                 steps: int = 50, weight: Sequence[float] | None = None) -> tuple[float, tuple[float, ...]]:
+                 steps: int = 50) -> tuple[float, tuple[float, ...]]:
     """L2-regularised logistic regression by Newton's method (a few hundred pairs, five features: no
     dependency needed). Classes are weighted to equal total weight. Returns (bias, weights)."""
     import numpy as np
@@ -323,9 +331,7 @@ def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-
     if xs.ndim != 2 or len(xs) != len(ys) or not 0 < ys.sum() < len(ys):
         raise ValueError("fit_logistic: need a 2-D x, one label per row and both classes present")
     pos = ys.sum()
-    extra = np.ones(len(ys)) if weight is None else np.asarray(weight, dtype=float)
-    pos_w, neg_w = (extra * (ys == 1)).sum(), (extra * (ys == 0)).sum()
-    sample_w = extra * np.where(ys == 1, 0.5 / pos_w, 0.5 / neg_w)
+    sample_w = np.where(ys == 1, 0.5 / pos, 0.5 / (len(ys) - pos))
     design = np.hstack([np.ones((len(xs), 1)), xs])
     theta = np.zeros(design.shape[1])
     ridge = l2 * np.eye(design.shape[1])
