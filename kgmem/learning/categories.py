@@ -33,6 +33,114 @@ def _status(codes: str) -> str:
 _ZERO_TIMEOUT = re.compile(r"\btime(?:d[ -]?)?out\b\W{0,3}(?:of|after|=|:)?\s*0 ?(?:ms|s|sec|seconds)\b", _I)
 
 
+# Rules from public specifications, not from the corpus' messages (issue 9: held-out categories
+# must generalise). Each list names its source.
+_SPEC_TIMEOUT = (
+    _status("408|504|524"),  # RFC 9110 §15.5.9 Request Timeout, §15.6.5 Gateway Timeout; Cloudflare 524 "A timeout occurred"
+    r"\bDEADLINE_EXCEEDED\b",  # gRPC status code 4 (grpc/doc/statuscodes.md); Google Cloud APIs use the same names
+    r"\bWSAETIMEDOUT\b",  # Winsock error 10060 (Windows Sockets Error Codes)
+    # AWS (S3 "RequestTimeout", API Gateway / Lambda "RequestTimeoutException"), Azure ("OperationTimedOut",
+    # "GatewayTimeout"): the services' documented error-code names.
+    r"\bRequestTimeout(?:Exception)?\b",
+    r"\bOperationTimedOut\b",
+    r"\bGatewayTimeout\b",
+    # Provider SDKs: openai / anthropic APITimeoutError; httpx ReadTimeout/ConnectTimeout/WriteTimeout/PoolTimeout;
+    # Java SocketTimeoutException / TimeoutException; Python socket.timeout.
+    r"\bAPITimeoutError\b",
+    r"\b(?:Read|Connect|Write|Pool)Timeout\b",
+    r"\b\w*Timeout(?:Error|Exception)\b",
+    r"\bsocket\.timeout\b",
+    r"\bServerTimeout\b",  # Kubernetes API metav1.StatusReasonServerTimeout
+    # libcurl-errors(3): CURLE_OPERATION_TIMEDOUT is curl's exit / error code 28 ("curl: (28) …").
+    r"\bCURLE_OPERATION_TIMEDOUT\b",
+    r"\bcurl: \(28\)",
+)
+_SPEC_THROTTLED = (
+    r"\bRESOURCE_EXHAUSTED\b",  # gRPC status code 8 (quota / rate limit)
+    # AWS: ThrottlingException, Throttling, TooManyRequestsException, RequestLimitExceeded (EC2),
+    # ProvisionedThroughputExceededException (DynamoDB), SlowDown (S3); Azure "TooManyRequests", "ServerBusy".
+    r"\bThrottling\b",
+    r"\bRequestLimitExceeded\b",
+    r"\bProvisionedThroughputExceeded(?:Exception)?\b",
+    r"\bServerBusy\b",
+)
+_SPEC_PERMISSION = (
+    _status("407"),  # RFC 9110 §15.5.8 Proxy Authentication Required (401/403 are in the rules below)
+    r"\bPERMISSION_DENIED\b",  # gRPC status code 7
+    r"\bUNAUTHENTICATED\b",  # gRPC status code 16
+    # SQLSTATE (ISO/IEC 9075, PostgreSQL Appendix A): class 28 invalid authorization specification
+    # (28000, 28P01 invalid_password), 42501 insufficient_privilege.
+    r"\bSQLSTATE\[?\s*28(?:000|P01)\b",
+    r"\b(?:SQLSTATE\[?\s*)?42501\b",
+    r"\binsufficient_privilege\b",
+    r"\binvalid_(?:password|authorization_specification)\b",
+    # MySQL server error reference: ER_ACCESS_DENIED_ERROR 1045, ER_DBACCESS_DENIED_ERROR 1044,
+    # ER_TABLEACCESS_DENIED_ERROR 1142.
+    r"\bER_(?:DB|TABLE)?ACCESS_DENIED_ERROR\b",
+    # AWS error codes (IAM/STS/EC2/S3 API references): UnauthorizedOperation, AuthFailure,
+    # MissingAuthenticationToken, IncompleteSignature, NotAuthorizedException (Cognito),
+    # InvalidToken; Azure Resource Manager: AuthorizationFailed, AuthenticationFailed,
+    # InvalidAuthenticationToken(Audience), ExpiredAuthenticationToken, AuthorizationPermissionMismatch.
+    r"\bUnauthorizedOperation\b",
+    r"\bAuthFailure\b",
+    r"\bMissingAuthenticationToken\w*",
+    r"\bIncompleteSignature\w*",
+    r"\bNotAuthorized(?:Exception)?\b",
+    r"\bInvalidToken\b",
+    r"\bAuthori[sz]ationFailed\b",
+    r"\bAuthenticationFailed\b",
+    r"\b(?:Invalid|Expired)AuthenticationToken\w*",
+    r"\bAuthorizationPermissionMismatch\b",
+    # Provider SDKs (openai / anthropic): PermissionDeniedError (403), AuthenticationError (401, below).
+    r"\bPermissionDeniedError\b",
+    r"\bpermission_error\b",  # Anthropic API error type (403)
+    r"\bUnauthorizedAccessException\b",  # .NET System.UnauthorizedAccessException
+    # libcurl-errors(3): CURLE_LOGIN_DENIED, curl's code 67.
+    r"\bCURLE_LOGIN_DENIED\b",
+    r"\bcurl: \(67\)",
+    # OCI distribution spec error code DENIED: "requested access to the resource is denied".
+    r"\brequested access to the resource is denied\b",
+    # Azure Storage error codes: AuthorizationFailure, InsufficientAccountPermissions.
+    r"\bAuthorizationFailure\b",
+    r"\bInsufficientAccountPermissions\b",
+    # Exceptions named after the RFC 9110 reason phrases of 401/403 (Octokit.ForbiddenException, UnauthorizedError).
+    r"\b\w*(?:Forbidden|Unauthori[sz]ed)(?:Exception|Error)\b",
+    # npm reports a registry's HTTP status as "code E<status>" (npm-registry-fetch): E401 / E403.
+    r"\bE40[13]\b",
+    # Google APIs ErrorInfo reasons (google.rpc.ErrorInfo, "Standard error payloads"): an API not enabled
+    # for the project is a 403 PERMISSION_DENIED with reason SERVICE_DISABLED / accessNotConfigured.
+    r"\bSERVICE_DISABLED\b",
+    r"\baccessNotConfigured\b",
+)
+_SPEC_PROVIDER = (
+    # RFC 9110 §15.6.3 502 Bad Gateway, §15.6.4 503 Service Unavailable: the service is not there.
+    # Not a bare 500: a server's catch-all around the real cause ("HTTP ERROR: 500 … Java heap space",
+    # "code": 500 around EHOSTUNREACH); "Internal Server Error" worded is above.
+    _status("50[23]"),
+    r"\bbad gateway\b",
+    r"\bservice (?:temporarily )?unavailable\b",
+    r"(?-i:\bUNAVAILABLE\b)",  # gRPC status code 14 (upper case only: the code name, not the English word)
+    # AWS: ServiceUnavailable(Exception), InternalFailure; Azure: ServiceUnavailable. Not S3's
+    # "InternalError": database drivers raise an InternalError of their own (psycopg2.errors.InternalError).
+    r"\bServiceUnavailable(?:Exception|Error)?\b",
+    r"\bInternalFailure\b",
+    # Provider SDKs (openai / anthropic): RateLimitError, APIConnectionError, InternalServerError,
+    # OverloadedError, ServiceUnavailableError; anthropic's "overloaded_error" / "api_error" types.
+    r"\bOverloadedError\b",
+    # Google APIs error model (cloud.google.com/apis/design/errors): 500 INTERNAL is the service's own failure.
+    r"(?-i:\bINTERNAL\b)",
+    # RFC 9110 §15.5.3 402 Payment Required; npm's E429. Provider docs: DeepSeek "402 Insufficient Balance",
+    # OpenRouter "402 insufficient credits".
+    _status("402"),
+    r"\bE429\b",
+    r"\binsufficient (?:balance|credits?|funds)\b",
+    # OpenAI / Anthropic error type for a request the API rejects (400 invalid_request_error): the
+    # provider's contract (model, token limits), not the tool's.
+    r"\binvalid_request_error\b",
+    r"\brequest_too_large\b",  # Anthropic API error type (413)
+)
+
+
 # Priority order matters: a 401 "invalid API key" from a provider is a permission
 # problem (the fix is a credential), a 429 is a provider problem (the fix is to
 # wait or pay), a refused connection is the tool's backend.
@@ -40,8 +148,9 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
     (
         "timeout",
         _rx(
-            r"\btimed?[ -]?out\b",
-            r"\btimeouts?\b",
+            # not a command-line option ("--timeout=5m0s" is a setting, not a timeout that happened)
+            r"(?<!--)\btimed?[ -]?out\b(?!=)",
+            r"(?<!--)\btimeouts?\b(?!=)",
             r"\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ETIME)\b",
             r"\bErrno (?:110|60)\b",
             r"\bWinError 10060\b",
@@ -50,6 +159,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             _status("504"),
             r"\bTimeoutError\b",
             r"\b(?:Read|Connect)Timeout(?:Error)?\b",
+            *_SPEC_TIMEOUT,
         ),
     ),
     (
@@ -61,6 +171,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bthrottl(?:ed|ing|ingexception)\b",
             r"\bTooManyRequests\w*\b",
             r"\bSlowDown\b",
+            *_SPEC_THROTTLED,
         ),
     ),
     (
@@ -117,6 +228,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bpassword authentication\b",
             r"\bno password supplied\b",
             r"\bpublickey\b",
+            *_SPEC_PERMISSION,
         ),
     ),
     (
@@ -138,6 +250,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:server_error|api_error|InternalServerError)\b",
             r"\bserver had an error\b",
             r"\binternal server\s+error\b",
+            *_SPEC_PROVIDER,
         ),
     ),
     (
@@ -175,11 +288,13 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
 
 _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("timeout", re.compile(r"timeout|timedout|deadlineexceeded", _I)),
-    ("provider_error", re.compile(r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests)", _I)),
-    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied)"
+    ("provider_error", re.compile(r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests|throttling"
+                                  r"|provisionedthroughputexceeded|requestlimitexceeded)", _I)),
+    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied"
+                              r"|unauthenticated|notauthorized|expiredtoken|invalidclienttokenid|unrecognizedclient)"
                               r"|credentialserror$|^nocredentials", _I)),
     ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror"
-                                  r"|internalservererror)$", _I)),
+                                  r"|internalservererror|serviceunavailable(?:error|exception)?|badgateway(?:error)?)$", _I)),
 ]
 
 

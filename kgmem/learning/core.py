@@ -115,6 +115,13 @@ _QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:
 _MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
 # Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
 _QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
+# "port 22" vs "port 443": a system port (0-1023, IANA "Service Name and Transport Protocol Port
+# Number Registry", RFC 6335 §6) names the protocol (ssh vs https), and a timeout on one needs
+# another fix than on the other. Ports ≥ 1024 are an application's choice (8080, 5432): no key.
+_SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
+# Python's traceback ends in "module.ClassName: message" or a bare "module.ClassName", whatever the class
+# is called (httpx.ReadTimeout vs httpx.ConnectTimeout; google.api_core.exceptions.PermissionDenied).
+_DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
 _JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
 
 
@@ -138,12 +145,15 @@ class CoreError:
         return "\n".join(self.lines)
 
     def identity(self) -> dict[str, frozenset[str]]:
-        """Identity keys besides error codes: ``exc`` (class) and ``svc`` (service code)."""
+        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port)."""
         keys: dict[str, frozenset[str]] = {}
         if self.exc_class:
             keys["exc"] = frozenset({self.exc_class})
         if self.service_code:
             keys["svc"] = frozenset({self.service_code})
+        ports = frozenset(p for p in _SYSTEM_PORT.findall(self.text) if int(p) < 1024)
+        if ports:
+            keys["port"] = ports
         return keys
 
 
@@ -173,6 +183,9 @@ def extract_core(message: str) -> CoreError:
         exc_class = exc_class or exc
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
+            dotted = _DOTTED_CLASS.match(line)
+            if not qualified and dotted and not _is_generic(dotted.group(1)):
+                qualified = [dotted.group(1)]
             exc_class = qualified[-1] if qualified else None
         line = _QUOTED_MESSAGE.sub(r"\2", line)
         code = _SERVICE_CODE.search(line)

@@ -89,10 +89,15 @@ class Features:
     # On the best-aligned line pair: 1 / (1 + words *substituted* inside the alignment). A wrapper
     # adds words before or after (insertions); a near-twin swaps one ("role" for "database").
     no_substitution: float
+    # Asymmetric line alignment (a = the new error, b = the known pattern): the share of a's lines
+    # that no line of b aligns with (token Jaccard < 0.3), and of b's lines none of a's aligns with.
+    # An added line in the new error is more often another diagnosis than a dropped one is.
+    novel_lines: float
+    missing_lines: float
 
     def vector(self) -> tuple[float, ...]:
         return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine,
-                self.clause_equal, self.line_jaccard, self.no_substitution)
+                self.clause_equal, self.line_jaccard, self.no_substitution, self.novel_lines, self.missing_lines)
 
 
 @dataclass(frozen=True)
@@ -108,14 +113,15 @@ class MatchModel:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-# Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (303 later variants, 41 hard
-# negatives; 1609 pairs once the near-twin guard drops its pairs) by
+# Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (372 later variants, 83 hard
+# negatives; 2371 pairs once the guards drop theirs) by
 #   python scripts/calibrate_matching.py
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
 # Weights in Features.vector() order.
-DEFAULT_MODEL = MatchModel(bias=-4.6054, weights=(0.4221, 1.3251, 2.1909, 0.6233, 2.3983, 0.8114, 1.4762, 0.6139),
-                           threshold=0.34)
+DEFAULT_MODEL = MatchModel(bias=-3.3491, weights=(0.3198, 1.2802, 1.5645, 0.5368, 2.1944, 0.6482, 1.2959, 0.9965,
+                                                  0.0268, -1.1909),
+                           threshold=0.3)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -126,6 +132,20 @@ def _containment(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
+# Words too common to tell two root causes apart.
+_STOP = frozenset("the a an and or of to in on at for from by with is are was were be been not no it this that "
+                  "as if but can could cannot may might should would will has have had do does did its".split())
+
+
+def _unaligned(a: Sequence[str], b: Sequence[str], floor: float = 0.3) -> float:
+    """Share of a's lines whose best token Jaccard against b's lines is below ``floor``."""
+    if not a:
+        return 0.0
+    bw = [frozenset(_words(y)) for y in b]
+    n = sum(1 for x in a if max((_jaccard(frozenset(_words(x)), y) for y in bw), default=0.0) < floor)
+    return n / len(a)
+
+
 def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     """The signals of the pair (a, b); ``cosine`` is the embedding cosine of their core signatures."""
     ta, tb = a.tokens(), b.tokens()
@@ -134,7 +154,8 @@ def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     return Features(template_equal=1.0 if same else 0.0, token_jaccard=_jaccard(ta, tb),
                     token_containment=_containment(ta, tb), char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
                     cosine=max(0.0, min(1.0, cosine)), clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
-                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs))
+                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs),
+                    novel_lines=_unaligned(a.lines, b.lines), missing_lines=_unaligned(b.lines, a.lines))
 
 
 def _line_cover(a: Sequence[str], b: Sequence[str]) -> tuple[float, int]:
@@ -167,28 +188,119 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
     - a zero duration on one side only (``timeout of 0ms`` = no timeout set vs ``5000ms``);
     - the *subject* swapped: the best-aligned lines are the same but for their first word
       (``role "x" does not exist`` vs ``database "x" …``; ``password authentication failed`` vs
-      ``Peer authentication failed``), that word not being a level/wrapper word.
+      ``Peer authentication failed``), that word not being a level/wrapper word;
+    - the same command with other long options (:func:`_options_differ`);
+    - an error chain with a shared step but another root cause (:func:`_cause_differs`).
     """
     if has_zero_duration(a.template) != has_zero_duration(b.template):
         return True
-    best, pair = 0.0, None
-    for x in a.lines:
-        wx = _words(x)
-        for y in b.lines:
-            wy = _words(y)
-            jac = _jaccard(frozenset(wx), frozenset(wy))
-            if jac > best:
-                best, pair = jac, (wx, wy)
+    return (_reworded_line(a, b) or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines)
+            or _detail_differs(a, b))
+
+
+def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
+    """On the best-aligned lines: the subject swapped, or words inserted inside (see near_twins)."""
+    pair = _best_pair(a.lines, b.lines)
     if pair is None:
         return False
-    wx, wy = pair
+    wx, wy = _words(pair[0]), _words(pair[1])
     ops = SequenceMatcher(None, wx, wy, autojunk=False).get_opcodes()
     subject_swapped = (len(ops) == 2 and ops[0] == ("replace", 0, 1, 0, 1) and ops[1][0] == "equal"
                        and ops[1][2] - ops[1][1] >= 2
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
+    # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
+    inserted = wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if len(ops) == 3 else ()
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
-                       and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2)
+                       and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
+                       and bool(_content(" ".join(inserted))))
     return subject_swapped or inserted_inside
+
+
+# "--from=builder": a command's long option. The word right before the options is the command.
+_OPTIONED = re.compile(r"([A-Za-z][\w.-]*)((?:\s+--[a-z][\w-]*(?:=\S*)?)+)")
+_OPTION = re.compile(r"--([a-z][\w-]*)")
+# A failure predicate: what a root-cause clause states ("invalid status response", "not found").
+_FAILURE = re.compile(r"\b(?:invalid|fail\w*|cannot|can't|could not|unable|denied|refused|not|no|missing|unknown|"
+                      r"unsupported|unexpected|error|timed? ?out|exceeded|expired)\b", re.IGNORECASE)
+
+
+def _command_options(lines: Sequence[str]) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for line in lines:
+        for cmd, opts in _OPTIONED.findall(line):
+            out[cmd.lower()] = out.get(cmd.lower(), frozenset()) | frozenset(_OPTION.findall(opts))
+    return out
+
+
+def _options_differ(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The same command with other long options does something else (``COPY --from=builder x``
+    reads another build stage than ``COPY x``): a command word that carries options on one side
+    appears on the other with different ones (or none)."""
+    oa, ob = _command_options(a), _command_options(b)
+    words_a = {w for x in a for w in _words(x)}
+    words_b = {w for y in b for w in _words(y)}
+    for cmd in set(oa) | set(ob):
+        if cmd in words_a and cmd in words_b and oa.get(cmd, frozenset()) != ob.get(cmd, frozenset()):
+            return True
+    return False
+
+
+def _content(text: str) -> frozenset[str]:
+    """The words of ``text`` that can tell two causes apart (3+ letters, not a stop word)."""
+    return frozenset(w for w in _words(text) if len(w) >= 3 and w not in _STOP)
+
+
+def _steps(clauses: Sequence[str]) -> set[tuple[str, ...]]:
+    """The clauses of an error chain with at least three words, as word sequences."""
+    return {w for w in map(_words, clauses) if len(w) >= 3}
+
+
+def _chain(line: str) -> list[str]:
+    return [p for p in re.split(r":\s+", line) if _words(p)]
+
+
+def _best_pair(a: Sequence[str], b: Sequence[str]) -> tuple[str, str] | None:
+    """The line of a and the line of b with the highest token Jaccard."""
+    best, pair = 0.0, None
+    for x in a:
+        wx = frozenset(_words(x))
+        for y in b:
+            jac = _jaccard(wx, frozenset(_words(y)))
+            if jac > best:
+                best, pair = jac, (x, y)
+    return pair
+
+
+def _detail_differs(a: ErrorText, b: ErrorText) -> bool:
+    """The same exception class with another detail (``OutOfMemoryError: Metaspace`` vs
+    ``OutOfMemoryError: Java heap space``): on the best-aligned lines, the last clauses share no word."""
+    if not a.keys.get("exc", frozenset()) & b.keys.get("exc", frozenset()):
+        return False
+    pair = _best_pair(a.lines, b.lines) if len(a.lines) * len(b.lines) > 1 else (a.lines + b.lines)[:2]
+    if not pair or len(pair) < 2:
+        return False
+    da, db = _chain(pair[0]), _chain(pair[1])
+    if not da or not db:
+        return False
+    wa, wb = _content(da[-1]), _content(db[-1])
+    return bool(wa and wb and not wa & wb)
+
+
+def _cause_differs(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Error chains (``failed to solve: failed to compute cache key: <cause>``) that share a step
+    but end in different root causes: the last clauses share no informative word and one of
+    them states a failure (a name or a URL at the end is a value, not a cause)."""
+    for x in a:
+        ca = _chain(x)
+        for y in b:
+            cb = _chain(y)
+            if len(ca) < 2 or len(cb) < 2:
+                continue
+            shared = _steps(ca[:-1]) & _steps(cb[:-1])
+            wa, wb = _content(ca[-1]), _content(cb[-1])
+            if shared and wa and wb and not wa & wb and (_FAILURE.search(ca[-1]) or _FAILURE.search(cb[-1])):
+                return True
+    return False
 
 
 def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = DEFAULT_MODEL) -> float | None:

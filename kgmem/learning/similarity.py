@@ -64,20 +64,43 @@ _VENDOR_CODE = re.compile(
 # The resource a scheduler lacks ("0/5 nodes are available: 3 Insufficient pods" vs "insufficient cpu").
 # Only after a node count: "insufficient permissions" in prose is not a resource.
 _INSUFFICIENT = re.compile(r"(?:\b\d+|<n>)\s+insufficient\s+([\w./-]+)", re.IGNORECASE)
+# Exit statuses the shell gives a meaning (POSIX.1-2017 Shell & Utilities §2.8.2, bash(1) "EXIT STATUS"):
+# 126 found but not executable, 127 command not found, 128+n killed by signal n (137 SIGKILL — often the
+# OOM killer, 139 SIGSEGV, 143 SIGTERM). Statuses 1-125 are the program's own and vary between runs of
+# one error, so they are no key.
+_EXIT = re.compile(r"\bexit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*(\d{1,3})\b"
+                   r"|\bexited\s+with\s+(?:code\s+)?(\d{1,3})\b", re.IGNORECASE)
+# Signal numbers of POSIX <signal.h> (Linux numbering) by name: "exit code 137" and "SIGKILL" are one key.
+_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+            11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+_SIGNAL_NAME = re.compile(r"\b(SIG(?:HUP|INT|QUIT|ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|ALRM|TERM))\b")
 _SEP_KIND, _SEP_VAL = ";", ","
 
 
 def error_keys(pattern: str) -> dict[str, frozenset[str]]:
     """Identity keys of a (normalised) error pattern, by kind: ``os``, ``http``, ``db``, ``code`` (vendor),
-    ``resource`` (what a scheduler lacks)."""
+    ``resource`` (what a scheduler lacks), ``exit`` (a shell-defined exit status)."""
     os_keys = {_ERRNO_NAMES.get(int(n), f"E#{int(n)}") for n in _ERRNO_NUMBER.findall(pattern)}
     os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
     os_keys |= {_STRERROR[m.lower()] for m in _STRERROR_RE.findall(pattern)}
     vendor = frozenset(next(g for g in m.groups() if g) for m in _VENDOR_CODE.finditer(pattern))
     keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern)),
             "code": vendor,
-            "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern))}
+            "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern)),
+            "exit": _exit_keys(pattern)}
     return {kind: values for kind, values in keys.items() if values}
+
+
+def _exit_keys(pattern: str) -> frozenset[str]:
+    """Shell-defined exit statuses (126, 127; 128+n as the name of signal n) and signal names."""
+    out = set(_SIGNAL_NAME.findall(pattern))
+    for m in _EXIT.findall(pattern):
+        code = int(next(c for c in m if c))
+        if code in (126, 127):
+            out.add(str(code))
+        elif 128 < code <= 255:
+            out.add(_SIGNALS.get(code - 128, str(code)))
+    return frozenset(out)
 
 
 def keys_compatible(a: Keys, b: Keys) -> bool:

@@ -19,12 +19,14 @@ from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# Held-out bounds, measured (issue 9b, docs/learning.md): 313/345 = 0.907 of variants got their
-# fix, 18/47 = 0.38 hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only
-# keeps it from getting worse: ≤ 21), four-class category accuracy 0.943. Margins for model/runtime drift.
-MIN_VARIANT_RATE = 0.88
-MAX_NEGATIVES_SHARE = 0.45
-MIN_CATEGORY_ACCURACY = 0.92
+# Held-out bounds, measured on the corpus with errors_corpus_more_3.jsonl (issue 9c, docs/learning.md):
+# 358/402 = 0.891 of variants got their fix (the issue's 0.90 is NOT met on this corpus), 20/74 = 0.27
+# hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only keeps it from
+# getting worse: ≤ 24), four-class category accuracy 0.927 (goal 0.95 NOT met). Margins for
+# model/runtime drift.
+MIN_VARIANT_RATE = 0.86
+MAX_NEGATIVES_SHARE = 0.33
+MIN_CATEGORY_ACCURACY = 0.90
 
 
 def test_held_out_half(mem: KGMem, ns: str) -> None:

@@ -111,3 +111,80 @@ def test_issue9b_rules(message: str, category: str) -> None:
 def test_credential_exception_types() -> None:
     assert categorize("Unable to locate credentials", ["NoCredentialsError", "BotoCoreError"]) == "permission"
     assert categorize("403", ["RateLimitExceeded"]) == "provider_error"
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c: rules from public specifications (errno, HTTP, gRPC, SQLSTATE, cloud and SDK error names)
+        ("HTTP/1.1 408 Request Timeout", "timeout"),
+        ("upstream answered 504", "timeout"),
+        ("rpc error: code = DeadlineExceeded desc = DEADLINE_EXCEEDED", "timeout"),
+        ("java.net.SocketTimeoutException: Read timed out", "timeout"),
+        ("httpx.PoolTimeout", "timeout"),
+        ("openai.APITimeoutError: Request timed out.", "timeout"),
+        ("An error occurred (RequestTimeout) when calling the PutObject operation", "timeout"),
+        ("rpc error: code = PermissionDenied desc = PERMISSION_DENIED: caller lacks iam.serviceAccounts.get", "permission"),
+        ("status: UNAUTHENTICATED, message: request had invalid credentials", "permission"),
+        ("HTTP/1.1 407 Proxy Authentication Required", "permission"),
+        ("SQLSTATE[28000] [1045] Access denied", "permission"),
+        ("ERROR:  permission denied for table users (SQLSTATE 42501)", "permission"),
+        ("An error occurred (UnauthorizedOperation) when calling the RunInstances operation", "permission"),
+        ("Code: AuthorizationFailed. Message: The client does not have authorization to perform action", "permission"),
+        ("anthropic.PermissionDeniedError: Error code: 403", "permission"),
+        ("google.api_core.exceptions.ResourceExhausted: 429 RESOURCE_EXHAUSTED", "provider_error"),
+        ("An error occurred (ProvisionedThroughputExceededException) when calling the PutItem operation",
+         "provider_error"),
+        ("An error occurred (RequestLimitExceeded) when calling the DescribeInstances operation", "provider_error"),
+        ("502 Bad Gateway", "provider_error"),
+        ("HTTP 503 Service Unavailable", "provider_error"),
+        ("rpc error: code = Unavailable desc = UNAVAILABLE: connection closed", "provider_error"),
+        ("anthropic.OverloadedError: Error code: 529", "provider_error"),
+        # a bare 500 wraps the real cause; "unavailable" in prose is no gRPC code
+        ("HTTP ERROR: 500\njava.lang.OutOfMemoryError: Java heap space", "general"),
+        ("the requested resource is temporarily unavailable", "general"),
+    ],
+)
+def test_issue9c_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+def test_spec_exception_types() -> None:
+    assert categorize("boom", ["PermissionDeniedError", "APIStatusError"]) == "permission"
+    assert categorize("boom", ["ServiceUnavailableError"]) == "provider_error"
+    assert categorize("boom", ["APITimeoutError", "APIConnectionError"]) == "timeout"
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c, bigger corpus: more spec-derived names; an option is no event
+        ("npm ERR! code E401\nnpm ERR! Unable to authenticate", "permission"),
+        ("Unhandled exception. Octokit.ForbiddenException: Resource protected", "permission"),
+        ('{"error": {"code": 403, "status": "PERMISSION_DENIED", "details": [{"reason": "SERVICE_DISABLED"}]}}',
+         "permission"),
+        ('{"error": {"code": 500, "message": "An internal error has occurred.", "status": "INTERNAL"}}',
+         "provider_error"),
+        ("HTTP 402 Payment Required", "provider_error"),
+        ('{"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}', "provider_error"),
+        ("helm upgrade --install --timeout=5m0s app ./chart\nError: another operation is in progress", "general"),
+        ("Error: UPGRADE FAILED: timed out waiting for the condition", "timeout"),
+    ],
+)
+def test_issue9c_more_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [  # issue 9c: libcurl, Kubernetes, .NET, OCI registry and Anthropic names
+        ("curl: (28) Operation too slow. Less than 1 bytes/sec transferred", "timeout"),
+        ('{"kind":"Status","reason":"ServerTimeout","code":500}', "timeout"),
+        ("curl: (67) Access denied: 530", "permission"),
+        ("System.UnauthorizedAccessException: Access to the path 'C:\\\\x' is denied.", "permission"),
+        ("denied: requested access to the resource is denied", "permission"),
+        ('{"type":"error","error":{"type":"permission_error","message":"not allowed"}}', "permission"),
+        ('{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+         "provider_error"),
+    ],
+)
+def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category

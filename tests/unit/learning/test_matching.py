@@ -136,3 +136,75 @@ def test_a_zero_timeout_is_another_pattern() -> None:
     slow = describe_error("t", "tool", "Error: timeout of 120000ms exceeded")
     assert zero.id != slow.id and "0ms" in zero.pattern
     assert describe_error("t", "tool", "Error: timeout of 5000ms exceeded").id == slow.id
+
+
+def test_a_system_port_is_an_identity_key() -> None:
+    ssh = _text("ssh: connect to host example.org port 22: Operation timed out")
+    https = _text("fatal: unable to access 'https://example.org/a.git/': Failed to connect to example.org port 443: "
+                  "Operation timed out")
+    assert ssh.keys["port"] == frozenset({"22"}) and https.keys["port"] == frozenset({"443"})
+    assert match_score(ssh, https, cosine=1.0) is None
+    # an application's own port (≥ 1024) is a value, not the protocol
+    assert "port" not in _text("curl: (7) Failed to connect to localhost port 8080: Connection refused").keys
+
+
+def test_other_command_options_and_other_root_causes_are_twins() -> None:
+    staged = _text("ERROR [stage-1 3/4] COPY --from=build /out/app.bin /app")
+    plain = _text("ERROR [3/4] COPY app.bin /app")
+    assert near_twins(staged, plain) and near_twins(plain, staged)
+    # an option only in a hint line of one side ("git config --global …") is no command of the other
+    assert not near_twins(_text("fatal: detected dubious ownership in repository at '/src'\n"
+                                "To add an exception, call: git config --global --add safe.directory /src"),
+                          _text("detected dubious ownership in repository at '/work'"))
+    refused = _text("deploy failed: could not fetch artifact: upstream answered with an invalid checksum")
+    missing = _text("deploy failed: could not fetch artifact: file missing on mirror")
+    assert near_twins(refused, missing)
+    # a chain that ends in a name, not a cause, is the same error
+    assert not near_twins(_text("Unable to resolve actions. Repository not found: octo/tool-one."),
+                          _text("Unable to resolve actions. Repository not found: octo/other-thing."))
+
+
+def test_line_alignment_features_are_asymmetric() -> None:
+    new = _text("initdb: directory \"/data\" exists but is not empty\n"
+                "Using a mount point directly as the data directory is not recommended.")
+    known = _text("initdb: directory \"/data\" exists but is not empty")
+    f, g = features(new, known, 0.9), features(known, new, 0.9)
+    assert f.novel_lines == g.missing_lines == 0.5 and f.missing_lines == g.novel_lines == 0.0
+
+
+def test_a_dotted_python_class_is_the_exception_key() -> None:
+    read = _text("httpx.ReadTimeout: The read operation timed out")
+    connect = _text("httpx.ConnectTimeout")
+    assert read.keys["exc"] == frozenset({"ReadTimeout"}) and connect.keys["exc"] == frozenset({"ConnectTimeout"})
+    assert match_score(read, connect, cosine=1.0) is None
+
+
+def test_same_class_with_another_detail_is_a_twin() -> None:
+    heap = _text("Exception in thread main java.lang.OutOfMemoryError: Java heap space")
+    meta = _text("[worker-3] java.lang.OutOfMemoryError: Metaspace")
+    assert near_twins(meta, heap)
+    again = _text("## java.lang.OutOfMemoryError: Java heap space\nRequestURI=/api/items")
+    assert not near_twins(again, heap)
+
+
+def test_a_root_cause_ending_in_a_value_still_counts() -> None:
+    policy = _text("An error occurred (AccessDenied) when calling the GetObject operation: user arn:aws:iam::1:user/x "
+                   "is not allowed because no policy grants s3:GetObject")
+    model = _text("An error occurred (AccessDenied) when calling the GetObject operation: You don't have access "
+                  "to this bucket")
+    assert near_twins(policy, model)
+
+
+def test_shell_exit_statuses_and_signals_are_keys() -> None:
+    killed = _text("Process finished with exit code 137")
+    assert killed.keys["exit"] == frozenset({"SIGKILL"})
+    assert match_score(killed, _text("Process finished with exit code 139"), cosine=1.0) is None
+    assert match_score(killed, _text("worker died with <Signals.SIGKILL: 9>"), cosine=0.9) is not None
+    # a program's own status (1-125) varies between runs of one error: no key
+    assert "exit" not in _text("error: command 'gcc' failed with exit status 1").keys
+
+
+def test_a_value_label_inserted_inside_is_no_twin() -> None:
+    # "IP:" before a value adds no meaning; "needed by 'y'" (test_near_twins_are_never_linked) does
+    assert not near_twins(_text("Unable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout"),
+                          _text("Unable to connect to the server: dial tcp IP:6443: i/o timeout"))
