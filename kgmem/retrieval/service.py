@@ -119,11 +119,12 @@ class RetrievalEngine:
         ``legs`` defaults to the registry's legs ``config`` enables; with ``observe``, a Graph RAG
         retriever that runs a session's shift detection before its expansion."""
         legs = build_legs(self.legs, config) if legs is None else legs
-        if not config.use_graph and not config.use_quality:
-            if len(legs) == 1:
-                return SingleLegRetriever(legs[0])
-            return HybridRetriever(legs, leg_weights(self.legs, config), config)
+        traverse = config.use_graph or config.use_quality
+        if not traverse and len(legs) == 1:
+            return SingleLegRetriever(legs[0])
         hybrid = HybridRetriever(legs, leg_weights(self.legs, config), config)
+        if not traverse:
+            return hybrid
         if observe is not None:
             return _SessionGraphRAG(hybrid, config, self._sample, observe)
         return GraphRAGRetriever(hybrid, config, self._sample)
