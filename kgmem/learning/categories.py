@@ -112,13 +112,17 @@ _SPEC_PERMISSION = (
     r"\bSERVICE_DISABLED\b",
     r"\baccessNotConfigured\b",
 )
-_SPEC_PROVIDER = (
-    # RFC 9110 §15.6.3 502 Bad Gateway, §15.6.4 503 Service Unavailable: the service is not there.
-    # Not a bare 500: a server's catch-all around the real cause ("HTTP ERROR: 500 … Java heap space",
-    # "code": 500 around EHOSTUNREACH); "Internal Server Error" worded is above.
+# RFC 9110 §15.6.3 502 Bad Gateway, §15.6.4 503 Service Unavailable: the service is not there.
+# Not a bare 500: a server's catch-all around the real cause ("HTTP ERROR: 500 … Java heap space",
+# "code": 500 around EHOSTUNREACH); "Internal Server Error" worded is above. A gateway answers for the
+# service behind it: when that is on the loopback interface it is the user's own server, a tool
+# (``categorize`` skips these statuses then, see ``_LOOPBACK``).
+_GATEWAY = (
     _status("50[23]"),
     r"\bbad gateway\b",
     r"\bservice (?:temporarily )?unavailable\b",
+)
+_SPEC_PROVIDER = (
     r"(?-i:\bUNAVAILABLE\b)",  # gRPC status code 14 (upper case only: the code name, not the English word)
     # AWS: ServiceUnavailable(Exception), InternalFailure; Azure: ServiceUnavailable. Not S3's
     # "InternalError": database drivers raise an InternalError of their own (psycopg2.errors.InternalError).
@@ -141,6 +145,124 @@ _SPEC_PROVIDER = (
 )
 
 
+# Issue 9 item 5: wider coverage from specifications and widespread tool wording (each names its source).
+_SPEC_TIMEOUT_MORE = (
+    # Go context.DeadlineExceeded / google.api_core.exceptions.DeadlineExceeded (class name in the text).
+    r"\bDeadlineExceeded\w*",
+    r"\bdeadline has elapsed\b",  # tokio::time::error::Elapsed's Display text
+    # Chromium net error list: ERR_TIMED_OUT, ERR_CONNECTION_TIMED_OUT; Node / undici error codes
+    # ERR_SOCKET_CONNECTION_TIMEOUT, UND_ERR_CONNECT_TIMEOUT / _HEADERS_TIMEOUT / _BODY_TIMEOUT.
+    r"(?-i:\bERR_\w*TIMED_OUT\b)",
+    r"(?-i:\b(?:ERR_SOCKET_CONNECTION|UND_ERR_(?:CONNECT|HEADERS|BODY))_TIMEOUT\b)",
+    r"(?-i:\bETIMEOUT\b)",  # c-ares DNS error code in Node (dns.TIMEOUT, "queryA ETIMEOUT")
+    r"\btook too long to respond\b",  # Chromium's page for ERR_CONNECTION_TIMED_OUT
+    r"\boperation too slow\b",  # libcurl CURLE_OPERATION_TIMEDOUT for --speed-limit ("Operation too slow")
+    r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
+    r"\bexecution expired\b",  # Ruby Timeout::Error / Net::OpenTimeout default message
+    r"\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b",
+    r"\b(?:Soft)?TimeLimitExceeded\b",  # Celery task time limits (celery.exceptions)
+)
+_SPEC_PERMISSION_MORE = (
+    # OpenSSH (sshconnect2.c / authfile.c): a private key readable by others is refused.
+    r"\bUNPROTECTED PRIVATE KEY FILE\b",
+    r"\bpermissions 0?[0-7]{3} for .{1,300}? are too open\b",
+    r"\bbad owner or permissions\b",  # ssh(1) for ~/.ssh/config
+    r"\bbad permissions\b",  # ssh "Load key ...: bad permissions"
+    r"\btoo many authentication failures\b",  # sshd MaxAuthTries
+    # Google APIs: the SERVICE_DISABLED message ("... API has not been used in project N before or it is
+    # disabled. Enable it by visiting ..."); google.rpc "insufficient authentication scopes"
+    # (ACCESS_TOKEN_SCOPE_INSUFFICIENT), "Request had invalid authentication credentials" (401).
+    r"\bhas not been used in project\b",
+    r"\bACCESS_TOKEN_SCOPE_INSUFFICIENT\b",
+    r"\binsufficient authentication scopes\b",
+    r"\binvalid authentication credentials\b",
+    r"\breauthentication (?:is )?(?:needed|required)\b",  # google-auth RefreshError for a reauth policy
+    # GitHub docs, "Authenticating with SAML single sign-on": "Resource protected by organization SAML enforcement".
+    r"\bSAML (?:enforcement|SSO|single sign-on)\b",
+    # RFC 6749 §5.2 / §4.1.2.1 and RFC 6750 §3.1 OAuth error codes (invalid_client / invalid_grant are above).
+    r"\b(?:invalid_token|insufficient_scope|unauthorized_client|access_denied)\b",
+    # Microsoft Entra ID (Azure AD) sign-in errors are all "AADSTS<number>" (authentication and authorization codes).
+    r"\bAADSTS\d{5,6}\b",
+    r"\bdoes not have authorization to perform\b",  # Azure RBAC AuthorizationFailed message
+    # Windows: ERROR_ACCESS_DENIED (5), COM E_ACCESSDENIED = HRESULT 0x80070005, ERROR_ELEVATION_REQUIRED (740).
+    r"\b(?:ERROR_ACCESS_DENIED|E_ACCESSDENIED)\b",
+    r"\b0x80070005\b",
+    r"\brequires elevation\b",
+    # sudo(8): "user is not in the sudoers file", "a password is required", "a terminal is required".
+    r"\bnot in the sudoers file\b",
+    r"\bsudo: a (?:password|terminal) is required\b",
+    r"\bare you root\b",  # apt / dpkg lock files opened without privileges
+    r"\bmust be (?:run as )?(?:root|superuser|an administrator)\b",
+    r"\b(?:superuser|root|administrator|admin|elevated) (?:privileges?|rights) (?:are |is )?required\b",
+    r"\bmust be owner of\b",  # PostgreSQL 42501 insufficient_privilege wording for ALTER/DROP
+    r"\bNOPERM\b",  # Redis ACL error prefix
+    r"\bENEEDAUTH\b",  # npm: "This command requires you to be logged in"
+    r"\brequires you to be logged in\b",
+    r"\bnot (?:logged in|authenticated)\b",
+    r"\bmust be (?:logged|signed) in\b",
+    r"\blogin required\b",
+    # Kubernetes RBAC denial: 'User "x" cannot list resource "pods" in API group'.
+    r"\bcannot (?:get|list|watch|create|update|patch|delete|deletecollection) resource\b",
+    r"\bpermission to \S+ denied\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
+    # Credentials: wrong / missing / expired (git, docker login, databases, cloud SDKs).
+    r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password|password|passphrase)\b",
+    r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth|personal access) token\b",
+    r"\b(?:token|credentials|password) (?:is|are|has|have) (?:been )?(?:expired|revoked)\b",
+    r"\bsecurity token included in the request is expired\b",  # AWS ExpiredToken message
+    r"\bno (?:valid )?credentials\b",
+    r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
+    # Missing LLM API keys: openai "The api_key client option must be set", "You didn't provide an API key",
+    # anthropic "Could not resolve authentication method".
+    r"\bapi_key client option must be set\b",
+    r"\b(?:didn't|did not) provide an API key\b",
+    r"\b(?:no|missing) API[ _-]?key\b",
+    r"\bAPI[ _-]?key (?:is )?(?:missing|required|not (?:set|found|provided))\b",
+    r"\bcould not resolve authentication method\b",
+)
+_SPEC_THROTTLED_MORE = (
+    # Google APIs error reasons: rateLimitExceeded, userRateLimitExceeded, quotaExceeded, dailyLimitExceeded;
+    # AWS ServiceQuotaExceededException, LimitExceededException; Azure QuotaExceeded.
+    r"\b\w*RateLimitExceeded\b",
+    r"\b\w*QuotaExceeded\w*",
+    r"\b(?:dailyLimitExceeded|LimitExceededException)\b",
+)
+_SPEC_PROVIDER_MORE = (
+    # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
+    # occurred" right after the status.
+    r"\binternal error encountered\b",
+    rf"(?:{_status('500')})[ :-]{{1,3}}(?:an )?internal error\b",
+    # The request exceeds the model's limits (OpenAI "max_tokens is too large ... supports at most N completion
+    # tokens"; OpenRouter codes context_length_exceeded / max_tokens_exceeded / token_limit_exceeded; Anthropic
+    # "prompt is too long: N tokens > M maximum"; LiteLLM ContextWindowExceededError).
+    r"\bmax_tokens is too large\b",
+    r"\bsupports at most \d+ completion tokens\b",
+    r"\b(?:max_tokens|token_limit)_exceeded\b",
+    r"\bprompt is too long: \d+ tokens\b",
+    r"\bContextWindowExceeded(?:Error)?\b",
+    r"\bexceeds? (?:the )?(?:model's )?context window\b",
+    r"\bmaximum allowed number of output tokens\b",
+    # A retired model (OpenAI deprecations page, Groq "model_decommissioned").
+    r"\bmodel\b[^.\n]{0,60}?\b(?:has been|was|is) (?:deprecated|decommissioned|retired|discontinued)\b",
+    r"\bmodel_decommissioned\b",
+    # Payment / credits: OpenRouter 402 "requires more credits ... can only afford N", OpenAI
+    # billing_hard_limit_reached / billing_not_active.
+    r"\brequires more credits\b",
+    r"\bcan only afford\b",
+    r"\bbilling_(?:hard_limit_reached|not_active)\b",
+    # Rate limits per unit of time, as OpenAI / Azure OpenAI / Groq word them ("on tokens per min (TPM)").
+    r"\b(?:tokens|requests) per (?:min(?:ute)?|day)\b",
+    # Capacity: OpenAI "model is at capacity"; Hugging Face Inference API 503 "Model ... is currently loading";
+    # AWS Bedrock ModelNotReadyException; EC2 InsufficientInstanceCapacity.
+    r"\bat capacity\b",
+    r"\bis currently loading\b",
+    r"\bModelNotReady(?:Exception)?\b",
+    r"\bInsufficient\w*Capacity\b",
+)
+
+_GATEWAY_RULE = _rx(*_GATEWAY)
+_LOOPBACK = re.compile(r"\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\[::1\]", _I)
+
+
 # Priority order matters: a 401 "invalid API key" from a provider is a permission
 # problem (the fix is a credential), a 429 is a provider problem (the fix is to
 # wait or pay), a refused connection is the tool's backend.
@@ -160,6 +282,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bTimeoutError\b",
             r"\b(?:Read|Connect)Timeout(?:Error)?\b",
             *_SPEC_TIMEOUT,
+            *_SPEC_TIMEOUT_MORE,
         ),
     ),
     (
@@ -172,6 +295,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bTooManyRequests\w*\b",
             r"\bSlowDown\b",
             *_SPEC_THROTTLED,
+            *_SPEC_THROTTLED_MORE,
         ),
     ),
     (
@@ -229,6 +353,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bno password supplied\b",
             r"\bpublickey\b",
             *_SPEC_PERMISSION,
+            *_SPEC_PERMISSION_MORE,
         ),
     ),
     (
@@ -251,8 +376,10 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bserver had an error\b",
             r"\binternal server\s+error\b",
             *_SPEC_PROVIDER,
+            *_SPEC_PROVIDER_MORE,
         ),
     ),
+    ("provider_error", _GATEWAY_RULE),  # skipped for a loopback address (categorize)
     (
         "tool_error",
         _rx(
@@ -306,6 +433,8 @@ def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
     for category, rule in _MESSAGE_RULES:
         if category == "timeout" and _ZERO_TIMEOUT.search(message):
             continue
+        if rule is _GATEWAY_RULE and _LOOPBACK.search(message):
+            continue  # a 502/503 in front of the user's own local server: the tool's backend, not a provider
         if rule.search(message):
             return category
     return "general"
