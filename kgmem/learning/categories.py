@@ -32,6 +32,18 @@ def _status(codes: str) -> str:
 # A zero timeout is no timeout configured (``timeout of 0ms exceeded``): a setup error, not a slow peer.
 _ZERO_TIMEOUT = re.compile(r"\btime(?:d[ -]?)?out\b\W{0,3}(?:of|after|=|:)?\s*0 ?(?:ms|s|sec|seconds)\b", _I)
 
+# A quoted identifier that a message names as code (Python's "has no attribute 'rate_limit'", "unexpected
+# keyword argument 'timeout'", "KeyError: 'token_expired'"; "unknown option 'timeout'") says which name is
+# wrong, not what happened: it is blanked before the message rules run.
+_CODE_NAME = re.compile(
+    r"(?P<lead>\b(?:has no attribute|keyword argument|for argument|cannot import name|name|KeyError:|attribute|option"
+    r"|argument|parameter|field|column|property|variable|flag|setting)\s*)['\"`][\w.-]+['\"`]", _I)
+# A timeout that is a value being validated ("ValueError: timeout must be a positive number", "invalid
+# timeout value"), not a timeout that happened.
+_TIMEOUT_SETTING = re.compile(
+    r"\btimeouts?\b\W{0,3}(?:value\s+)?(?:must|should) be\b|\binvalid (?:value for )?timeout\b"
+    r"|\btimeout (?:value|parameter|argument|option|setting)s? (?:is |are )?(?:invalid|not valid|not supported)\b", _I)
+
 
 # Rules from public specifications, not from the corpus' messages (issue 9: held-out categories
 # must generalise). Each list names its source.
@@ -159,8 +171,13 @@ _SPEC_TIMEOUT_MORE = (
     r"\boperation too slow\b",  # libcurl CURLE_OPERATION_TIMEDOUT for --speed-limit ("Operation too slow")
     r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
     r"\bexecution expired\b",  # Ruby Timeout::Error / Net::OpenTimeout default message
-    r"\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b",
+    # Exception / error class names (Ruby Net::OpenTimeout, Java SocketTimeout, Jetty IdleTimeout …): capitalised
+    # class names only, so a camelCase setting ("connectTimeout: 5") is not read as a timeout that happened.
+    r"(?-i:\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b)",
     r"\b(?:Soft)?TimeLimitExceeded\b",  # Celery task time limits (celery.exceptions)
+    # GitHub Actions "has exceeded the maximum execution time of 360 minutes"; PHP "Maximum execution time of
+    # 30 seconds exceeded"; SQL Server / MySQL max_execution_time.
+    r"\bmaximum execution time\b",
 )
 _SPEC_PERMISSION_MORE = (
     # OpenSSH (sshconnect2.c / authfile.c): a private key readable by others is refused.
@@ -203,12 +220,21 @@ _SPEC_PERMISSION_MORE = (
     r"\blogin required\b",
     # Kubernetes RBAC denial: 'User "x" cannot list resource "pods" in API group'.
     r"\bcannot (?:get|list|watch|create|update|patch|delete|deletecollection) resource\b",
-    r"\bpermission to \S+ denied\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
+    r"\bpermission to \S+ denied\b",
+    # google.api_core.exceptions.PermissionDenied (gRPC PERMISSION_DENIED), django.core.exceptions.PermissionDenied.
+    r"\bPermissionDenied\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
     # Credentials: wrong / missing / expired (git, docker login, databases, cloud SDKs).
     r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password|password|passphrase)\b",
     r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth|personal access) token\b",
     r"\b(?:token|credentials|password) (?:is|are|has|have) (?:been )?(?:expired|revoked)\b",
     r"\bsecurity token included in the request is expired\b",  # AWS ExpiredToken message
+    r"\bjwt expired\b",  # jsonwebtoken TokenExpiredError message
+    r"\bTokenExpired(?:Error|Exception)?\b",
+    # GitLab: "You are not allowed to push code to this project" / "... to access ..." (403 wording).
+    r"\byou are not allowed to (?:push|access|perform|create|delete|view|read|write|download|upload)\b",
+    # SMTP AUTH (RFC 4954 §6): 535 5.7.8 "Authentication credentials invalid"; Gmail "Username and Password not accepted".
+    r"\b535[ -]5\.7\.[0-9]\b",
+    r"\busername and password not accepted\b",
     r"\bno (?:valid )?credentials\b",
     r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
     # Missing LLM API keys: openai "The api_key client option must be set", "You didn't provide an API key",
@@ -225,6 +251,7 @@ _SPEC_THROTTLED_MORE = (
     r"\b\w*RateLimitExceeded\b",
     r"\b\w*QuotaExceeded\w*",
     r"\b(?:dailyLimitExceeded|LimitExceededException)\b",
+    r"\bResourceExhausted\b",  # google.api_core.exceptions.ResourceExhausted (gRPC RESOURCE_EXHAUSTED, 429)
 )
 _SPEC_PROVIDER_MORE = (
     # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
@@ -242,7 +269,8 @@ _SPEC_PROVIDER_MORE = (
     r"\bexceeds? (?:the )?(?:model's )?context window\b",
     r"\bmaximum allowed number of output tokens\b",
     # A retired model (OpenAI deprecations page, Groq "model_decommissioned").
-    r"\bmodel\b[^.\n]{0,60}?\b(?:has been|was|is) (?:deprecated|decommissioned|retired|discontinued)\b",
+    # A quoted model name is required: "the `model` argument is deprecated" is a library's API change, not a model.
+    r"\bmodel:?\s*[`'\"][^`'\"\n]{1,80}[`'\"]\s+(?:has been|was|is) (?:deprecated|decommissioned|retired|discontinued)\b",
     r"\bmodel_decommissioned\b",
     # Payment / credits: OpenRouter 402 "requires more credits ... can only afford N", OpenAI
     # billing_hard_limit_reached / billing_not_active.
@@ -251,12 +279,11 @@ _SPEC_PROVIDER_MORE = (
     r"\bbilling_(?:hard_limit_reached|not_active)\b",
     # Rate limits per unit of time, as OpenAI / Azure OpenAI / Groq word them ("on tokens per min (TPM)").
     r"\b(?:tokens|requests) per (?:min(?:ute)?|day)\b",
-    # Capacity: OpenAI "model is at capacity"; Hugging Face Inference API 503 "Model ... is currently loading";
+    # Capacity: Hugging Face Inference API 503 "Model ... is currently loading";
     # AWS Bedrock ModelNotReadyException; EC2 InsufficientInstanceCapacity.
-    r"\bat capacity\b",
-    r"\bis currently loading\b",
+    r"\bmodel\b[^.\n]{0,80}?\bis currently loading\b",
     r"\bModelNotReady(?:Exception)?\b",
-    r"\bInsufficient\w*Capacity\b",
+    r"\bInsufficientInstanceCapacity\b",
 )
 
 _GATEWAY_RULE = _rx(*_GATEWAY)
@@ -418,10 +445,15 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("provider_error", re.compile(r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests|throttling"
                                   r"|provisionedthroughputexceeded|requestlimitexceeded)", _I)),
     ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied"
-                              r"|unauthenticated|notauthorized|expiredtoken|invalidclienttokenid|unrecognizedclient)"
+                              r"|unauthenticated|notauthorized|expiredtoken|invalidclienttokenid|unrecognizedclient"
+                              r"|clientauthenticationerror)"  # azure.core.exceptions.ClientAuthenticationError
                               r"|credentialserror$|^nocredentials", _I)),
     ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror"
-                                  r"|internalservererror|serviceunavailable(?:error|exception)?|badgateway(?:error)?)$", _I)),
+                                  r"|internalservererror|serviceunavailable(?:error|exception)?|badgateway(?:error)?"
+                                  # google.api_core ResourceExhausted; LiteLLM ContextWindowExceededError;
+                                  # AWS ServiceQuotaExceededException, Bedrock ModelNotReadyException.
+                                  r"|resourceexhausted|contextwindowexceedederror|servicequotaexceededexception"
+                                  r"|modelnotreadyexception)$", _I)),
 ]
 
 
@@ -430,8 +462,10 @@ def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
     for category, rule in _TYPE_RULES:
         if any(rule.search(name) for name in exc_types):
             return category
+    message = _CODE_NAME.sub(lambda m: m.group("lead") + "'_'", message)
     for category, rule in _MESSAGE_RULES:
-        if category == "timeout" and _ZERO_TIMEOUT.search(message):
+        if category == "timeout" and (_ZERO_TIMEOUT.search(message)
+                                      or rule.search(_TIMEOUT_SETTING.sub(" ", message)) is None):
             continue
         if rule is _GATEWAY_RULE and _LOOPBACK.search(message):
             continue  # a 502/503 in front of the user's own local server: the tool's backend, not a provider
