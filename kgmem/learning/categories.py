@@ -133,6 +133,7 @@ _GATEWAY = (
     _status("50[23]"),
     r"\bbad gateway\b",
     r"\bservice (?:temporarily )?unavailable\b",
+    r"\bservice is (?:currently |temporarily )?unavailable\b",
 )
 _SPEC_PROVIDER = (
     r"(?-i:\bUNAVAILABLE\b)",  # gRPC status code 14 (upper case only: the code name, not the English word)
@@ -178,6 +179,7 @@ _SPEC_TIMEOUT_MORE = (
     # GitHub Actions "has exceeded the maximum execution time of 360 minutes"; PHP "Maximum execution time of
     # 30 seconds exceeded"; SQL Server / MySQL max_execution_time.
     r"\bmaximum execution time\b",
+    r"\btook longer than \d+\s*(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b",
 )
 _SPEC_PERMISSION_MORE = (
     # OpenSSH (sshconnect2.c / authfile.c): a private key readable by others is refused.
@@ -235,6 +237,34 @@ _SPEC_PERMISSION_MORE = (
     # SMTP AUTH (RFC 4954 §6): 535 5.7.8 "Authentication credentials invalid"; Gmail "Username and Password not accepted".
     r"\b535[ -]5\.7\.[0-9]\b",
     r"\busername and password not accepted\b",
+    # Wider tool wording for a refused identity or right (each the tool's own documented message):
+    r"\bAccess to the path .{1,300}? is denied\b",  # .NET UnauthorizedAccessException message
+    r"\bcommand denied to user\b",  # MySQL ER_TABLEACCESS_DENIED_ERROR (1142) / ER_COLUMNACCESS_DENIED_ERROR
+    r"\bnot permitted to log ?in\b",  # PostgreSQL: role "x" is not permitted to log in (28000)
+    r"\bcould not read Password\b",  # git credential prompt without a terminal
+    # (Not git's "Please make sure you have the correct access rights": git prints that trailer after every
+    # failed remote, an unreachable network included.)
+    r"\bno basic auth credentials\b",  # docker push/pull without a login
+    r"\bneed auth\b",  # npm ENEEDAUTH summary line
+    # Google Cloud IAM: "x does not have storage.objects.get access to ...", "Permission 'p' denied on resource",
+    # "IAM_PERMISSION_DENIED"; Hugging Face "Access to model x is restricted. You must be authenticated".
+    r"\bdoes not have [\w.]+ access to\b",
+    r"\bpermission ['\"][\w.]+['\"] denied\b",
+    r"\bIAM_PERMISSION_DENIED\b",
+    r"\baccess to model \S+ is restricted\b",
+    r"\bmust be authenticated\b",
+    # AWS signature errors (403): RequestTimeTooSkewed, "Signature expired"; unknown access key id.
+    r"\bRequestTimeTooSkewed\b",
+    r"\bsignature expired\b",
+    r"\bAccess Key Id you provided does not exist\b",
+    # LLM APIs (401/403 wording): OpenAI "Invalid Authentication", "You must be a member of an organization to
+    # use the API", "Your organization must be verified"; Anthropic "x-api-key header is required"; Gemini
+    # "API key expired".
+    r"\binvalid authentication\b",
+    r"\bmust be a member of an organization\b",
+    r"\borganization must be verified\b",
+    r"\bapi[ _-]key header is (?:required|missing)\b",
+    r"\bapi[ _-]?key (?:has )?expired\b",
     r"\bno (?:valid )?credentials\b",
     r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
     # Missing LLM API keys: openai "The api_key client option must be set", "You didn't provide an API key",
@@ -284,6 +314,20 @@ _SPEC_PROVIDER_MORE = (
     r"\bmodel\b[^.\n]{0,80}?\bis currently loading\b",
     r"\bModelNotReady(?:Exception)?\b",
     r"\bInsufficientInstanceCapacity\b",
+    # Hugging Face Inference API: "The model x is too large to be loaded automatically" (a limit of the service).
+    r"\btoo large to be loaded automatically\b",
+    # AWS Bedrock runtime errors: InternalServerException, ModelErrorException; "Input is too long for
+    # requested model" (ValidationException wording for the model's limit); "Too many tokens, please wait".
+    r"\bInternalServerException\b",
+    r"\bModelErrorException\b",
+    r"\binput is too long for requested model\b",
+    r"\btoo many tokens\b",
+    # OpenAI invalid_request_error for a field over the API's size limit.
+    r"\bExpected a string with maximum length\b",
+    # Anthropic 404 not_found_error naming a model (the provider's model list, as OpenAI model_not_found).
+    r"\bnot_found_error\b[^\n]{0,60}\bmodel\b",
+    # Throttling advice worded by Azure OpenAI / OpenAI rate limits ("Please retry after 6 seconds").
+    r"\bplease (?:retry|try again) (?:after|in) \d+(?:\.\d+)? ?(?:s|secs?|seconds?|ms|milliseconds?)\b",
 )
 
 _GATEWAY_RULE = _rx(*_GATEWAY)
