@@ -59,7 +59,7 @@ _SPEC_TIMEOUT = (
     # Provider SDKs: openai / anthropic APITimeoutError; httpx ReadTimeout/ConnectTimeout/WriteTimeout/PoolTimeout;
     # Java SocketTimeoutException / TimeoutException; Python socket.timeout.
     r"\bAPITimeoutError\b",
-    r"\b(?:Read|Connect|Write|Pool)Timeout\b",
+    r"(?-i:\b(?:Read|Connect|Write|Pool)Timeout\b)",  # class names only (not a "connectTimeout" setting)
     r"\b\w*Timeout(?:Error|Exception)\b",
     r"\bsocket\.timeout\b",
     r"\bServerTimeout\b",  # Kubernetes API metav1.StatusReasonServerTimeout
@@ -171,14 +171,16 @@ _SPEC_TIMEOUT_MORE = (
     r"\btook too long to respond\b",  # Chromium's page for ERR_CONNECTION_TIMED_OUT
     r"\boperation too slow\b",  # libcurl CURLE_OPERATION_TIMEDOUT for --speed-limit ("Operation too slow")
     r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
-    r"\bexecution expired\b",  # Ruby Timeout::Error / Net::OpenTimeout default message
+    r"\bexecution expired\b",
+    r"\bTimeoutExpired\b",  # Python subprocess.TimeoutExpired  # Ruby Timeout::Error / Net::OpenTimeout default message
     # Exception / error class names (Ruby Net::OpenTimeout, Java SocketTimeout, Jetty IdleTimeout …): capitalised
     # class names only, so a camelCase setting ("connectTimeout: 5") is not read as a timeout that happened.
     r"(?-i:\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b)",
     r"\b(?:Soft)?TimeLimitExceeded\b",  # Celery task time limits (celery.exceptions)
     # GitHub Actions "has exceeded the maximum execution time of 360 minutes"; PHP "Maximum execution time of
     # 30 seconds exceeded"; SQL Server / MySQL max_execution_time.
-    r"\bmaximum execution time\b",
+    r"\bexceeded the maximum execution time\b",
+    r"\bmaximum execution time of [^.\n]{1,40}? exceeded\b",
     r"\btook longer than \d+\s*(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b",
 )
 _SPEC_PERMISSION_MORE = (
@@ -224,7 +226,16 @@ _SPEC_PERMISSION_MORE = (
     r"\bcannot (?:get|list|watch|create|update|patch|delete|deletecollection) resource\b",
     r"\bpermission to \S+ denied\b",
     # google.api_core.exceptions.PermissionDenied (gRPC PERMISSION_DENIED), django.core.exceptions.PermissionDenied.
-    r"\bPermissionDenied\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
+    r"\bPermissionDenied\w*",  # also gax PermissionDeniedException
+    r"\bUnauthenticated\w*",  # gax UnauthenticatedException (gRPC UNAUTHENTICATED)
+    # Exception classes named after authentication / authorization failures: Kafka SaslAuthenticationException,
+    # TopicAuthorizationException; azure-core ClientAuthenticationError; MongoAuthenticationError; Spring
+    # BadCredentialsException; Kafka error codes TOPIC_AUTHORIZATION_FAILED / SASL_AUTHENTICATION_FAILED.
+    r"\b\w*Authentication(?:Error|Exception)\b",
+    r"\b\w*Authori[sz]ation(?:Error|Exception)\b",
+    r"\bBadCredentials\w*",
+    r"(?-i:(?:\b|_)AUTH(?:ORIZATION|ENTICATION)_FAILED\b)",
+    r"\bPermission Denial\b",  # Android java.lang.SecurityException wording  # git hosting: "remote: Permission to org/repo.git denied to user"
     # Credentials: wrong / missing / expired (git, docker login, databases, cloud SDKs).
     r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password|password|passphrase)\b",
     r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth|personal access) token\b",
@@ -281,7 +292,7 @@ _SPEC_THROTTLED_MORE = (
     r"\b\w*RateLimitExceeded\b",
     r"\b\w*QuotaExceeded\w*",
     r"\b(?:dailyLimitExceeded|LimitExceededException)\b",
-    r"\bResourceExhausted\b",  # google.api_core.exceptions.ResourceExhausted (gRPC RESOURCE_EXHAUSTED, 429)
+    r"\bResourceExhausted\w*",  # google.api_core / gax ResourceExhausted(Exception).exceptions.ResourceExhausted (gRPC RESOURCE_EXHAUSTED, 429)
 )
 _SPEC_PROVIDER_MORE = (
     # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
@@ -351,7 +362,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\bgateway time-?out\b",
             _status("504"),
             r"\bTimeoutError\b",
-            r"\b(?:Read|Connect)Timeout(?:Error)?\b",
+            r"(?-i:\b(?:Read|Connect)Timeout(?:Error)?\b)",  # class names, not a camelCase setting
             *_SPEC_TIMEOUT,
             *_SPEC_TIMEOUT_MORE,
         ),

@@ -188,3 +188,194 @@ def test_issue9c_more_spec_rules(message: str, category: str) -> None:
 )
 def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
     assert categorize(message) == category
+
+
+# Issue 9 item 5: wider rules from specifications and documented tool wording. Every positive has a
+# near miss below (same word, another meaning) so a rule that grows too greedy fails a test.
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        # timeouts
+        ("google.api_core.exceptions.DeadlineExceeded: 504 Deadline Exceeded", "timeout"),
+        ("thread 'main' panicked: deadline has elapsed", "timeout"),
+        ("page.goto: net::ERR_CONNECTION_TIMED_OUT at https://example.com", "timeout"),
+        ("TypeError: fetch failed\n  cause: ConnectTimeoutError { code: 'UND_ERR_CONNECT_TIMEOUT' }", "timeout"),
+        ("Error: queryA ETIMEOUT registry.npmjs.org", "timeout"),
+        ("This site can't be reached: example.com took too long to respond.", "timeout"),
+        ("[ODBC Driver 18 for SQL Server]Query timeout expired (0) (SQLExecDirectW) HYT00", "timeout"),
+        ("Net::OpenTimeout: execution expired", "timeout"),
+        ("Faraday::ConnectionFailed: Net::OpenTimeout", "timeout"),
+        ("celery.exceptions.SoftTimeLimitExceeded: SoftTimeLimitExceeded()", "timeout"),
+        ("The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 360 minutes.",
+         "timeout"),
+        ("PHP Fatal error:  Maximum execution time of 30 seconds exceeded in /var/www/index.php", "timeout"),
+        ("Job took longer than 3600 seconds and was killed", "timeout"),
+        ("subprocess.TimeoutExpired: Command '['make']' expired", "timeout"),
+        # permissions: OpenSSH key modes, Google / GitHub / OAuth / Entra / Windows / sudo / databases
+        ("@ WARNING: UNPROTECTED PRIVATE KEY FILE! @", "permission"),
+        ("Permissions 0644 for '/home/u/.ssh/id_rsa' are too open.", "permission"),
+        ('Load key "/home/u/.ssh/id_rsa": bad permissions', "permission"),
+        ("Bad owner or permissions on /home/u/.ssh/config", "permission"),
+        ("Received disconnect from 10.0.0.1 port 22:2: Too many authentication failures", "permission"),
+        ("Cloud Vision API has not been used in project 123 before or it is disabled.", "permission"),
+        ("403 Request had insufficient authentication scopes. [reason: ACCESS_TOKEN_SCOPE_INSUFFICIENT]",
+         "permission"),
+        ("401 Request had invalid authentication credentials. Expected OAuth 2 access token", "permission"),
+        ("google.auth.exceptions.RefreshError: Reauthentication is needed.", "permission"),
+        ("GraphQL: Resource protected by organization SAML enforcement.", "permission"),
+        ('WWW-Authenticate: Bearer error="invalid_token"', "permission"),
+        ('{"error": "insufficient_scope"}', "permission"),
+        ('{"error": "unauthorized_client"}', "permission"),
+        ("redirect_uri?error=access_denied&error_description=denied", "permission"),
+        ("AADSTS50126: Error validating credentials due to invalid username or password.", "permission"),
+        ("The client 'x' does not have authorization to perform action 'Microsoft.Storage/read'", "permission"),
+        ("CreateFile failed: ERROR_ACCESS_DENIED", "permission"),
+        ("HRESULT: 0x80070005", "permission"),
+        ("OSError: [WinError 740] The requested operation requires elevation", "permission"),
+        ("bob is not in the sudoers file.  This incident will be reported.", "permission"),
+        ("sudo: a terminal is required to read the password", "permission"),
+        ("E: Unable to acquire the dpkg frontend lock, are you root?", "permission"),
+        ("This script must be run as root", "permission"),
+        ("Administrator privileges are required to install the service", "permission"),
+        ('ERROR:  must be owner of table users', "permission"),
+        ("NOPERM User default has no permissions to run the 'flushall' command", "permission"),
+        ("npm ERR! code ENEEDAUTH\nnpm ERR! need auth This command requires you to be logged in", "permission"),
+        ("Error: not logged in. Run `vercel login`", "permission"),
+        ("You must be logged in to download this file", "permission"),
+        ("HTTP 401: login required", "permission"),
+        ('User "bob" cannot list resource "pods" in API group "" in the namespace "default"', "permission"),
+        ("remote: Permission to org/repo.git denied to bob.", "permission"),
+        ("google.api_core.exceptions.PermissionDenied: caller lacks permission", "permission"),
+        ("com.google.api.gax.rpc.UnauthenticatedException: io.grpc.StatusRuntimeException", "permission"),
+        ("org.apache.kafka.common.errors.TopicAuthorizationException: Not authorized to access topics", "permission"),
+        ("org.apache.kafka.common.errors.SaslAuthenticationException: SASL handshake failed", "permission"),
+        ("error_code=TOPIC_AUTHORIZATION_FAILED", "permission"),
+        ("org.springframework.security.authentication.BadCredentialsException", "permission"),
+        ("java.lang.SecurityException: Permission Denial: opening provider", "permission"),
+        ("remote: Invalid username or password.", "permission"),
+        ("Error: Invalid login: 535-5.7.8 Username and Password not accepted.", "permission"),
+        ("HfHubHTTPError: Invalid user token.", "permission"),
+        ("The security token included in the request is expired", "permission"),
+        ("Your password has expired. Change it before logging in.", "permission"),
+        ("TokenExpiredError: jwt expired", "permission"),
+        ("Error: no valid credentials found for registry", "permission"),
+        ("Error: credentials not found in the keychain", "permission"),
+        ("openai.OpenAIError: The api_key client option must be set", "permission"),
+        ("You didn't provide an API key.", "permission"),
+        ("Error: missing API key. Set ANTHROPIC_API_KEY.", "permission"),
+        ("API key is required for this endpoint", "permission"),
+        ('Could not resolve authentication method. Expected either apiKey or authToken to be set.', "permission"),
+        ("You are not allowed to push code to this project.", "permission"),
+        ("System.UnauthorizedAccessException: Access to the path 'C:\\data\\x.db' is denied.", "permission"),
+        ("ERROR 1142 (42000): SELECT command denied to user 'app'@'localhost' for table 'users'", "permission"),
+        ('FATAL:  role "app" is not permitted to log in', "permission"),
+        ("fatal: could not read Password for 'https://github.com': terminal prompts disabled", "permission"),
+        ("unauthorized: no basic auth credentials", "permission"),
+        ("sa@p.iam.gserviceaccount.com does not have storage.objects.get access to the object.", "permission"),
+        ("Permission 'aiplatform.endpoints.predict' denied on resource", "permission"),
+        ("reason: IAM_PERMISSION_DENIED", "permission"),
+        ("Access to model meta-llama/Llama-2-7b-hf is restricted. You must be authenticated to access it.",
+         "permission"),
+        ("An error occurred (RequestTimeTooSkewed) when calling the ListBuckets operation", "permission"),
+        ("Signature expired: 20240101T000000Z is now earlier than 20240101T000500Z", "permission"),
+        ("The AWS Access Key Id you provided does not exist in our records.", "permission"),
+        ("Error code: 401 - Invalid Authentication", "permission"),
+        ("You must be a member of an organization to use the API.", "permission"),
+        ("Your organization must be verified to stream this model.", "permission"),
+        ('{"type":"authentication_error","message":"x-api-key header is required"}', "permission"),
+        ("400 API key expired. Please renew the API key.", "permission"),
+        # provider: throttling / quota names, model limits, retirement, credits, capacity, 5xx wording
+        ('"reason": "userRateLimitExceeded"', "provider_error"),
+        ('"reason": "quotaExceeded"', "provider_error"),
+        ("An error occurred (ServiceQuotaExceededException) when calling the CreateCluster operation",
+         "provider_error"),
+        ("An error occurred (LimitExceededException) when calling the CreateStack operation", "provider_error"),
+        ("com.google.api.gax.rpc.ResourceExhaustedException: io.grpc.StatusRuntimeException", "provider_error"),
+        ("500 Internal error encountered.", "provider_error"),
+        ("Error: 500 An internal error has occurred. Please retry", "provider_error"),
+        ("This model supports at most 4096 completion tokens, whereas you provided 6000.", "provider_error"),
+        ('{"error": {"code": "max_tokens_exceeded"}}', "provider_error"),
+        ("prompt is too long: 210000 tokens > 200000 maximum", "provider_error"),
+        ("litellm.ContextWindowExceededError: request too big", "provider_error"),
+        ("The input exceeds the model's context window", "provider_error"),
+        ("max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens", "provider_error"),
+        ("The model `text-davinci-003` has been deprecated", "provider_error"),
+        ('{"code": "model_decommissioned"}', "provider_error"),
+        ("This request requires more credits, or fewer max_tokens. You can only afford 3919.", "provider_error"),
+        ('{"code": "billing_hard_limit_reached"}', "provider_error"),
+        ("Request too large for model in organization on tokens per min (TPM): Limit 6000", "provider_error"),
+        ("Model google/flan-t5-xxl is currently loading", "provider_error"),
+        ("The model bigscience/bloom is too large to be loaded automatically (352GB > 10GB).", "provider_error"),
+        ("An error occurred (ModelNotReadyException) when calling the InvokeModel operation", "provider_error"),
+        ("An error occurred (InsufficientInstanceCapacity) when calling the RunInstances operation",
+         "provider_error"),
+        ("An error occurred (InternalServerException) when calling the Converse operation", "provider_error"),
+        ("An error occurred (ModelErrorException) when calling the InvokeModel operation", "provider_error"),
+        ("ValidationException: Input is too long for requested model.", "provider_error"),
+        ("Too many tokens, please wait before trying again.", "provider_error"),
+        ("Invalid 'input': string too long. Expected a string with maximum length 1048576", "provider_error"),
+        ('{"type":"not_found_error","message":"model: claude-3-opus"}', "provider_error"),
+        ("Please retry after 6 seconds.", "provider_error"),
+        ("The service is currently unavailable.", "provider_error"),
+    ],
+)
+def test_item5_spec_rules(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        # an identifier or a validated setting is not the event
+        ("ValueError: timeout must be a positive number", "tool_error"),
+        ("error: invalid timeout value 'abc'", "general"),
+        ("TypeError: request() got an unexpected keyword argument 'timeout'", "tool_error"),
+        ("AttributeError: 'Client' object has no attribute 'rate_limit'", "tool_error"),
+        ("KeyError: 'token_expired'", "tool_error"),
+        ("yaml: unknown field 'permissions' in job", "general"),
+        ("config: connectTimeout: 5 is set", "general"),  # a camelCase setting, not a raised class
+        ("ValueError: maximum execution time must be positive", "tool_error"),
+        # near misses of the new permission rules
+        ("Load key \"/home/u/.ssh/id_rsa\": invalid format", "general"),  # no mode or permission wording
+        ("The API has been enabled in project 123", "general"),
+        ("SAML assertion parsed", "general"),
+        ("error=invalid_request", "general"),
+        ("AADSTS is the prefix of Entra sign-in errors", "general"),
+        ("dpkg: error processing package foo (--configure)", "general"),
+        ("must be a string", "general"),
+        ("cannot list directory: No such file or directory", "tool_error"),
+        ("Please make sure you have the correct access rights\nand the repository exists.", "general"),
+        ("SyntaxError: Invalid or unexpected token", "tool_error"),
+        ("Error: login page rendered", "general"),
+        ("API key format looks fine", "general"),
+        ("certificate has expired", "general"),
+        # near misses of the new provider rules
+        ("DeprecationWarning: the `model` argument is deprecated", "general"),
+        ("Model field 'name' is deprecated", "general"),
+        ("ResourceWarning: unclosed file", "general"),
+        ("celery.exceptions.TimeLimitExceeded: 60", "timeout"),  # a time limit is a timeout, not a quota
+        ("502 Bad Gateway from http://localhost:8080/api", "general"),  # the user's own server
+        ("HTTPError: 503 Server Error: Service Unavailable for url: http://127.0.0.1:5000/predict", "general"),
+        ("Resource temporarily unavailable", "general"),  # EAGAIN, not a service
+        ("500 Internal error in compiler", "provider_error"),  # status + wording: documented Google form
+        ("internal compiler error: Segmentation fault", "general"),
+        ("the build uses too many threads", "general"),
+        ("too many open files", "general"),
+        ("retry after fixing the config", "general"),
+    ],
+)
+def test_item5_near_misses(message: str, category: str) -> None:
+    assert categorize(message) == category
+
+
+def test_item5_loopback_keeps_strong_provider_evidence() -> None:
+    # A local proxy relaying the provider's own rate limit is still the provider's limit.
+    assert categorize("litellm proxy http://localhost:4000: 429 rate_limit_error") == "provider_error"
+    assert categorize("502 Bad Gateway from https://api.example.com") == "provider_error"
+
+
+def test_item5_exception_types() -> None:
+    assert categorize("boom", ["ResourceExhausted", "TooManyRequests"]) == "provider_error"
+    assert categorize("boom", ["ContextWindowExceededError", "BadRequestError"]) == "provider_error"
+    assert categorize("boom", ["ClientAuthenticationError", "HttpResponseError"]) == "permission"
+    assert categorize("boom", ["ClientError"]) == "general"
