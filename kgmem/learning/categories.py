@@ -179,7 +179,7 @@ _SPEC_TIMEOUT_MORE = (
     r"\b(?:Soft)?TimeLimitExceeded\b",  # Celery task time limits (celery.exceptions)
     # GitHub Actions "has exceeded the maximum execution time of 360 minutes"; PHP "Maximum execution time of
     # 30 seconds exceeded"; SQL Server / MySQL max_execution_time.
-    r"\bexceeded the maximum execution time\b",
+    r"\bexceeded (?:the )?maximum execution time\b",
     r"\bmaximum execution time of [^.\n]{1,40}? exceeded\b",
     r"\btook longer than \d+\s*(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b",
 )
@@ -276,6 +276,15 @@ _SPEC_PERMISSION_MORE = (
     r"\borganization must be verified\b",
     r"\bapi[ _-]key header is (?:required|missing)\b",
     r"\bapi[ _-]?key (?:has )?expired\b",
+    # google/api/error_reason.proto and servicecontrol CheckError codes (ErrorInfo.reason) for a refused caller.
+    r"(?-i:\b(?:API_KEY_(?:\w+_BLOCKED|EXPIRED|NOT_FOUND)|USER_PROJECT_DENIED|CONSUMER_(?:SUSPENDED|INVALID)"
+    r"|SECURITY_POLICY_VIOLATED|ACCESS_TOKEN_(?:EXPIRED|TYPE_UNSUPPORTED)|INVALID_CREDENTIAL"
+    r"|(?:IP_ADDRESS|REFERER|CLIENT_APP|API_TARGET)_BLOCKED)\b)",
+    # Region restrictions answered with 403 (OpenAI "unsupported_country_region_territory" / "Country, region,
+    # or territory not supported"; Gemini "User location is not supported for the API use").
+    r"\bunsupported_country_region_territory\b",
+    r"\bcountry, region,? or territory not supported\b",
+    r"\buser location is not supported\b",
     r"\bno (?:valid )?credentials\b",
     r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
     # Missing LLM API keys: openai "The api_key client option must be set", "You didn't provide an API key",
@@ -339,6 +348,25 @@ _SPEC_PROVIDER_MORE = (
     r"\bnot_found_error\b[^\n]{0,60}\bmodel\b",
     # Throttling advice worded by Azure OpenAI / OpenAI rate limits ("Please retry after 6 seconds").
     r"\bplease (?:retry|try again) (?:after|in) \d+(?:\.\d+)? ?(?:s|secs?|seconds?|ms|milliseconds?)\b",
+    # google/api/error_reason.proto: RATE_LIMIT_EXCEEDED, RESOURCE_QUOTA_EXCEEDED, BILLING_DISABLED (payment, as 402);
+    # Compute Engine ZONE_RESOURCE_POOL_EXHAUSTED (no capacity in the zone).
+    r"(?-i:\b(?:RATE_LIMIT_EXCEEDED|(?:RESOURCE_)?QUOTA_EXCEEDED|BILLING_DISABLED|ZONE_RESOURCE_POOL_EXHAUSTED\w*)\b)",
+    # AWS: ThrottlingException's message "Rate exceeded"; S3 SlowDown "Please reduce your request rate"; S3
+    # InternalError "We encountered an internal error. Please try again."; Azure capacity codes SkuNotAvailable,
+    # AllocationFailed / ZonalAllocationFailed.
+    r"(?-i:(?<![A-Za-z] )\bRate exceeded\b)",  # the message itself, not "error rate exceeded 5%"
+    r"\breduce your request rate\b",
+    r"\bwe encountered an internal error\b",
+    r"\bSkuNotAvailable\b",
+    r"\b(?:Zonal)?AllocationFailed\b",
+    # Anthropic billing_error type; OpenRouter "No endpoints found for model ..." / "Provider returned error";
+    # Bedrock "The provided model identifier is invalid"; Hugging Face TGI "`inputs` tokens + `max_new_tokens`
+    # must be <= N" (the served model's limit).
+    r"\bbilling_error\b",
+    r"\bNo endpoints found (?:for|that|matching)\b",
+    r"\bProvider returned error\b",
+    r"\bmodel identifier is invalid\b",
+    r"\bmax_new_tokens`? must be <=",
 )
 
 _GATEWAY_RULE = _rx(*_GATEWAY)
