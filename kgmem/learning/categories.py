@@ -38,6 +38,10 @@ _ZERO_TIMEOUT = re.compile(r"\btime(?:d[ -]?)?out\b\W{0,3}(?:of|after|=|:)?\s*0 
 _CODE_NAME = re.compile(
     r"(?P<lead>\b(?:has no attribute|keyword argument|for argument|cannot import name|name|KeyError:|attribute|option"
     r"|argument|parameter|field|column|property|variable|flag|setting)\s*)['\"`][\w.-]+['\"`]", _I)
+# A source file in a stack trace names code, not an event: ``urllib3/util/timeout.py``, ``ratelimit/decorators.py``,
+# ``auth/permissions.js`` appear in the frames of errors of every kind. Blanked before the message rules run.
+_SOURCE_FILE = re.compile(
+    r"[\w.@/\\-]*\b[\w-]+\.(?:py|pyx|js|mjs|cjs|ts|tsx|jsx|go|rb|java|kt|scala|rs|c|cc|cpp|h|hpp|php|cs|swift|ex|exs)\b")
 # A timeout that is a value being validated ("ValueError: timeout must be a positive number", "invalid
 # timeout value"), not a timeout that happened.
 _TIMEOUT_SETTING = re.compile(
@@ -545,13 +549,15 @@ def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
     for category, rule in _TYPE_RULES:
         if any(rule.search(name) for name in exc_types):
             return category
-    message = _CODE_NAME.sub(lambda m: m.group("lead") + "'_'", message)
+    message = _SOURCE_FILE.sub("<src>", _CODE_NAME.sub(lambda m: m.group("lead") + "'_'", message))
     for category, rule in _MESSAGE_RULES:
         if category == "timeout" and (_ZERO_TIMEOUT.search(message)
                                       or rule.search(_TIMEOUT_SETTING.sub(" ", message)) is None):
             continue
         if rule is _GATEWAY_RULE and _LOOPBACK.search(message):
-            continue  # a 502/503 in front of the user's own local server: the tool's backend, not a provider
+            if rule.search(message):
+                return "tool_error"  # a 502/503 in front of the user's own local server: the tool's backend
+            continue
         if rule.search(message):
             return category
     return "general"

@@ -373,8 +373,8 @@ def test_item5_spec_rules(message: str, category: str) -> None:
         ("Model field 'name' is deprecated", "general"),
         ("ResourceWarning: unclosed file", "general"),
         ("celery.exceptions.TimeLimitExceeded: 60", "timeout"),  # a time limit is a timeout, not a quota
-        ("502 Bad Gateway from http://localhost:8080/api", "general"),  # the user's own server
-        ("HTTPError: 503 Server Error: Service Unavailable for url: http://127.0.0.1:5000/predict", "general"),
+        ("502 Bad Gateway from http://localhost:8080/api", "tool_error"),  # the user's own server
+        ("HTTPError: 503 Server Error: Service Unavailable for url: http://127.0.0.1:5000/predict", "tool_error"),
         ("Resource temporarily unavailable", "general"),  # EAGAIN, not a service
         ("500 Internal error in compiler", "provider_error"),  # status + wording: documented Google form
         ("internal compiler error: Segmentation fault", "general"),
