@@ -138,6 +138,9 @@ _GATEWAY = (
     r"\bbad gateway\b",
     r"\bservice (?:temporarily )?unavailable\b",
     r"\bservice is (?:currently |temporarily )?unavailable\b",
+    # Cloudflare 520 / 521 / 523 pages: the origin behind the proxy failed.
+    r"\bweb server is (?:down|returning an unknown error)\b",
+    r"\borigin is unreachable\b",
 )
 _SPEC_PROVIDER = (
     r"(?-i:\bUNAVAILABLE\b)",  # gRPC status code 14 (upper case only: the code name, not the English word)
@@ -176,7 +179,8 @@ _SPEC_TIMEOUT_MORE = (
     r"\boperation too slow\b",  # libcurl CURLE_OPERATION_TIMEDOUT for --speed-limit ("Operation too slow")
     r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
     r"\bexecution expired\b",
-    r"\bTimeoutExpired\b",  # Python subprocess.TimeoutExpired  # Ruby Timeout::Error / Net::OpenTimeout default message
+    r"\bTimeoutExpired\b",  # Python subprocess.TimeoutExpired
+    r"(?-i:\b\w*INVOCATION_TIMEOUT\b)",  # Vercel FUNCTION_/EDGE_FUNCTION_/MIDDLEWARE_INVOCATION_TIMEOUT  # Ruby Timeout::Error / Net::OpenTimeout default message
     # Exception / error class names (Ruby Net::OpenTimeout, Java SocketTimeout, Jetty IdleTimeout …): capitalised
     # class names only, so a camelCase setting ("connectTimeout: 5") is not read as a timeout that happened.
     r"(?-i:\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b)",
@@ -239,7 +243,13 @@ _SPEC_PERMISSION_MORE = (
     r"\b\w*Authori[sz]ation(?:Error|Exception)\b",
     r"\bBadCredentials\w*",
     r"(?-i:(?:\b|_)AUTH(?:ORIZATION|ENTICATION)_FAILED\b)",
-    r"\bPermission Denial\b",  # Android java.lang.SecurityException wording  # git hosting: "remote: Permission to org/repo.git denied to user"
+    r"\bPermission Denial\b",  # Android java.lang.SecurityException wording
+    r"\bavc:\s+denied\b",  # SELinux access vector cache denial
+    # GitHub: a GITHUB_TOKEN / app token without the permission ("Resource not accessible by integration"),
+    # admin-only endpoints, and a token without the `workflow` scope ("refusing to allow a Personal Access Token").
+    r"\bResource not accessible by (?:integration|personal access token)\b",
+    r"\bmust have admin rights\b",
+    r"\brefusing to allow an? (?:Personal Access Token|OAuth App|GitHub App)\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
     # Credentials: wrong / missing / expired (git, docker login, databases, cloud SDKs).
     r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password|password|passphrase)\b",
     r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth|personal access) token\b",
@@ -305,6 +315,9 @@ _SPEC_THROTTLED_MORE = (
     r"\b\w*RateLimitExceeded\b",
     r"\b\w*QuotaExceeded\w*",
     r"\b(?:dailyLimitExceeded|LimitExceededException)\b",
+    # GitHub REST docs: "You have exceeded a secondary rate limit" / "API rate limit exceeded", answered with 403.
+    r"\b(?:secondary|abuse) rate limit\b",
+    r"\bAPI rate limit\b",
     r"\bResourceExhausted\w*",  # google.api_core / gax ResourceExhausted(Exception).exceptions.ResourceExhausted (gRPC RESOURCE_EXHAUSTED, 429)
 )
 _SPEC_PROVIDER_MORE = (
@@ -335,7 +348,7 @@ _SPEC_PROVIDER_MORE = (
     r"\b(?:tokens|requests) per (?:min(?:ute)?|day)\b",
     # Capacity: Hugging Face Inference API 503 "Model ... is currently loading";
     # AWS Bedrock ModelNotReadyException; EC2 InsufficientInstanceCapacity.
-    r"\bmodel\b[^.\n]{0,80}?\bis currently loading\b",
+    r"\bmodel\b[^\n]{0,100}?\bis currently loading\b",  # model ids carry dots (Llama-3.1-8B)
     r"\bModelNotReady(?:Exception)?\b",
     r"\bInsufficientInstanceCapacity\b",
     # Hugging Face Inference API: "The model x is too large to be loaded automatically" (a limit of the service).

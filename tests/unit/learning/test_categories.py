@@ -212,6 +212,8 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("PHP Fatal error:  Maximum execution time of 30 seconds exceeded in /var/www/index.php", "timeout"),
         ("Job took longer than 3600 seconds and was killed", "timeout"),
         ("subprocess.TimeoutExpired: Command '['make']' expired", "timeout"),
+        ("504: GATEWAY_TIMEOUT Code: FUNCTION_INVOCATION_TIMEOUT", "timeout"),
+        ("Error: FUNCTION_INVOCATION_TIMEOUT", "timeout"),
         # permissions: OpenSSH key modes, Google / GitHub / OAuth / Entra / Windows / sudo / databases
         ("@ WARNING: UNPROTECTED PRIVATE KEY FILE! @", "permission"),
         ("Permissions 0644 for '/home/u/.ssh/id_rsa' are too open.", "permission"),
@@ -285,6 +287,11 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Your organization must be verified to stream this model.", "permission"),
         ('{"type":"authentication_error","message":"x-api-key header is required"}', "permission"),
         ("400 API key expired. Please renew the API key.", "permission"),
+        ('type=AVC msg=audit(1.2:3): avc:  denied  { read } for pid=1 comm="nginx"', "permission"),
+        ("HttpError: Resource not accessible by integration", "permission"),
+        ("Must have admin rights to Repository.", "permission"),
+        ("! [remote rejected] main (refusing to allow a Personal Access Token to create or update workflow "
+         "`.github/workflows/ci.yml` without `workflow` scope)", "permission"),
         ('"reason": "API_KEY_SERVICE_BLOCKED"', "permission"),
         ('"reason": "CONSUMER_SUSPENDED"', "permission"),
         ('"reason": "ACCESS_TOKEN_EXPIRED"', "permission"),
@@ -322,6 +329,12 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Invalid 'input': string too long. Expected a string with maximum length 1048576", "provider_error"),
         ('{"type":"not_found_error","message":"model: claude-3-opus"}', "provider_error"),
         ("Please retry after 6 seconds.", "provider_error"),
+        ('{"error":"Model meta-llama/Llama-3.1-8B-Instruct is currently loading","estimated_time":20.0}',
+         "provider_error"),
+        ("403 You have exceeded a secondary rate limit. Please wait a few minutes.", "provider_error"),
+        ("HTTP 403: API rate limit exceeded for 1.2.3.4.", "provider_error"),
+        ("Error 521: Web server is down", "provider_error"),
+        ("Error 523: Origin is unreachable", "provider_error"),
         ('"reason": "RATE_LIMIT_EXCEEDED"', "provider_error"),
         ('"reason": "BILLING_DISABLED"', "provider_error"),
         ("ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS: not enough resources in us-central1-a", "provider_error"),
@@ -384,6 +397,16 @@ def test_item5_spec_rules(message: str, category: str) -> None:
         ("canary: error rate exceeded 5% threshold", "general"),
         ("api_key_blocked is a setting name", "general"),  # the reason names are upper-case codes
         ("No endpoints configured", "general"),
+        # a source file in a stack frame names code, not the event
+        ('  File "/usr/lib/python3/site-packages/urllib3/util/timeout.py", line 120, in connect\n'
+         "ConnectionRefusedError: [Errno 111] Connection refused", "tool_error"),
+        ('  File "/app/site-packages/ratelimit/decorators.py", line 5\nKeyError: \'user\'', "tool_error"),
+        ("at Object.<anonymous> (/app/src/auth/permissions.js:10:5)\nTypeError: x is not a function", "tool_error"),
+        ("ratelimit.go:55: rate limit exceeded", "provider_error"),
+        # X-RateLimit headers in a verbose 401 stay a credential problem
+        ("HTTP/1.1 401 Unauthorized\nX-RateLimit-Remaining: 59\n{\"message\": \"Bad credentials\"}", "permission"),
+        ("timeout_seconds.yaml not found", "general"),
+        ("avc: granted { read }", "general"),
     ],
 )
 def test_item5_near_misses(message: str, category: str) -> None:
