@@ -178,9 +178,9 @@ _SPEC_TIMEOUT_MORE = (
     r"\btook too long to respond\b",  # Chromium's page for ERR_CONNECTION_TIMED_OUT
     r"\boperation too slow\b",  # libcurl CURLE_OPERATION_TIMEDOUT for --speed-limit ("Operation too slow")
     r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
-    r"\bexecution expired\b",
+    r"\bexecution expired\b",  # Ruby Timeout::Error / Net::OpenTimeout default message
     r"\bTimeoutExpired\b",  # Python subprocess.TimeoutExpired
-    r"(?-i:\b\w*INVOCATION_TIMEOUT\b)",  # Vercel FUNCTION_/EDGE_FUNCTION_/MIDDLEWARE_INVOCATION_TIMEOUT  # Ruby Timeout::Error / Net::OpenTimeout default message
+    r"(?-i:\b\w*INVOCATION_TIMEOUT\b)",  # Vercel FUNCTION_/EDGE_..._INVOCATION_TIMEOUT
     # Exception / error class names (Ruby Net::OpenTimeout, Java SocketTimeout, Jetty IdleTimeout …): capitalised
     # class names only, so a camelCase setting ("connectTimeout: 5") is not read as a timeout that happened.
     r"(?-i:\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b)",
@@ -232,7 +232,7 @@ _SPEC_PERMISSION_MORE = (
     r"\blogin required\b",
     # Kubernetes RBAC denial: 'User "x" cannot list resource "pods" in API group'.
     r"\bcannot (?:get|list|watch|create|update|patch|delete|deletecollection) resource\b",
-    r"\bpermission to \S+ denied\b",
+    r"\bpermission to \S+ denied\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
     # google.api_core.exceptions.PermissionDenied (gRPC PERMISSION_DENIED), django.core.exceptions.PermissionDenied.
     r"\bPermissionDenied\w*",  # also gax PermissionDeniedException
     r"\bUnauthenticated\w*",  # gax UnauthenticatedException (gRPC UNAUTHENTICATED)
@@ -249,10 +249,12 @@ _SPEC_PERMISSION_MORE = (
     # admin-only endpoints, and a token without the `workflow` scope ("refusing to allow a Personal Access Token").
     r"\bResource not accessible by (?:integration|personal access token)\b",
     r"\bmust have admin rights\b",
-    r"\brefusing to allow an? (?:Personal Access Token|OAuth App|GitHub App)\b",  # git hosting: "remote: Permission to org/repo.git denied to user"
+    r"\brefusing to allow an? (?:Personal Access Token|OAuth App|GitHub App)\b",
     # Credentials: wrong / missing / expired (git, docker login, databases, cloud SDKs).
-    r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password|password|passphrase)\b",
-    r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth|personal access) token\b",
+    r"\b(?:wrong|incorrect|invalid|bad) (?:username or password|username/password|user(?:name)?/password"
+    r"|password|passphrase)\b",
+    r"\b(?:invalid|expired|revoked|missing) (?:user|access|bearer|auth|api|refresh|id|session|security|oauth"
+    r"|personal access) token\b",
     r"\b(?:token|credentials|password) (?:is|are|has|have) (?:been )?(?:expired|revoked)\b",
     r"\bsecurity token included in the request is expired\b",  # AWS ExpiredToken message
     r"\bjwt expired\b",  # jsonwebtoken TokenExpiredError message
@@ -318,7 +320,8 @@ _SPEC_THROTTLED_MORE = (
     # GitHub REST docs: "You have exceeded a secondary rate limit" / "API rate limit exceeded", answered with 403.
     r"\b(?:secondary|abuse) rate limit\b",
     r"\bAPI rate limit\b",
-    r"\bResourceExhausted\w*",  # google.api_core / gax ResourceExhausted(Exception).exceptions.ResourceExhausted (gRPC RESOURCE_EXHAUSTED, 429)
+    # google.api_core.exceptions.ResourceExhausted, gax ResourceExhaustedException (gRPC RESOURCE_EXHAUSTED, 429).
+    r"\bResourceExhausted\w*",
 )
 _SPEC_PROVIDER_MORE = (
     # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
