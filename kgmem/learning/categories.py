@@ -57,7 +57,7 @@ _SPEC_TIMEOUT = (
     r"\bWSAETIMEDOUT\b",  # Winsock error 10060 (Windows Sockets Error Codes)
     # AWS (S3 "RequestTimeout", API Gateway / Lambda "RequestTimeoutException"), Azure ("OperationTimedOut",
     # "GatewayTimeout"): the services' documented error-code names.
-    r"\bRequestTimeout(?:Exception)?\b",
+    r"(?-i:\bRequestTimeout(?:Exception)?\b)",  # code names (case-sensitive): not a "requestTimeout" setting
     r"\bOperationTimedOut\b",
     r"\bGatewayTimeout\b",
     # Provider SDKs: openai / anthropic APITimeoutError; httpx ReadTimeout/ConnectTimeout/WriteTimeout/PoolTimeout;
@@ -257,6 +257,8 @@ _SPEC_PERMISSION_MORE = (
     r"|personal access) token\b",
     r"\b(?:token|credentials|password) (?:is|are|has|have) (?:been )?(?:expired|revoked)\b",
     r"\bsecurity token included in the request is expired\b",  # AWS ExpiredToken message
+    r"\bno (?:valid )?credentials\b",
+    r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
     r"\bjwt expired\b",  # jsonwebtoken TokenExpiredError message
     r"\bTokenExpired(?:Error|Exception)?\b",
     # GitLab: "You are not allowed to push code to this project" / "... to access ..." (403 wording).
@@ -301,8 +303,6 @@ _SPEC_PERMISSION_MORE = (
     r"\bunsupported_country_region_territory\b",
     r"\bcountry, region,? or territory not supported\b",
     r"\buser location is not supported\b",
-    r"\bno (?:valid )?credentials\b",
-    r"\bcredentials (?:not found|were not found|could not be found|are invalid|are not valid)\b",
     # Missing LLM API keys: openai "The api_key client option must be set", "You didn't provide an API key",
     # anthropic "Could not resolve authentication method".
     r"\bapi_key client option must be set\b",
