@@ -180,7 +180,7 @@ _SPEC_TIMEOUT_MORE = (
     r"(?-i:\bHYT0[01]\b)",  # ODBC SQLSTATE HYT00 "Timeout expired", HYT01 "Connection timeout expired"
     r"\bexecution expired\b",  # Ruby Timeout::Error / Net::OpenTimeout default message
     r"\bTimeoutExpired\b",  # Python subprocess.TimeoutExpired
-    r"(?-i:\b\w*INVOCATION_TIMEOUT\b)",  # Vercel FUNCTION_/EDGE_..._INVOCATION_TIMEOUT
+    r"(?-i:INVOCATION_TIMEOUT\b)",  # Vercel FUNCTION_/EDGE_..._INVOCATION_TIMEOUT
     # Exception / error class names (Ruby Net::OpenTimeout, Java SocketTimeout, Jetty IdleTimeout …): capitalised
     # class names only, so a camelCase setting ("connectTimeout: 5") is not read as a timeout that happened.
     r"(?-i:\b(?:Open|Read|Write|Connect|Connection|Request|Socket|Idle|Lock|Response|Handshake|Navigation)Timeout\b)",
@@ -239,8 +239,8 @@ _SPEC_PERMISSION_MORE = (
     # Exception classes named after authentication / authorization failures: Kafka SaslAuthenticationException,
     # TopicAuthorizationException; azure-core ClientAuthenticationError; MongoAuthenticationError; Spring
     # BadCredentialsException; Kafka error codes TOPIC_AUTHORIZATION_FAILED / SASL_AUTHENTICATION_FAILED.
-    r"\b\w*Authentication(?:Error|Exception)\b",
-    r"\b\w*Authori[sz]ation(?:Error|Exception)\b",
+    r"Authentication(?:Error|Exception)\b",  # any prefix (SaslAuthenticationException)
+    r"Authori[sz]ation(?:Error|Exception)\b",
     r"\bBadCredentials\w*",
     r"(?-i:(?:\b|_)AUTH(?:ORIZATION|ENTICATION)_FAILED\b)",
     r"\bPermission Denial\b",  # Android java.lang.SecurityException wording
@@ -314,8 +314,8 @@ _SPEC_PERMISSION_MORE = (
 _SPEC_THROTTLED_MORE = (
     # Google APIs error reasons: rateLimitExceeded, userRateLimitExceeded, quotaExceeded, dailyLimitExceeded;
     # AWS ServiceQuotaExceededException, LimitExceededException; Azure QuotaExceeded.
-    r"\b\w*RateLimitExceeded\b",
-    r"\b\w*QuotaExceeded\w*",
+    r"RateLimitExceeded\b",  # also userRateLimitExceeded (a prefix is allowed)
+    r"QuotaExceeded",
     r"\b(?:dailyLimitExceeded|LimitExceededException)\b",
     # GitHub REST docs: "You have exceeded a secondary rate limit" / "API rate limit exceeded", answered with 403.
     r"\b(?:secondary|abuse) rate limit\b",
@@ -327,7 +327,7 @@ _SPEC_PROVIDER_MORE = (
     # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
     # occurred" right after the status.
     r"\binternal error encountered\b",
-    rf"(?:{_status('500')})[ :-]{{1,3}}(?:an )?internal error\b",
+    r"(?<![\w.]:)\b500[ :-]{1,3}(?:an )?internal error\b",  # not "file.c:500: internal error" (a line)
     # The request exceeds the model's limits (OpenAI "max_tokens is too large ... supports at most N completion
     # tokens"; OpenRouter codes context_length_exceeded / max_tokens_exceeded / token_limit_exceeded; Anthropic
     # "prompt is too long: N tokens > M maximum"; LiteLLM ContextWindowExceededError).
