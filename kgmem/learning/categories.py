@@ -4,7 +4,10 @@ Rules are word-boundary regular expressions tried in priority order (the first
 category with a matching rule wins), never substring tests: "rapid" is not a
 rate limit and "Errno 1" does not match "Errno 110". When the caller passes the
 exception's class names (its MRO), those are checked first: a ``TimeoutError``
-is a timeout whatever its message says.
+is a timeout whatever its message says. Before the message rules run, what names
+code rather than an event is blanked (source files of stack frames, quoted
+identifiers after "has no attribute", "keyword argument", …), and a 502/503 from a
+loopback address is the user's own server (``tool_error``), not a provider.
 """
 
 from __future__ import annotations
