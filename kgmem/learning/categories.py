@@ -48,7 +48,8 @@ _SOURCE_FILE = re.compile(
 # A timeout that is a value being validated ("ValueError: timeout must be a positive number", "invalid
 # timeout value"), not a timeout that happened.
 _TIMEOUT_SETTING = re.compile(
-    r"\btimeouts?\b\W{0,3}(?:value\s+)?(?:must|should) be\b|\binvalid (?:value for )?timeout\b"
+    r"\btimeouts?\b\W{0,3}(?:value\s+)?(?:must|should) be (?:an? |at )?(?:positive|non-negative|greater|less|least"
+    r"|most|between|int|integer|number|float|>|<|\d)|\binvalid (?:value for )?timeout\b"
     r"|\btimeout (?:value|parameter|argument|option|setting)s? (?:is |are )?(?:invalid|not valid|not supported)\b", _I)
 
 
@@ -310,7 +311,8 @@ _SPEC_PERMISSION_MORE = (
     # anthropic "Could not resolve authentication method".
     r"\bapi_key client option must be set\b",
     r"\b(?:didn't|did not) provide an API key\b",
-    r"\b(?:no|missing) API[ _-]?key\b",
+    r"\bmissing API[ _-]?key\b",
+    r"\bno API[ _-]?key (?:was )?(?:provided|found|set|configured|supplied)\b",  # not prose "(no API key)"
     r"\bAPI[ _-]?key (?:is )?(?:missing|required|not (?:set|found|provided))\b",
     r"\bcould not resolve authentication method\b",
 )

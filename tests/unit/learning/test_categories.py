@@ -266,6 +266,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("openai.OpenAIError: The api_key client option must be set", "permission"),
         ("You didn't provide an API key.", "permission"),
         ("Error: missing API key. Set ANTHROPIC_API_KEY.", "permission"),
+        ("Error: No API key provided.", "permission"),
         ("API key is required for this endpoint", "permission"),
         ('Could not resolve authentication method. Expected either apiKey or authToken to be set.', "permission"),
         ("You are not allowed to push code to this project.", "permission"),
@@ -395,6 +396,8 @@ def test_item5_spec_rules(message: str, category: str) -> None:
         ("too many open files", "general"),
         ("retry after fixing the config", "general"),
         ("canary: error rate exceeded 5% threshold", "general"),
+        ("running the offline extractor (no API key)", "general"),
+        ("warning: read timeouts should be linked to retries", "timeout"),  # not a validated value: kept
         ("api_key_blocked is a setting name", "general"),  # the reason names are upper-case codes
         ("No endpoints configured", "general"),
         # a source file in a stack frame names code, not the event
