@@ -424,7 +424,8 @@ class LearningEngine:
         fixes = rank_fixes(row["direct"], row["similar"], self.rules.auto_apply)
         return Observation(id=row["id"], tool=row["tool"], category=row["category"], pattern=row.get("pattern", ""),
                            occurrences=int(row["occurrences"]), is_new=row["occurrences"] == row["count"],
-                           fixes=fixes, session=session, failed_fixes=failed_fixes(row["direct"]))
+                           fixes=fixes, failed_fixes=failed_fixes(row["direct"]),
+                           session=session)
 
     def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> Op[dict[str, Any]]:
         if isinstance(error, Observation):
