@@ -140,3 +140,19 @@ def test_a_failure_of_a_fix_that_worked_here_contradicts_nothing(mem: KGMem, dri
     assert link.get("contradicted", 0) == 0 and link["confirmed"] == 1
     again = mem.tool_result("npm", {}, error=PRIVATE)
     assert SPELLING in _descriptions(again) and again.failed_fixes == ()
+
+
+def test_the_corpus_measure_with_feedback(mem: KGMem, ns: str) -> None:
+    """The bench's second pass (kgmem.learning.corpus.measure_with_feedback) on a hand-made corpus."""
+    from kgmem.learning.corpus import CorpusRow, measure_with_feedback
+
+    rows = [CorpusRow("v", "npm-typo", "general", TYPO, "here"),
+            CorpusRow("v", "npm-typo", "general", "$ npm install lodahs\n" + TYPO, "here"),
+            CorpusRow("v", "pg-auth", "permission", PG, "here"),
+            CorpusRow("v", "pg-auth", "permission", PG_WRAPPED, "here"),
+            CorpusRow("n", "npm-private", "general", PRIVATE, "here", confusable_with="npm-typo")]
+    result = measure_with_feedback(mem, ns, rows, "here")
+    assert result.first.negatives_fixed == ["npm-private"] and result.first.variants_fixed == 2
+    assert result.failures_reported >= 1
+    assert result.negatives_fixed == [] and result.negatives_listed == 1
+    assert result.variants_fixed == 2 and result.wrong_fixes == 0
