@@ -86,7 +86,9 @@ def corpus(args: argparse.Namespace) -> dict:
                         "failures_reported": fb.failures_reported, "variants_fixed": fb.variants_fixed,
                         "variant_rate": round(fb.variants_fixed / r.variants, 3) if r.variants else 0.0,
                         "negatives_fixed": fb.negatives_fixed, "wrong_fixes": fb.wrong_fixes,
-                        "negatives_listed_failed": fb.negatives_listed}
+                        "negatives_listed_failed": fb.negatives_listed,
+                        "new_fix_variants": fb.new_fix_variants, "new_fix_negatives": fb.new_fix_negatives,
+                        "new_fix_wrong": fb.new_fix_wrong}
                 if not args.json:
                     print(("held-out " if split == "test" else "train    ") + r.summary())
                     if args.feedback:

@@ -189,6 +189,10 @@ class FeedbackRecall:
     negatives_fixed: list[str]  # hard negatives still given the imitated group's fix
     wrong_fixes: int  # later variants still given another group's fix
     negatives_listed: int  # hard negatives whose wrong fix is in obs.failed_fixes
+    # Third occurrence, after every group's first variant learnt a second fix ("fix 2: <group>"):
+    new_fix_variants: int  # later variants given their group's new fix (links that still lend)
+    new_fix_negatives: list[str]  # hard negatives given the imitated group's new fix
+    new_fix_wrong: int  # later variants given another group's new fix
 
     def summary(self) -> str:
         f = self.first
@@ -196,7 +200,10 @@ class FeedbackRecall:
                 f"variants fixed {self.variants_fixed}/{f.variants} (first {f.variants_fixed}), hard negatives "
                 f"fixed {len(self.negatives_fixed)}/{f.hard_negatives} (first {len(f.negatives_fixed)}) "
                 f"{self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes} "
-                f"(first {f.wrong_fixes}), failed fix listed for {self.negatives_listed} negatives")
+                f"(first {f.wrong_fixes}), failed fix listed for {self.negatives_listed} negatives; "
+                f"a new fix of each group, third occurrence: variants given theirs {self.new_fix_variants}/"
+                f"{f.variants}, hard negatives given the imitated group's {len(self.new_fix_negatives)}"
+                f"/{f.hard_negatives} {self.new_fix_negatives}, variants given another group's {self.new_fix_wrong}")
 
 
 def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
@@ -204,9 +211,12 @@ def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: s
     """:func:`measure_fix_recall`, then the agent's feedback: every fix a later variant received
     that is not its group's, and every fix a hard negative received that is not its own group's
     (the imitated group's fix first of all), is reported failed on that occurrence; then every
-    later variant and hard negative is reported again (a second occurrence)."""
+    later variant and hard negative is reported again (a second occurrence). Last, every group's
+    first variant learns a second fix and all of them occur a third time: does the new fix reach
+    the group's variants, and does it stay off the links that lent a failed fix?"""
     first, later, negatives = _first_pass(mem, ns, rows, split, tool)
-    fix_of = _fix_names(groups(rows))
+    by_group = groups(rows)
+    fix_of = _fix_names(by_group)
     reported = 0
     for row, obs in [*later, *negatives]:
         for wrong in sorted({f.description for f in obs.fixes} - {fix_of.get(row.group)}):
@@ -224,4 +234,15 @@ def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: s
         if imitated in {f.description for f in obs.fixes}:
             bad.append(n.group)
         listed += imitated in {f.description for f in obs.failed_fixes}
-    return FeedbackRecall(first, reported, fixed, bad, wrong_after, listed)
+    new_of = {g: f"fix 2: {g}" for g in by_group}
+    for g, variants in by_group.items():
+        mem.resolve(mem.tool_result(tool, {}, error=variants[0].text, ns=ns), new_of[g], ns=ns)
+    new_fixed = new_wrong = 0
+    for v, _ in later:
+        got = {f.description for f in mem.tool_result(tool, {}, error=v.text, ns=ns).fixes}
+        new_fixed += new_of[v.group] in got
+        new_wrong += bool(got & (set(new_of.values()) - {new_of[v.group]}))
+    new_bad = [n.group for n, _ in negatives
+               if new_of[n.confusable_with or ""] in {f.description for f in
+                                                      mem.tool_result(tool, {}, error=n.text, ns=ns).fixes}]
+    return FeedbackRecall(first, reported, fixed, bad, wrong_after, listed, new_fixed, new_bad, new_wrong)

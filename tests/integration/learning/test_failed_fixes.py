@@ -156,3 +156,4 @@ def test_the_corpus_measure_with_feedback(mem: KGMem, ns: str) -> None:
     assert result.failures_reported >= 1
     assert result.negatives_fixed == [] and result.negatives_listed == 1
     assert result.variants_fixed == 2 and result.wrong_fixes == 0
+    assert result.new_fix_variants == 2 and result.new_fix_negatives == [] and result.new_fix_wrong == 0
