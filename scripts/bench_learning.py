@@ -2,6 +2,7 @@
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
+    python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
@@ -49,21 +50,29 @@ def _drop(mem, ns: str) -> None:
 
 
 # -- corpus -----------------------------------------------------------------------------
+HALVES = {"train": ("train",), "test": ("test",), "both": ("train", "test")}
+
+
 def corpus(args: argparse.Namespace) -> dict:
-    """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and held-out halves:
-    resolve each group's first variant, report the others (and the hard negatives) as new errors."""
-    from kgmem.learning.corpus import load_corpus, measure_fix_recall, split_corpus
+    """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and/or held-out half:
+    resolve each group's first variant, report the others (and the hard negatives) as new errors.
+    With --feedback, then report every wrong fix received as failed and measure a second occurrence."""
+    from kgmem.learning.corpus import load_corpus, measure_fix_recall, measure_with_feedback, split_corpus
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
     with tempfile.TemporaryDirectory() as tmp:
         mem = _client(Path(tmp))
         try:
-            for split in ("train", "test"):
+            for split in HALVES[args.half]:
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
                 try:
                     t0 = time.perf_counter()
-                    r = measure_fix_recall(mem, ns, split_corpus(rows, split), split)
+                    if args.feedback:
+                        fb = measure_with_feedback(mem, ns, split_corpus(rows, split), split)
+                        r = fb.first
+                    else:
+                        r = measure_fix_recall(mem, ns, split_corpus(rows, split), split)
                     elapsed = time.perf_counter() - t0
                 finally:
                     _drop(mem, ns)
@@ -72,8 +81,18 @@ def corpus(args: argparse.Namespace) -> dict:
                               "negatives_fixed": r.negatives_fixed, "wrong_fixes": r.wrong_fixes,
                               "category_accuracy": round(r.category_accuracy, 3), "messages": r.messages,
                               "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed))}
+                if args.feedback:
+                    out[split]["feedback"] = {
+                        "failures_reported": fb.failures_reported, "variants_fixed": fb.variants_fixed,
+                        "variant_rate": round(fb.variants_fixed / r.variants, 3) if r.variants else 0.0,
+                        "negatives_fixed": fb.negatives_fixed, "wrong_fixes": fb.wrong_fixes,
+                        "negatives_listed_failed": fb.negatives_listed,
+                        "new_fix_variants": fb.new_fix_variants, "new_fix_negatives": fb.new_fix_negatives,
+                        "new_fix_wrong": fb.new_fix_wrong}
                 if not args.json:
                     print(("held-out " if split == "test" else "train    ") + r.summary())
+                    if args.feedback:
+                        print("         " + fb.summary())
         finally:
             mem.close()
     return out
@@ -363,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500, help="latency/propagation: timed calls")
     parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
     parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
+    parser.add_argument("--half", choices=sorted(HALVES), default="both",
+                        help="corpus: which half of the error corpus (default both)")
+    parser.add_argument("--feedback", action="store_true",
+                        help="corpus: report the wrong fixes as failed, then measure a second occurrence")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
     jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}

@@ -65,11 +65,12 @@ CALL () {
     OPTIONAL MATCH (e)-[r:RESOLVED_BY]->(f:Fix)
     RETURN collect(CASE WHEN f IS NULL THEN null ELSE
       {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
-       successes: r.successes, failures: r.failures} END) AS direct
+       successes: r.successes, failures: r.failures, last_used: r.last_used} END) AS direct
   }
   CALL (e) {
+    // A contradicted link (a fix it lent failed here: see the outcomes below) lends nothing more.
     OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
-    WHERE n <> e
+    WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)
     RETURN collect(CASE WHEN f IS NULL THEN null ELSE
       {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
        successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar
@@ -121,15 +122,34 @@ CALL () {
       r.source = CASE WHEN w = 0 AND r.source = 'observed' THEN o.source ELSE r.source END,
       f.source = CASE WHEN w = 0 AND f.source = 'observed' THEN o.source ELSE f.source END,
       r.last_used = o.at, r.updated_at = $now
+  // Evidence for or against the SIMILAR_TO links that lent this fix (near-twins, issue 9):
+  // the first failure of a fix on an error it never worked on, while a neighbour has it working,
+  // says that neighbour is a look-alike needing another fix — the link is contradicted; the first
+  // success of such a fix here confirms the link. A link with contradicted > confirmed lends no
+  // fixes and takes no propagation; counted once per fix, so a fix that failed and then worked
+  // leaves its link even (it lends again). Without this, matching alone (text) keeps handing a
+  // near-twin every fix of its look-alike.
+  WITH e, f, r, o, w
+  CALL (e, f, r, o, w) {
+    WITH e, f, o WHERE w > 0 AND CASE WHEN o.success THEN r.successes = w
+                                      ELSE r.successes = 0 AND r.failures = w END
+    MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)
+    WHERE n <> e AND EXISTS { MATCH (n)-[lent:RESOLVED_BY]->(f) WHERE lent.successes > 0 }
+    SET s.contradicted = coalesce(s.contradicted, 0) + CASE WHEN o.success THEN 0 ELSE 1 END,
+        s.confirmed = coalesce(s.confirmed, 0) + CASE WHEN o.success THEN 1 ELSE 0 END,
+        s.rejected_at = CASE WHEN o.success THEN s.rejected_at ELSE $now END,
+        s.confirmed_at = CASE WHEN o.success THEN $now ELSE s.confirmed_at END
+    RETURN count(s) AS evidence
+  }
   // Propagation, in this same statement: neighbours that carry the same fix gain
-  // rate x boost x similarity (success only).
-  WITH e, f, r, o
+  // rate x boost x similarity (success only; not across a contradicted link).
+  WITH e, f, r, o, evidence
   CALL (e, f, o) {
     WITH e, f, o WHERE o.success AND coalesce(o.weight, 1) > 0
     // Start from the error (a handful of neighbours), never from the fix (it may resolve
     // thousands of errors): the nested call binds n before RESOLVED_BY is expanded.
     MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)
-    WHERE n <> e
+    WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)
     CALL (n, f, s, o) {
       MATCH (n)-[r2:RESOLVED_BY]->(f)
       WITH r2, r2.confidence + coalesce(o.weight, 1) * $rate * $boost * s.score AS y
@@ -140,7 +160,7 @@ CALL () {
     RETURN sum(updated) AS propagated
   }
   RETURN collect({error_id: e.id, fix_id: f.id, confidence: r.confidence, successes: r.successes,
-                  failures: r.failures, alpha: r.alpha, beta: r.beta, propagated: propagated,
+                  failures: r.failures, alpha: r.alpha, beta: r.beta, propagated: propagated, link_evidence: evidence,
                   fix_pending: f.vector_pending, description: f.description, source: f.source,
                   error_pending: e.vector_pending, signature: e.signature, keys: e.keys,
                   tool: e.tool, category: e.category, template: e.template}) AS resolved

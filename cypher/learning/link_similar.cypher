@@ -6,6 +6,8 @@ CALL () {
   UNWIND $links AS l
   MATCH (a:ErrorPattern {ns: $ns, id: l.a})
   MATCH (b:ErrorPattern {ns: $ns, id: l.b})
+  // ON CREATE only: re-linking a pair (a re-index) never re-scores it nor clears the
+  // contradicted / confirmed evidence its fix outcomes left (apply_events).
   MERGE (a)-[s:SIMILAR_TO]-(b)
     ON CREATE SET s.score = l.score, s.created_at = $now
 }
@@ -22,7 +24,7 @@ CALL () {
 UNWIND $ids AS id
 MATCH (e:ErrorPattern {ns: $ns, id: id})
 OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
-WHERE n <> e
+WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)  // as in apply_events
 RETURN id, collect(CASE WHEN f IS NULL THEN null ELSE
   {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
    successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar

@@ -7,7 +7,11 @@
 - the Beta counts ``alpha = 1 + successes``, ``beta = 1 + failures`` keep the evidence;
 - propagation gives each ``SIMILAR_TO`` neighbour carrying the same fix
   ``rate × boost × similarity`` (rate 0.3);
-- a fix borrowed from a similar error is attenuated: ``confidence × similarity``.
+- a fix borrowed from a similar error is attenuated: ``confidence × similarity``;
+- a fix that failed on an error and never worked there (successes 0, failures ≥ 1, not a
+  user's) is not suggested for it — neither directly nor borrowed through a neighbour — but
+  listed as failed (:func:`failed_fixes`); one success brings it back. A neighbour's fix that
+  never worked on the neighbour is not lent either.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgmem.config import LearningSettings
-from kgmem.learning.models import FixSuggestion
+from kgmem.learning.models import FailedFix, FixSuggestion
 
 # Sources in ranking order: a person's correction outranks anything learnt automatically.
 _SOURCE_RANK = {"user": 0}
@@ -79,13 +83,35 @@ def is_auto_apply(confidence: float, threshold: float) -> bool:
     return confidence + _EPS >= threshold
 
 
+def never_worked(row: Mapping[str, Any]) -> bool:
+    """True for an error→fix edge with failures and no success (a user's correction excepted:
+    a person's word is not withdrawn by the agent's failed attempt)."""
+    return (int(row.get("successes") or 0) == 0 and int(row.get("failures") or 0) >= 1
+            and (row.get("source") or "observed") != "user")
+
+
+def failed_fixes(direct: Iterable[Mapping[str, Any]]) -> tuple[FailedFix, ...]:
+    """The error's own fixes that failed on it and never worked on it, most recent first."""
+    out = [FailedFix(fix_id=row["fix_id"], description=row["description"], failures=int(row["failures"]),
+                     last_used=row.get("last_used"))
+           for row in direct if never_worked(row)]
+    return tuple(sorted(out, key=lambda f: f.last_used or "", reverse=True))
+
+
 def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[str, Any]],
                auto_apply: float) -> tuple[FixSuggestion, ...]:
     """Suggestions for an error: user corrections first, then direct fixes by confidence,
-    then fixes of similar errors by attenuated confidence (a fix appears once)."""
+    then fixes of similar errors by attenuated confidence (a fix appears once).
+
+    A fix that failed on this error and never worked on it (:func:`never_worked`) is left
+    out, borrowed copies included; so is a neighbour's fix that never worked on the neighbour.
+    """
     out: list[FixSuggestion] = []
     seen: set[str] = set()
     for row in direct:
+        if never_worked(row):
+            seen.add(row["fix_id"])  # and not borrowed back through a neighbour either
+            continue
         conf = float(row["confidence"])
         out.append(FixSuggestion(
             fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=conf,
@@ -94,7 +120,7 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
         seen.add(row["fix_id"])
     borrowed: dict[str, FixSuggestion] = {}
     for row in similar:
-        if row["fix_id"] in seen:
+        if row["fix_id"] in seen or never_worked(row):
             continue
         base, sim = float(row["confidence"]), float(row["similarity"])
         conf = base * sim

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR"]
+__all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR",
+           "measure_fix_recall", "measure_with_feedback"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
 Split = Literal["train", "test"]
@@ -135,8 +136,14 @@ def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
     """Record and resolve the first variant of every group (fix "fix: <group>"), then report every
     later variant and every hard negative as a new ``tool_result`` of the same tool, in one
     namespace: does the group's fix come back in ``obs.fixes``?"""
+    return _first_pass(mem, ns, rows, split, tool)[0]
+
+
+def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
+                tool: str) -> tuple[FixRecall, list[tuple[CorpusRow, Any]], list[tuple[CorpusRow, Any]]]:
+    """:func:`measure_fix_recall` plus the observations of the later variants and hard negatives."""
     by_group = groups(rows)
-    fix_of = {g: f"fix: {g}" for g in by_group}
+    fix_of = _fix_names(by_group)
     correct = total = 0
     for g, variants in by_group.items():
         obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
@@ -144,9 +151,8 @@ def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
         correct += four_class(obs.category) == four_class(variants[0].category)
         total += 1
     fixed, wrong, missed = 0, 0, []
-    later = [v for vs in by_group.values() for v in vs[1:]]
-    for v in later:
-        obs = mem.tool_result(tool, {}, error=v.text, ns=ns)
+    later = [(v, mem.tool_result(tool, {}, error=v.text, ns=ns)) for vs in by_group.values() for v in vs[1:]]
+    for v, obs in later:
         got = {f.description for f in obs.fixes}
         correct += four_class(obs.category) == four_class(v.category)
         total += 1
@@ -155,12 +161,88 @@ def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
         else:
             missed.append(v.group)
         wrong += bool(got - {fix_of[v.group]})
-    negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
+    negatives = [(n, mem.tool_result(tool, {}, error=n.text, ns=ns))
+                 for n in rows if n.kind == "n" and n.confusable_with in by_group]
     bad = []
-    for n in negatives:
-        obs = mem.tool_result(tool, {}, error=n.text, ns=ns)
+    for n, obs in negatives:
         correct += four_class(obs.category) == four_class(n.category)
         total += 1
         if fix_of[n.confusable_with or ""] in {f.description for f in obs.fixes}:
             bad.append(n.group)
-    return FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, correct, total, missed)
+    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, correct, total, missed)
+    return result, later, negatives
+
+
+def _fix_names(by_group: dict[str, list[CorpusRow]]) -> dict[str, str]:
+    return {g: f"fix: {g}" for g in by_group}
+
+
+@dataclass(frozen=True)
+class FeedbackRecall:
+    """The measure with feedback: after the first pass every wrong fix a later variant or hard
+    negative received is reported failed (``fix_applied(..., success=False)``), then each of them
+    occurs a second time."""
+
+    first: FixRecall
+    failures_reported: int  # fix_applied(success=False) calls: one per wrong fix received
+    variants_fixed: int  # later variants that got their own fix on the second occurrence
+    negatives_fixed: list[str]  # hard negatives still given the imitated group's fix
+    wrong_fixes: int  # later variants still given another group's fix
+    negatives_listed: int  # hard negatives whose wrong fix is in obs.failed_fixes
+    # Third occurrence, after every group's first variant learnt a second fix ("fix 2: <group>"):
+    new_fix_variants: int  # later variants given their group's new fix (links that still lend)
+    new_fix_negatives: list[str]  # hard negatives given the imitated group's new fix
+    new_fix_wrong: int  # later variants given another group's new fix
+
+    def summary(self) -> str:
+        f = self.first
+        return (f"{f.split} with feedback ({self.failures_reported} wrong fixes reported failed), second occurrence: "
+                f"variants fixed {self.variants_fixed}/{f.variants} (first {f.variants_fixed}), hard negatives "
+                f"fixed {len(self.negatives_fixed)}/{f.hard_negatives} (first {len(f.negatives_fixed)}) "
+                f"{self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes} "
+                f"(first {f.wrong_fixes}), failed fix listed for {self.negatives_listed} negatives; "
+                f"a new fix of each group, third occurrence: variants given theirs {self.new_fix_variants}/"
+                f"{f.variants}, hard negatives given the imitated group's {len(self.new_fix_negatives)}"
+                f"/{f.hard_negatives} {self.new_fix_negatives}, variants given another group's {self.new_fix_wrong}")
+
+
+def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
+                          tool: str = "agent") -> FeedbackRecall:
+    """:func:`measure_fix_recall`, then the agent's feedback: every fix a later variant received
+    that is not its group's, and every fix a hard negative received that is not its own group's
+    (the imitated group's fix first of all), is reported failed on that occurrence; then every
+    later variant and hard negative is reported again (a second occurrence). Last, every group's
+    first variant learns a second fix and all of them occur a third time: does the new fix reach
+    the group's variants, and does it stay off the links that lent a failed fix?"""
+    first, later, negatives = _first_pass(mem, ns, rows, split, tool)
+    by_group = groups(rows)
+    fix_of = _fix_names(by_group)
+    reported = 0
+    for row, obs in [*later, *negatives]:
+        for wrong in sorted({f.description for f in obs.fixes} - {fix_of.get(row.group)}):
+            mem.fix_applied(obs, wrong, success=False, ns=ns)
+            reported += 1
+    fixed = wrong_after = 0
+    for v, _ in later:
+        got = {f.description for f in mem.tool_result(tool, {}, error=v.text, ns=ns).fixes}
+        fixed += fix_of[v.group] in got
+        wrong_after += bool(got - {fix_of[v.group]})
+    bad, listed = [], 0
+    for n, _ in negatives:
+        obs = mem.tool_result(tool, {}, error=n.text, ns=ns)
+        imitated = fix_of[n.confusable_with or ""]
+        if imitated in {f.description for f in obs.fixes}:
+            bad.append(n.group)
+        listed += imitated in {f.description for f in obs.failed_fixes}
+    new_of = {g: f"fix 2: {g}" for g in by_group}
+    for g, variants in by_group.items():
+        mem.resolve(mem.tool_result(tool, {}, error=variants[0].text, ns=ns), new_of[g], ns=ns)
+    new_fixed = new_wrong = 0
+    for v, _ in later:
+        got = {f.description for f in mem.tool_result(tool, {}, error=v.text, ns=ns).fixes}
+        new_fixed += new_of[v.group] in got
+        new_wrong += bool(got & (set(new_of.values()) - {new_of[v.group]}))
+    new_bad = [n.group for n, _ in negatives
+               if new_of[n.confusable_with or ""] in {f.description for f in
+                                                      mem.tool_result(tool, {}, error=n.text, ns=ns).fixes}]
+    return FeedbackRecall(first, reported, fixed, bad, wrong_after, listed, new_fixed, new_bad, new_wrong)

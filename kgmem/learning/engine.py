@@ -28,7 +28,7 @@ from kgmem.config import LearningSettings
 from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key
-from kgmem.learning.confidence import ConfidenceRules, rank_fixes
+from kgmem.learning.confidence import ConfidenceRules, failed_fixes, rank_fixes
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
 from kgmem.learning.plan import (
     ERROR_KIND, FIX_KIND, ErrorDescriber, Prepared, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
@@ -424,7 +424,8 @@ class LearningEngine:
         fixes = rank_fixes(row["direct"], row["similar"], self.rules.auto_apply)
         return Observation(id=row["id"], tool=row["tool"], category=row["category"], pattern=row.get("pattern", ""),
                            occurrences=int(row["occurrences"]), is_new=row["occurrences"] == row["count"],
-                           fixes=fixes, session=session)
+                           fixes=fixes, failed_fixes=failed_fixes(row["direct"]),
+                           session=session)
 
     def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> Op[dict[str, Any]]:
         if isinstance(error, Observation):

@@ -30,6 +30,20 @@ class FixSuggestion:
 
 
 @dataclass(frozen=True)
+class FailedFix:
+    """A fix that was applied to this error and failed, and never worked on it.
+
+    It is not suggested again for this error (neither directly nor borrowed from a similar
+    error) until it succeeds once here; it is listed so an agent knows what not to retry.
+    """
+
+    fix_id: str
+    description: str
+    failures: int
+    last_used: str | None = None
+
+
+@dataclass(frozen=True)
 class Observation:
     """What kgmem made of one tool call — returned for every ``tool_result``.
 
@@ -39,6 +53,10 @@ class Observation:
     and ``fix_id`` the fix recorded for it — pass the observation to ``resolve()`` to name
     it; when it confirmed that the last recovery's fix held, ``fix_id`` is that fix;
     otherwise ``id`` is ``""`` and ``fix_id`` None.
+
+    ``failed_fixes``: fixes reported as failed on this error that never worked on it
+    (``fix_applied(..., success=False)``); they are left out of ``fixes`` — borrowed ones
+    included — until one succeeds here once (docs/learning.md, "Failed borrowed fixes").
 
     ``spooled`` is true when Neo4j was unreachable: the event is safe in the spool and
     will be counted when it is replayed; ``fixes`` is then empty.
@@ -55,6 +73,7 @@ class Observation:
     ok: bool = False
     session: str | None = None
     fix_id: str | None = None
+    failed_fixes: tuple[FailedFix, ...] = ()
 
     @property
     def error_id(self) -> str | None:

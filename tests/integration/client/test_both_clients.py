@@ -214,6 +214,9 @@ def test_fix_applied_correction_and_batches(client, ns: str) -> None:
     assert [i["content"] for i in client.learnings(type="correction")] == ["Back off exponentially on HTTP 429"]
     top = client.tool_result("curl", {"url": "https://api.example.com/v2"}, error="HTTP 429 Too Many Requests")
     assert top.fixes[0].description == "Back off exponentially on HTTP 429", "a user fix outranks the others"
+    # A fix that failed here and never worked is not suggested again, but listed as failed.
+    assert "retry at once" not in {f.description for f in top.fixes}
+    assert [(f.description, f.failures) for f in top.failed_fixes] == [("retry at once", 1)]
     batch = client.tool_results([
         {"tool": "git", "params": {"cmd": "push"}, "error": "rejected: non-fast-forward", "session": "b"},
         {"tool": "git", "params": {"cmd": "pull --rebase"}, "session": "b"},

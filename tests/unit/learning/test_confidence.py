@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kgmem.learning.confidence import (
-    ConfidenceRules, after_outcome, after_outcomes, beta_mean, clamp, is_auto_apply, propagated, rank_fixes,
+    ConfidenceRules, after_outcome, after_outcomes, beta_mean, clamp, failed_fixes, is_auto_apply, never_worked,
+    propagated, rank_fixes,
 )
 
 RULES = ConfidenceRules()
@@ -69,3 +70,40 @@ def test_a_fix_appears_once_with_its_best_score() -> None:
                                          _row("g", 0.8, similarity=0.85)], 0.7)
     assert [f.fix_id for f in fixes] == ["f", "g"]
     assert fixes[0].kind == "direct" and fixes[1].confidence == pytest.approx(0.68)
+
+
+def test_a_fix_that_failed_here_and_never_worked_is_not_suggested_but_listed() -> None:
+    direct = [_row("failed", 0.3, successes=0, failures=1, last_used="2026-01-02T00:00:00Z"),
+              _row("older-failure", 0.1, successes=0, failures=3, last_used="2026-01-01T00:00:00Z"),
+              _row("works", 0.5, successes=1, failures=2)]
+    fixes = rank_fixes(direct, [], 0.7)
+    assert [f.fix_id for f in fixes] == ["works"]  # one success is enough to stay (or come back)
+    listed = failed_fixes(direct)
+    assert [(f.fix_id, f.failures) for f in listed] == [("failed", 1), ("older-failure", 3)]  # most recent first
+    assert listed[0].last_used == "2026-01-02T00:00:00Z" and listed[0].description == "failed"
+
+
+def test_a_failed_fix_is_not_borrowed_back_through_a_neighbour() -> None:
+    # The near-twin case: the fix came from a similar error, failed here; the neighbour still has it.
+    fixes = rank_fixes([_row("borrowed", 0.3, successes=0, failures=1)],
+                       [_row("borrowed", 0.9, similarity=0.95, successes=4, via="e2"),
+                        _row("other", 0.6, similarity=0.9, successes=1, via="e2")], 0.7)
+    assert [f.fix_id for f in fixes] == ["other"]
+
+
+def test_a_neighbours_fix_that_never_worked_there_is_not_lent() -> None:
+    fixes = rank_fixes([], [_row("dud", 0.3, similarity=0.9, successes=0, failures=1, via="e2"),
+                            _row("good", 0.6, similarity=0.9, successes=1, via="e3")], 0.7)
+    assert [f.fix_id for f in fixes] == ["good"]
+
+
+def test_a_user_correction_is_never_withdrawn_by_a_failure() -> None:
+    row = _row("user", 0.8, source="user", successes=0, failures=2)
+    assert not never_worked(row)
+    assert [f.fix_id for f in rank_fixes([row], [], 0.7)] == ["user"] and failed_fixes([row]) == ()
+
+
+def test_never_worked_needs_a_failure() -> None:
+    assert not never_worked(_row("new", 0.5, successes=0, failures=0))  # e.g. just created, weight 0
+    assert never_worked(_row("bad", 0.3, successes=0, failures=1))
+    assert not never_worked(_row("flaky", 0.4, successes=1, failures=5))
