@@ -23,9 +23,13 @@ import json
 import re
 from dataclasses import dataclass
 
+from kgmem.learning.similarity import error_keys
+from kgmem.learning.templates import template
+
 __all__ = ["CoreError", "extract_core", "GENERIC_EXCEPTIONS"]
 
 _MAX_CORE_LINES = 4
+_MAX_CANDIDATES = 12  # error-looking lines looked at before the core's lines are chosen
 _MAX_LINE_CHARS = 600
 _MAX_JSON_CHARS = 20_000
 
@@ -47,7 +51,7 @@ _CONTAINER = re.compile(r"^[A-Za-z][\w.-]*(?:[-_]\d+)?\s+\|\s?")
 _TS = (r"(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?)?"
        r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
        r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d{1,2}\s+\d{2}:\d{2}:\d{2})")
-_LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|E|W|F)"
+_LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|EMERG|ALERT|E|W|F)"
 # Leading timestamp, [bracketed] timestamp/level/logger, level words with ':' or '|' or '-'.
 _PREFIXES = [
     re.compile(rf"^\[?{_TS}\]?[\s,:-]*"),
@@ -98,7 +102,7 @@ _ADVICE = re.compile(
 _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*(?:Error|Exception|Exc|Warning|Failure|Fault|Interrupt|Exit))"
     r"(?:\s*\[[\w.]+\])?(?::\s*|\s+-\s+|\s*$)"
-    r"|^(Error|Exception|error|Fatal error|FATAL|fatal)(?::\s*|\s+-\s+)"
+    r"|^(Error|Exception|error|Fatal error|fatal error|FATAL|fatal)(?:\s*:\s*|\s+-\s+)"
 )
 # Error-object fields node/npm print under the message ("code: 'ECONNREFUSED'", "npm ERR! errno -13")
 # and re-raise source lines: the message line above them already carries the error.
@@ -122,6 +126,24 @@ _SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
 # Python's traceback ends in "module.ClassName: message" or a bare "module.ClassName", whatever the class
 # is called (httpx.ReadTimeout vs httpx.ConnectTimeout; google.api_core.exceptions.PermissionDenied).
 _DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
+# A severity word at the start of a line in any case: after a re-raising class ("psycopg2.OperationalError:
+# FATAL:  no pg_hba.conf entry") or as a syslog level in brackets ("[emerg]", nginx/Apache).
+_LEVEL_WORD = re.compile(r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|warning|fatal|panic|severe)\]\s*"
+                         r"|(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)\s*:\s+)", re.IGNORECASE)
+# A prefix in another script before an ASCII message, ending in an ASCII or full-width colon: a user's or a
+# localised tool's words around the error ("运行示例代码报错：No module named 'x'").
+_LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])")
+# "head: rest" where the head is a location or an id ("src/main.c:3:10: fatal error: …", "1#1: host not found"):
+# a value every report has another one of, or none.
+_HEAD = re.compile(r"^(.{1,200}?):\s+(?=\S)")
+_ONLY_VARIABLES = re.compile(r"[\W_]*(?:<\*>[\W_]*)+")
+# A message field's label in an error object printed over several lines ("message: 'The security token…',").
+_MESSAGE_FIELD = re.compile(r"""^["']?(?:message|msg|errorMessage|error_message|detail|reason)["']?\s*[:=]\s*""")
+# An error object's status field: node's "statusCode: 403," and the AWS Go SDK's "status code: 403, request id: …".
+_STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status)["']?\s*[:=]\s*([45]\d\d)\b""",
+                           re.IGNORECASE)
+_CARETS = re.compile(r"^\s*[\^~]{2,}[\s\^~-]*$")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
 _JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
 
 
@@ -131,13 +153,15 @@ class CoreError:
 
     ``lines`` are the core lines without wrappers (not normalised); ``exc_class`` is the
     most specific exception class named (None for a generic base or none); ``service_code``
-    a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names.
+    a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names;
+    ``http_status`` the status an error object's field states (``statusCode: 403``).
     """
 
     lines: tuple[str, ...]
     exc_class: str | None = None
     service_code: str | None = None
     tool: str | None = None
+    http_status: str | None = None  # from an error object's status field, a line the core leaves out
 
     @property
     def text(self) -> str:
@@ -145,12 +169,15 @@ class CoreError:
         return "\n".join(self.lines)
 
     def identity(self) -> dict[str, frozenset[str]]:
-        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port)."""
+        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port),
+        ``http`` (an error object's status field)."""
         keys: dict[str, frozenset[str]] = {}
         if self.exc_class:
             keys["exc"] = frozenset({self.exc_class})
         if self.service_code:
             keys["svc"] = frozenset({self.service_code})
+        if self.http_status:
+            keys["http"] = frozenset({self.http_status})
         ports = frozenset(p for p in _SYSTEM_PORT.findall(self.text) if int(p) < 1024)
         if ports:
             keys["port"] = ports
@@ -174,12 +201,11 @@ def extract_core(message: str) -> CoreError:
     if not body:
         body = lines[-1:] if lines else [message.strip()[:_MAX_LINE_CHARS]]
     marked = [ln for ln in body if _ERRORISH.search(ln) and not _ADVICE.match(ln)]
-    chosen = _dedupe(marked or body)[:_MAX_CORE_LINES]
+    chosen = _distinct(_dedupe(marked or body)[:_MAX_CANDIDATES])[:_MAX_CORE_LINES]
     if tool is None:
-        tool = _tool_of(chosen)
+        tool = _tool_of([raw for raw, _, _ in chosen])
     exc_class, service_code, core = None, None, []
-    for line in chosen:
-        line, exc = _strip_exception(_strip_tool(line))  # "psql: error: …": tool, then the generic "error:"
+    for _, line, exc in chosen:
         exc_class = exc_class or exc
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
@@ -192,8 +218,61 @@ def extract_core(message: str) -> CoreError:
         if code and service_code is None:
             service_code = code.group(1)
         core.append(line[:_MAX_LINE_CHARS])
-    core = [c for c in core if c] or [chosen[0][:_MAX_LINE_CHARS]]
-    return CoreError(tuple(core), exc_class, service_code, tool)
+    core = [c for c in core if c] or [chosen[0][0][:_MAX_LINE_CHARS]]
+    return CoreError(tuple(core), exc_class, service_code, tool, _status_field(lines))
+
+
+def _distinct(lines: list[str]) -> list[tuple[str, str, str | None]]:
+    """(raw, canonical line, exception class) of each line saying something the others do not: a line
+    whose template is another's (``[emerg] 1#1: host not found …`` and ``nginx: [emerg] host not found …``)
+    or inside another's (the ``message:`` field under node's ``{ InvalidClientTokenId: <message>``) is
+    dropped."""
+    canon = [(raw, *_canonical(raw)) for raw in lines]
+    shapes = [template(line) for _, line, _ in canon]
+    keep = []
+    for i, shape in enumerate(shapes):
+        if shape in shapes[:i]:
+            continue
+        inside = len(_WORDS.findall(shape)) >= 3 and any(shape != other and shape in other for other in shapes)
+        if not inside or not shape:
+            keep.append(canon[i])
+    return keep or canon[:1]
+
+
+def _status_field(lines: list[str]) -> str | None:
+    """The HTTP status an error object's field states (``statusCode: 403``, ``status code: 403, request id: …``)."""
+    for line in lines:
+        found = _STATUS_FIELD.match(line)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _canonical(line: str) -> tuple[str, str | None]:
+    """A chosen line without what still wraps its message: a location or id head, a prefix in another
+    script, a tool name, severity words and exception classes (``psql: error: …``; ``OperationalError:
+    FATAL: …``), as often as they nest. Returns the line and the first specific exception class."""
+    exc_class = None
+    line = _strip_variable_head(_LOCALE_PREFIX.sub("", line))
+    for _ in range(6):
+        before = line
+        line = _LEVEL_WORD.sub("", _strip_tool(line))
+        line, exc = _strip_exception(line)
+        exc_class = exc_class or exc
+        line = _MESSAGE_FIELD.sub("", _LOCALE_PREFIX.sub("", line)).strip().rstrip(",;").rstrip()
+        if line == before:
+            break
+    return line, exc_class
+
+
+def _strip_variable_head(line: str) -> str:
+    """``src/main.c:3:10: fatal error: …`` → ``fatal error: …``: a head that is only variables (a path, a
+    location, ids) and carries no error code. Only at the start of a line: after a level word the
+    ``<name>:`` is the subject (``fatal error: foo.h: No such file``)."""
+    head = _HEAD.match(line)
+    if not head or not _ONLY_VARIABLES.fullmatch(template(head.group(0)).rstrip(": ")) or error_keys(head.group(1)):
+        return line
+    return line[head.end():]
 
 
 def _unwrap(raw: str) -> tuple[str, str | None]:
@@ -300,6 +379,9 @@ def _drop_source_lines(lines: list[str], body: list[str]) -> list[str]:
     for i, line in enumerate(lines[:-1]):
         if line.lstrip().startswith('File "') and not _EXC_PREFIX.match(lines[i + 1]):
             drop.add(i + 1)
+        # node / rustc / clang underline the code they print with carets: "import x from 'y';" then "^^^^^^"
+        if _CARETS.match(lines[i + 1]) and not _EXC_PREFIX.match(line):
+            drop.add(i)
     keep_ids = {id(x) for x in body}
     return [ln for i, ln in enumerate(lines) if id(ln) in keep_ids and i not in drop]
 
