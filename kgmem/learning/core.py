@@ -42,7 +42,7 @@ GENERIC_EXCEPTIONS = frozenset({
     "EnvironmentError", "Throwable", "RuntimeException", "PanicException", "UnhandledPromiseRejection",
     "UnhandledPromiseRejectionWarning", "CalledProcessError", "HTTPError", "HttpError", "APIError", "ApiError",
     "ClientError", "ServerError", "InvalidRequestError", "BadRequestError", "APIStatusError", "OpenAIError",
-    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError",
+    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError", "ValueError",
 })
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -103,11 +103,16 @@ _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*(?:Error|Exception|Exc|Warning|Failure|Fault|Interrupt|Exit))"
     r"(?:\s*\[[\w.]+\])?(?::\s*|\s+-\s+|\s*$)"
     r"|^(Error|Exception|error|Fatal error|fatal error|FATAL|fatal)(?:\s*:\s*|\s+-\s+)"
+    # SQLAlchemy names the driver's class in parentheses first: "(psycopg2.OperationalError) FATAL: …"
+    r"|^\((?:[A-Za-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))\)\s+"
 )
 # Error-object fields node/npm print under the message ("code: 'ECONNREFUSED'", "npm ERR! errno -13")
 # and re-raise source lines: the message line above them already carries the error.
-_FIELD_LINE = re.compile(r"^[{\[]?\s*(?:errno|code|syscall|address|port|path|dest|signal|info|type|status|cmd|stdout|stderr)"
-                         r"\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$")
+# Pretty-printed JSON error objects print the same fields quoted ("code": 400, "@type": "…"), and open a nested
+# object on a line of its own ("error": {).
+_FIELD_LINE = re.compile(r"""^[{\[]?\s*["']?(?:errno|code|syscall|address|port|path|dest|signal|info|type|@type|name|status|cmd"""
+                         r"""|stdout|stderr)["']?\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$"""
+                         r"""|^["']?[\w@.-]+["']?\s*:\s*[{\[]\s*$""")
 # Wrapper classes that re-raise the error they wrap; an identity key they are not.
 _GENERIC_PATTERN = re.compile(r"(?i)^\w*(?:http|api)\w*(?:error|exception)$|^MaxRetryError$|^NewConnectionError$")
 # A trailing "(AccessDenied)" / "(NoSuchBucket)": the service's own error code.
@@ -132,19 +137,38 @@ _LEVEL_WORD = re.compile(r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|war
                          r"|(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)\s*:\s+)", re.IGNORECASE)
 # A prefix in another script before an ASCII message, ending in an ASCII or full-width colon: a user's or a
 # localised tool's words around the error ("运行示例代码报错：No module named 'x'").
-_LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])")
+_LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])"
+                            r"|^[^\w\s\x00-\x7f]+\s*")  # or symbols a terminal UI prints first: "✕ ", "⨯ ", "🤖 "
+# Leading component tags in brackets ("[webpack-cli] ", "[scan_engine][fingerprint_targets] ", "[i] "): the
+# logger, not the error. Not a code in brackets ("[ERR_REQUIRE_ESM]", "[Errno 2]", "[SSL: …]").
+_TAGS = re.compile(r"^(?:\[(?![A-Z0-9_]{3,}\])[^\]\s:]{1,40}\]\s*)+(?=\S)")
 # "head: rest" where the head is a location or an id ("src/main.c:3:10: fatal error: …", "1#1: host not found"):
 # a value every report has another one of, or none.
 _HEAD = re.compile(r"^(.{1,200}?):\s+(?=\S)")
 _ONLY_VARIABLES = re.compile(r"[\W_]*(?:<\*>[\W_]*)+")
+_URL_SCHEME = re.compile(r"\b(?:https?|wss?|s3|gs|file)://")  # "https://<*>" is a value too
+_WORD_HEAD = re.compile(r"""^(?!["'`])\S{1,120}\s+(?=\S)""")  # a quoted word first is the subject: 'charmap' codec
+# A value appended at the end: after ": " or ", ", or in brackets. A value after a plain space is an argument of
+# the sentence (``for user "x"``, ``from 'y'``) and stays, so that ``…, database "x", SSL off`` and ``…,
+# database "x"`` keep the same words.
+_TAIL = re.compile(r"""(?:[:,]\s+|\s*(?=[(\[]))(?:\([^()]{0,300}\)|\[[^\[\]]{0,300}\]|\S{1,300})[.,;]?$""")
+# A reference in brackets at the end: "(Background on this error at: https://sqlalche.me/e/…)", "(see https://…)".
+_LINK_TAIL = re.compile(r"[(\[][^()\[\]]{0,60}https?://\S+[)\]][.,;]?")
+# Ruby prints the raising frame first: "/app/x.rb:12:in `initialize': FATAL: …".
+_RUBY_FRAME = re.compile(r"^\S+:\d+:in [`'][^`']{1,120}'\s*:\s+")
+# A line with nothing but level words left ("Error", "ERROR in ./src/a.ts 1:2" once the location is gone).
+_SAYS_NOTHING = re.compile(r"(?i)[\W\d_]*(?:(?:error|err|fatal|warning|warn|exception|failure|in|at|uncaught|unhandled)"
+                           r"[\W\d_]*)*")
+_KEY_WORD_END = re.compile(r"\b(?:port|code|status|errno|exit|signal|error|line|version)\W{0,3}$", re.IGNORECASE)
 # A message field's label in an error object printed over several lines ("message: 'The security token…',").
 _MESSAGE_FIELD = re.compile(r"""^["']?(?:message|msg|errorMessage|error_message|detail|reason)["']?\s*[:=]\s*""")
 # An error object's status field: node's "statusCode: 403," and the AWS Go SDK's "status code: 403, request id: …".
-_STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status)["']?\s*[:=]\s*([45]\d\d)\b""",
+_STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status|code)["']?\s*[:=]\s*([45]\d\d)\b""",
                            re.IGNORECASE)
 _CARETS = re.compile(r"^\s*[\^~]{2,}[\s\^~-]*$")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
-_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
+_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+"
+                           r"|Exception in thread [\w-]+(?: \([^)]*\))?:\s*)")  # Python's threading: "Thread-1 (_run):"
 
 
 @dataclass(frozen=True)
@@ -223,20 +247,31 @@ def extract_core(message: str) -> CoreError:
 
 
 def _distinct(lines: list[str]) -> list[tuple[str, str, str | None]]:
-    """(raw, canonical line, exception class) of each line saying something the others do not: a line
-    whose template is another's (``[emerg] 1#1: host not found …`` and ``nginx: [emerg] host not found …``)
-    or inside another's (the ``message:`` field under node's ``{ InvalidClientTokenId: <message>``) is
-    dropped."""
+    """(raw, canonical line, exception class) of each line saying something the others do not. Of two lines
+    with one template (``[emerg] 1#1: host not found …`` and ``nginx: [emerg] host not found …``) the first
+    stays; of a line whose template is inside another's, the shorter, less wrapped one stays
+    (``io.grpc.StatusRuntimeException: DEADLINE_EXCEEDED: …`` under a log line that wraps the same text) —
+    unless it is an error object's ``message:`` field repeating the line above it
+    (``{ InvalidClientTokenId: <message>`` then ``message: '<message>'``)."""
     canon = [(raw, *_canonical(raw)) for raw in lines]
     shapes = [template(line) for _, line, _ in canon]
-    keep = []
+    field = [bool(_MESSAGE_FIELD.match(_unwrap(raw)[0])) for raw in lines]
+    drop: set[int] = set()
     for i, shape in enumerate(shapes):
         if shape in shapes[:i]:
+            drop.add(i)
             continue
-        inside = len(_WORDS.findall(shape)) >= 3 and any(shape != other and shape in other for other in shapes)
-        if not inside or not shape:
-            keep.append(canon[i])
-    return keep or canon[:1]
+        if len(_WORDS.findall(shape)) < 3:
+            continue
+        for j, other in enumerate(shapes):
+            if j != i and shape != other and shape in other:
+                drop.add(i if field[i] else j)
+    keep = [c for n, c in enumerate(canon) if n not in drop and c[1]]
+    # Lines with only level words or only a value left say nothing; a line ending in ':' introduces the
+    # next one ("⨯ Unable to compile TypeScript:", then the error) unless that one is only a value.
+    said = [c for c in keep if not _SAYS_NOTHING.fullmatch(c[1]) and not _is_value(c[1])]
+    said = [c for n, c in enumerate(said) if not (c[1].endswith(":") and n + 1 < len(said))]
+    return said or keep or canon[:1]
 
 
 def _status_field(lines: list[str]) -> str | None:
@@ -253,7 +288,7 @@ def _canonical(line: str) -> tuple[str, str | None]:
     script, a tool name, severity words and exception classes (``psql: error: …``; ``OperationalError:
     FATAL: …``), as often as they nest. Returns the line and the first specific exception class."""
     exc_class = None
-    line = _strip_variable_head(_LOCALE_PREFIX.sub("", line))
+    line = _strip_variable_tail(_strip_variable_head(_strip_tags(_LOCALE_PREFIX.sub("", line))))
     for _ in range(6):
         before = line
         line = _LEVEL_WORD.sub("", _strip_tool(line))
@@ -265,14 +300,47 @@ def _canonical(line: str) -> tuple[str, str | None]:
     return line, exc_class
 
 
+def _strip_tags(line: str) -> str:
+    tags = _TAGS.match(line)
+    return line[tags.end():] if tags and not error_keys(tags.group(0)) else line
+
+
 def _strip_variable_head(line: str) -> str:
-    """``src/main.c:3:10: fatal error: …`` → ``fatal error: …``: a head that is only variables (a path, a
-    location, ids) and carries no error code. Only at the start of a line: after a level word the
-    ``<name>:`` is the subject (``fatal error: foo.h: No such file``)."""
-    head = _HEAD.match(line)
-    if not head or not _ONLY_VARIABLES.fullmatch(template(head.group(0)).rstrip(": ")) or error_keys(head.group(1)):
-        return line
-    return line[head.end():]
+    """``src/main.c:3:10: fatal error: …`` → ``fatal error: …``, ``1#1: host not found`` → ``host not
+    found``, ``fb63a8b6-… Task timed out`` → ``Task timed out``: a head (up to ``: `` or the first space)
+    that is only variables (a path, a location, ids) and carries no error code (``404 Not Found`` keeps
+    its status). Only at the start of a line: after a level word the ``<name>:`` is the subject
+    (``fatal error: foo.h: No such file``)."""
+    frame = _RUBY_FRAME.match(line)
+    if frame:
+        return line[frame.end():]
+    for head in (_HEAD.match(line), _WORD_HEAD.match(line)):
+        if head and _is_value(head.group(0)) and _WORDS.search(line[head.end():]):
+            return line[head.end():]
+    return line
+
+
+def _strip_variable_tail(line: str) -> str:
+    """``No space left on device: '/tmp/x'`` → ``No space left on device``, ``… circular import) (/a/b.py)``
+    → ``… circular import)``: tails that are only values, as often as they repeat (``from 'werkzeug.urls'
+    (/site-packages/werkzeug/urls.py)``), so that a report with the value and one without agree. A value
+    after a key word (``port 22``, ``exit code 137``) or carrying an error code stays."""
+    for _ in range(4):
+        tail = _TAIL.search(line)
+        link = tail is not None and _LINK_TAIL.fullmatch(tail.group(0).strip())
+        if not tail or not (link or _is_value(tail.group(0))) or _KEY_WORD_END.search(line[:tail.start()]):
+            break
+        rest = line[:tail.start()].rstrip()
+        if len(_WORDS.findall(rest)) < 2:
+            break
+        line = rest
+    return line
+
+
+def _is_value(text: str) -> bool:
+    """Whether ``text`` templates to variables and punctuation only, and names no error code."""
+    shape = _URL_SCHEME.sub("", template(text)).strip(": ")
+    return bool(_ONLY_VARIABLES.fullmatch(shape)) and not error_keys(text)
 
 
 def _unwrap(raw: str) -> tuple[str, str | None]:
@@ -396,8 +464,12 @@ def _dedupe(lines: list[str]) -> list[str]:
 def _strip_exception(line: str) -> tuple[str, str | None]:
     found = _EXC_PREFIX.match(line)
     if not found:
-        return line, None
-    name = found.group(1)
+        dotted = _DOTTED_CLASS.match(line)  # Python's last traceback line: "httpx.ReadTimeout: timed out"
+        if not dotted or not line[dotted.end():].strip():
+            return line, None
+        name = dotted.group(1)
+        return line[dotted.end():].strip(), (None if _is_generic(name) else name)
+    name = found.group(1) or found.group(3)
     rest = line[found.end():].strip()
     return (rest or line), (None if name is None or _is_generic(name) else name)
 
