@@ -2,6 +2,7 @@
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
+    python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
@@ -59,7 +60,7 @@ def corpus(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         mem = _client(Path(tmp))
         try:
-            for split in ("train", "test"):
+            for split in _halves(args):
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
                 try:
                     t0 = time.perf_counter()
@@ -353,6 +354,12 @@ def loghub(args: argparse.Namespace) -> dict:
     return out
 
 
+def _halves(args: argparse.Namespace) -> tuple[str, ...]:
+    """The corpus halves to measure: both, or only one (``--half train`` while rules are tuned)."""
+    half = getattr(args, "half", "both")
+    return ("train", "test") if half == "both" else (half,)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "loghub", "all"])
@@ -363,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500, help="latency/propagation: timed calls")
     parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
     parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
+    parser.add_argument("--half", choices=["both", "train", "test"], default="both",
+                        help="corpus: the halves to measure (train = the training half only; the held-out half untouched)")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
     jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}

@@ -36,7 +36,8 @@ import numpy as np  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
 from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
-from kgmem.learning.matching import DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score  # noqa: E402
+from kgmem.learning.matching import (  # noqa: E402
+    DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
 from kgmem.learning.plan import describe_error  # noqa: E402
 from kgmem.learning.similarity import decode_keys, keys_compatible  # noqa: E402
 from kgmem.vectors import Embedder  # noqa: E402
@@ -83,7 +84,11 @@ def _pairs(rows: list[CorpusRow], texts, sim):
             f = features(texts[i], texts[j], float(sim[i, j]))
             if f.cosine >= 0.5 or f.char_jaccard >= 0.3:
                 out.append((i, j, 0, False))
-    return [(i, j, y, h) for i, j, y, h in out if keys_compatible(texts[i].keys, texts[j].keys)]
+    # The model decides only the pairs the rules leave open: the guards reject some (never linked), an
+    # identical template links others (score 1) — fitting on those would tune weights for no decision.
+    return [(i, j, y, h) for i, j, y, h in out
+            if keys_compatible(texts[i].keys, texts[j].keys) and texts[i].template != texts[j].template
+            and not near_twins(texts[i], texts[j])]
 
 
 def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
