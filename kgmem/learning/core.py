@@ -91,7 +91,8 @@ _ERRORISH = re.compile(
     r"|\bout of memory\b|\bno space\b|\babort(?:ed)?\b|\bkilled\b|\bsegmentation\b|\bcommand not found\b"
     r"|\bdeprecated\b|\bwarning\b|\bconflict\b|\bincompatible\b|\bunsupported\b|\bnot\b|n't\b|\*\*\*"
     r"|\bno (?:such|rule|route|module|matching|space|password|current|valid|suitable|available)\b"
-    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt",
+    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt"
+    r"|\bbad\b|\binsufficient\b",  # HTTP reason phrases ("Bad credentials", "Bad Gateway"), quota/balance errors
     re.IGNORECASE,
 )
 # Lines that are advice or context around the error rather than the error.
@@ -167,6 +168,7 @@ _STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code
                            re.IGNORECASE)
 _CARETS = re.compile(r"^\s*[\^~]{2,}[\s\^~-]*$")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
+_JSON_LABEL = re.compile(r"^[A-Za-z][\w .-]{0,40}:\s*(?=[{\[]\s*\n)")
 _JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+"
                            r"|Exception in thread [\w-]+(?: \([^)]*\))?:\s*)")  # Python's threading: "Thread-1 (_run):"
 
@@ -369,7 +371,7 @@ def _unwrap(raw: str) -> tuple[str, str | None]:
 
 def _whole_json(message: str) -> str:
     """A message that is one (pretty-printed) JSON document: its message field(s), one per line."""
-    text = message.strip()
+    text = _JSON_LABEL.sub("", message.strip(), count=1)  # "err: {\n  "code": 401, …}": a label, then the document
     if not text or text[0] not in "[{" or len(text) > _MAX_JSON_CHARS:
         return message
     try:
@@ -399,11 +401,14 @@ def _strip_json(line: str) -> str:
     blob = line[start:]
     value = _parse_object(blob)
     if not isinstance(value, dict):
-        return line
+        # an envelope quoted or bracketed as a whole: "{"message":"Insufficient Balance",…}"
+        end = line.rfind("}") + 1
+        if end <= start or line[end:].strip(" \"')]") or not isinstance(value := _parse_object(line[start:end]), dict):
+            return line
     text = _message_of(value)
     if text is None:
         return line
-    prefix = line[:start].rstrip(" :-(")
+    prefix = line[:start].rstrip(" :-(\"'")
     return f"{prefix}: {text}" if prefix else text
 
 
@@ -422,7 +427,9 @@ def _message_of(value: dict) -> str | None:
     for key in ("msg", "message", "error", "err", "detail", "error_message", "errorMessage", "reason"):
         inner = value.get(key)
         if isinstance(inner, str) and inner.strip():
-            return inner.strip()
+            nested = _parse_object(inner.strip()) if inner.lstrip().startswith("{") else None
+            # a body that is JSON again: "message": "{\"message\":\"Bad credentials\"}"
+            return (_message_of(nested) if isinstance(nested, dict) else None) or inner.strip()
         if isinstance(inner, dict):
             found = _message_of(inner)
             if found:
