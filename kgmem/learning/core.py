@@ -99,6 +99,7 @@ _ERRORISH = re.compile(
 _ADVICE = re.compile(
     r"^(?:Please|Hint|hint|Note|note|See|Use|Did you mean|To|For more|Learn more|Check|Make sure|Try|Run|If)\b(?!\w*(?:Error|Exception))"
 )
+_SENTENCE = re.compile(r"(?<=[a-z)'\"`][.!?])\s+(?=[A-Z])|(?<=[a-z])[.,]\s+(?=If you\b)")
 # "pkg.mod.SomeError: text", "SomeError [SubError]: text", "SomeError(…)" at the start of a core line.
 _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*(?:Error|Exception|Exc|Warning|Failure|Fault|Interrupt|Exit))"
@@ -135,7 +136,7 @@ _DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
 # A severity word at the start of a line in any case: after a re-raising class ("psycopg2.OperationalError:
 # FATAL:  no pg_hba.conf entry") or as a syslog level in brackets ("[emerg]", nginx/Apache).
 _LEVEL_WORD = re.compile(r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|warning|fatal|panic|severe)\]\s*"
-                         r"|(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)\s*:\s+)", re.IGNORECASE)
+                         r"|(?:\*\*)?(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)(?:\*\*)?\s*:\s+)", re.IGNORECASE)
 # A prefix in another script before an ASCII message, ending in an ASCII or full-width colon: a user's or a
 # localised tool's words around the error ("运行示例代码报错：No module named 'x'").
 _LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])"
@@ -297,9 +298,21 @@ def _canonical(line: str) -> tuple[str, str | None]:
         line, exc = _strip_exception(line)
         exc_class = exc_class or exc
         line = _MESSAGE_FIELD.sub("", _LOCALE_PREFIX.sub("", line)).strip().rstrip(",;").rstrip()
+        line = _drop_advice_sentences(line)
         if line == before:
             break
     return line, exc_class
+
+
+def _drop_advice_sentences(line: str) -> str:
+    """The error's sentences without the advice that follows them on the same line ("… does not exist.
+    Learn more: https://…", "… If you want to use this action from GitHub.com, see …"): tools reword
+    and drop their advice between versions; the first sentence always stays."""
+    parts = _SENTENCE.split(line)
+    keep = len(parts)
+    while keep > 1 and _ADVICE.match(parts[keep - 1]):
+        keep -= 1
+    return line if keep == len(parts) else " ".join(parts[:keep])
 
 
 def _strip_tags(line: str) -> str:

@@ -118,14 +118,14 @@ class MatchModel:
 
 
 # Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (372 later variants, 83 hard
-# negatives; 2371 pairs once the guards drop theirs) by
-#   python scripts/calibrate_matching.py
+# negatives; 2187 pairs the model decides: guard-rejected and template-equal pairs left out) by
+#   python scripts/calibrate_matching.py --train-only
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
-# Weights in Features.vector() order.
-DEFAULT_MODEL = MatchModel(bias=-3.058, weights=(0.0, 1.7021, 0.7711, 0.9783, 2.5711, 0.6081, 1.2238, 0.6634, -0.1153,
-                                                 -1.0952, 1.2332),
-                           threshold=0.27)
+# Weights in Features.vector() order (issue 9d refit).
+DEFAULT_MODEL = MatchModel(bias=-3.5629, weights=(0.0, 1.733, 1.4796, 1.165, 2.2316, 0.6572, 1.2314, 0.4309, 0.1597,
+                                                  -0.8652, 0.4728),
+                           threshold=0.31)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
