@@ -140,7 +140,6 @@ _NODE_OBJECT = ("{ InvalidClientTokenId: The security token included in the requ
 def test_node_error_object_status_field_is_an_http_key() -> None:
     c = extract_core(_NODE_OBJECT)
     assert c.identity()["http"] == frozenset({"403"})
-    assert not any(line.startswith("statusCode") for line in c.lines)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 9d gap: the quoted message: field is not yet folded into the name line")
