@@ -2,6 +2,7 @@
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
+    python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error

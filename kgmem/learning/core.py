@@ -23,9 +23,13 @@ import json
 import re
 from dataclasses import dataclass
 
+from kgmem.learning.similarity import error_keys
+from kgmem.learning.templates import template
+
 __all__ = ["CoreError", "extract_core", "GENERIC_EXCEPTIONS"]
 
 _MAX_CORE_LINES = 4
+_MAX_CANDIDATES = 12  # error-looking lines looked at before the core's lines are chosen
 _MAX_LINE_CHARS = 600
 _MAX_JSON_CHARS = 20_000
 
@@ -38,7 +42,7 @@ GENERIC_EXCEPTIONS = frozenset({
     "EnvironmentError", "Throwable", "RuntimeException", "PanicException", "UnhandledPromiseRejection",
     "UnhandledPromiseRejectionWarning", "CalledProcessError", "HTTPError", "HttpError", "APIError", "ApiError",
     "ClientError", "ServerError", "InvalidRequestError", "BadRequestError", "APIStatusError", "OpenAIError",
-    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError",
+    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError", "ValueError",
 })
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -47,7 +51,7 @@ _CONTAINER = re.compile(r"^[A-Za-z][\w.-]*(?:[-_]\d+)?\s+\|\s?")
 _TS = (r"(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?)?"
        r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
        r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d{1,2}\s+\d{2}:\d{2}:\d{2})")
-_LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|E|W|F)"
+_LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|EMERG|ALERT|E|W|F)"
 # Leading timestamp, [bracketed] timestamp/level/logger, level words with ':' or '|' or '-'.
 _PREFIXES = [
     re.compile(rf"^\[?{_TS}\]?[\s,:-]*"),
@@ -87,23 +91,30 @@ _ERRORISH = re.compile(
     r"|\bout of memory\b|\bno space\b|\babort(?:ed)?\b|\bkilled\b|\bsegmentation\b|\bcommand not found\b"
     r"|\bdeprecated\b|\bwarning\b|\bconflict\b|\bincompatible\b|\bunsupported\b|\bnot\b|n't\b|\*\*\*"
     r"|\bno (?:such|rule|route|module|matching|space|password|current|valid|suitable|available)\b"
-    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt",
+    r"|\bunreachable\b|\bwrong\b|\bcaused\b|\bunexpected\b|\bcorrupt"
+    r"|\bbad\b|\binsufficient\b",  # HTTP reason phrases ("Bad credentials", "Bad Gateway"), quota/balance errors
     re.IGNORECASE,
 )
 # Lines that are advice or context around the error rather than the error.
 _ADVICE = re.compile(
     r"^(?:Please|Hint|hint|Note|note|See|Use|Did you mean|To|For more|Learn more|Check|Make sure|Try|Run|If)\b(?!\w*(?:Error|Exception))"
 )
+_SENTENCE = re.compile(r"(?<=[a-z)'\"`][.!?])\s+(?=[A-Z])|(?<=[a-z])[.,]\s+(?=If you\b)")
 # "pkg.mod.SomeError: text", "SomeError [SubError]: text", "SomeError(…)" at the start of a core line.
 _EXC_PREFIX = re.compile(
     r"^(?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*(?:Error|Exception|Exc|Warning|Failure|Fault|Interrupt|Exit))"
     r"(?:\s*\[[\w.]+\])?(?::\s*|\s+-\s+|\s*$)"
-    r"|^(Error|Exception|error|Fatal error|FATAL|fatal)(?::\s*|\s+-\s+)"
+    r"|^(Error|Exception|error|Fatal error|fatal error|FATAL|fatal)(?:\s*:\s*|\s+-\s+)"
+    # SQLAlchemy names the driver's class in parentheses first: "(psycopg2.OperationalError) FATAL: …"
+    r"|^\((?:[A-Za-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))\)\s+"
 )
 # Error-object fields node/npm print under the message ("code: 'ECONNREFUSED'", "npm ERR! errno -13")
 # and re-raise source lines: the message line above them already carries the error.
-_FIELD_LINE = re.compile(r"^[{\[]?\s*(?:errno|code|syscall|address|port|path|dest|signal|info|type|status|cmd|stdout|stderr)"
-                         r"\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$")
+# Pretty-printed JSON error objects print the same fields quoted ("code": 400, "@type": "…"), and open a nested
+# object on a line of its own ("error": {).
+_FIELD_LINE = re.compile(r"""^[{\[]?\s*["']?(?:errno|code|syscall|address|port|path|dest|signal|info|type|@type|name|status|cmd"""
+                         r"""|stdout|stderr)["']?\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$"""
+                         r"""|^["']?[\w@.-]+["']?\s*:\s*[{\[]\s*$""")
 # Wrapper classes that re-raise the error they wrap; an identity key they are not.
 _GENERIC_PATTERN = re.compile(r"(?i)^\w*(?:http|api)\w*(?:error|exception)$|^MaxRetryError$|^NewConnectionError$")
 # A trailing "(AccessDenied)" / "(NoSuchBucket)": the service's own error code.
@@ -122,7 +133,45 @@ _SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
 # Python's traceback ends in "module.ClassName: message" or a bare "module.ClassName", whatever the class
 # is called (httpx.ReadTimeout vs httpx.ConnectTimeout; google.api_core.exceptions.PermissionDenied).
 _DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
-_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+)")
+# A severity word at the start of a line in any case: after a re-raising class ("psycopg2.OperationalError:
+# FATAL:  no pg_hba.conf entry") or as a syslog level in brackets ("[emerg]", nginx/Apache).
+_LEVEL_WORD = re.compile(r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|warning|fatal|panic|severe)\]\s*"
+                         r"|(?:\*\*)?(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)(?:\*\*)?\s*:\s+)", re.IGNORECASE)
+# A prefix in another script before an ASCII message, ending in an ASCII or full-width colon: a user's or a
+# localised tool's words around the error ("运行示例代码报错：No module named 'x'").
+_LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])"
+                            r"|^[^\w\s\x00-\x7f]+\s*")  # or symbols a terminal UI prints first: "✕ ", "⨯ ", "🤖 "
+# Leading component tags in brackets ("[webpack-cli] ", "[scan_engine][fingerprint_targets] ", "[i] "): the
+# logger, not the error. Not a code in brackets ("[ERR_REQUIRE_ESM]", "[Errno 2]", "[SSL: …]").
+_TAGS = re.compile(r"^(?:\[(?![A-Z0-9_]{3,}\])[^\]\s:]{1,40}\]\s*)+(?=\S)")
+# "head: rest" where the head is a location or an id ("src/main.c:3:10: fatal error: …", "1#1: host not found"):
+# a value every report has another one of, or none.
+_HEAD = re.compile(r"^(.{1,200}?):\s+(?=\S)")
+_ONLY_VARIABLES = re.compile(r"[\W_]*(?:<\*>[\W_]*)+")
+_URL_SCHEME = re.compile(r"\b(?:https?|wss?|s3|gs|file)://")  # "https://<*>" is a value too
+_WORD_HEAD = re.compile(r"""^(?!["'`])\S{1,120}\s+(?=\S)""")  # a quoted word first is the subject: 'charmap' codec
+# A value appended at the end: after ": " or ", ", or in brackets. A value after a plain space is an argument of
+# the sentence (``for user "x"``, ``from 'y'``) and stays, so that ``…, database "x", SSL off`` and ``…,
+# database "x"`` keep the same words.
+_TAIL = re.compile(r"""(?:[:,]\s+|\s*(?=[(\[]))(?:\([^()]{0,300}\)|\[[^\[\]]{0,300}\]|\S{1,300})[.,;]?$""")
+# A reference in brackets at the end: "(Background on this error at: https://sqlalche.me/e/…)", "(see https://…)".
+_LINK_TAIL = re.compile(r"[(\[][^()\[\]]{0,60}https?://\S+[)\]][.,;]?")
+# Ruby prints the raising frame first: "/app/x.rb:12:in `initialize': FATAL: …".
+_RUBY_FRAME = re.compile(r"^\S+:\d+:in [`'][^`']{1,120}'\s*:\s+")
+# A line with nothing but level words left ("Error", "ERROR in ./src/a.ts 1:2" once the location is gone).
+_SAYS_NOTHING = re.compile(r"(?i)[\W\d_]*(?:(?:error|err|fatal|warning|warn|exception|failure|in|at|uncaught|unhandled)"
+                           r"[\W\d_]*)*")
+_KEY_WORD_END = re.compile(r"\b(?:port|code|status|errno|exit|signal|error|line|version)\W{0,3}$", re.IGNORECASE)
+# A message field's label in an error object printed over several lines ("message: 'The security token…',").
+_MESSAGE_FIELD = re.compile(r"""^["']?(?:message|msg|errorMessage|error_message|detail|reason)["']?\s*[:=]\s*""")
+# An error object's status field: node's "statusCode: 403," and the AWS Go SDK's "status code: 403, request id: …".
+_STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status|code)["']?\s*[:=]\s*([45]\d\d)\b""",
+                           re.IGNORECASE)
+_CARETS = re.compile(r"^\s*[\^~]{2,}[\s\^~-]*$")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_JSON_LABEL = re.compile(r"^[A-Za-z][\w .-]{0,40}:\s*(?=[{\[]\s*\n)")
+_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+"
+                           r"|Exception in thread [\w-]+(?: \([^)]*\))?:\s*)")  # Python's threading: "Thread-1 (_run):"
 
 
 @dataclass(frozen=True)
@@ -131,13 +180,15 @@ class CoreError:
 
     ``lines`` are the core lines without wrappers (not normalised); ``exc_class`` is the
     most specific exception class named (None for a generic base or none); ``service_code``
-    a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names.
+    a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names;
+    ``http_status`` the status an error object's field states (``statusCode: 403``).
     """
 
     lines: tuple[str, ...]
     exc_class: str | None = None
     service_code: str | None = None
     tool: str | None = None
+    http_status: str | None = None  # from an error object's status field, a line the core leaves out
 
     @property
     def text(self) -> str:
@@ -145,12 +196,15 @@ class CoreError:
         return "\n".join(self.lines)
 
     def identity(self) -> dict[str, frozenset[str]]:
-        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port)."""
+        """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port),
+        ``http`` (an error object's status field)."""
         keys: dict[str, frozenset[str]] = {}
         if self.exc_class:
             keys["exc"] = frozenset({self.exc_class})
         if self.service_code:
             keys["svc"] = frozenset({self.service_code})
+        if self.http_status:
+            keys["http"] = frozenset({self.http_status})
         ports = frozenset(p for p in _SYSTEM_PORT.findall(self.text) if int(p) < 1024)
         if ports:
             keys["port"] = ports
@@ -174,12 +228,11 @@ def extract_core(message: str) -> CoreError:
     if not body:
         body = lines[-1:] if lines else [message.strip()[:_MAX_LINE_CHARS]]
     marked = [ln for ln in body if _ERRORISH.search(ln) and not _ADVICE.match(ln)]
-    chosen = _dedupe(marked or body)[:_MAX_CORE_LINES]
+    chosen = _distinct(_dedupe(marked or body)[:_MAX_CANDIDATES])[:_MAX_CORE_LINES]
     if tool is None:
-        tool = _tool_of(chosen)
+        tool = _tool_of([raw for raw, _, _ in chosen])
     exc_class, service_code, core = None, None, []
-    for line in chosen:
-        line, exc = _strip_exception(_strip_tool(line))  # "psql: error: …": tool, then the generic "error:"
+    for _, line, exc in chosen:
         exc_class = exc_class or exc
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
@@ -192,8 +245,117 @@ def extract_core(message: str) -> CoreError:
         if code and service_code is None:
             service_code = code.group(1)
         core.append(line[:_MAX_LINE_CHARS])
-    core = [c for c in core if c] or [chosen[0][:_MAX_LINE_CHARS]]
-    return CoreError(tuple(core), exc_class, service_code, tool)
+    core = [c for c in core if c] or [chosen[0][0][:_MAX_LINE_CHARS]]
+    return CoreError(tuple(core), exc_class, service_code, tool, _status_field(lines))
+
+
+def _distinct(lines: list[str]) -> list[tuple[str, str, str | None]]:
+    """(raw, canonical line, exception class) of each line saying something the others do not. Of two lines
+    with one template (``[emerg] 1#1: host not found …`` and ``nginx: [emerg] host not found …``) the first
+    stays; of a line whose template is inside another's, the shorter, less wrapped one stays
+    (``io.grpc.StatusRuntimeException: DEADLINE_EXCEEDED: …`` under a log line that wraps the same text) —
+    unless it is an error object's ``message:`` field repeating the line above it
+    (``{ InvalidClientTokenId: <message>`` then ``message: '<message>'``)."""
+    canon = [(raw, *_canonical(raw)) for raw in lines]
+    shapes = [template(line) for _, line, _ in canon]
+    field = [bool(_MESSAGE_FIELD.match(_unwrap(raw)[0])) for raw in lines]
+    drop: set[int] = set()
+    for i, shape in enumerate(shapes):
+        if shape in shapes[:i]:
+            drop.add(i)
+            continue
+        if len(_WORDS.findall(shape)) < 3:
+            continue
+        for j, other in enumerate(shapes):
+            if j != i and shape != other and shape in other:
+                drop.add(i if field[i] else j)
+    keep = [c for n, c in enumerate(canon) if n not in drop and c[1]]
+    # Lines with only level words or only a value left say nothing; a line ending in ':' introduces the
+    # next one ("⨯ Unable to compile TypeScript:", then the error) unless that one is only a value.
+    said = [c for c in keep if not _SAYS_NOTHING.fullmatch(c[1]) and not _is_value(c[1])]
+    said = [c for n, c in enumerate(said) if not (c[1].endswith(":") and n + 1 < len(said))]
+    return said or keep or canon[:1]
+
+
+def _status_field(lines: list[str]) -> str | None:
+    """The HTTP status an error object's field states (``statusCode: 403``, ``status code: 403, request id: …``)."""
+    for line in lines:
+        found = _STATUS_FIELD.match(line)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _canonical(line: str) -> tuple[str, str | None]:
+    """A chosen line without what still wraps its message: a location or id head, a prefix in another
+    script, a tool name, severity words and exception classes (``psql: error: …``; ``OperationalError:
+    FATAL: …``), as often as they nest. Returns the line and the first specific exception class."""
+    exc_class = None
+    line = _strip_variable_tail(_strip_variable_head(_strip_tags(_LOCALE_PREFIX.sub("", line))))
+    for _ in range(6):
+        before = line
+        line = _LEVEL_WORD.sub("", _strip_tool(line))
+        line, exc = _strip_exception(line)
+        exc_class = exc_class or exc
+        line = _MESSAGE_FIELD.sub("", _LOCALE_PREFIX.sub("", line)).strip().rstrip(",;").rstrip()
+        line = _drop_advice_sentences(line)
+        if line == before:
+            break
+    return line, exc_class
+
+
+def _drop_advice_sentences(line: str) -> str:
+    """The error's sentences without the advice that follows them on the same line ("… does not exist.
+    Learn more: https://…", "… If you want to use this action from GitHub.com, see …"): tools reword
+    and drop their advice between versions; the first sentence always stays."""
+    parts = _SENTENCE.split(line)
+    keep = len(parts)
+    while keep > 1 and _ADVICE.match(parts[keep - 1]):
+        keep -= 1
+    return line if keep == len(parts) else " ".join(parts[:keep])
+
+
+def _strip_tags(line: str) -> str:
+    tags = _TAGS.match(line)
+    return line[tags.end():] if tags and not error_keys(tags.group(0)) else line
+
+
+def _strip_variable_head(line: str) -> str:
+    """``src/main.c:3:10: fatal error: …`` → ``fatal error: …``, ``1#1: host not found`` → ``host not
+    found``, ``fb63a8b6-… Task timed out`` → ``Task timed out``: a head (up to ``: `` or the first space)
+    that is only variables (a path, a location, ids) and carries no error code (``404 Not Found`` keeps
+    its status). Only at the start of a line: after a level word the ``<name>:`` is the subject
+    (``fatal error: foo.h: No such file``)."""
+    frame = _RUBY_FRAME.match(line)
+    if frame:
+        return line[frame.end():]
+    for head in (_HEAD.match(line), _WORD_HEAD.match(line)):
+        if head and _is_value(head.group(0)) and _WORDS.search(line[head.end():]):
+            return line[head.end():]
+    return line
+
+
+def _strip_variable_tail(line: str) -> str:
+    """``No space left on device: '/tmp/x'`` → ``No space left on device``, ``… circular import) (/a/b.py)``
+    → ``… circular import)``: tails that are only values, as often as they repeat (``from 'werkzeug.urls'
+    (/site-packages/werkzeug/urls.py)``), so that a report with the value and one without agree. A value
+    after a key word (``port 22``, ``exit code 137``) or carrying an error code stays."""
+    for _ in range(4):
+        tail = _TAIL.search(line)
+        link = tail is not None and _LINK_TAIL.fullmatch(tail.group(0).strip())
+        if not tail or not (link or _is_value(tail.group(0))) or _KEY_WORD_END.search(line[:tail.start()]):
+            break
+        rest = line[:tail.start()].rstrip()
+        if len(_WORDS.findall(rest)) < 2:
+            break
+        line = rest
+    return line
+
+
+def _is_value(text: str) -> bool:
+    """Whether ``text`` templates to variables and punctuation only, and names no error code."""
+    shape = _URL_SCHEME.sub("", template(text)).strip(": ")
+    return bool(_ONLY_VARIABLES.fullmatch(shape)) and not error_keys(text)
 
 
 def _unwrap(raw: str) -> tuple[str, str | None]:
@@ -222,7 +384,7 @@ def _unwrap(raw: str) -> tuple[str, str | None]:
 
 def _whole_json(message: str) -> str:
     """A message that is one (pretty-printed) JSON document: its message field(s), one per line."""
-    text = message.strip()
+    text = _JSON_LABEL.sub("", message.strip(), count=1)  # "err: {\n  "code": 401, …}": a label, then the document
     if not text or text[0] not in "[{" or len(text) > _MAX_JSON_CHARS:
         return message
     try:
@@ -252,11 +414,14 @@ def _strip_json(line: str) -> str:
     blob = line[start:]
     value = _parse_object(blob)
     if not isinstance(value, dict):
-        return line
+        # an envelope quoted or bracketed as a whole: "{"message":"Insufficient Balance",…}"
+        end = line.rfind("}") + 1
+        if end <= start or line[end:].strip(" \"')]") or not isinstance(value := _parse_object(line[start:end]), dict):
+            return line
     text = _message_of(value)
     if text is None:
         return line
-    prefix = line[:start].rstrip(" :-(")
+    prefix = line[:start].rstrip(" :-(\"'")
     return f"{prefix}: {text}" if prefix else text
 
 
@@ -275,7 +440,9 @@ def _message_of(value: dict) -> str | None:
     for key in ("msg", "message", "error", "err", "detail", "error_message", "errorMessage", "reason"):
         inner = value.get(key)
         if isinstance(inner, str) and inner.strip():
-            return inner.strip()
+            nested = _parse_object(inner.strip()) if inner.lstrip().startswith("{") else None
+            # a body that is JSON again: "message": "{\"message\":\"Bad credentials\"}"
+            return (_message_of(nested) if isinstance(nested, dict) else None) or inner.strip()
         if isinstance(inner, dict):
             found = _message_of(inner)
             if found:
@@ -300,6 +467,9 @@ def _drop_source_lines(lines: list[str], body: list[str]) -> list[str]:
     for i, line in enumerate(lines[:-1]):
         if line.lstrip().startswith('File "') and not _EXC_PREFIX.match(lines[i + 1]):
             drop.add(i + 1)
+        # node / rustc / clang underline the code they print with carets: "import x from 'y';" then "^^^^^^"
+        if _CARETS.match(lines[i + 1]) and not _EXC_PREFIX.match(line):
+            drop.add(i)
     keep_ids = {id(x) for x in body}
     return [ln for i, ln in enumerate(lines) if id(ln) in keep_ids and i not in drop]
 
@@ -314,8 +484,12 @@ def _dedupe(lines: list[str]) -> list[str]:
 def _strip_exception(line: str) -> tuple[str, str | None]:
     found = _EXC_PREFIX.match(line)
     if not found:
-        return line, None
-    name = found.group(1)
+        dotted = _DOTTED_CLASS.match(line)  # Python's last traceback line: "httpx.ReadTimeout: timed out"
+        if not dotted or not line[dotted.end():].strip():
+            return line, None
+        name = dotted.group(1)
+        return line[dotted.end():].strip(), (None if _is_generic(name) else name)
+    name = found.group(1) or found.group(3)
     rest = line[found.end():].strip()
     return (rest or line), (None if name is None or _is_generic(name) else name)
 

@@ -208,3 +208,12 @@ def test_a_value_label_inserted_inside_is_no_twin() -> None:
     # "IP:" before a value adds no meaning; "needed by 'y'" (test_near_twins_are_never_linked) does
     assert not near_twins(_text("Unable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout"),
                           _text("Unable to connect to the server: dial tcp IP:6443: i/o timeout"))
+
+
+def test_chain_tail_feature_sees_a_prefixed_step() -> None:
+    from kgmem.learning.matching import ErrorText, features
+    a = ErrorText("Internal watch failed: ENOSPC: System limit for number of file watchers reached", {})
+    b = ErrorText("ENOSPC: System limit for number of file watchers reached", {})
+    c = ErrorText("ENOSPC: no space left on device", {})
+    assert features(a, b, 0.8).chain_tail == 1.0
+    assert features(a, c, 0.8).chain_tail == 0.0
