@@ -203,7 +203,7 @@ class KGMem:
             to :meth:`feedback`.
         """
         self.conversation.flush()  # write-behind: this client's own turns are searchable at once
-        self.learning.flush()  # ... and its deferred error occurrences counted
+        self.learning.flush(settle=False)  # ... and its deferred error occurrences counted
         return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
 
     @keyword_only
@@ -213,7 +213,7 @@ class KGMem:
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         self.conversation.flush()
-        self.learning.flush()
+        self.learning.flush(settle=False)
         return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     @keyword_only
@@ -269,7 +269,7 @@ class KGMem:
     def learnings(self, *, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
                   ns: str | None = None) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
-        self.learning.flush()  # counts read here include this client's deferred occurrences
+        self.learning.flush(settle=False)  # counts read here include this client's deferred occurrences
         return self.analysis.store.list(self._ns(ns), type=type, min_confidence=min_confidence,
                                         include_inactive=include_inactive)
 
@@ -300,7 +300,7 @@ class KGMem:
         """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
         from kgmem.reports import run_report
 
-        self.learning.flush()  # error counts in reports include this client's deferred occurrences
+        self.learning.flush(settle=False)  # error counts in reports include this client's deferred occurrences
         return run_report(self.graph, name, {"ns": self._ns(ns), **params}).rows
 
     # -- lifecycle --------------------------------------------------------------

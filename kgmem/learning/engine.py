@@ -105,6 +105,7 @@ class LearningEngine:
         self._deferred: DeferredSegment | None = None
         self._flusher: Flusher | None = None
         self._flusher_lock = threading.Lock()
+        self.deferred_total = 0  # repeats answered from the deferred path (benchmarks, tests)
         if (defer and settings.defer_flush_ms > 0 and not settings.strict and self.replayer is not None
                 and self.replayer.io is not None):
             self._deferred = DeferredSegment(self.replayer.spool.directory)
@@ -268,6 +269,8 @@ class LearningEngine:
             yield from self._flush_deferred()
         except _UNREACHABLE:
             pass  # handed over to the spool: the replay below takes it (or finds Neo4j down too)
+        else:
+            self._settle()
         return (yield from self.replayer.replay_op())
 
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
@@ -348,6 +351,7 @@ class LearningEngine:
                 log.warning("deferred spool write failed (%s); writing this occurrence now", exc)
                 return None
         self._last_ok = time.monotonic()
+        self.deferred_total += 1
         self._start_flusher().notify()
         row = dict(rows[0], count=0)  # count 0: never is_new
         row["occurrences"] = int(row["occurrences"] or 0) + unapplied
@@ -409,15 +413,26 @@ class LearningEngine:
         if self._deferred is not None:
             self._deferred.rotate_if_done(time.monotonic())
 
-    def flush(self) -> int:
+    def flush(self, settle: bool = True) -> int:
         """Write the deferred occurrences now; returns how many were applied. If Neo4j is unreachable
-        they stay in the spool (replayed exactly once later) and 0 is returned — unless ``strict``."""
+        they stay in the spool (replayed exactly once later) and 0 is returned — unless ``strict``.
+        ``settle``: also delete the fully applied deferred segment (False for the flush before a
+        read, which may come often: each new segment is one more cursor node in the graph)."""
         try:
-            return run(self._flush_deferred(), self.io)
+            applied = run(self._flush_deferred(), self.io)
         except _UNREACHABLE:
             if self.settings.strict:
                 raise
             return 0
+        if settle:
+            self._settle()
+        return applied
+
+    def _settle(self) -> None:
+        """After an explicit flush: delete the fully applied deferred segment (the spool is then empty
+        of this client's lines, as ``kgmem learning status`` of any process shows)."""
+        if self._deferred is not None:
+            self._deferred.rotate_if_done(time.monotonic(), force=True)
 
     def close(self) -> None:
         """Stop the flusher, write what is deferred (or leave it to the spool) and release the segment."""

@@ -167,10 +167,14 @@ class Spool:
 
     # -- counters -----------------------------------------------------------------
     def pending(self) -> int:
-        """Events waiting in segment files (including the one being written)."""
+        """Events waiting in segment files (including the one being written). A deferred segment is
+        pending only once its owner left it to the replay (or died): while its owner holds it, its
+        lines are the owner's to write within ``defer_flush_ms``."""
         total = 0
         applied = {c.path: c.applied for c in self.companions if c.path is not None}
         for path in self.directory.glob(f"{PREFIX}*{SUFFIX}") if self.directory.is_dir() else []:
+            if path.name.startswith(DEFERRED_PREFIX) and path not in applied and _held(path):
+                continue
             try:
                 with open(path, encoding="utf-8") as handle:
                     total += sum(1 for line in handle if line.strip()) - applied.get(path, 0)
@@ -200,6 +204,19 @@ class Spool:
                 handle.write(json.dumps(data))
         except OSError as exc:
             log.warning("could not update spool counters in %s: %s", path, exc)
+
+
+def _held(path: Path) -> bool:
+    """Whether a writer holds ``path`` open (its shared flock)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False  # closing the handle releases the probe's lock
+    except FileNotFoundError:
+        return False
 
 
 def _parse(text: str, path: Path) -> list[dict[str, Any]]:
