@@ -111,6 +111,11 @@ class KGMem:
         :meth:`resolve` of that recovery names this fix instead of adding a second one); the
         next success after a recovery confirms its fix held (+boost, once). Never raises into
         the tool loop when Neo4j is down (the event is spooled) unless ``learning.strict`` is set.
+
+        A repeat of an error already known (in the graph, with its vector) is *deferred*: the event is
+        fsync'ed to the spool before this returns and its count is written within
+        ``learning.defer_flush_ms`` (200 ms), before this client's next write, and at :meth:`flush` /
+        :meth:`close` — other processes see the count that much later (docs/learning.md).
         """
         return self.learning.tool_result(self._ns(ns), tool, params, error=error, session=session)
 
@@ -163,6 +168,13 @@ class KGMem:
         """Replay learning events spooled while Neo4j was unreachable (exactly once); returns the count."""
         return self.learning.replay_spool()
 
+    def flush(self) -> None:
+        """Write what this client holds back now: deferred error occurrences (``learning.defer_flush_ms``)
+        and queued turns (``analysis.write_behind``). Afterwards the graph holds every event this client
+        was given (or, if Neo4j is unreachable, the spool does: replayed exactly once later)."""
+        self.learning.flush()
+        self.conversation.flush()
+
     # -- retrieval (docs/design.md §6; kgmem/retrieval) --------------------------------
     @keyword_only
     def search(
@@ -191,6 +203,7 @@ class KGMem:
             to :meth:`feedback`.
         """
         self.conversation.flush()  # write-behind: this client's own turns are searchable at once
+        self.learning.flush(settle=False)  # ... and its deferred error occurrences counted
         return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
 
     @keyword_only
@@ -200,6 +213,7 @@ class KGMem:
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         self.conversation.flush()
+        self.learning.flush(settle=False)
         return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     @keyword_only
@@ -255,6 +269,7 @@ class KGMem:
     def learnings(self, *, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
                   ns: str | None = None) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
+        self.learning.flush(settle=False)  # counts read here include this client's deferred occurrences
         return self.analysis.store.list(self._ns(ns), type=type, min_confidence=min_confidence,
                                         include_inactive=include_inactive)
 
@@ -285,6 +300,7 @@ class KGMem:
         """Run the Cypher report ``name`` (``cypher/reports/<name>.cypher``); rows as dicts."""
         from kgmem.reports import run_report
 
+        self.learning.flush(settle=False)  # error counts in reports include this client's deferred occurrences
         return run_report(self.graph, name, {"ns": self._ns(ns), **params}).rows
 
     # -- lifecycle --------------------------------------------------------------
@@ -293,6 +309,7 @@ class KGMem:
         self.conversation.close()
         self.analysis.close()
         self.retrieval.close()
+        self.learning.close()  # deferred occurrences written (or left to the spool), flusher stopped
         if self.learning.spool is not None:  # release the segment: another client may replay it now
             self.learning.spool.close()
         self.engines.close()

@@ -152,6 +152,12 @@ class LearningSettings(_Section):
     example_max_chars: int = Field(2000, ge=64)
     strict: bool = False  # raise backend errors into the caller instead of spooling
     offline_retry_s: float = Field(5.0, ge=0.0)  # after a failed write, spool without retrying for this long
+    # Deferred repeats (docs/learning.md "Performance"): a repeat of an error pattern already in the
+    # graph is appended (fsync'ed) to a deferred spool segment and answered from one read; the
+    # occurrences are written at most this long after the first buffered one (or before this
+    # client's next write, or at defer_max_events). 0 turns deferral off (one write per repeat).
+    defer_flush_ms: int = Field(200, ge=0, le=60_000)
+    defer_max_events: int = Field(500, ge=1, le=100_000)
 
 
 class AnalysisSettings(_Section):

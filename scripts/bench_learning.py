@@ -189,13 +189,20 @@ def latency(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         mem = _client(Path(tmp))
         ns = f"bench-latency-{uuid.uuid4().hex[:8]}"
+        defer_ms = mem.settings.learning.defer_flush_ms  # the configured default (200): deferred repeats
         try:
             times = []
+            deferred_before = 0
             for i, e in enumerate(events):
+                if i == 50:
+                    deferred_before = mem.learning.deferred_total
                 t0 = time.perf_counter()
                 mem.tool_result(e["tool"], e["params"], error=e["error"], session=e["session"], ns=ns)
                 if i >= 50:  # warm-up: first occurrence, connection pool, JIT
                     times.append((time.perf_counter() - t0) * 1000)
+            deferred = getattr(mem.learning, "deferred_total", 0) - deferred_before
+            mem.flush() if hasattr(mem, "flush") else None
+            stored = mem.graph.read("learning/status_counts", ns=ns, top=0, auto_apply=0.7)[0]["occurrences"]
             new_times = []
             for e in new_events:
                 t0 = time.perf_counter()
@@ -204,7 +211,8 @@ def latency(args: argparse.Namespace) -> dict:
         finally:
             _drop(mem, ns)
             mem.close()
-    out = {"repeated_calls": len(times), "repeated_p50_ms": round(_pct(times, 50), 2),
+    out = {"defer_flush_ms": defer_ms, "repeated_deferred": deferred, "occurrences_stored": stored,
+           "repeated_calls": len(times), "repeated_p50_ms": round(_pct(times, 50), 2),
            "repeated_p95_ms": round(_pct(times, 95), 2), "repeated_mean_ms": round(statistics.fmean(times), 2),
            "new_calls": len(new_times), "new_p50_ms": round(_pct(new_times, 50), 2),
            "new_p95_ms": round(_pct(new_times, 95), 2)}
@@ -212,6 +220,8 @@ def latency(args: argparse.Namespace) -> dict:
         print(f"latency: repeated error tool_result p50 {out['repeated_p50_ms']} ms, p95 {out['repeated_p95_ms']} ms "
               f"({len(times)} calls); new error (embedding + Chroma + links) p50 {out['new_p50_ms']} ms, "
               f"p95 {out['new_p95_ms']} ms ({len(new_times)} calls)")
+        print(f"  learning.defer_flush_ms = {defer_ms}: {deferred} of the {len(times)} timed repeats took the "
+              f"deferred path; {stored} occurrences in the graph after flush ({len(events)} sent)")
     return out
 
 

@@ -61,6 +61,8 @@ CALL () {
         r.open = ev.open, r.open_params = ev.params, r.open_at = ev.last
   }
   // What kgmem already knows: fixes of this error, and fixes of its SIMILAR_TO neighbours.
+  // learning/known_fixes (the read of a deferred repeat) has these two subqueries verbatim:
+  // change one, mirror the other.
   CALL (e) {
     OPTIONAL MATCH (e)-[r:RESOLVED_BY]->(f:Fix)
     RETURN collect(CASE WHEN f IS NULL THEN null ELSE

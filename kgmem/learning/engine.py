@@ -6,6 +6,11 @@ its propagation, closed failures) → for patterns and fixes seen for the first 
 only: one embedding batch, Chroma upsert, neighbour search and ``SIMILAR_TO`` links
 (``learning/link_similar``). A repeated error costs one round trip and no model call.
 
+A repeat of a pattern already in the graph (and indexed) is *deferred* by default
+(``learning.defer_flush_ms``, :mod:`kgmem.learning.deferred`): fsync'ed to a deferred spool
+segment and answered from one read; the occurrences are written within ``defer_flush_ms``,
+before this engine's next write, and at :meth:`LearningEngine.flush` / :meth:`~LearningEngine.close`.
+
 If Neo4j is unreachable (after the retries in :class:`~kgmem.graph.GraphStore`),
 ``tool_result`` does not raise into the agent's tool loop: the event goes to the
 append-only spool and is replayed exactly once when Neo4j answers again. With
@@ -15,6 +20,7 @@ append-only spool and is replayed exactly once when Neo4j answers again. With
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -29,6 +35,7 @@ from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key
 from kgmem.learning.confidence import ConfidenceRules, failed_fixes, rank_fixes
+from kgmem.learning.deferred import DeferredSegment, Flusher, KnownPatterns, indexed_ids
 from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
 from kgmem.learning.plan import (
     ERROR_KIND, FIX_KIND, ErrorDescriber, Prepared, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
@@ -38,7 +45,7 @@ from kgmem.learning import matching
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
-from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer
+from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
 from kgmem.retrieval.text import lucene_query
 from kgmem.runner import (
     Embed, LocalIO, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write,
@@ -68,11 +75,13 @@ class LearningEngine:
             None disables spooling (every backend error raises).
         replayer: an existing spool replayer to use instead of one on ``spool_dir`` (``AsyncKGMem``
             passes one whose offline window is its async graph store's).
+        defer: allow deferred repeats (also needs ``defer_flush_ms > 0``, a spool, ``strict`` off
+            and sync stores: an engine whose operations run on ``AsyncKGMem`` never defers).
     """
 
     def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
                  settings: LearningSettings, spool_dir: Path | None = None, *,
-                 replayer: SpoolReplayer | None = None) -> None:
+                 replayer: SpoolReplayer | None = None, defer: bool = True) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores,
         # the sync methods run them here on ``io`` — spooling and its replay included.
         self.graph = graph
@@ -91,6 +100,16 @@ class LearningEngine:
             self.replayer.register(LEARNING, self._replay_run, transactional=True)
         self._offline_until = 0.0
         self._last_ok = float("-inf")
+        # Deferred repeats: patterns known to be in the graph with their vector, and the segment.
+        self._known = KnownPatterns()
+        self._deferred: DeferredSegment | None = None
+        self._flusher: Flusher | None = None
+        self._flusher_lock = threading.Lock()
+        self.deferred_total = 0  # repeats answered from the deferred path (benchmarks, tests)
+        if (defer and settings.defer_flush_ms > 0 and not settings.strict and self.replayer is not None
+                and self.replayer.io is not None):
+            self._deferred = DeferredSegment(self.replayer.spool.directory)
+            self.replayer.spool.companions.append(self._deferred.spool)
 
     # -- events ---------------------------------------------------------------------
     def tool_result(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
@@ -107,9 +126,14 @@ class LearningEngine:
         event = prepare(tool, params, error, session, ts)
         if event.message is None and event.session is None:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
+        if event.message is not None and self._deferred is not None:
+            deferred = yield from self._defer(ns, event)
+            if deferred is not None:
+                return deferred
         try:
             yield from self._check_online()
             yield from self._replay_if_due()
+            yield from self._flush_deferred()  # this write must come after the occurrences before it
             errors, _, plan = yield from self._apply(ns, [event], want_similar=True)
         except _UNREACHABLE as exc:
             return (yield from self._spool_or_raise(ns, [event], exc))[0]
@@ -141,6 +165,7 @@ class LearningEngine:
         try:
             yield from self._check_online()
             yield from self._replay_if_due()
+            yield from self._flush_deferred()
             errors, resolved, _ = yield from self._apply(ns, prepared, index=index, marks=list(marks))
         except _UNREACHABLE as exc:
             if not spool:
@@ -175,6 +200,7 @@ class LearningEngine:
             raise ValidationError("success: must be true or false")
         if isinstance(error, Observation) and session is None and recovery:
             session = error.session
+        yield from self._flush_deferred()  # the recovery state read below must see every occurrence
         info = yield from self._error_info(ns, error, tool)
         description = fix.strip()
         outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
@@ -220,6 +246,7 @@ class LearningEngine:
 
     def index_pending_op(self, ns: str, batch: int = 500) -> Op[int]:
         """:meth:`index_pending` as an operation (kgmem.runner)."""
+        yield from self._flush_deferred()
         total = 0
         while True:
             pending = yield Read("learning/pending_errors", dict(ns=ns, limit=batch))
@@ -238,6 +265,12 @@ class LearningEngine:
         """:meth:`replay_spool` as an operation (kgmem.runner)."""
         if self.replayer is None:
             return 0
+        try:
+            yield from self._flush_deferred()
+        except _UNREACHABLE:
+            pass  # handed over to the spool: the replay below takes it (or finds Neo4j down too)
+        else:
+            self._settle()
         return (yield from self.replayer.replay_op())
 
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
@@ -248,6 +281,7 @@ class LearningEngine:
             recoveries=recoveries))
         if not rows:
             return False
+        self._known.add(ns, indexed_ids(rows[0]["errors"]))
         try:
             yield from self._index(ns, rows[0]["errors"], rows[0]["resolved"], [])
         except Exception as exc:  # noqa: BLE001 - committed and counted; vectors repaired later
@@ -270,6 +304,7 @@ class LearningEngine:
         if self.settings.strict or self.spool is None:
             raise exc if isinstance(exc, BackendUnavailable) else BackendUnavailable(str(exc))
         self._offline_until = time.monotonic() + self.settings.offline_retry_s
+        self._hand_over(exc)  # deferred occurrences first: the spool replays segments oldest first
         try:  # the append (write + fsync) is local I/O: off the event loop under AsyncKGMem
             yield LocalIO(self.replayer.append, (ns, [e.to_json(0, ns) for e in events], LEARNING))  # type: ignore[union-attr]
         except OSError as write_error:  # the disk failed too: count the drop, never raise into the agent
@@ -287,6 +322,132 @@ class LearningEngine:
             out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True,
                                    session=e.session))
         return out
+
+    # -- deferred repeats (kgmem/learning/deferred.py) ----------------------------------
+    def _defer(self, ns: str, event: Prepared) -> Op[Observation | None]:
+        """Answer a repeat of a known pattern from one read and append it to the deferred segment;
+        None when it must take the write path (unknown pattern, replay due, Neo4j doubtful)."""
+        d = self._deferred
+        assert d is not None and event.message is not None
+        info = self.describe(ns, event.tool, event.message, event.exc_types)
+        if ((ns, info.id) not in self._known or time.monotonic() < self._offline_until
+                or (self.replayer is not None and self.replayer.maybe_pending)):
+            return None
+        try:
+            yield from self._check_online()
+        except _UNREACHABLE:
+            return None  # the write path spools it (after handing the deferred lines over)
+        with d.lock:  # a flush between the read and the append would count this pattern twice or not at all
+            try:
+                rows = yield Read("learning/known_fixes", {"ns": ns, "id": info.id})
+            except _UNREACHABLE:
+                return None
+            if not rows or rows[0]["vector_pending"]:  # deleted meanwhile, or its vector went missing
+                self._known.discard(ns, info.id)
+                return None
+            try:
+                unapplied = yield LocalIO(d.append, (ns, event.to_json(0, ns), info.id))
+            except OSError as exc:
+                log.warning("deferred spool write failed (%s); writing this occurrence now", exc)
+                return None
+        self._last_ok = time.monotonic()
+        self.deferred_total += 1
+        self._start_flusher().notify()
+        row = dict(rows[0], count=0)  # count 0: never is_new
+        row["occurrences"] = int(row["occurrences"] or 0) + unapplied
+        return self._observation(row, event.session)
+
+    def _flush_deferred(self) -> Op[int]:
+        """Apply the deferred occurrences (spool replay semantics: the segment cursor moves in the
+        same transaction); on failure hand the segment over to the spool and raise."""
+        d = self._deferred
+        if d is None or not d.events:
+            return 0
+        applied = 0
+        with d.lock:
+            if not d.events:
+                return 0
+            try:
+                key = d.segment
+                assert key is not None and self.replayer is not None
+                for _, ns, run in _groups(list(d.events)):
+                    n = yield from self.replayer.apply_op(key, LEARNING, ns, run, cursor=d.cursor)
+                    if n is None:
+                        raise BackendUnavailable(f"deferred segment {key}: its cursor kept moving")
+                    d.applied(int(run[-1]["seq"]))
+                    applied += n
+            except BaseException as exc:
+                self._hand_over(exc)
+                raise
+        self._last_ok = time.monotonic()
+        return applied
+
+    def _hand_over(self, exc: BaseException) -> None:
+        """Leave the deferred segment to the spool's replayer (in order, before anything spooled after)."""
+        d = self._deferred
+        if d is None:
+            return
+        n = d.hand_over()
+        if n:
+            assert self.replayer is not None
+            self.replayer.maybe_pending = True
+            log.warning("%d deferred occurrence(s) left to the spool replay: %s", n, exc)
+        if isinstance(exc, _UNREACHABLE):
+            self._offline_until = time.monotonic() + self.settings.offline_retry_s
+
+    def _start_flusher(self) -> Flusher:
+        with self._flusher_lock:
+            if self._flusher is None:
+                assert self._deferred is not None
+                self._flusher = Flusher(self._deferred, self._background_flush, self._idle,
+                                        self.settings.defer_flush_ms / 1000.0, self.settings.defer_max_events)
+            return self._flusher
+
+    def _background_flush(self) -> None:
+        try:
+            run(self._flush_deferred(), self.io)
+        except Exception as exc:  # noqa: BLE001 - handed over to the spool; nobody to raise to
+            log.warning("deferred occurrences not written now (%s); the spool replays them", exc)
+
+    def _idle(self) -> None:
+        if self._deferred is not None:
+            self._deferred.rotate_if_done(time.monotonic())
+
+    def flush(self, settle: bool = True) -> int:
+        """Write the deferred occurrences now; returns how many were applied. If Neo4j is unreachable
+        they stay in the spool (replayed exactly once later) and 0 is returned — unless ``strict``.
+        ``settle``: also delete the fully applied deferred segment (False for the flush before a
+        read, which may come often: each new segment is one more cursor node in the graph)."""
+        try:
+            applied = run(self._flush_deferred(), self.io)
+        except _UNREACHABLE:
+            if self.settings.strict:
+                raise
+            return 0
+        if settle:
+            self._settle()
+        return applied
+
+    def _settle(self) -> None:
+        """After an explicit flush: delete the fully applied deferred segment (the spool is then empty
+        of this client's lines, as ``kgmem learning status`` of any process shows)."""
+        if self._deferred is not None:
+            self._deferred.rotate_if_done(time.monotonic(), force=True)
+
+    def close(self) -> None:
+        """Stop the flusher, write what is deferred (or leave it to the spool) and release the segment."""
+        with self._flusher_lock:
+            flusher, self._flusher = self._flusher, None
+        if flusher is not None:
+            flusher.stop()
+        if self._deferred is None:
+            return
+        try:
+            self.flush()
+        except Exception as exc:  # noqa: BLE001 - handed over: the next client's replay applies it
+            log.warning("deferred occurrences left to the spool at close: %s", exc)
+        if not self._deferred.rotate_if_done(time.monotonic(), force=True):
+            self._deferred.hand_over()
 
     # -- graph + vectors --------------------------------------------------------------
     def _plan(self, ns: str, events: Sequence[Prepared]) -> Op[tuple[Any, list, list, list, list]]:
@@ -312,6 +473,7 @@ class LearningEngine:
         counts = {(r["id"]): r["count"] for r in errors}
         for row in result_errors:
             row["count"] = counts.get(row["id"], 0)
+        self._known.add(ns, indexed_ids(result_errors))
         want = [r["id"] for r in result_errors if r["vector_pending"]] if want_similar else []
         try:
             similar = (yield from self._index(ns, result_errors, resolved, want)) if index else {}
@@ -320,6 +482,9 @@ class LearningEngine:
                 raise
             log.warning("vector indexing of new learning nodes failed (repaired on next occurrence): %s", exc)
             similar = {}
+        else:
+            if index:  # indexed now: the next occurrence may be deferred
+                self._known.add(ns, [r["id"] for r in result_errors])
         for row in result_errors:
             row["similar"] = list(row["similar"]) + similar.get(row["id"], [])
         return result_errors, resolved, plan

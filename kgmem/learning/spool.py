@@ -47,6 +47,7 @@ from kgmem.runner import run as run_op
 log = logging.getLogger(__name__)
 
 PREFIX = "learning-"
+DEFERRED_PREFIX = "learning-deferred-"  # segments of deferred repeats (kgmem.learning.deferred)
 SUFFIX = ".jsonl"
 STATS_FILE = "learning-stats.json"
 LEARNING = "learning"  # tool results (kgmem.learning.engine)
@@ -57,14 +58,28 @@ REPLAY_CHUNK = 2000  # most events per replay transaction
 
 
 class Spool:
-    """The spool directory of one client (thread-safe)."""
+    """The spool directory of one client (thread-safe).
 
-    def __init__(self, directory: Path) -> None:
+    Args:
+        directory: the spool directory.
+        outage: whether appends count as ``spooled`` in the shared counters. False for the
+            deferred-repeat segment (:mod:`kgmem.learning.deferred`): its events are written by
+            their own process within ``defer_flush_ms``; they count as spooled (and replayed) only
+            if a replayer has to apply them (Neo4j went down, or the process died first).
+    """
+
+    def __init__(self, directory: Path, *, outage: bool = True) -> None:
         self.directory = Path(directory)
+        self.outage = outage
         self._lock = threading.Lock()
         self._file: IO[str] | None = None
         self._path: Path | None = None
         self._seq = 0
+        # Lines of the open segment already applied by its owner (the deferred flush).
+        self.applied = 0
+        # Other spools of this client writing into the same directory (the deferred segment): their
+        # open segment is theirs to apply, not a replay's (and its applied lines are not pending).
+        self.companions: list[Spool] = []
 
     # -- writing ------------------------------------------------------------------
     def append(self, events: Sequence[dict[str, Any]], kind: str = LEARNING) -> int:
@@ -80,15 +95,30 @@ class Spool:
             handle.write("\n".join(lines) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
-        self.bump(spooled=len(events))
+        if self.outage:
+            self.bump(spooled=len(events))
         return len(events)
 
-    def rotate(self) -> None:
-        """Close the segment being written, so a replay can take it; the next append starts a new one."""
+    @property
+    def path(self) -> Path | None:
+        """The segment being written (None when none is open)."""
+        return self._path
+
+    @property
+    def written(self) -> int:
+        """Lines written to the open segment."""
+        return self._seq
+
+    def rotate(self, *, delete: bool = False) -> None:
+        """Close the segment being written, so a replay can take it; the next append starts a new one.
+        ``delete``: the owner applied every line itself — remove the file (before the lock goes, so
+        no replayer ever claims it)."""
         with self._lock:
             if self._file is not None:
+                if delete and self._path is not None:
+                    self._path.unlink(missing_ok=True)
                 self._file.close()  # releases the shared lock
-            self._file, self._path, self._seq = None, None, 0
+            self._file, self._path, self._seq, self.applied = None, None, 0, 0
 
     def close(self) -> None:
         self.rotate()
@@ -96,7 +126,8 @@ class Spool:
     def _open(self) -> IO[str]:
         if self._file is None:
             private_dir(self.directory)  # mode 0700: events hold tool parameters and errors
-            self._path = self.directory / f"{PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}{SUFFIX}"
+            prefix = PREFIX if self.outage else DEFERRED_PREFIX
+            self._path = self.directory / f"{prefix}{os.getpid()}-{uuid.uuid4().hex[:12]}{SUFFIX}"
             self._file = open(self._path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while writing
             fcntl.flock(self._file.fileno(), fcntl.LOCK_SH)
             self._seq = 0
@@ -107,7 +138,8 @@ class Spool:
         """Segment files, oldest first."""
         if not self.directory.is_dir():
             return []
-        files = [p for p in self.directory.glob(f"{PREFIX}*{SUFFIX}") if p != self._path]
+        mine = {self._path, *(c.path for c in self.companions)}
+        files = [p for p in self.directory.glob(f"{PREFIX}*{SUFFIX}") if p not in mine]
         return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
 
     @contextmanager
@@ -135,12 +167,17 @@ class Spool:
 
     # -- counters -----------------------------------------------------------------
     def pending(self) -> int:
-        """Events waiting in segment files (including the one being written)."""
+        """Events waiting in segment files (including the one being written). A deferred segment is
+        pending only once its owner left it to the replay (or died): while its owner holds it, its
+        lines are the owner's to write within ``defer_flush_ms``."""
         total = 0
+        applied = {c.path: c.applied for c in self.companions if c.path is not None}
         for path in self.directory.glob(f"{PREFIX}*{SUFFIX}") if self.directory.is_dir() else []:
+            if path.name.startswith(DEFERRED_PREFIX) and path not in applied and _held(path):
+                continue
             try:
                 with open(path, encoding="utf-8") as handle:
-                    total += sum(1 for line in handle if line.strip())
+                    total += sum(1 for line in handle if line.strip()) - applied.get(path, 0)
             except FileNotFoundError:
                 continue
         return total
@@ -167,6 +204,19 @@ class Spool:
                 handle.write(json.dumps(data))
         except OSError as exc:
             log.warning("could not update spool counters in %s: %s", path, exc)
+
+
+def _held(path: Path) -> bool:
+    """Whether a writer holds ``path`` open (its shared flock)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False  # closing the handle releases the probe's lock
+    except FileNotFoundError:
+        return False
 
 
 def _parse(text: str, path: Path) -> list[dict[str, Any]]:
@@ -283,13 +333,19 @@ class SpoolReplayer:
         if not self._lock.acquire(blocking=self.wait):
             return 0  # another task of this process is replaying right now
         total = 0
+        live: set[Path] = set()  # deferred segments their owner still writes (and applies) itself
         try:
             self.spool.rotate()
             for path in self.spool.segments():
                 with self.spool.claim(path) as events:
                     if events is not None:
                         total += yield from self._segment(path, events)
-            self.maybe_pending = bool(self.spool.segments())
+                    elif path.name.startswith(DEFERRED_PREFIX):
+                        live.add(path)
+            # Another client's live deferred segment is not pending here: polling it before every
+            # write would also keep this client off its own deferred path. If its owner dies, the
+            # next client to start (or replay_spool()) replays it.
+            self.maybe_pending = any(p not in live for p in self.spool.segments())
         finally:
             self._lock.release()
         if total:
@@ -314,7 +370,7 @@ class SpoolReplayer:
         the segment's own cursor (the cursor older segments used). Turns and knowledge do not
         interact with learning events or each other: each (kind, ns) goes as one run under a cursor
         of its own — a handful of round trips per segment however the kinds interleave."""
-        applied = 0
+        applied = deferred = 0
         complete = True
         stuck: set[str] = set()  # cursors whose earlier chunk did not go: later chunks must wait too
         for kind, ns, run in _groups(events):
@@ -323,24 +379,33 @@ class SpoolReplayer:
                 log.info("spool segment %s: no replayer for %r events in this process; left for one that has",
                          path.name, kind)
                 stuck.add(key)
-            n = None if key in stuck else (yield from self._run(key, kind, ns, run))
+            n = None if key in stuck else (yield from self.apply_op(key, kind, ns, run))
             if n is None:
                 complete = False
                 stuck.add(key)
             else:
                 applied += n
+                deferred += sum(1 for e in run[len(run) - n:] if e.get("deferred"))  # the last n went
+        # Deferred repeats a replayer had to apply (their owner lost Neo4j or died) went the spool's
+        # way after all: counted as spooled here, once, so spooled = replayed still adds up.
+        if deferred:
+            self.spool.bump(spooled=deferred)
         if complete:
             self.spool.retire(path, applied)
         elif applied:
             self.spool.bump(replayed=applied)
         return applied
 
-    def _run(self, key: str, kind: str, ns: str, run: list[dict[str, Any]]) -> Op[int | None]:
-        """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept moving."""
+    def apply_op(self, key: str, kind: str, ns: str, run: list[dict[str, Any]],
+                 cursor: int | None = None) -> Op[int | None]:
+        """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept
+        moving. ``cursor``: where the caller knows the cursor is (the deferred flush, sole writer of
+        its segment) — saves the read; a wrong guess costs the read after all, never a double count."""
         applier, transactional = self._appliers[kind]
         for _ in range(3):  # a concurrent replayer moved the cursor: re-read it and go on
-            rows = yield Read("learning/spool_cursor", {"segment": key})
-            cursor = int(rows[0]["seq"])
+            if cursor is None:
+                rows = yield Read("learning/spool_cursor", {"segment": key})
+                cursor = int(rows[0]["seq"])
             todo = [e for e in run if int(e["seq"]) > cursor]
             if not todo:
                 return 0
@@ -354,6 +419,7 @@ class SpoolReplayer:
                     "now": datetime.now(timezone.utc).isoformat()})))
             if ok:
                 return len(todo)
+            cursor = None
             time.sleep(0.05)
         log.warning("spool cursor %s kept moving; leaving it for the next replay", key)
         return None

@@ -16,6 +16,7 @@ def _count_patterns(driver, ns: str) -> int:
 def test_tool_error_is_stored_linked_and_found(mem: KGMem, driver, ns: str) -> None:
     mem.tool_result("psql", {"host": "db1"}, error="connection refused to 10.1.2.3:5432", session="s-1")
     mem.tool_result("psql", {"host": "db2"}, error="connection refused to 10.9.8.7:6543", session="s-2")
+    mem.flush()  # the repeat was deferred (learning.defer_flush_ms): written now
 
     records, _, _ = driver.execute_query(
         """MATCH (e:ErrorPattern {ns: $ns})-[:CAUSED_BY]->(t:Tool {ns: $ns})

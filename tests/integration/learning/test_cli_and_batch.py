@@ -57,7 +57,9 @@ def test_cli_status_and_history(mem: KGMem, ns: str) -> None:
     assert plain.exit_code == 0 and "fix (observed" in plain.output
 
 
-def test_a_repeated_error_costs_one_round_trip_and_no_model_call(mem: KGMem, monkeypatch) -> None:
+def test_a_repeated_error_costs_one_read_and_no_model_call(mem: KGMem, monkeypatch) -> None:
+    """Deferred repeats (the default): the repeat is answered by one read; its occurrence is written
+    by the next flush, as one apply_events."""
     calls = {"embed": 0, "write": [], "read": []}
     real_embed, real_write, real_read = mem.embedder.embed, mem.graph.write, mem.graph.read
 
@@ -72,8 +74,26 @@ def test_a_repeated_error_costs_one_round_trip_and_no_model_call(mem: KGMem, mon
     assert calls["embed"] == 1 and calls["write"] == ["learning/apply_events", "learning/link_similar"]
     calls.update(embed=0, write=[], read=[])
     obs = mem.tool_result("s3", {}, error="AccessDenied: Access Denied for bucket at 2025-06-30T12:00:00Z (req 9F8E7D6C5B4A3F2E)")
-    assert obs.occurrences == 2
-    assert calls["embed"] == 0 and calls["write"] == ["learning/apply_events"] and calls["read"] == []
+    assert obs.occurrences == 2 and not obs.is_new
+    assert calls["embed"] == 0 and calls["read"] == ["learning/known_fixes"]
+    mem.flush()  # (or the flusher thread, within defer_flush_ms: then the write happened already)
+    assert calls["embed"] == 0 and calls["write"] == ["learning/apply_events"]
+    calls.update(write=[])
+    assert mem.learning.flush() == 0 and calls["write"] == []  # nothing left: counted once
+    assert [r["occurrences"] for r in mem.report("top_errors")] == [2]
+
+
+def test_without_deferral_a_repeated_error_costs_one_write(settings, driver, embedder, monkeypatch) -> None:
+    off = settings.model_copy(update={"learning": settings.learning.model_copy(update={"defer_flush_ms": 0})})
+    with KGMem(off, driver=driver, embedder=embedder) as mem:
+        mem.tool_result("s3", {}, error="AccessDenied: Access Denied for bucket at 2024-01-01T00:00:00Z (req 1A2B3C4D5E6F7A8B)")
+        calls = {"write": [], "read": []}
+        real_write, real_read = mem.graph.write, mem.graph.read
+        monkeypatch.setattr(mem.graph, "write", lambda name, **p: calls["write"].append(name) or real_write(name, **p))
+        monkeypatch.setattr(mem.graph, "read", lambda name, **p: calls["read"].append(name) or real_read(name, **p))
+        obs = mem.tool_result("s3", {}, error="AccessDenied: Access Denied for bucket at 2025-06-30T12:00:00Z (req 9F8E7D6C5B4A3F2E)")
+        assert obs.occurrences == 2
+        assert calls["write"] == ["learning/apply_events"] and calls["read"] == []
 
 
 def test_backfill_without_indexing_then_index_pending(mem: KGMem, driver, ns: str) -> None:
