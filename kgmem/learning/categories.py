@@ -43,8 +43,10 @@ _CODE_NAME = re.compile(
     r"|argument|parameter|field|column|property|variable|flag|setting)\s*)['\"`][\w.-]+['\"`]", _I)
 # A source file in a stack trace names code, not an event: ``urllib3/util/timeout.py``, ``ratelimit/decorators.py``,
 # ``auth/permissions.js`` appear in the frames of errors of every kind. Blanked before the message rules run.
+# The look-behind starts a match only where a path token starts: without it a long run of word
+# characters (a 1 MB hostile message) costs quadratic backtracking.
 _SOURCE_FILE = re.compile(
-    r"[\w.@/\\-]*\b[\w-]+\.(?:py|pyx|js|mjs|cjs|ts|tsx|jsx|go|rb|java|kt|scala|rs|c|cc|cpp|h|hpp|php|cs|swift|ex|exs)\b")
+    r"(?<![\w.@/\\-])[\w.@/\\-]*\b[\w-]+\.(?:py|pyx|js|mjs|cjs|ts|tsx|jsx|go|rb|java|kt|scala|rs|c|cc|cpp|h|hpp|php|cs|swift|ex|exs)\b")
 # A timeout that is a value being validated ("ValueError: timeout must be a positive number", "invalid
 # timeout value"), not a timeout that happened.
 _TIMEOUT_SETTING = re.compile(
@@ -565,11 +567,25 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# What names an error is at the head of a message (the exception, the status) or at its tail (the
+# last line of a traceback); a megabyte of output between them only makes ~150 regular expressions
+# slow (seconds per megabyte), it never decides the category.
+_HEAD_CHARS = 8_192
+_TAIL_CHARS = 2_048
+
+
+def _window(message: str) -> str:
+    if len(message) <= _HEAD_CHARS + _TAIL_CHARS:
+        return message
+    return message[:_HEAD_CHARS] + "\n" + message[-_TAIL_CHARS:]
+
+
 def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
     """Category of an error ``message``; ``exc_types`` are the exception's class names (MRO), if any."""
     for category, rule in _TYPE_RULES:
         if any(rule.search(name) for name in exc_types):
             return category
+    message = _window(message)
     message = _SOURCE_FILE.sub("<src>", _CODE_NAME.sub(lambda m: m.group("lead") + "'_'", message))
     for category, rule in _MESSAGE_RULES:
         if category == "timeout" and (_ZERO_TIMEOUT.search(message)

@@ -427,3 +427,12 @@ def test_item5_exception_types() -> None:
     assert categorize("boom", ["ContextWindowExceededError", "BadRequestError"]) == "provider_error"
     assert categorize("boom", ["ClientAuthenticationError", "HttpResponseError"]) == "permission"
     assert categorize("boom", ["ClientError"]) == "general"
+
+
+def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
+    # One run of word characters is the worst case for the source-file rule (it hung the hostile-input
+    # suite before the rule started only at path-token starts and the message was windowed).
+    noise = "ä" * 1_000_000
+    assert categorize("PermissionError: [Errno 13] denied\n" + noise) == "permission"
+    assert categorize(noise + "\nrequests.exceptions.ReadTimeout: read timed out") == "timeout"
+    assert categorize("x" * 40_000 + " permission denied " + "x" * 40_000) == "general"  # the middle is not read
