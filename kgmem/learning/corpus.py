@@ -1,12 +1,20 @@
 """The error corpus (``tests/data/errors_corpus*.jsonl``) and its fixed train / held-out split.
 
-Every file ``errors_corpus.jsonl`` and ``errors_corpus_more_*.jsonl`` in the data directory
-is read (format: ``tests/data/errors_corpus.README.md``). The split is decided by a hash,
-before any tuning, so it never depends on results: the key is the ``group`` of a variant
-and the ``confusable_with`` of a hard negative (a negative always lands in the same half
-as the group it imitates), and a key is held out when
-``int(sha1(key).hexdigest(), 16) % 2 == 1``. Weights and thresholds are calibrated on
-``train`` only; tests assert on ``test``.
+Every file ``errors_corpus.jsonl``, ``errors_corpus_more_*.jsonl``, ``errors_corpus_train_*.jsonl``
+and ``errors_corpus_test_*.jsonl`` in the data directory is read (format:
+``tests/data/errors_corpus.README.md``). The split is decided before any tuning, so it never
+depends on results:
+
+- rows of ``errors_corpus_train_*.jsonl`` are all training rows and rows of
+  ``errors_corpus_test_*.jsonl`` all held-out rows (files collected after the matching model
+  existed: a test file is declared held-out before anyone tuning looks at it);
+- every other row is split by a hash: the key is the ``group`` of a variant and the
+  ``confusable_with`` of a hard negative (a negative always lands in the same half as the group
+  it imitates), and a key is held out when ``int(sha1(key).hexdigest(), 16) % 2 == 1``.
+
+A group must lie in one half, and a hard negative in the half of the group it imitates
+(:func:`load_corpus` checks both). Weights and thresholds are calibrated on ``train`` only;
+tests assert on ``test``.
 """
 
 from __future__ import annotations
@@ -42,13 +50,21 @@ class CorpusRow:
     file: str = ""
 
     @property
+    def routed_split(self) -> Split | None:
+        """The half the row's file puts it in (``errors_corpus_train_*`` / ``_test_*``), or None."""
+        for half in ("train", "test"):
+            if self.file.startswith(f"errors_corpus_{half}_"):
+                return half  # type: ignore[return-value]
+        return None
+
+    @property
     def split_key(self) -> str:
         """What decides the half: the group, or for a hard negative the group it imitates."""
         return self.confusable_with if self.kind == "n" and self.confusable_with else self.group
 
     @property
     def split(self) -> Split:
-        return split_of(self.split_key)
+        return self.routed_split or split_of(self.split_key)
 
 
 def split_of(key: str) -> Split:
@@ -57,9 +73,10 @@ def split_of(key: str) -> Split:
 
 
 def corpus_files(data_dir: Path = DATA_DIR) -> list[Path]:
-    """The base corpus file and every ``errors_corpus_more_*.jsonl``, in a stable order."""
+    """The base corpus file, every ``errors_corpus_more_*.jsonl``, then the routed
+    ``errors_corpus_train_*.jsonl`` and ``errors_corpus_test_*.jsonl``, in a stable order."""
     base = data_dir / "errors_corpus.jsonl"
-    more = sorted(data_dir.glob("errors_corpus_more_*.jsonl"))
+    more = [p for kind in ("more", "train", "test") for p in sorted(data_dir.glob(f"errors_corpus_{kind}_*.jsonl"))]
     return [p for p in [base, *more] if p.exists()]
 
 
@@ -80,7 +97,25 @@ def load_corpus(files: Iterable[Path] | None = None) -> list[CorpusRow]:
             if row.kind not in ("v", "n"):
                 raise CorpusError(f"{path.name}:{n}: kind must be 'v' or 'n', got {row.kind!r}")
             rows.append(row)
+    _check_halves(rows)
     return rows
+
+
+def _check_halves(rows: Sequence[CorpusRow]) -> None:
+    """A group lies in one half, and a hard negative in the half of the group it imitates:
+    otherwise a training pair would carry held-out text."""
+    half_of: dict[str, tuple[Split, str]] = {}
+    for r in rows:
+        if r.kind == "v":
+            seen = half_of.setdefault(r.group, (r.split, r.file))
+            if seen[0] != r.split:
+                raise CorpusError(f"{r.file}: group {r.group!r} is in the {r.split} half here but in the {seen[0]} "
+                                  f"half in {seen[1]}; give it another name")
+    for r in rows:
+        target = half_of.get(r.confusable_with or "")
+        if r.kind == "n" and target is not None and target[0] != r.split:
+            raise CorpusError(f"{r.file}: hard negative {r.group!r} ({r.split} half) imitates "
+                              f"{r.confusable_with!r} of the {target[0]} half; imitate a group of its own half")
 
 
 def split_corpus(rows: Sequence[CorpusRow], split: Split) -> list[CorpusRow]:

@@ -217,3 +217,34 @@ def test_chain_tail_feature_sees_a_prefixed_step() -> None:
     c = ErrorText("ENOSPC: no space left on device", {})
     assert features(a, b, 0.8).chain_tail == 1.0
     assert features(a, c, 0.8).chain_tail == 0.0
+
+
+def _write(path, rows) -> None:
+    import json
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+
+
+def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
+    from kgmem.learning.corpus import corpus_files
+    row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
+    _write(tmp_path / "errors_corpus.jsonl", [{**row, "group": "base"}])
+    _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "tr"}, {**row, "group": "tr"},
+                                                      {**row, "kind": "n", "group": "trn", "confusable_with": "tr"}])
+    _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "group": "te"}])
+    rows = load_corpus(corpus_files(tmp_path))
+    assert [r.file for r in rows][-1] == "errors_corpus_test_1.jsonl"
+    assert {r.group for r in split_corpus(rows, "train")} >= {"tr", "trn"}
+    assert "te" in {r.group for r in split_corpus(rows, "test")}
+    assert next(r for r in rows if r.group == "base").split == split_of("base")
+
+
+def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_refused(tmp_path) -> None:
+    from kgmem.learning.corpus import CorpusError, corpus_files
+    row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
+    _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "g"}])
+    _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "group": "g"}])
+    with pytest.raises(CorpusError, match="group 'g'"):
+        load_corpus(corpus_files(tmp_path))
+    _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "kind": "n", "group": "twin", "confusable_with": "g"}])
+    with pytest.raises(CorpusError, match="imitates 'g'"):
+        load_corpus(corpus_files(tmp_path))
