@@ -14,30 +14,21 @@ def _write(root: Path, name: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def test_include_line_is_replaced_by_the_fragment(tmp_path: Path) -> None:
-    _write(tmp_path, "a/fragments/part", "  MATCH (n)\n")
-    _write(tmp_path, "a/main", "// head\n  // @include a/fragments/part\nRETURN n\n")
-    assert cypher.render(tmp_path, "a/main") == "// head\n  MATCH (n)\nRETURN n\n"
-
-
-def test_fragment_without_final_newline_keeps_next_line_apart(tmp_path: Path) -> None:
-    _write(tmp_path, "f", "MATCH (n)")
-    _write(tmp_path, "main", "// @include f\nRETURN n")
-    assert cypher.render(tmp_path, "main") == "MATCH (n)\nRETURN n"
-
-
-def test_only_a_whole_line_directive_includes(tmp_path: Path) -> None:
-    _write(tmp_path, "f", "X\n")
-    text = "RETURN 1 // @include f\n// see @include f for details\n"
-    _write(tmp_path, "main", text)
-    assert cypher.render(tmp_path, "main") == text
-
-
-def test_nested_includes_expand(tmp_path: Path) -> None:
-    _write(tmp_path, "inner", "WITH 1 AS x\n")
-    _write(tmp_path, "outer", "// @include inner\nWITH x\n")
-    _write(tmp_path, "main", "// @include outer\n// @include inner\nRETURN x\n")
-    assert cypher.render(tmp_path, "main") == "WITH 1 AS x\nWITH x\nWITH 1 AS x\nRETURN x\n"
+@pytest.mark.parametrize(("files", "expected"), [
+    pytest.param({"a/fragments/part": "  MATCH (n)\n", "a/main": "// head\n  // @include a/fragments/part\nRETURN n\n"},
+                 "// head\n  MATCH (n)\nRETURN n\n", id="whole-line-replaced"),
+    pytest.param({"f": "MATCH (n)", "a/main": "// @include f\nRETURN n"},
+                 "MATCH (n)\nRETURN n", id="fragment-without-final-newline"),
+    pytest.param({"f": "X\n", "a/main": "RETURN 1 // @include f\n// see @include f for details\n"},
+                 "RETURN 1 // @include f\n// see @include f for details\n", id="only-whole-line-directives"),
+    pytest.param({"inner": "WITH 1 AS x\n", "outer": "// @include inner\nWITH x\n",
+                  "a/main": "// @include outer\n// @include inner\nRETURN x\n"},
+                 "WITH 1 AS x\nWITH x\nWITH 1 AS x\nRETURN x\n", id="nested"),
+])
+def test_include_expands(tmp_path: Path, files: dict[str, str], expected: str) -> None:
+    for name, text in files.items():
+        _write(tmp_path, name, text)
+    assert cypher.render(tmp_path, "a/main") == expected
 
 
 def test_cycle_raises_naming_the_chain(tmp_path: Path) -> None:

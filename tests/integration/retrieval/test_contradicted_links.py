@@ -7,14 +7,10 @@ from __future__ import annotations
 
 from kgmem import KGMem
 
-# The npm 404 look-alikes of tests/integration/learning/test_failed_fixes.py: a misspelt public
-# package (fix: the spelling) and a private scoped package (needs a registry login).
-TYPO = ("npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
-        "npm ERR! 404  'lodahs@*' is not in this registry.")
-PRIVATE = ("npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@acme%2fui - Not found\n"
-           "npm ERR! 404  '@acme/ui@^2.0.0' is not in this registry.\n"
-           "npm ERR! 404 You should bug the author to publish it (or use the name yourself!)")
-SPELLING = "fix the package name's spelling"
+# The npm 404 look-alikes of tests/integration/learning/test_failed_fixes.py (conftest.py puts
+# that directory on sys.path).
+from near_twins import PRIVATE, SPELLING, TYPO  # type: ignore[import-not-found]
+
 QUERY = "you should bug the author to publish it, or use the name yourself"
 
 
