@@ -32,7 +32,12 @@ class IngestInterrupted(KGMemError):
 
 
 class CypherNotFound(KGMemError):
-    """A named Cypher file does not exist under cypher/."""
+    """A named Cypher file does not exist under cypher/ (or its name is invalid); for a
+    fragment pulled in by ``// @include``, the message names the including file."""
+
+
+class CypherIncludeCycle(CypherNotFound):
+    """Cypher ``// @include`` lines form a cycle; the message names the chain (a -> b -> a)."""
 
 
 class ServerError(KGMemError):

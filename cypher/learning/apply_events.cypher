@@ -60,23 +60,10 @@ CALL () {
     SET r.count = r.count + ev.count, r.last_seen = ev.last,
         r.open = ev.open, r.open_params = ev.params, r.open_at = ev.last
   }
-  // What kgmem already knows: fixes of this error, and fixes of its SIMILAR_TO neighbours.
-  // learning/known_fixes (the read of a deferred repeat) has these two subqueries verbatim:
-  // change one, mirror the other.
-  CALL (e) {
-    OPTIONAL MATCH (e)-[r:RESOLVED_BY]->(f:Fix)
-    RETURN collect(CASE WHEN f IS NULL THEN null ELSE
-      {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
-       successes: r.successes, failures: r.failures, last_used: r.last_used} END) AS direct
-  }
-  CALL (e) {
-    // A contradicted link (a fix it lent failed here: see the outcomes below) lends nothing more.
-    OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
-    WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)
-    RETURN collect(CASE WHEN f IS NULL THEN null ELSE
-      {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
-       successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar
-  }
+  // What kgmem already knows: fixes of this error, and fixes of its SIMILAR_TO neighbours
+  // (the same fragments as learning/known_fixes, the read of a deferred repeat).
+  // @include learning/fragments/known_fix_direct
+  // @include learning/fragments/known_fix_similar
   RETURN collect({id: e.id, occurrences: e.occurrences, vector_pending: e.vector_pending, pattern: e.pattern,
                   signature: e.signature, keys: e.keys, tool: e.tool, category: e.category,
                   template: e.template, direct: direct, similar: similar}) AS errors

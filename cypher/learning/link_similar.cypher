@@ -23,8 +23,6 @@ CALL () {
 }
 UNWIND $ids AS id
 MATCH (e:ErrorPattern {ns: $ns, id: id})
-OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
-WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)  // as in apply_events
-RETURN id, collect(CASE WHEN f IS NULL THEN null ELSE
-  {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
-   successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar
+// The fixes of its neighbours, as apply_events and known_fixes read them (one fragment).
+// @include learning/fragments/known_fix_similar
+RETURN id, similar

@@ -1,8 +1,9 @@
 // Hydrate the fused candidates of both legs and expand the best of them, in one round trip
 // (docs/design.md §6.4). For each seed: its properties (for quality ranking), and up to $per_seed
 // neighbours within $hops hops over the Graph RAG relationships — fixes of errors (RESOLVED_BY),
-// similar errors (SIMILAR_TO), knowledge about the same entities (ABOUT / MENTIONS), neighbouring
-// turns (NEXT) — each with its path and a weight decayed per hop (× the edge's score or confidence).
+// similar errors (SIMILAR_TO, but not a contradicted link), knowledge about the same entities
+// (ABOUT / MENTIONS), neighbouring turns (NEXT) — each with its path and a weight decayed per
+// hop (× the edge's score or confidence).
 // With $overlay_session, each item also carries that session's overlay view (v_alpha, v_beta: BQAR,
 // overlay_feedback.cypher), one index seek per item; null = none. The view is damped here, at read
 // time, by $overlay_damping for every conversation shift since it was written ($overlay_epoch − the
@@ -26,6 +27,10 @@ CALL (seed, s) {
   WITH seed, s WHERE seed.expand AND $hops > 0
   MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
   WHERE length(p) <= $hops AND n.ns = $ns AND coalesce(n.is_active, true)
+    // A contradicted SIMILAR_TO link (a fix it lent failed across it) is not walked: the same
+    // rule by which it lends no fixes (cypher/learning/fragments/known_fix_similar.cypher).
+    AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+            OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
   WITH p, n,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'

@@ -9,14 +9,8 @@ import pytest
 from kgmem import KGMem
 from kgmem.learning.confidence import ConfidenceRules, after_outcomes
 
-# The look-alike pair: the same npm 404 for a misspelt public package (fix: the name) and for a
-# private scoped package (fix: log in to the registry). Matching links them (same words).
-TYPO = ("npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
-        "npm ERR! 404  'lodahs@*' is not in this registry.")
-PRIVATE = ("npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@acme%2fui - Not found\n"
-           "npm ERR! 404  '@acme/ui@^2.0.0' is not in this registry.\n"
-           "npm ERR! 404 You should bug the author to publish it (or use the name yourself!)")
-SPELLING = "fix the package name's spelling"
+from near_twins import PRIVATE, SPELLING, TYPO  # type: ignore[import-not-found]
+
 # A true variant: the same Postgres error behind a docker-compose prefix, another user.
 PG = 'FATAL:  password authentication failed for user "nfldb"'
 PG_WRAPPED = 'db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password authentication failed for user "postgres"'
