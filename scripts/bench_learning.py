@@ -81,7 +81,8 @@ def corpus(args: argparse.Namespace) -> dict:
                               "variant_rate": round(r.variant_rate, 3), "hard_negatives": r.hard_negatives,
                               "negatives_fixed": r.negatives_fixed, "wrong_fixes": r.wrong_fixes,
                               "category_accuracy": round(r.category_accuracy, 3), "messages": r.messages,
-                              "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed))}
+                              "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed)),
+                              "by_file": {name: vars(f) for name, f in sorted(r.by_file.items())}}
                 if args.feedback:
                     out[split]["feedback"] = {
                         "failures_reported": fb.failures_reported, "variants_fixed": fb.variants_fixed,

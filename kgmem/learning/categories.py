@@ -198,6 +198,13 @@ _SPEC_TIMEOUT_MORE = (
     r"\btook longer than \d+\s*(?:ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b",
 )
 _SPEC_PERMISSION_MORE = (
+    # GitHub protected branches (GH006 "Protected branch update failed"; the push is refused as
+    # "protected branch hook declined"), gitolite's access rules ("DENIED by fallthru"), Azure RBAC
+    # ("Principal does not have access to API/Operation"): the fix is a role or a branch rule.
+    r"\bProtected branch update failed\b",
+    r"\bprotected branch hook declined\b",
+    r"\bDENIED by fallthru\b",
+    r"\bPrincipal does not have access\b",
     # OpenSSH (sshconnect2.c / authfile.c): a private key readable by others is refused.
     r"\bUNPROTECTED PRIVATE KEY FILE\b",
     r"\bpermissions 0?[0-7]{3} for .{1,300}? are too open\b",
@@ -331,6 +338,12 @@ _SPEC_THROTTLED_MORE = (
     r"\bResourceExhausted\w*",
 )
 _SPEC_PROVIDER_MORE = (
+    # Azure OpenAI: the provider's content filter refused the prompt or the completion
+    # (finish_reason / code "content_filter", "... content management policy"); an API version of
+    # the deployment that does not know a request field ("Unrecognized request argument supplied").
+    r"\bcontent management policy\b",
+    r"\(content_filter\)",
+    r"\bUnrecognized request arguments? supplied\b",
     # Google APIs error model: 500 INTERNAL, message "Internal error encountered." / "An internal error has
     # occurred" right after the status.
     r"\binternal error encountered\b",
@@ -434,6 +447,12 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             *_SPEC_THROTTLED,
             *_SPEC_THROTTLED_MORE,
         ),
+    ),
+    (
+        # Answered "forbidden" but not about access: Docker's build-context rule (COPY/ADD of a path
+        # outside the context: the fix is the context or the path, no access right).
+        "tool_error",
+        _rx(r"\bforbidden path outside the build context\b"),
     ),
     (
         "permission",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -133,6 +133,18 @@ def groups(rows: Sequence[CorpusRow]) -> dict[str, list[CorpusRow]]:
 
 
 @dataclass(frozen=True)
+class FileRecall:
+    """The measure restricted to the rows of one corpus file (e.g. a fresh held-out file)."""
+
+    variants: int = 0
+    variants_fixed: int = 0
+    hard_negatives: int = 0
+    negatives_fixed: int = 0
+    category_correct: int = 0
+    messages: int = 0
+
+
+@dataclass(frozen=True)
 class FixRecall:
     """The issue-9 measure on one half, through the real engine."""
 
@@ -146,6 +158,7 @@ class FixRecall:
     category_correct: int
     messages: int
     missed: list[str]
+    by_file: dict[str, FileRecall] = field(default_factory=dict)
 
     @property
     def variant_rate(self) -> float:
@@ -179,19 +192,19 @@ def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
     """:func:`measure_fix_recall` plus the observations of the later variants and hard negatives."""
     by_group = groups(rows)
     fix_of = _fix_names(by_group)
-    correct = total = 0
+    tally = _Tally()
     for g, variants in by_group.items():
         obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
         mem.resolve(obs, fix_of[g], ns=ns)
-        correct += four_class(obs.category) == four_class(variants[0].category)
-        total += 1
+        tally.category(variants[0], obs)
     fixed, wrong, missed = 0, 0, []
     later = [(v, mem.tool_result(tool, {}, error=v.text, ns=ns)) for vs in by_group.values() for v in vs[1:]]
     for v, obs in later:
         got = {f.description for f in obs.fixes}
-        correct += four_class(obs.category) == four_class(v.category)
-        total += 1
-        if fix_of[v.group] in got:
+        tally.category(v, obs)
+        hit = fix_of[v.group] in got
+        tally.add(v.file, variants=1, variants_fixed=int(hit))
+        if hit:
             fixed += 1
         else:
             missed.append(v.group)
@@ -200,12 +213,32 @@ def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
                  for n in rows if n.kind == "n" and n.confusable_with in by_group]
     bad = []
     for n, obs in negatives:
-        correct += four_class(obs.category) == four_class(n.category)
-        total += 1
-        if fix_of[n.confusable_with or ""] in {f.description for f in obs.fixes}:
+        tally.category(n, obs)
+        hit = fix_of[n.confusable_with or ""] in {f.description for f in obs.fixes}
+        tally.add(n.file, hard_negatives=1, negatives_fixed=int(hit))
+        if hit:
             bad.append(n.group)
-    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, correct, total, missed)
+    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, tally.correct,
+                       tally.total, missed, dict(tally.files))
     return result, later, negatives
+
+
+class _Tally:
+    """Category counts overall and every count per corpus file."""
+
+    def __init__(self) -> None:
+        self.correct = self.total = 0
+        self.files: dict[str, FileRecall] = {}
+
+    def add(self, file: str, **counts: int) -> None:
+        now = self.files.get(file, FileRecall())
+        self.files[file] = replace(now, **{k: getattr(now, k) + v for k, v in counts.items()})
+
+    def category(self, row: CorpusRow, obs: Any) -> None:
+        ok = four_class(obs.category) == four_class(row.category)
+        self.correct += ok
+        self.total += 1
+        self.add(row.file, category_correct=int(ok), messages=1)
 
 
 def _fix_names(by_group: dict[str, list[CorpusRow]]) -> dict[str, str]:

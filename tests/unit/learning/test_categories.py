@@ -436,3 +436,25 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
     assert categorize("PermissionError: [Errno 13] denied\n" + noise) == "permission"
     assert categorize(noise + "\nrequests.exceptions.ReadTimeout: read timed out") == "timeout"
     assert categorize("x" * 40_000 + " permission denied " + "x" * 40_000) == "general"  # the middle is not read
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        # Session 16, from the training-only file errors_corpus_train_1.jsonl (misses of the rules there).
+        ("remote: error: GH006: Protected branch update failed for refs/heads/main.", "permission"),
+        (" ! [remote rejected] master -> master (protected branch hook declined)", "permission"),
+        ("remote: W refs/heads/wifi repo user DENIED by fallthru", "permission"),
+        ("Message: Principal does not have access to API/Operation.", "permission"),
+        ("Error: (content_filter) The response was filtered due to the prompt triggering Azure OpenAI's content "
+         "management policy.", "provider_error"),
+        ("openai.error.InvalidRequestError: Unrecognized request argument supplied: functions", "provider_error"),
+        # "forbidden" that is not about access rights
+        ("COPY failed: forbidden path outside the build context: ../go.mod ()", "tool_error"),
+        # ... and the plain ones still are
+        ("COPY failed: stat /var/lib/docker: permission denied", "permission"),
+        ("An error occurred (403) when calling the HeadObject operation: Forbidden", "permission"),
+    ],
+)
+def test_rules_from_the_training_only_file(message: str, category: str) -> None:
+    assert categorize(message) == category
