@@ -22,13 +22,15 @@ from kgmem.learning.corpus import load_corpus, measure_with_feedback, split_corp
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# Held-out bounds, measured on the corpus with errors_corpus_more_3.jsonl (issue 9c, docs/learning.md):
-# 358/402 = 0.891 of variants got their fix (the issue's 0.90 is NOT met on this corpus), 20/74 = 0.27
-# hard negatives got the wrong one (the issue's goal of 0 is NOT met; this bound only keeps it from
-# getting worse: ≤ 24), four-class category accuracy 0.927 (goal 0.95 NOT met). Margins for
-# model/runtime drift.
-MIN_VARIANT_RATE = 0.86
-MAX_NEGATIVES_SHARE = 0.33
+# Held-out bounds, measured once on the held-out half that now includes the fresh file
+# errors_corpus_test_1.jsonl (session 16, docs/learning.md "Fresh held-out file"): 470/547 = 0.859 of
+# variants got their fix (the issue's 0.90 is NOT met), 36/117 = 0.31 hard negatives got the wrong one
+# (the issue's goal of 0 is NOT met; the bound only keeps it from getting worse), four-class category
+# accuracy 0.932 (goal 0.95 NOT met on the fresh file: 0.821 there). The bounds are lower than in
+# session 15 because the held-out data grew by a harder, unseen file, not because a figure moved on the
+# same data. Margins for model/runtime drift.
+MIN_VARIANT_RATE = 0.83
+MAX_NEGATIVES_SHARE = 0.36
 MIN_CATEGORY_ACCURACY = 0.90
 
 
@@ -45,6 +47,9 @@ def test_held_out_half(mem: KGMem, ns: str) -> None:
     assert result.variant_rate >= MIN_VARIANT_RATE, result.summary()
     assert len(result.negatives_fixed) <= MAX_NEGATIVES_SHARE * result.hard_negatives, result.summary()
     assert result.category_accuracy >= MIN_CATEGORY_ACCURACY, result.summary()
+    files = result.by_file.values()  # the per-file breakdown adds up to the totals
+    assert sum(f.variants for f in files) == result.variants and sum(f.messages for f in files) == result.messages
+    assert sum(f.negatives_fixed for f in files) == len(result.negatives_fixed)
     # With feedback (docs/learning.md, "Failed borrowed fixes"): once the agent reported the wrong
     # fixes failed, no hard negative gets its look-alike's fix again, nor a fix its look-alike learns
     # later; the variants keep theirs (a 1 % margin: a variant loses its own fix only when one
