@@ -76,8 +76,8 @@ def corpus_files(data_dir: Path = DATA_DIR) -> list[Path]:
     """The base corpus file, every ``errors_corpus_more_*.jsonl``, then the routed
     ``errors_corpus_train_*.jsonl`` and ``errors_corpus_test_*.jsonl``, in a stable order."""
     base = data_dir / "errors_corpus.jsonl"
-    more = [p for kind in ("more", "train", "test") for p in sorted(data_dir.glob(f"errors_corpus_{kind}_*.jsonl"))]
-    return [p for p in [base, *more] if p.exists()]
+    others = [p for kind in ("more", "train", "test") for p in sorted(data_dir.glob(f"errors_corpus_{kind}_*.jsonl"))]
+    return [p for p in [base, *others] if p.exists()]
 
 
 def load_corpus(files: Iterable[Path] | None = None) -> list[CorpusRow]:
@@ -218,16 +218,17 @@ def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
         tally.add(n.file, hard_negatives=1, negatives_fixed=int(hit))
         if hit:
             bad.append(n.group)
-    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong, tally.correct,
-                       tally.total, missed, dict(tally.files))
+    files = tally.files
+    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong,
+                       sum(f.category_correct for f in files.values()), sum(f.messages for f in files.values()),
+                       missed, dict(files))
     return result, later, negatives
 
 
 class _Tally:
-    """Category counts overall and every count per corpus file."""
+    """Every count per corpus file (the category totals are their sums)."""
 
     def __init__(self) -> None:
-        self.correct = self.total = 0
         self.files: dict[str, FileRecall] = {}
 
     def add(self, file: str, **counts: int) -> None:
@@ -236,8 +237,6 @@ class _Tally:
 
     def category(self, row: CorpusRow, obs: Any) -> None:
         ok = four_class(obs.category) == four_class(row.category)
-        self.correct += ok
-        self.total += 1
         self.add(row.file, category_correct=int(ok), messages=1)
 
 
