@@ -43,6 +43,11 @@ GENERIC_EXCEPTIONS = frozenset({
     "UnhandledPromiseRejectionWarning", "CalledProcessError", "HTTPError", "HttpError", "APIError", "ApiError",
     "ClientError", "ServerError", "InvalidRequestError", "BadRequestError", "APIStatusError", "OpenAIError",
     "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError", "ValueError",
+    # PEP 249 (DB-API 2.0): the classes every driver raises its errors as. The driver's own subclass
+    # (psycopg2.errors.ForeignKeyViolation) and the SQLSTATE code name the error; these only its family, and
+    # one driver version raises psycopg2.DatabaseError where another raises OperationalError for one error.
+    "DatabaseError", "InterfaceError", "DataError", "OperationalError", "IntegrityError", "InternalError",
+    "ProgrammingError", "NotSupportedError",
 })
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -126,6 +131,8 @@ _QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:
 _MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
 # Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
 _QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
+# Any class name in a chain ("StartupException: ElasticsearchException[…]; nested: AccessDeniedException[…]").
+_NAMED_EXC = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception))\b")
 # "port 22" vs "port 443": a system port (0-1023, IANA "Service Name and Transport Protocol Port
 # Number Registry", RFC 6335 §6) names the protocol (ssh vs https), and a timeout on one needs
 # another fix than on the other. Ports ≥ 1024 are an application's choice (8080, 5432): no key.
@@ -181,7 +188,8 @@ class CoreError:
     ``lines`` are the core lines without wrappers (not normalised); ``exc_class`` is the
     most specific exception class named (None for a generic base or none); ``service_code``
     a trailing ``(CamelCase)`` code; ``tool`` the command a prompt or tool prefix names;
-    ``http_status`` the status an error object's field states (``statusCode: 403``).
+    ``http_status`` the status an error object's field states (``statusCode: 403``); ``chain`` every
+    specific class the core lines name (a Java or Python chain names the wrapper and its cause).
     """
 
     lines: tuple[str, ...]
@@ -189,6 +197,7 @@ class CoreError:
     service_code: str | None = None
     tool: str | None = None
     http_status: str | None = None  # from an error object's status field, a line the core leaves out
+    chain: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -199,8 +208,13 @@ class CoreError:
         """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port),
         ``http`` (an error object's status field)."""
         keys: dict[str, frozenset[str]] = {}
-        if self.exc_class:
-            keys["exc"] = frozenset({self.exc_class})
+        # One error printed by two layers names the wrapper in one and the cause in the other
+        # ("SSLHandshakeException: PKIX path building failed: …SunCertPathBuilderException" and "PKIX path
+        # building failed: …SunCertPathBuilderException"): every class of the chain is a key, so two chains
+        # conflict only when they share no class.
+        classes = frozenset(self.chain) | ({self.exc_class} if self.exc_class else set())
+        if classes:
+            keys["exc"] = classes
         if self.service_code:
             keys["svc"] = frozenset({self.service_code})
         if self.http_status:
@@ -231,9 +245,11 @@ def extract_core(message: str) -> CoreError:
     chosen = _distinct(_dedupe(marked or body)[:_MAX_CANDIDATES])[:_MAX_CORE_LINES]
     if tool is None:
         tool = _tool_of([raw for raw, _, _ in chosen])
-    exc_class, service_code, core = None, None, []
-    for _, line, exc in chosen:
+    exc_class, service_code, core, named = None, None, [], {}
+    for raw, line, exc in chosen:
         exc_class = exc_class or exc
+        if exc or _QUALIFIED_EXC.search(raw):  # a line that states a class: the names of its chain
+            named.update(dict.fromkeys(n for n in _NAMED_EXC.findall(raw) if not _is_generic(n)))
         if exc_class is None:
             qualified = [n for n in _QUALIFIED_EXC.findall(line) if not _is_generic(n)]
             dotted = _DOTTED_CLASS.match(line)
@@ -246,7 +262,7 @@ def extract_core(message: str) -> CoreError:
             service_code = code.group(1)
         core.append(line[:_MAX_LINE_CHARS])
     core = [c for c in core if c] or [chosen[0][0][:_MAX_LINE_CHARS]]
-    return CoreError(tuple(core), exc_class, service_code, tool, _status_field(lines))
+    return CoreError(tuple(core), exc_class, service_code, tool, _status_field(lines), tuple(named))
 
 
 def _distinct(lines: list[str]) -> list[tuple[str, str, str | None]]:

@@ -31,7 +31,9 @@ from kgmem.learning.templates import has_zero_duration
 
 __all__ = ["ErrorText", "Features", "MatchModel", "DEFAULT_MODEL", "features", "match_score", "near_twins", "fit_logistic"]
 
-_TOKEN = re.compile(r"<\*>|<[a-z]+>|[A-Za-z_][A-Za-z0-9_]*|\d+")
+# "<ROOT>/package.json", "<redacted-address>": a name in angle brackets is a value a tool or a user put in.
+_TOKEN = re.compile(r"<\*>|<[A-Za-z][\w-]*>|[A-Za-z_][A-Za-z0-9_]*|\d+")
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
 _SPACES = re.compile(r"\s+")
 # Error chains ("install failed: pre-install: timed out waiting for the condition"), dash and
 # semicolon joins: each piece is a clause that may be the whole error elsewhere.
@@ -44,6 +46,12 @@ _WRAPPER_WORD = re.compile(r"err|fatal|warn|exception|info|debug|panic|fail", re
 
 def _words(text: str) -> tuple[str, ...]:
     return tuple(t.lower() for t in _TOKEN.findall(text) if t != "<*>")
+
+
+def _slots(text: str) -> tuple[str, ...]:
+    """The words of ``text`` with every variable (``<*>``, a placeholder) kept as ``<*>``: aligned against
+    the other side, a word standing where it has a variable is that variable's value, not a word more."""
+    return tuple("<*>" if t == "<*>" or _PLACEHOLDER.fullmatch(t) else t.lower() for t in _TOKEN.findall(text))
 
 
 @dataclass(frozen=True)
@@ -215,15 +223,16 @@ def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
     pair = _best_pair(a.lines, b.lines)
     if pair is None:
         return False
-    wx, wy = _words(pair[0]), _words(pair[1])
+    wx, wy = _slots(pair[0]), _slots(pair[1])
     ops = SequenceMatcher(None, wx, wy, autojunk=False).get_opcodes()
     subject_swapped = (len(ops) == 2 and ops[0] == ("replace", 0, 1, 0, 1) and ops[1][0] == "equal"
-                       and ops[1][2] - ops[1][1] >= 2
+                       and ops[1][2] - ops[1][1] >= 2 and "<*>" not in (wx[0], wy[0])
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
     # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
-    inserted = wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if len(ops) == 3 else ()
+    inserted = tuple(w for w in wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if w != "<*>") if len(ops) == 3 else ()
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
                        and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
+                       and any(w != "<*>" for w in wx[ops[2][1]:ops[2][2]])  # inside: words on both sides
                        and bool(_content(" ".join(inserted))))
     return subject_swapped or inserted_inside
 

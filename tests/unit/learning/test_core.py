@@ -162,3 +162,27 @@ def test_introducing_line_gives_way_to_the_error_it_introduces() -> None:
 def test_value_after_a_key_word_stays() -> None:
     assert extract_core("ssh: connect to host example.com port 22: Connection timed out").identity()["port"] == \
         frozenset({"22"})
+
+
+def test_every_class_of_a_stated_chain_is_an_identity_key() -> None:
+    wrapped = extract_core("javax.net.ssl.SSLHandshakeException: sun.security.validator.ValidatorException: PKIX path "
+                           "building failed: sun.security.provider.certpath.SunCertPathBuilderException: unable to "
+                           "find valid certification path to requested target")
+    bare = extract_core("PKIX path building failed: sun.security.provider.certpath.SunCertPathBuilderException: "
+                        "unable to find valid certification path to requested target")
+    assert {"SSLHandshakeException", "SunCertPathBuilderException"} <= wrapped.identity()["exc"]
+    assert wrapped.identity()["exc"] & bare.identity()["exc"] == {"SunCertPathBuilderException"}
+
+
+def test_a_class_named_only_inside_a_sentence_is_no_key() -> None:
+    # no line states a class: a name in passing ("Encountered AWSError") identifies nothing on its own
+    assert "exc" not in extract_core("[tag=AWSErrorMarshaller message=Encountered AWSError 'SlowDown': "
+                                     "Please reduce your request rate.]").identity()
+
+
+def test_db_api_classes_are_a_family_not_an_identity() -> None:
+    # PEP 249: drivers raise any error as one of these; one error comes as either in two driver versions
+    assert "exc" not in extract_core("psycopg2.DatabaseError: SSL SYSCALL error: EOF detected").identity()
+    assert "exc" not in extract_core("psycopg2.OperationalError: SSL SYSCALL error: EOF detected").identity()
+    assert extract_core("psycopg2.errors.ForeignKeyViolation: insert or update on table \"a\" violates foreign key "
+                        "constraint \"b\"").identity()["exc"] == {"ForeignKeyViolation"}

@@ -248,3 +248,18 @@ def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_r
     _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "kind": "n", "group": "twin", "confusable_with": "g"}])
     with pytest.raises(CorpusError, match="imitates 'g'"):
         load_corpus(corpus_files(tmp_path))
+
+
+def test_words_standing_for_a_variable_are_its_value_not_a_twin() -> None:
+    # aligned against a wildcard or a placeholder a tool printed (<ROOT>), a word is the value
+    assert not near_twins(ErrorText("COPY failed: stat files-to-copy/: file does not exist", {}),
+                          ErrorText("COPY failed: stat <*>: file does not exist", {}))
+    assert not near_twins(ErrorText("pnpm-lock.yaml is not up to date with package.json", {}),
+                          ErrorText("pnpm-lock.yaml is not up to date with <ROOT>/package.json", {}))
+    assert not near_twins(ErrorText("failed to push some refs to 'https://<*>", {}),
+                          ErrorText("failed to push some refs to '<*>'", {}))
+    # words inserted between words on both sides still make another error
+    assert near_twins(ErrorText("COPY failed: stat <*>: config file does not exist", {}),
+                      ErrorText("COPY failed: stat <*>: file does not exist", {}))
+    assert near_twins(ErrorText("password authentication failed for user <*>", {}),
+                      ErrorText("Peer authentication failed for user <*>", {}))
