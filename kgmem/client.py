@@ -15,6 +15,7 @@ from typing import Any
 import neo4j
 
 from kgmem.analysis import AnalysisService, TextGenerator
+from kgmem.analysis.service import default_generator
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
@@ -22,6 +23,7 @@ from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
+from kgmem.learning.adjudication import adjudicator_for
 from kgmem.ingest.ingester import IngestReport
 from kgmem.retrieval import Context, Retrieval, SearchResult
 from kgmem.vectors import Embedder
@@ -38,8 +40,9 @@ class KGMem:
         chroma: an existing Chroma client to use.
         embedder: an existing :class:`~kgmem.vectors.Embedder` (the model is loaded once per process
             if you share it).
-        generator: the LLM for conversation analysis; by default the Anthropic API when a key is
-            set, else kgmem's offline extractor.
+        generator: the LLM for conversation analysis and for judging close error matches
+            (``learning.adjudicate_band``); by default the Anthropic API when a key is set, else
+            kgmem's offline extractor and the matching model alone.
 
     Use as a context manager, or call :meth:`close`.
     """
@@ -61,8 +64,11 @@ class KGMem:
         self.vectors = self.engines.vectors
         self.embedder = self.engines.embedder
         self.namespace = self.settings.namespace
+        # One LLM (or none) for the whole client: conversation analysis and match adjudication.
+        generator = generator if generator is not None else default_generator(self.settings)
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
-                                       spool_dir=self.settings.spool_dir)
+                                       spool_dir=self.settings.spool_dir,
+                                       adjudicator=adjudicator_for(generator, self.settings.learning.adjudicate_band))
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,

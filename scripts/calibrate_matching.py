@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
+from kgmem.learning.adjudication import in_band  # noqa: E402
 from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 from kgmem.learning.matching import (  # noqa: E402
     DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
@@ -91,29 +92,41 @@ def _pairs(rows: list[CorpusRow], texts, sim):
             and not near_twins(texts[i], texts[j])]
 
 
-def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
+def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float = 0.0) -> dict:
     """The issue's measure, pairwise: does each later variant match the group's first variant;
-    does a hard negative match the first variant of the group it imitates."""
+    does a hard negative match the first variant of the group it imitates. With ``band``: how many
+    of those pairs are close calls an LLM adjudicator would be asked about (``learning.adjudicate_band``),
+    and the figures if it judged every one of them right (its ceiling; its real accuracy needs a key)."""
     idx = {id(r): n for n, r in enumerate(rows)}
     by_group = groups(rows)
     got, total, wrong, negs = 0, 0, [], 0
+    asked = {"variants": 0, "variants_missed": 0, "negatives": 0, "negatives_matched": 0}
 
-    def linked(i: int, j: int) -> bool:
+    def linked(i: int, j: int, kind: str) -> bool:
         s = match_score(texts[i], texts[j], float(sim[i, j]), model)
-        return s is not None and s >= model.threshold
+        hit = s is not None and s >= model.threshold
+        if in_band(s, model.threshold, band):
+            asked[kind] += 1
+            asked[kind + ("_matched" if kind == "negatives" else "_missed")] += hit == (kind == "negatives")
+        return hit
 
     for vs in by_group.values():
         first = idx[id(vs[0])]
         for v in vs[1:]:
             total += 1
-            got += linked(idx[id(v)], first)
+            got += linked(idx[id(v)], first, "variants")
     for n, r in enumerate(rows):
         if r.kind == "n" and r.confusable_with in by_group:
             negs += 1
-            if linked(n, idx[id(by_group[r.confusable_with][0])]):
+            if linked(n, idx[id(by_group[r.confusable_with][0])], "negatives"):
                 wrong.append(r.group)
-    return {"variants": total, "variants_matched": round(got / max(1, total), 3), "hard_negatives": negs,
-            "hard_negatives_matched": len(wrong), "wrong": wrong}
+    out = {"variants": total, "variants_matched": round(got / max(1, total), 3), "hard_negatives": negs,
+           "hard_negatives_matched": len(wrong), "wrong": wrong}
+    if band > 0:
+        out["adjudication"] = {"band": band, "asked": asked, "ceiling_variants_matched": round(
+            (got + asked["variants_missed"]) / max(1, total), 3),
+            "ceiling_hard_negatives_matched": len(wrong) - asked["negatives_matched"]}
+    return out
 
 
 def _identical_templates(rows: list[CorpusRow], texts) -> float:
@@ -149,14 +162,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval", action="store_true", help="no fit: DEFAULT_MODEL on the training half only")
     parser.add_argument("--train-only", action="store_true",
                         help="fit and print the training figures only; the held-out half is not scored")
+    parser.add_argument("--band", type=float, default=None,
+                        help="with --eval: count the close calls within BAND of the threshold (LLM adjudication) "
+                             "and the ceiling if each were judged right (default: learning.adjudicate_band)")
+    parser.add_argument("--half", choices=("train", "test"), default="train",
+                        help="with --eval: the half scored (test = held-out: the lead's single measurement)")
     args = parser.parse_args(argv)
     rows = load_corpus()
     train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
     t_texts, t_sim = _prepare(train, None)
     if args.eval:  # the fast loop for rule changes: training half only, the held-out half untouched
-        measured = _measure(train, t_texts, t_sim, DEFAULT_MODEL)
-        measured["identical_templates"] = _identical_templates(train, t_texts)
-        print(json.dumps({"train": measured}, indent=2))
+        band = load_settings().learning.adjudicate_band if args.band is None else args.band
+        half, texts, sim = (train, t_texts, t_sim) if args.half == "train" else (test, *_prepare(test, None))
+        measured = _measure(half, texts, sim, DEFAULT_MODEL, band)
+        measured["identical_templates"] = _identical_templates(half, texts)
+        print(json.dumps({args.half: measured}, indent=2))
         return 0
     emb = None if args.train_only else _embedder()
     pairs = _pairs(train, t_texts, t_sim)

@@ -42,6 +42,7 @@ from kgmem.learning.plan import (
 )
 from kgmem.ids import node_id
 from kgmem.learning import matching
+from kgmem.learning.adjudication import Borderline, MatchAdjudicator, in_band
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
@@ -81,7 +82,8 @@ class LearningEngine:
 
     def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
                  settings: LearningSettings, spool_dir: Path | None = None, *,
-                 replayer: SpoolReplayer | None = None, defer: bool = True) -> None:
+                 replayer: SpoolReplayer | None = None, defer: bool = True,
+                 adjudicator: MatchAdjudicator | None = None) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores,
         # the sync methods run them here on ``io`` — spooling and its replay included.
         self.graph = graph
@@ -91,6 +93,8 @@ class LearningEngine:
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
         self.describe = ErrorDescriber()
+        # With an LLM configured, close calls of the matching model are its to decide (adjudication.py).
+        self.adjudicator = adjudicator
         # One replayer per client: turns and manual knowledge register their appliers on it too.
         if replayer is None and spool_dir is not None:
             replayer = SpoolReplayer(Spool(spool_dir), graph, io=self.io)
@@ -546,7 +550,9 @@ class LearningEngine:
         unseen = sorted({cid for per in cands.values() for cid, (cos, _) in per.items() if cos is None})
         stored = (yield VectorGet(ns, ERROR_KIND, unseen)) if unseen else {}
         model = matching.DEFAULT_MODEL
-        links: dict[tuple[str, str], float] = {}
+        scored: list[tuple[str, str, float]] = []
+        asks: dict[str, tuple[str, list[Borderline]]] = {}
+        band = self.adjudicator.band if self.adjudicator is not None else 0.0
         for i, own in enumerate(rows):
             mine = ErrorText(own.get("template") or "", decode_keys(own["keys"] or ""))
             for cid, (cos, meta) in cands.get(own["id"], {}).items():
@@ -555,10 +561,21 @@ class LearningEngine:
                 cosine = cos if cos is not None else float(np.dot(vectors[i], stored[cid]))
                 other = ErrorText(meta.get("template") or "", decode_keys(meta.get("keys") or ""))
                 score = matching.match_score(mine, other, cosine, model)
-                if score is None or score < model.threshold:
+                if score is None:
                     continue
-                pair = (min(own["id"], cid), max(own["id"], cid))
-                links[pair] = max(links.get(pair, 0.0), round(score, 6))
+                scored.append((own["id"], cid, score))
+                if in_band(score, model.threshold, band):
+                    asks.setdefault(own["id"], (mine.template, []))[1].append(
+                        Borderline(cid, other.template, score))
+        verdicts = (yield LocalIO(self.adjudicator.decide_all, (asks,))) if asks and self.adjudicator else {}
+        links: dict[tuple[str, str], float] = {}
+        for own_id, cid, score in scored:
+            same = verdicts.get((own_id, cid))
+            if not (same if same is not None else score >= model.threshold):
+                continue
+            pair = (min(own_id, cid), max(own_id, cid))
+            # an adjudicated link is as strong as a link at the threshold, whatever the text signals said
+            links[pair] = max(links.get(pair, 0.0), round(max(score, model.threshold), 6))
         return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
 
     def _vector_leg(self, ns: str, rows: list[dict[str, Any]], vectors: Any,

@@ -1,0 +1,132 @@
+"""An LLM judges the borderline matches of a new error (when an Anthropic key is configured).
+
+The matching model (:mod:`kgmem.learning.matching`) decides from text signals: on data it was
+not tuned on it misses paraphrases of one error (``Unable to locate credentials`` vs a
+``NoCredentialsError`` traceback) and links near-twins that read alike (docs/learning.md).
+Those mistakes sit close to the threshold. This is how Graphiti resolves duplicate entities
+and Mem0 decides ADD/UPDATE: candidates from search, an LLM's verdict on the close calls.
+
+Only pairs whose score lies within ``band`` of the threshold are asked about, all candidates
+of one new error in one call; pairs the identity guard or a near-twin rule rejected are never
+asked (the LLM cannot overrule a different errno or exception class). The answer names
+candidates by the numbers the prompt gave them: nothing of the LLM's text reaches Cypher. When
+the call fails or the answer cannot be read, the model's own decision stands.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kgmem.errors import GeneratorError
+
+if TYPE_CHECKING:  # the analysis package imports learning (its spool): no import cycle at run time
+    from kgmem.analysis.generator import TextGenerator
+
+__all__ = ["Borderline", "MatchAdjudicator", "adjudicator_for", "in_band", "parse_answer"]
+
+log = logging.getLogger(__name__)
+
+_SYSTEM = ("You decide whether error messages reported by software tools are the same error, i.e. the fix "
+           "that resolved one would resolve the other. Wrappers (log prefixes, timestamps, host or container "
+           "names, JSON envelopes, exception class prefixes, paths, ids, versions, user names) do not make "
+           "another error. A different cause, resource, status, or a message that needs another fix does. "
+           "Answer with JSON only.")
+_PROMPT = """A new error:
+<new>
+{new}
+</new>
+
+Known errors:
+{known}
+
+Which known errors are the same error as the new one (same cause, same fix)?
+Answer with one JSON object: {{"same": [numbers of the known errors that are the same]}} — [] when none is."""
+_MAX_CHARS = 1200  # per message in the prompt: the core lines, not a whole log
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Borderline:
+    """One candidate of a new error whose match score lies in the band around the threshold."""
+
+    candidate: str  # the known pattern's id
+    text: str  # the known pattern's core template
+    score: float
+
+
+def in_band(score: float | None, threshold: float, band: float) -> bool:
+    """Whether a model score is a close call: within ``band`` of ``threshold`` (a vetoed pair, None, never is)."""
+    return score is not None and band > 0 and abs(score - threshold) < band
+
+
+class MatchAdjudicator:
+    """Asks a :class:`~kgmem.analysis.generator.TextGenerator` which borderline candidates are the same error.
+
+    Args:
+        generator: the LLM (the client's Anthropic generator).
+        band: half-width of the score band around the threshold that is asked about (> 0).
+    """
+
+    def __init__(self, generator: "TextGenerator", band: float) -> None:
+        if not 0 < band <= 1:
+            raise ValueError(f"learning.adjudicate_band: {band!r} is not in (0, 1]")
+        self.generator = generator
+        self.band = band
+        self.calls = 0
+        self.failures = 0
+
+    def decide(self, new: str, candidates: Sequence[Borderline]) -> dict[str, bool] | None:
+        """{candidate id: same error?} for every candidate, or None when the LLM gave no usable answer."""
+        if not candidates:
+            return {}
+        known = "\n".join(f"<known number=\"{n}\">\n{c.text[:_MAX_CHARS]}\n</known>"
+                          for n, c in enumerate(candidates, 1))
+        self.calls += 1
+        try:
+            answer = self.generator.generate(_PROMPT.format(new=new[:_MAX_CHARS], known=known), system=_SYSTEM)
+        except GeneratorError as exc:
+            self.failures += 1
+            log.warning("match adjudication failed, the matching model decides: %s", exc)
+            return None
+        same = parse_answer(answer, len(candidates))
+        if same is None:
+            self.failures += 1
+            log.warning("match adjudication: unreadable answer %r, the matching model decides", answer[:200])
+            return None
+        return {c.candidate: n in same for n, c in enumerate(candidates, 1)}
+
+    def decide_all(self, asks: Mapping[str, tuple[str, Sequence[Borderline]]]) -> dict[tuple[str, str], bool]:
+        """One :meth:`decide` per new error: {(new id, candidate id): same?} for the answered ones."""
+        out: dict[tuple[str, str], bool] = {}
+        for own, (text, candidates) in asks.items():
+            verdict = self.decide(text, candidates)
+            for cid, same in (verdict or {}).items():
+                out[(own, cid)] = same
+        return out
+
+
+def adjudicator_for(generator: "TextGenerator | None", band: float) -> MatchAdjudicator | None:
+    """The client's adjudicator: None without an LLM or with ``learning.adjudicate_band = 0``."""
+    return MatchAdjudicator(generator, band) if generator is not None and band > 0 else None
+
+
+def parse_answer(answer: str, count: int) -> frozenset[int] | None:
+    """The candidate numbers of ``{"same": [...]}`` in ``answer`` (1..count), or None when it is not that."""
+    found = _JSON_OBJECT.search(answer or "")
+    if not found:
+        return None
+    try:
+        data = json.loads(found.group(0))
+    except json.JSONDecodeError:
+        return None
+    same = data.get("same") if isinstance(data, dict) else None
+    if not isinstance(same, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in same):
+        return None
+    if any(n < 1 or n > count for n in same):
+        return None
+    return frozenset(same)
