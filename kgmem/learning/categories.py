@@ -211,6 +211,20 @@ _SPEC_PERMISSION_MORE = (
     r"\bbad owner or permissions\b",  # ssh(1) for ~/.ssh/config
     r"\bbad permissions\b",  # ssh "Load key ...: bad permissions"
     r"\btoo many authentication failures\b",  # sshd MaxAuthTries
+    # OpenSSH ≥ 8.8 refuses SHA-1 RSA: host authentication ("no matching host key type found"), user
+    # authentication ("sign_and_send_pubkey: no mutual signature supported") and their key exchange fail
+    # before any password is asked; the fix is the authentication algorithms allowed (-o HostKeyAlgorithms=…).
+    r"\bUnable to negotiate with\b.{1,120}?\bno matching (?:host key type|key exchange method)\b",
+    r"\bno mutual signature (?:supported|algorithm)\b",
+    # PowerShell execution policy (about_Execution_Policies; PSSecurityException, FullyQualifiedErrorId
+    # UnauthorizedAccess): "running scripts is disabled on this system", "… is not digitally signed".
+    # (PowerShell wraps its messages at the console width: any whitespace between the words)
+    r"\b(?:running\s+scripts|script\s+execution)\s+is\s+disabled\s+on\s+this\s+system\b",
+    r"\bis\s+not\s+digitally\s+signed\.\s+You\s+cannot\s+run\s+this\s+script\b",
+    # Credentials that are not configured at all: botocore ProfileNotFound ("The config profile (x) could not
+    # be found"), LangChain's "Did not find openai_api_key, please add an environment variable OPENAI_API_KEY".
+    r"\bThe config profile \([^)]{0,120}\) could not be found\b",
+    r"\bDid not find \w{0,40}api_key\b",
     # Google APIs: the SERVICE_DISABLED message ("... API has not been used in project N before or it is
     # disabled. Enable it by visiting ..."); google.rpc "insufficient authentication scopes"
     # (ACCESS_TOKEN_SCOPE_INSUFFICIENT), "Request had invalid authentication credentials" (401).

@@ -454,6 +454,22 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
         # ... and the plain ones still are
         ("COPY failed: stat /var/lib/docker: permission denied", "permission"),
         ("An error occurred (403) when calling the HeadObject operation: Forbidden", "permission"),
+        # Session 17, from the second training-only file errors_corpus_train_2.jsonl.
+        ("Unable to negotiate with 10.0.0.5 port 22: no matching host key type found. Their offer: ssh-rsa",
+         "permission"),
+        ("Unable to negotiate with 10.0.0.5 port 2222: no matching key exchange method found. Their offer: "
+         "diffie-hellman-group1-sha1", "permission"),
+        ("sign_and_send_pubkey: no mutual signature supported", "permission"),
+        ("File C:\\build\\run.ps1 cannot be loaded because running scripts is\ndisabled on this system.",
+         "permission"),
+        ("File C:\\tools\\x.ps1 cannot be loaded. The file C:\\tools\\x.ps1 is not digitally signed. You cannot "
+         "run this script on the current system.", "permission"),
+        ("botocore.exceptions.ProfileNotFound: The config profile (staging) could not be found", "permission"),
+        ("Did not find anthropic_api_key, please add an environment variable `ANTHROPIC_API_KEY` which contains it",
+         "permission"),
+        # near misses: a negotiation that is not about authentication, a profile that is not a credential
+        ("Unable to negotiate a compatible protocol version with the build server", "general"),
+        ("Error: The browser profile (default) is locked by another process", "general"),
     ],
 )
 def test_rules_from_the_training_only_file(message: str, category: str) -> None:
