@@ -4,6 +4,7 @@
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
+    ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging close calls
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
@@ -36,12 +37,15 @@ def _pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def _client(tmp: Path):
+def _client(tmp: Path, adjudicate_band: float | None = None):
     from kgmem import KGMem
     from kgmem.config import ChromaSettings, load_settings
 
     settings = load_settings()
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=tmp / "chroma")})
+    if adjudicate_band is not None:
+        settings = settings.model_copy(update={"learning": settings.learning.model_copy(
+            update={"adjudicate_band": adjudicate_band})})
     return KGMem(settings)
 
 
@@ -63,7 +67,10 @@ def corpus(args: argparse.Namespace) -> dict:
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp))
+        mem = _client(Path(tmp), args.adjudicate_band)
+        judge = mem.learning.adjudicator  # with an Anthropic key: the LLM judges close calls
+        out["adjudication"] = {"llm": getattr(judge.generator, "name", "?") if judge else None,
+                               "band": judge.band if judge else 0.0}
         try:
             for split in HALVES[args.half]:
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
@@ -91,6 +98,8 @@ def corpus(args: argparse.Namespace) -> dict:
                         "negatives_listed_failed": fb.negatives_listed,
                         "new_fix_variants": fb.new_fix_variants, "new_fix_negatives": fb.new_fix_negatives,
                         "new_fix_wrong": fb.new_fix_wrong}
+                if judge is not None:
+                    out["adjudication"].update(calls=judge.calls, failures=judge.failures)
                 if not args.json:
                     print(("held-out " if split == "test" else "train    ") + r.summary())
                     if args.feedback:
@@ -398,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus: which half of the error corpus (default both)")
     parser.add_argument("--feedback", action="store_true",
                         help="corpus: report the wrong fixes as failed, then measure a second occurrence")
+    parser.add_argument("--adjudicate-band", type=float, default=None,
+                        help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
+                             "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
     jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}

@@ -123,7 +123,9 @@ def settings(base_settings: Settings, ns: str, tmp_path: Path) -> Settings:
     """Per-test settings: own namespace, Chroma in a temp dir."""
     # Embedded Chroma in a temp dir; against a Chroma server the namespace alone isolates tests.
     chroma = ChromaSettings(path=tmp_path / "chroma") if BACKEND != "docker" else base_settings.chroma
-    return base_settings.model_copy(update={"namespace": ns, "chroma": chroma})
+    # A developer's ANTHROPIC_API_KEY never reaches a test: tests that use the API script it (a fake key).
+    anthropic = base_settings.anthropic.model_copy(update={"api_key": None})
+    return base_settings.model_copy(update={"namespace": ns, "chroma": chroma, "anthropic": anthropic})
 
 
 @pytest.fixture
