@@ -14,6 +14,8 @@ from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
 from kgmem.analysis.curation import Curator
+from kgmem.analysis.generator import TextGenerator
+from kgmem.analysis.service import default_generator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.graph.store import FailurePolicy
@@ -22,6 +24,7 @@ from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
+from kgmem.learning.adjudication import adjudicator_for
 from kgmem.learning.spool import Spool, SpoolReplayer
 from kgmem.retrieval import Context, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
@@ -48,10 +51,12 @@ class AsyncKGMem:
         driver: an existing :class:`neo4j.AsyncDriver` (not closed by :meth:`aclose`).
         embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
             model once per process).
+        generator: the LLM that judges close error matches (``learning.adjudicate_band``; its call runs
+            in a worker thread); by default the Anthropic API when a key is set, else none.
     """
 
     def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
-                 embedder: Embedder | None = None) -> None:
+                 embedder: Embedder | None = None, generator: TextGenerator | None = None) -> None:
         self.settings = settings or load_settings()
         self.namespace = self.settings.namespace
         self._owns_driver = driver is None
@@ -68,7 +73,9 @@ class AsyncKGMem:
         # The spool is the sync client's: the same files, replayed by the same operations; a replay
         # already running in this process is skipped rather than waited for (wait=False: the loop).
         replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
-        self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer)
+        generator = generator if generator is not None else default_generator(self.settings)
+        self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer,
+                                       adjudicator=adjudicator_for(generator, self.settings.learning.adjudicate_band))
         writes = None if self.settings.learning.strict else replayer  # strict: raise instead of spooling
         self.turns = TurnStore(None, None, None)
         self.counters = AnalysisStats(extractor="none")

@@ -4,6 +4,7 @@ scripted (``scripted``, tests/integration/conftest.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -89,3 +90,19 @@ def test_band_zero_never_asks(make, scripted) -> None:
     obs = mem.tool_result("psql", {}, error=DNS_DOWN)
     assert "fix the host name in DATABASE_URL" in _fixes(obs)  # the model alone links the look-alike
     assert scripted.requests == []
+
+
+def test_the_async_client_adjudicates_too(settings: Settings, embedder, graph, scripted) -> None:
+    from kgmem import AsyncKGMem
+
+    s = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={
+        "api_key": SecretStr("sk-test-not-real"), "max_retries": 0, "timeout_s": 5.0})})
+    scripted.then(("text", json.dumps({"same": [1]})))
+
+    async def flow() -> set[str]:
+        async with AsyncKGMem(s, embedder=embedder, generator=scripted.generator(s)) as mem:
+            await mem.resolve(await mem.tool_result("gcloud", {}, error=ADC), "gcloud auth application-default login")
+            return _fixes(await mem.tool_result("gcloud", {}, error=ADC_REWORDED))
+
+    assert "gcloud auth application-default login" in asyncio.run(flow())
+    assert len(scripted.requests) == 1  # the LLM's call ran in a worker thread, off the event loop
