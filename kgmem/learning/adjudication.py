@@ -47,6 +47,9 @@ Known errors:
 Which known errors are the same error as the new one (same cause, same fix)?
 Answer with one JSON object: {{"same": [numbers of the known errors that are the same]}} — [] when none is."""
 _MAX_CHARS = 1200  # per message in the prompt: the core lines, not a whole log
+# Candidates per call: the closest calls first (nearest the threshold); the rest keep the model's decision.
+# similar_neighbours (≤ 100) × three candidate legs would otherwise make one prompt unbounded.
+MAX_CANDIDATES = 8
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
@@ -80,10 +83,15 @@ class MatchAdjudicator:
         self.calls = 0
         self.failures = 0
 
-    def decide(self, new: str, candidates: Sequence[Borderline]) -> dict[str, bool] | None:
-        """{candidate id: same error?} for every candidate, or None when the LLM gave no usable answer."""
+    def decide(self, new: str, candidates: Sequence[Borderline], threshold: float | None = None
+               ) -> dict[str, bool] | None:
+        """{candidate id: same error?} for the candidates asked about (at most :data:`MAX_CANDIDATES`, the
+        nearest ``threshold`` first), or None when the LLM gave no usable answer."""
         if not candidates:
             return {}
+        if len(candidates) > MAX_CANDIDATES:
+            centre = threshold if threshold is not None else sum(c.score for c in candidates) / len(candidates)
+            candidates = sorted(candidates, key=lambda c: abs(c.score - centre))[:MAX_CANDIDATES]
         known = "\n".join(f"<known number=\"{n}\">\n{c.text[:_MAX_CHARS]}\n</known>"
                           for n, c in enumerate(candidates, 1))
         self.calls += 1
@@ -100,11 +108,12 @@ class MatchAdjudicator:
             return None
         return {c.candidate: n in same for n, c in enumerate(candidates, 1)}
 
-    def decide_all(self, asks: Mapping[str, tuple[str, Sequence[Borderline]]]) -> dict[tuple[str, str], bool]:
+    def decide_all(self, asks: Mapping[str, tuple[str, Sequence[Borderline]]],
+                   threshold: float | None = None) -> dict[tuple[str, str], bool]:
         """One :meth:`decide` per new error: {(new id, candidate id): same?} for the answered ones."""
         out: dict[tuple[str, str], bool] = {}
         for own, (text, candidates) in asks.items():
-            verdict = self.decide(text, candidates)
+            verdict = self.decide(text, candidates, threshold)
             for cid, same in (verdict or {}).items():
                 out[(own, cid)] = same
         return out

@@ -567,7 +567,8 @@ class LearningEngine:
                 if in_band(score, model.threshold, band):
                     asks.setdefault(own["id"], (mine.template, []))[1].append(
                         Borderline(cid, other.template, score))
-        verdicts = (yield LocalIO(self.adjudicator.decide_all, (asks,))) if asks and self.adjudicator else {}
+        verdicts = ((yield LocalIO(self.adjudicator.decide_all, (asks, model.threshold)))
+                    if asks and self.adjudicator else {})
         links: dict[tuple[str, str], float] = {}
         for own_id, cid, score in scored:
             same = verdicts.get((own_id, cid))

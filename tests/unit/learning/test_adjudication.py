@@ -80,3 +80,14 @@ def test_no_llm_or_no_band_means_no_adjudicator() -> None:
     assert adjudicator_for(Answers(), 0.15) is not None
     with pytest.raises(ValueError, match="adjudicate_band"):
         MatchAdjudicator(Answers(), 1.5)
+
+
+def test_one_prompt_holds_at_most_the_closest_calls() -> None:
+    from kgmem.learning.adjudication import MAX_CANDIDATES
+
+    many = [Borderline(f"p{n}", f"error text {n}", 0.38 + (n - 10) / 100) for n in range(20)]
+    llm = Answers('{"same": []}')
+    verdict = MatchAdjudicator(llm, 0.2).decide("x", many, threshold=0.38)
+    assert verdict is not None and len(verdict) == MAX_CANDIDATES
+    assert set(verdict) == {c.candidate for c in sorted(many, key=lambda c: abs(c.score - 0.38))[:MAX_CANDIDATES]}
+    assert llm.prompts[0].count("<known number=") == MAX_CANDIDATES
