@@ -6,6 +6,7 @@
     python scripts/calibrate_matching.py --eval     # no fit: DEFAULT_MODEL on the training half only,
                                                     # embeddings cached in /tmp (seconds per run)
     python scripts/calibrate_matching.py --train-only   # fit, but never score (or embed) the held-out half
+    python scripts/calibrate_matching.py --eval --band 0.2   # ... and the close calls an LLM would judge
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -167,7 +168,11 @@ def main(argv: list[str] | None = None) -> int:
                              "and the ceiling if each were judged right (default: learning.adjudicate_band)")
     parser.add_argument("--half", choices=("train", "test"), default="train",
                         help="with --eval: the half scored (test = held-out: the lead's single measurement)")
+    parser.add_argument("--i-am-the-lead", action="store_true",
+                        help="allow --eval --half test (held-out): the lead measures it once after a change")
     args = parser.parse_args(argv)
+    if args.half == "test" and not args.i_am_the_lead:
+        parser.error("--half test is the held-out half: refused without --i-am-the-lead (tune on train only)")
     rows = load_corpus()
     train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
     t_texts, t_sim = _prepare(train, None)
