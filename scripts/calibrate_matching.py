@@ -108,7 +108,10 @@ def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float =
         hit = s is not None and s >= model.threshold
         if in_band(s, model.threshold, band):
             asked[kind] += 1
-            asked[kind + ("_matched" if kind == "negatives" else "_missed")] += hit == (kind == "negatives")
+            if kind == "variants" and not hit:
+                asked["variants_missed"] += 1
+            if kind == "negatives" and hit:
+                asked["negatives_matched"] += 1
         return hit
 
     for vs in by_group.values():
@@ -175,14 +178,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--half test is the held-out half: refused without --i-am-the-lead (tune on train only)")
     rows = load_corpus()
     train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
-    t_texts, t_sim = _prepare(train, None)
-    if args.eval:  # the fast loop for rule changes: training half only, the held-out half untouched
+    if args.eval:  # the fast loop for rule changes on the training half (--half test: the lead's measurement)
         band = load_settings().learning.adjudicate_band if args.band is None else args.band
-        half, texts, sim = (train, t_texts, t_sim) if args.half == "train" else (test, *_prepare(test, None))
+        half = train if args.half == "train" else test
+        texts, sim = _prepare(half, None)
         measured = _measure(half, texts, sim, DEFAULT_MODEL, band)
         measured["identical_templates"] = _identical_templates(half, texts)
         print(json.dumps({args.half: measured}, indent=2))
         return 0
+    t_texts, t_sim = _prepare(train, None)
     emb = None if args.train_only else _embedder()
     pairs = _pairs(train, t_texts, t_sim)
     x = [features(t_texts[i], t_texts[j], float(t_sim[i, j])).vector() for i, j, _, _ in pairs]

@@ -83,15 +83,13 @@ class MatchAdjudicator:
         self.calls = 0
         self.failures = 0
 
-    def decide(self, new: str, candidates: Sequence[Borderline], threshold: float | None = None
-               ) -> dict[str, bool] | None:
+    def decide(self, new: str, candidates: Sequence[Borderline], threshold: float) -> dict[str, bool] | None:
         """{candidate id: same error?} for the candidates asked about (at most :data:`MAX_CANDIDATES`, the
         nearest ``threshold`` first), or None when the LLM gave no usable answer."""
         if not candidates:
             return {}
         if len(candidates) > MAX_CANDIDATES:
-            centre = threshold if threshold is not None else sum(c.score for c in candidates) / len(candidates)
-            candidates = sorted(candidates, key=lambda c: abs(c.score - centre))[:MAX_CANDIDATES]
+            candidates = sorted(candidates, key=lambda c: abs(c.score - threshold))[:MAX_CANDIDATES]
         known = "\n".join(f"<known number=\"{n}\">\n{c.text[:_MAX_CHARS]}\n</known>"
                           for n, c in enumerate(candidates, 1))
         self.calls += 1
@@ -109,7 +107,7 @@ class MatchAdjudicator:
         return {c.candidate: n in same for n, c in enumerate(candidates, 1)}
 
     def decide_all(self, asks: Mapping[str, tuple[str, Sequence[Borderline]]],
-                   threshold: float | None = None) -> dict[tuple[str, str], bool]:
+                   threshold: float) -> dict[tuple[str, str], bool]:
         """One :meth:`decide` per new error: {(new id, candidate id): same?} for the answered ones."""
         out: dict[tuple[str, str], bool] = {}
         for own, (text, candidates) in asks.items():

@@ -32,8 +32,8 @@ from kgmem.learning.templates import has_zero_duration
 __all__ = ["ErrorText", "Features", "MatchModel", "DEFAULT_MODEL", "features", "match_score", "near_twins", "fit_logistic"]
 
 # "<ROOT>/package.json", "<redacted-address>": a name in angle brackets is a value a tool or a user put in.
-_TOKEN = re.compile(r"<\*>|<[A-Za-z][\w-]*>|[A-Za-z_][A-Za-z0-9_]*|\d+")
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
+_TOKEN = re.compile(rf"<\*>|{_PLACEHOLDER.pattern}|[A-Za-z_][A-Za-z0-9_]*|\d+")
 _SPACES = re.compile(r"\s+")
 # Error chains ("install failed: pre-install: timed out waiting for the condition"), dash and
 # semicolon joins: each piece is a clause that may be the whole error elsewhere.
@@ -229,7 +229,7 @@ def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
                        and ops[1][2] - ops[1][1] >= 2 and "<*>" not in (wx[0], wy[0])
                        and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
     # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
-    inserted = tuple(w for w in wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if w != "<*>") if len(ops) == 3 else ()
+    inserted = wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if len(ops) == 3 else ()  # _content drops <*>
     inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
                        and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
                        and any(w != "<*>" for w in wx[ops[2][1]:ops[2][2]])  # inside: words on both sides

@@ -54,7 +54,7 @@ def test_answers_are_read_strictly(answer: str, expected: frozenset[int] | None)
 
 def test_verdicts_name_the_candidates_given() -> None:
     llm = Answers('{"same": [1]}')
-    verdict = MatchAdjudicator(llm, 0.15).decide("Could not automatically determine credentials.", CANDIDATES)
+    verdict = MatchAdjudicator(llm, 0.15).decide("Could not automatically determine credentials.", CANDIDATES, 0.38)
     assert verdict == {"p1": True, "p2": False}
     assert "Could not automatically determine credentials." in llm.prompts[0]
     assert '<known number="2">' in llm.prompts[0]
@@ -62,14 +62,14 @@ def test_verdicts_name_the_candidates_given() -> None:
 
 def test_a_failed_or_unreadable_answer_leaves_the_decision_to_the_model() -> None:
     judge = MatchAdjudicator(Answers(GeneratorError("429"), "maybe?"), 0.15)
-    assert judge.decide("x", CANDIDATES) is None
-    assert judge.decide("x", CANDIDATES) is None
+    assert judge.decide("x", CANDIDATES, 0.38) is None
+    assert judge.decide("x", CANDIDATES, 0.38) is None
     assert judge.failures == 2 and judge.calls == 2
 
 
 def test_one_call_per_new_error() -> None:
     llm = Answers('{"same": [2]}', '{"same": []}')
-    verdicts = MatchAdjudicator(llm, 0.15).decide_all({"a": ("x", CANDIDATES), "b": ("y", CANDIDATES[:1])})
+    verdicts = MatchAdjudicator(llm, 0.15).decide_all({"a": ("x", CANDIDATES), "b": ("y", CANDIDATES[:1])}, 0.38)
     assert verdicts == {("a", "p1"): False, ("a", "p2"): True, ("b", "p1"): False}
     assert len(llm.prompts) == 2
 
@@ -87,7 +87,7 @@ def test_one_prompt_holds_at_most_the_closest_calls() -> None:
 
     many = [Borderline(f"p{n}", f"error text {n}", 0.38 + (n - 10) / 100) for n in range(20)]
     llm = Answers('{"same": []}')
-    verdict = MatchAdjudicator(llm, 0.2).decide("x", many, threshold=0.38)
+    verdict = MatchAdjudicator(llm, 0.2).decide("x", many, 0.38)
     assert verdict is not None and len(verdict) == MAX_CANDIDATES
     assert set(verdict) == {c.candidate for c in sorted(many, key=lambda c: abs(c.score - 0.38))[:MAX_CANDIDATES]}
     assert llm.prompts[0].count("<known number=") == MAX_CANDIDATES
