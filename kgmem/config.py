@@ -158,10 +158,12 @@ class LearningSettings(_Section):
     # client's next write, or at defer_max_events). 0 turns deferral off (one write per repeat).
     defer_flush_ms: int = Field(200, ge=0, le=60_000)
     defer_max_events: int = Field(500, ge=1, le=100_000)
-    # With an Anthropic key, a new error's candidates whose match score lies within this distance of
-    # the matching threshold are judged by the LLM, one call per new error (kgmem/learning/adjudication.py;
-    # docs/learning.md "LLM adjudication"). 0 turns it off; without a key it never runs.
+    # With an Anthropic key, the LLM judges a new error's candidates, one call per new error
+    # (kgmem/learning/adjudication.py; docs/learning.md "LLM adjudication"): scope "fuzzy" every
+    # candidate scoring above threshold - band short of the same template, "close" only those within
+    # band of the threshold. Band 0 turns it off; without a key it never runs.
     adjudicate_band: float = Field(0.2, ge=0.0, le=1.0)
+    adjudicate_scope: Literal["fuzzy", "close"] = "fuzzy"
 
 
 class AnalysisSettings(_Section):

@@ -37,15 +37,16 @@ def _pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def _client(tmp: Path, adjudicate_band: float | None = None):
+def _client(tmp: Path, adjudicate_band: float | None = None, adjudicate_scope: str | None = None):
     from kgmem import KGMem
     from kgmem.config import ChromaSettings, load_settings
 
     settings = load_settings()
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=tmp / "chroma")})
-    if adjudicate_band is not None:
-        settings = settings.model_copy(update={"learning": settings.learning.model_copy(
-            update={"adjudicate_band": adjudicate_band})})
+    learning = {k: v for k, v in (("adjudicate_band", adjudicate_band), ("adjudicate_scope", adjudicate_scope))
+                if v is not None}
+    if learning:
+        settings = settings.model_copy(update={"learning": settings.learning.model_copy(update=learning)})
     return KGMem(settings)
 
 
@@ -67,10 +68,10 @@ def corpus(args: argparse.Namespace) -> dict:
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp), args.adjudicate_band)
-        judge = mem.learning.adjudicator  # with an Anthropic key: the LLM judges close calls
+        mem = _client(Path(tmp), args.adjudicate_band, args.adjudicate_scope)
+        judge = mem.learning.adjudicator  # with an Anthropic key: the LLM judges fuzzy matches
         out["adjudication"] = {"llm": getattr(judge.generator, "name", "?") if judge else None,
-                               "band": judge.band if judge else 0.0}
+                               "band": judge.band if judge else 0.0, "scope": judge.scope if judge else None}
         try:
             for split in HALVES[args.half]:
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
@@ -410,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
+    parser.add_argument("--adjudicate-scope", choices=("fuzzy", "close"), default=None,
+                        help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
     jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}

@@ -6,7 +6,8 @@
     python scripts/calibrate_matching.py --eval     # no fit: DEFAULT_MODEL on the training half only,
                                                     # embeddings cached in /tmp (seconds per run)
     python scripts/calibrate_matching.py --train-only   # fit, but never score (or embed) the held-out half
-    python scripts/calibrate_matching.py --eval --band 0.2   # ... and the close calls an LLM would judge
+    python scripts/calibrate_matching.py --eval --band 0.2   # ... and the pairs an LLM would judge
+    python scripts/calibrate_matching.py --eval --scope close   # ... only the close calls
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
-from kgmem.learning.adjudication import in_band  # noqa: E402
+from kgmem.learning.adjudication import SCOPES, asks_about  # noqa: E402
 from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 from kgmem.learning.matching import (  # noqa: E402
     DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
@@ -93,11 +94,13 @@ def _pairs(rows: list[CorpusRow], texts, sim):
             and not near_twins(texts[i], texts[j])]
 
 
-def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float = 0.0) -> dict:
+def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float = 0.0,
+             scope: str = "fuzzy") -> dict:
     """The issue's measure, pairwise: does each later variant match the group's first variant;
     does a hard negative match the first variant of the group it imitates. With ``band``: how many
-    of those pairs are close calls an LLM adjudicator would be asked about (``learning.adjudicate_band``),
-    and the figures if it judged every one of them right (its ceiling; its real accuracy needs a key)."""
+    of those pairs an LLM adjudicator would be asked about (``learning.adjudicate_band`` and
+    ``adjudicate_scope``), and the figures if it judged every one of them right (its ceiling; its
+    real accuracy needs a key)."""
     idx = {id(r): n for n, r in enumerate(rows)}
     by_group = groups(rows)
     got, total, wrong, negs = 0, 0, [], 0
@@ -106,7 +109,7 @@ def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float =
     def linked(i: int, j: int, kind: str) -> bool:
         s = match_score(texts[i], texts[j], float(sim[i, j]), model)
         hit = s is not None and s >= model.threshold
-        if in_band(s, model.threshold, band):
+        if asks_about(s, model.threshold, band, scope):
             asked[kind] += 1
             if kind == "variants" and not hit:
                 asked["variants_missed"] += 1
@@ -127,7 +130,7 @@ def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float =
     out = {"variants": total, "variants_matched": round(got / max(1, total), 3), "hard_negatives": negs,
            "hard_negatives_matched": len(wrong), "wrong": wrong}
     if band > 0:
-        out["adjudication"] = {"band": band, "asked": asked, "ceiling_variants_matched": round(
+        out["adjudication"] = {"band": band, "scope": scope, "asked": asked, "ceiling_variants_matched": round(
             (got + asked["variants_missed"]) / max(1, total), 3),
             "ceiling_hard_negatives_matched": len(wrong) - asked["negatives_matched"]}
     return out
@@ -169,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--band", type=float, default=None,
                         help="with --eval: count the close calls within BAND of the threshold (LLM adjudication) "
                              "and the ceiling if each were judged right (default: learning.adjudicate_band)")
+    parser.add_argument("--scope", choices=SCOPES, default=None,
+                        help="with --eval: which pairs the LLM is asked about (default: learning.adjudicate_scope)")
     parser.add_argument("--half", choices=("train", "test"), default="train",
                         help="with --eval: the half scored (test = held-out: the lead's single measurement)")
     parser.add_argument("--i-am-the-lead", action="store_true",
@@ -179,10 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = load_corpus()
     train, test = split_corpus(rows, "train"), split_corpus(rows, "test")
     if args.eval:  # the fast loop for rule changes on the training half (--half test: the lead's measurement)
-        band = load_settings().learning.adjudicate_band if args.band is None else args.band
+        learning = load_settings().learning
+        band = learning.adjudicate_band if args.band is None else args.band
+        scope = learning.adjudicate_scope if args.scope is None else args.scope
         half = train if args.half == "train" else test
         texts, sim = _prepare(half, None)
-        measured = _measure(half, texts, sim, DEFAULT_MODEL, band)
+        measured = _measure(half, texts, sim, DEFAULT_MODEL, band, scope)
         measured["identical_templates"] = _identical_templates(half, texts)
         print(json.dumps({args.half: measured}, indent=2))
         return 0

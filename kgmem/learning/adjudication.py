@@ -3,12 +3,14 @@
 The matching model (:mod:`kgmem.learning.matching`) decides from text signals: on data it was
 not tuned on it misses paraphrases of one error (``Unable to locate credentials`` vs a
 ``NoCredentialsError`` traceback) and links near-twins that read alike (docs/learning.md).
-Those mistakes sit close to the threshold. This is how Graphiti resolves duplicate entities
-and Mem0 decides ADD/UPDATE: candidates from search, an LLM's verdict on the close calls.
+The misses sit just below the threshold; the near-twins it links mostly score well above it. This is how Graphiti resolves duplicate entities and
+Mem0 decides ADD/UPDATE: candidates from search, an LLM's verdict on them.
 
-Only pairs whose score lies within ``band`` of the threshold are asked about, all candidates
-of one new error in one call; pairs the identity guard or a near-twin rule rejected are never
-asked (the LLM cannot overrule a different errno or exception class). The answer names
+Which pairs are asked about is the ``scope``: ``"fuzzy"`` (default) every candidate scoring above
+``threshold - band`` that is not the same template (score 1.0: the same pattern by definition);
+``"close"`` only those within ``band`` of the threshold, fewer calls but blind to the near-twins.
+All candidates of one new error go in one call; pairs the identity guard or a near-twin rule
+rejected are never asked (the LLM cannot overrule a different errno or exception class). The answer names
 candidates by the numbers the prompt gave them: nothing of the LLM's text reaches Cypher. When
 the call fails or the answer cannot be read, the model's own decision stands.
 """
@@ -20,14 +22,15 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from kgmem.errors import GeneratorError
 
 if TYPE_CHECKING:  # the analysis package imports learning (its spool): no import cycle at run time
     from kgmem.analysis.generator import TextGenerator
 
-__all__ = ["Borderline", "MatchAdjudicator", "adjudicator_for", "in_band", "parse_answer"]
+__all__ = ["SCOPES", "Borderline", "MatchAdjudicator", "Scope", "adjudicator_for", "asks_about", "in_band",
+           "parse_answer"]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,8 @@ _MAX_CHARS = 1200  # per message in the prompt: the core lines, not a whole log
 # Candidates per call: the closest calls first (nearest the threshold); the rest keep the model's decision.
 # similar_neighbours (≤ 100) × three candidate legs would otherwise make one prompt unbounded.
 MAX_CANDIDATES = 8
+Scope = Literal["fuzzy", "close"]
+SCOPES: tuple[str, ...] = get_args(Scope)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
@@ -67,29 +72,49 @@ def in_band(score: float | None, threshold: float, band: float) -> bool:
     return score is not None and band > 0 and abs(score - threshold) < band
 
 
+def asks_about(score: float | None, threshold: float, band: float, scope: Scope) -> bool:
+    """Whether the LLM is asked about a pair with this match score: ``"close"`` within ``band`` of
+    ``threshold``; ``"fuzzy"`` anything above ``threshold - band`` short of the same template (1.0).
+    A vetoed pair (None) never is."""
+    if scope == "close":
+        return in_band(score, threshold, band)
+    return score is not None and band > 0 and threshold - band < score < 1.0
+
+
 class MatchAdjudicator:
     """Asks a :class:`~kgmem.analysis.generator.TextGenerator` which borderline candidates are the same error.
 
     Args:
         generator: the LLM (the client's Anthropic generator).
-        band: half-width of the score band around the threshold that is asked about (> 0).
+        band: how far below the threshold a score is still asked about (> 0); with scope ``"close"``
+            also how far above.
+        scope: which pairs are asked about (:func:`asks_about`).
     """
 
-    def __init__(self, generator: "TextGenerator", band: float) -> None:
+    def __init__(self, generator: "TextGenerator", band: float, scope: Scope = "fuzzy") -> None:
         if not 0 < band <= 1:
             raise ValueError(f"learning.adjudicate_band: {band!r} is not in (0, 1]")
+        if scope not in SCOPES:
+            raise ValueError(f"learning.adjudicate_scope: {scope!r} is not one of {SCOPES}")
         self.generator = generator
         self.band = band
+        self.scope = scope
         self.calls = 0
         self.failures = 0
 
+    def asks_about(self, score: float | None, threshold: float) -> bool:
+        """Whether a pair with this match score goes to the LLM (:func:`asks_about` with this band and scope)."""
+        return asks_about(score, threshold, self.band, self.scope)
+
     def decide(self, new: str, candidates: Sequence[Borderline], threshold: float) -> dict[str, bool] | None:
-        """{candidate id: same error?} for the candidates asked about (at most :data:`MAX_CANDIDATES`, the
-        nearest ``threshold`` first), or None when the LLM gave no usable answer."""
+        """{candidate id: same error?} for the candidates asked about, or None when the LLM gave no
+        usable answer. At most :data:`MAX_CANDIDATES`: with scope ``"fuzzy"`` the highest scores (the
+        links the model would make), with ``"close"`` the nearest ``threshold``."""
         if not candidates:
             return {}
         if len(candidates) > MAX_CANDIDATES:
-            candidates = sorted(candidates, key=lambda c: abs(c.score - threshold))[:MAX_CANDIDATES]
+            order = ((lambda c: -c.score) if self.scope == "fuzzy" else (lambda c: abs(c.score - threshold)))
+            candidates = sorted(candidates, key=order)[:MAX_CANDIDATES]
         known = "\n".join(f"<known number=\"{n}\">\n{c.text[:_MAX_CHARS]}\n</known>"
                           for n, c in enumerate(candidates, 1))
         self.calls += 1
@@ -117,9 +142,10 @@ class MatchAdjudicator:
         return out
 
 
-def adjudicator_for(generator: "TextGenerator | None", band: float) -> MatchAdjudicator | None:
+def adjudicator_for(generator: "TextGenerator | None", band: float,
+                    scope: Scope = "fuzzy") -> MatchAdjudicator | None:
     """The client's adjudicator: None without an LLM or with ``learning.adjudicate_band = 0``."""
-    return MatchAdjudicator(generator, band) if generator is not None and band > 0 else None
+    return MatchAdjudicator(generator, band, scope) if generator is not None and band > 0 else None
 
 
 def parse_answer(answer: str, count: int) -> frozenset[int] | None:

@@ -42,7 +42,7 @@ from kgmem.learning.plan import (
 )
 from kgmem.ids import node_id
 from kgmem.learning import matching
-from kgmem.learning.adjudication import Borderline, MatchAdjudicator, in_band
+from kgmem.learning.adjudication import Borderline, MatchAdjudicator
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
@@ -93,7 +93,8 @@ class LearningEngine:
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
         self.describe = ErrorDescriber()
-        # With an LLM configured, close calls of the matching model are its to decide (adjudication.py).
+        # With an LLM configured, the matching model's fuzzy links and close misses are its to decide
+        # (adjudication.py).
         self.adjudicator = adjudicator
         # One replayer per client: turns and manual knowledge register their appliers on it too.
         if replayer is None and spool_dir is not None:
@@ -552,7 +553,6 @@ class LearningEngine:
         model = matching.DEFAULT_MODEL
         scored: list[tuple[str, str, float]] = []
         asks: dict[str, tuple[str, list[Borderline]]] = {}
-        band = self.adjudicator.band if self.adjudicator is not None else 0.0
         for i, own in enumerate(rows):
             mine = ErrorText(own.get("template") or "", decode_keys(own["keys"] or ""))
             for cid, (cos, meta) in cands.get(own["id"], {}).items():
@@ -564,7 +564,7 @@ class LearningEngine:
                 if score is None:
                     continue
                 scored.append((own["id"], cid, score))
-                if in_band(score, model.threshold, band):
+                if self.adjudicator is not None and self.adjudicator.asks_about(score, model.threshold):
                     asks.setdefault(own["id"], (mine.template, []))[1].append(
                         Borderline(cid, other.template, score))
         verdicts = ((yield LocalIO(self.adjudicator.decide_all, (asks, model.threshold)))

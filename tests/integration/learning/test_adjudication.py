@@ -1,4 +1,4 @@
-"""LLM adjudication of close error matches (kgmem/learning/adjudication.py) on the real stack:
+"""LLM adjudication of fuzzy error matches (kgmem/learning/adjudication.py) on the real stack:
 real Neo4j, Chroma and embedding model, the real ``anthropic`` SDK with its HTTP transport
 scripted (``scripted``, tests/integration/conftest.py)."""
 
@@ -28,12 +28,13 @@ DNS_DOWN = 'could not translate host name "db" to address: Temporary failure in 
 def make(settings: Settings, driver, embedder, graph, scripted):
     made: list[KGMem] = []
 
-    def build(band: float | None = None, llm: bool = True) -> KGMem:
+    def build(band: float | None = None, llm: bool = True, scope: str | None = None) -> KGMem:
         key = SecretStr("sk-test-not-real") if llm else None  # no key: no generator, kgmem stays offline
         s = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={
             "api_key": key, "max_retries": 0, "timeout_s": 5.0})})
-        if band is not None:
-            s = s.model_copy(update={"learning": s.learning.model_copy(update={"adjudicate_band": band})})
+        learning = {k: v for k, v in (("adjudicate_band", band), ("adjudicate_scope", scope)) if v is not None}
+        if learning:
+            s = s.model_copy(update={"learning": s.learning.model_copy(update=learning)})
         client = KGMem(s, driver=driver, embedder=embedder, generator=scripted.generator(s) if llm else None)
         made.append(client)
         return client
@@ -75,12 +76,30 @@ def test_without_an_answer_or_without_an_llm_the_model_decides(make, scripted) -
 
 
 def test_a_look_alike_judged_different_is_not_linked(make, scripted) -> None:
-    mem = make(band=0.6)  # wide enough that the 0.87 pair is a close call
+    mem = make()  # scope "fuzzy" (default): the 0.87 link is the LLM's to confirm
     mem.resolve(mem.tool_result("psql", {}, error=DNS_WRONG), "fix the host name in DATABASE_URL")
     scripted.then(("text", json.dumps({"same": []})))
     obs = mem.tool_result("psql", {}, error=DNS_DOWN)
     assert "fix the host name in DATABASE_URL" not in _fixes(obs)
     assert len(scripted.requests) == 1
+    assert "Temporary failure in name resolution" in scripted.prompts()[0]
+
+
+def test_scope_close_leaves_confident_links_to_the_model(make, scripted) -> None:
+    mem = make(scope="close")  # 0.87 is far above the threshold: not a close call, no LLM call
+    mem.resolve(mem.tool_result("psql", {}, error=DNS_WRONG), "fix the host name in DATABASE_URL")
+    obs = mem.tool_result("psql", {}, error=DNS_DOWN)
+    assert "fix the host name in DATABASE_URL" in _fixes(obs)
+    assert scripted.requests == []
+
+
+def test_the_same_template_is_never_asked_about(make, scripted) -> None:
+    mem = make()
+    mem.resolve(mem.tool_result("psql", {}, error=DNS_WRONG), "fix the host name in DATABASE_URL")
+    # another host name: the same template, so the same pattern (the repeat path), whatever the scope
+    obs = mem.tool_result("psql", {}, error=DNS_WRONG.replace('"db"', '"warehouse-primary"'))
+    assert "fix the host name in DATABASE_URL" in _fixes(obs)
+    assert scripted.requests == []
 
 
 def test_band_zero_never_asks(make, scripted) -> None:

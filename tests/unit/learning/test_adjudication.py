@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kgmem.errors import GeneratorError
-from kgmem.learning.adjudication import Borderline, MatchAdjudicator, adjudicator_for, in_band, parse_answer
+from kgmem.learning.adjudication import (MAX_CANDIDATES, Borderline, MatchAdjudicator, adjudicator_for, asks_about,
+                                         in_band, parse_answer)
 
 
 class Answers:
@@ -35,6 +36,21 @@ def test_only_close_calls_are_in_the_band() -> None:
     assert not in_band(0.20, 0.36, 0.15) and not in_band(0.52, 0.36, 0.15)
     assert not in_band(None, 0.36, 0.15)  # a vetoed pair is never asked about
     assert not in_band(0.36, 0.36, 0.0)
+
+
+@pytest.mark.parametrize("score, fuzzy, close", [
+    (0.30, True, True),     # a close miss: both scopes ask
+    (0.50, True, True),     # a close link: both ask
+    (0.95, True, False),    # a confident fuzzy link (where near-twins sit): only "fuzzy" asks
+    (0.20, False, False),   # too far below the threshold: neither
+    (1.0, False, False),    # the same template: the same pattern, never asked
+    (None, False, False),   # vetoed by the identity guard or a near-twin rule: never asked
+])
+def test_the_scope_decides_which_pairs_are_asked(score: float | None, fuzzy: bool, close: bool) -> None:
+    assert asks_about(score, 0.36, 0.15, "fuzzy") is fuzzy
+    assert asks_about(score, 0.36, 0.15, "close") is close
+    assert not asks_about(score, 0.36, 0.0, "fuzzy")  # band 0: off
+    assert MatchAdjudicator(Answers(), 0.15).asks_about(score, 0.36) is fuzzy  # fuzzy is the default
 
 
 @pytest.mark.parametrize("answer, expected", [
@@ -80,14 +96,26 @@ def test_no_llm_or_no_band_means_no_adjudicator() -> None:
     assert adjudicator_for(Answers(), 0.15) is not None
     with pytest.raises(ValueError, match="adjudicate_band"):
         MatchAdjudicator(Answers(), 1.5)
+    with pytest.raises(ValueError, match="adjudicate_scope"):
+        MatchAdjudicator(Answers(), 0.2, "everything")  # type: ignore[arg-type]
+    assert adjudicator_for(Answers(), 0.15, "close").scope == "close"
 
 
-def test_one_prompt_holds_at_most_the_closest_calls() -> None:
-    from kgmem.learning.adjudication import MAX_CANDIDATES
+MANY = [Borderline(f"p{n}", f"error text {n}", 0.38 + (n - 10) / 40) for n in range(20)]  # 0.13 … 0.855
 
-    many = [Borderline(f"p{n}", f"error text {n}", 0.38 + (n - 10) / 100) for n in range(20)]
+
+def test_one_close_prompt_holds_at_most_the_closest_calls() -> None:
     llm = Answers('{"same": []}')
-    verdict = MatchAdjudicator(llm, 0.2).decide("x", many, 0.38)
+    verdict = MatchAdjudicator(llm, 0.5, "close").decide("x", MANY, 0.38)
     assert verdict is not None and len(verdict) == MAX_CANDIDATES
-    assert set(verdict) == {c.candidate for c in sorted(many, key=lambda c: abs(c.score - 0.38))[:MAX_CANDIDATES]}
+    assert set(verdict) == {c.candidate for c in sorted(MANY, key=lambda c: abs(c.score - 0.38))[:MAX_CANDIDATES]}
     assert llm.prompts[0].count("<known number=") == MAX_CANDIDATES
+
+
+def test_one_fuzzy_prompt_holds_the_strongest_links() -> None:
+    llm = Answers('{"same": [1]}')
+    verdict = MatchAdjudicator(llm, 0.5, "fuzzy").decide("x", MANY, 0.38)
+    assert verdict is not None and len(verdict) == MAX_CANDIDATES
+    strongest = sorted(MANY, key=lambda c: -c.score)[:MAX_CANDIDATES]
+    assert set(verdict) == {c.candidate for c in strongest}
+    assert verdict[strongest[0].candidate] is True  # number 1 in the prompt is the highest score
