@@ -57,13 +57,16 @@ def _drop(mem, ns: str) -> None:
 
 # -- corpus -----------------------------------------------------------------------------
 HALVES = {"train": ("train",), "test": ("test",), "both": ("train", "test")}
+_USE_COUNTS = ("variants", "variants_fixed", "hard_negatives", "negatives_fixed")  # --use tallies no categories
 
 
 def corpus(args: argparse.Namespace) -> dict:
     """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and/or held-out half:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
-    With --feedback, then report every wrong fix received as failed and measure a second occurrence."""
-    from kgmem.learning.corpus import load_corpus, measure_fix_recall, measure_with_feedback, split_corpus
+    With --feedback, then report every wrong fix received as failed and measure a second occurrence.
+    With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
+    from kgmem.learning.corpus import (load_corpus, measure_fix_recall, measure_with_feedback, measure_with_use,
+                                       split_corpus)
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
@@ -99,6 +102,20 @@ def corpus(args: argparse.Namespace) -> dict:
                         "negatives_listed_failed": fb.negatives_listed,
                         "new_fix_variants": fb.new_fix_variants, "new_fix_negatives": fb.new_fix_negatives,
                         "new_fix_wrong": fb.new_fix_wrong}
+                if args.use:
+                    ns = f"bench-use-{split}-{uuid.uuid4().hex[:8]}"
+                    try:
+                        use = measure_with_use(mem, ns, split_corpus(rows, split), split)
+                    finally:
+                        _drop(mem, ns)
+                    out[split]["use"] = {"variants_fixed": use.variants_fixed,
+                                         "variant_rate": round(use.variant_rate, 3),
+                                         "resolved_by_agent": use.variants - use.variants_fixed,
+                                         "negatives_fixed": use.negatives_fixed,
+                                         "by_file": {name: {k: getattr(f, k) for k in _USE_COUNTS}
+                                                     for name, f in sorted(use.by_file.items())}}
+                    if not args.json:
+                        print("         " + use.summary())
                 if judge is not None:
                     out["adjudication"].update(calls=judge.calls, failures=judge.failures)
                 if not args.json:
@@ -408,6 +425,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus: which half of the error corpus (default both)")
     parser.add_argument("--feedback", action="store_true",
                         help="corpus: report the wrong fixes as failed, then measure a second occurrence")
+    parser.add_argument("--use", action="store_true",
+                        help="corpus: also the later variants one by one, each miss resolved by the agent "
+                             "(knowledge that grows with use)")
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")

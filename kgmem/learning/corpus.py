@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR",
-           "measure_fix_recall", "measure_with_feedback"]
+           "measure_fix_recall", "measure_with_feedback", "measure_with_use"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
 Split = Literal["train", "test"]
@@ -313,3 +313,58 @@ def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: s
                if new_of[n.confusable_with or ""] in {f.description for f in
                                                       mem.tool_result(tool, {}, error=n.text, ns=ns).fixes}]
     return FeedbackRecall(first, reported, fixed, bad, wrong_after, listed, new_fixed, new_bad, new_wrong)
+
+
+@dataclass(frozen=True)
+class UseRecall:
+    """The measure as an agent uses kgmem: after the groups' first variants are resolved, each later
+    variant arrives in turn; one that did not get its group's fix is resolved by the agent with that
+    fix, so the variants after it can match it too. The hard negatives arrive last."""
+
+    split: str
+    variants: int
+    variants_fixed: int  # got their group's fix on arrival
+    hard_negatives: int
+    negatives_fixed: list[str]  # hard negatives given the imitated group's fix, first occurrence
+    by_file: dict[str, FileRecall] = field(default_factory=dict)
+
+    @property
+    def variant_rate(self) -> float:
+        return self.variants_fixed / self.variants if self.variants else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.split} with use (a missed variant is resolved by the agent): variants fixed on arrival "
+                f"{self.variants_fixed}/{self.variants} = {self.variant_rate:.3f}, resolved by the agent "
+                f"{self.variants - self.variants_fixed}, hard negatives fixed {len(self.negatives_fixed)}/"
+                f"{self.hard_negatives} {self.negatives_fixed}")
+
+
+def measure_with_use(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent") -> UseRecall:
+    """Knowledge that grows with use: :func:`measure_fix_recall`'s first variants, then every later
+    variant in corpus order, resolved with its group's fix when kgmem did not offer it (as the agent
+    that found the fix itself would report it); then every hard negative."""
+    by_group = groups(rows)
+    fix_of = _fix_names(by_group)
+    for g, variants in by_group.items():
+        mem.resolve(mem.tool_result(tool, {}, error=variants[0].text, ns=ns), fix_of[g], ns=ns)
+    tally = _Tally()
+    fixed = 0
+    for g, variants in by_group.items():
+        for v in variants[1:]:
+            obs = mem.tool_result(tool, {}, error=v.text, ns=ns)
+            hit = fix_of[g] in {f.description for f in obs.fixes}
+            tally.add(v.file, variants=1, variants_fixed=int(hit))
+            fixed += hit
+            if not hit:
+                mem.resolve(obs, fix_of[g], ns=ns)
+    bad = []
+    for n in rows:
+        if n.kind == "n" and n.confusable_with in by_group:
+            hit = fix_of[n.confusable_with] in {f.description for f in mem.tool_result(tool, {}, error=n.text,
+                                                                                         ns=ns).fixes}
+            tally.add(n.file, hard_negatives=1, negatives_fixed=int(hit))
+            if hit:
+                bad.append(n.group)
+    files = tally.files
+    return UseRecall(split, sum(f.variants for f in files.values()), fixed,
+                     sum(f.hard_negatives for f in files.values()), bad, dict(files))
