@@ -4,7 +4,7 @@
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
-    ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging close calls
+    ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging fuzzy matches
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each

@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-only", action="store_true",
                         help="fit and print the training figures only; the held-out half is not scored")
     parser.add_argument("--band", type=float, default=None,
-                        help="with --eval: count the close calls within BAND of the threshold (LLM adjudication) "
-                             "and the ceiling if each were judged right (default: learning.adjudicate_band)")
+                        help="with --eval: count the pairs an LLM judge would be asked about with this band and "
+                             "the ceiling if each were judged right (default: learning.adjudicate_band)")
     parser.add_argument("--scope", choices=SCOPES, default=None,
                         help="with --eval: which pairs the LLM is asked about (default: learning.adjudicate_scope)")
     parser.add_argument("--half", choices=("train", "test"), default="train",

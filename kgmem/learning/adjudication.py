@@ -3,16 +3,17 @@
 The matching model (:mod:`kgmem.learning.matching`) decides from text signals: on data it was
 not tuned on it misses paraphrases of one error (``Unable to locate credentials`` vs a
 ``NoCredentialsError`` traceback) and links near-twins that read alike (docs/learning.md).
-The misses sit just below the threshold; the near-twins it links mostly score well above it. This is how Graphiti resolves duplicate entities and
-Mem0 decides ADD/UPDATE: candidates from search, an LLM's verdict on them.
+The misses sit just below the threshold; the near-twins it links mostly score well above it.
+This is how Graphiti resolves duplicate entities and Mem0 decides ADD/UPDATE: candidates from
+search, an LLM's verdict on them.
 
 Which pairs are asked about is the ``scope``: ``"fuzzy"`` (default) every candidate scoring above
 ``threshold - band`` that is not the same template (score 1.0: the same pattern by definition);
 ``"close"`` only those within ``band`` of the threshold, fewer calls but blind to the near-twins.
 All candidates of one new error go in one call; pairs the identity guard or a near-twin rule
-rejected are never asked (the LLM cannot overrule a different errno or exception class). The answer names
-candidates by the numbers the prompt gave them: nothing of the LLM's text reaches Cypher. When
-the call fails or the answer cannot be read, the model's own decision stands.
+rejected are never asked (the LLM cannot overrule a different errno or exception class). The
+answer names candidates by the numbers the prompt gave them: nothing of the LLM's text reaches
+Cypher. When the call fails or the answer cannot be read, the model's own decision stands.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ Known errors:
 Which known errors are the same error as the new one (same cause, same fix)?
 Answer with one JSON object: {{"same": [numbers of the known errors that are the same]}} — [] when none is."""
 _MAX_CHARS = 1200  # per message in the prompt: the core lines, not a whole log
-# Candidates per call: the closest calls first (nearest the threshold); the rest keep the model's decision.
+# Candidates per call (the highest scores for "fuzzy", the nearest the threshold for "close"); the rest
+# keep the model's decision.
 # similar_neighbours (≤ 100) × three candidate legs would otherwise make one prompt unbounded.
 MAX_CANDIDATES = 8
 Scope = Literal["fuzzy", "close"]
@@ -60,7 +62,7 @@ _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 @dataclass(frozen=True)
 class Borderline:
-    """One candidate of a new error whose match score lies in the band around the threshold."""
+    """One candidate of a new error that the LLM is asked about (:func:`asks_about`)."""
 
     candidate: str  # the known pattern's id
     text: str  # the known pattern's core template
@@ -82,7 +84,7 @@ def asks_about(score: float | None, threshold: float, band: float, scope: Scope)
 
 
 class MatchAdjudicator:
-    """Asks a :class:`~kgmem.analysis.generator.TextGenerator` which borderline candidates are the same error.
+    """Asks a :class:`~kgmem.analysis.generator.TextGenerator` which candidates are the same error.
 
     Args:
         generator: the LLM (the client's Anthropic generator).
