@@ -68,8 +68,7 @@ class KGMem:
         generator = generator if generator is not None else default_generator(self.settings)
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning.adjudicate_band,
-                                                                   self.settings.learning.adjudicate_scope))
+                                       adjudicator=adjudicator_for(generator, self.settings.learning))
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,

@@ -133,6 +133,10 @@ class EmbeddingSettings(_Section):
     query_cache_size: int = Field(1024, ge=0)
 
 
+# Which of a new error's candidates the LLM judges (kgmem/learning/adjudication.py).
+AdjudicationScope = Literal["fuzzy", "close"]
+
+
 class LearningSettings(_Section):
     """Error→fix learning engine (docs/design.md §4)."""
 
@@ -163,7 +167,7 @@ class LearningSettings(_Section):
     # candidate scoring above threshold - band short of the same template, "close" only those within
     # band of the threshold. Band 0 turns it off; without a key it never runs.
     adjudicate_band: float = Field(0.2, ge=0.0, le=1.0)
-    adjudicate_scope: Literal["fuzzy", "close"] = "fuzzy"
+    adjudicate_scope: AdjudicationScope = "fuzzy"
 
 
 class AnalysisSettings(_Section):

@@ -412,6 +412,8 @@ def loghub(args: argparse.Namespace) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from kgmem.learning.adjudication import SCOPES
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "loghub", "all"])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
@@ -431,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
-    parser.add_argument("--adjudicate-scope", choices=("fuzzy", "close"), default=None,
+    parser.add_argument("--adjudicate-scope", choices=SCOPES, default=None,
                         help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)

@@ -75,8 +75,7 @@ class AsyncKGMem:
         replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
         generator = generator if generator is not None else default_generator(self.settings)
         self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning.adjudicate_band,
-                                                                   self.settings.learning.adjudicate_scope))
+                                       adjudicator=adjudicator_for(generator, self.settings.learning))
         writes = None if self.settings.learning.strict else replayer  # strict: raise instead of spooling
         self.turns = TurnStore(None, None, None)
         self.counters = AnalysisStats(extractor="none")

@@ -23,8 +23,9 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, get_args
 
+from kgmem.config import AdjudicationScope as Scope, LearningSettings
 from kgmem.errors import GeneratorError
 
 if TYPE_CHECKING:  # the analysis package imports learning (its spool): no import cycle at run time
@@ -55,7 +56,6 @@ _MAX_CHARS = 1200  # per message in the prompt: the core lines, not a whole log
 # keep the model's decision.
 # similar_neighbours (≤ 100) × three candidate legs would otherwise make one prompt unbounded.
 MAX_CANDIDATES = 8
-Scope = Literal["fuzzy", "close"]
 SCOPES: tuple[str, ...] = get_args(Scope)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
@@ -144,10 +144,12 @@ class MatchAdjudicator:
         return out
 
 
-def adjudicator_for(generator: "TextGenerator | None", band: float,
-                    scope: Scope = "fuzzy") -> MatchAdjudicator | None:
-    """The client's adjudicator: None without an LLM or with ``learning.adjudicate_band = 0``."""
-    return MatchAdjudicator(generator, band, scope) if generator is not None and band > 0 else None
+def adjudicator_for(generator: "TextGenerator | None", learning: LearningSettings) -> MatchAdjudicator | None:
+    """A client's adjudicator from its ``[learning]`` settings: None without an LLM or with
+    ``adjudicate_band = 0``."""
+    if generator is None or learning.adjudicate_band <= 0:
+        return None
+    return MatchAdjudicator(generator, learning.adjudicate_band, learning.adjudicate_scope)
 
 
 def parse_answer(answer: str, count: int) -> frozenset[int] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kgmem.config import LearningSettings
 from kgmem.errors import GeneratorError
 from kgmem.learning.adjudication import (MAX_CANDIDATES, Borderline, MatchAdjudicator, adjudicator_for, asks_about,
                                          in_band, parse_answer)
@@ -91,14 +92,14 @@ def test_one_call_per_new_error() -> None:
 
 
 def test_no_llm_or_no_band_means_no_adjudicator() -> None:
-    assert adjudicator_for(None, 0.15) is None
-    assert adjudicator_for(Answers(), 0.0) is None
-    assert adjudicator_for(Answers(), 0.15) is not None
+    assert adjudicator_for(None, LearningSettings(adjudicate_band=0.15)) is None
+    assert adjudicator_for(Answers(), LearningSettings(adjudicate_band=0.0)) is None
+    assert adjudicator_for(Answers(), LearningSettings(adjudicate_band=0.15)) is not None
     with pytest.raises(ValueError, match="adjudicate_band"):
         MatchAdjudicator(Answers(), 1.5)
     with pytest.raises(ValueError, match="adjudicate_scope"):
         MatchAdjudicator(Answers(), 0.2, "everything")  # type: ignore[arg-type]
-    assert adjudicator_for(Answers(), 0.15, "close").scope == "close"
+    assert adjudicator_for(Answers(), LearningSettings(adjudicate_band=0.15, adjudicate_scope="close")).scope == "close"
 
 
 MANY = [Borderline(f"p{n}", f"error text {n}", 0.38 + (n - 10) / 40) for n in range(20)]  # 0.13 … 0.855
