@@ -26,14 +26,27 @@ def keyword_only(fn: Callable[P, R]) -> Callable[P, R]:
     keywords = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
     shown = [n for n in positional if n != "self"]
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+    def check(args: tuple[object, ...]) -> None:
         if len(args) > len(positional):
             extra = len(args) - len(positional)
             call = ", ".join(shown + [f"{k}=..." for k in keywords[:max(extra, 1)]])
             raise PositionalArgumentError(
                 f"{fn.__name__}(): {', '.join(keywords)} are keyword-only; got {extra} extra positional "
                 f"argument(s) — call it as {fn.__name__}({call}, ...)")
+
+    if inspect.iscoroutinefunction(fn):
+        # An ``async def`` wrapper, so the method stays a coroutine function: frameworks dispatch on
+        # inspect.iscoroutinefunction, and a plain wrapper returning the coroutine fails that test.
+        @functools.wraps(fn)
+        async def async_wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            check(args)
+            return await fn(*args, **kwargs)  # type: ignore[misc,no-any-return]
+
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        check(args)
         return fn(*args, **kwargs)
 
     return wrapper

@@ -47,3 +47,23 @@ def test_the_public_client_marks_the_misleading_arguments_keyword_only() -> None
     assert {"used", "outcome"} <= kw("feedback")
     assert {"error", "session", "result"} <= kw("tool_result")
     assert {"ns", "session", "kinds", "preset"} <= kw("search")
+
+
+def test_async_methods_stay_coroutine_functions() -> None:
+    import asyncio
+    import inspect
+
+    from kgmem.aio import AsyncKGMem
+
+    class _Async:
+        @keyword_only
+        async def turn(self, *, session: str, text: str) -> str:
+            return f"{session}/{text}"
+
+    assert inspect.iscoroutinefunction(_Async.turn)
+    assert asyncio.run(_Async().turn(session="s", text="hi")) == "s/hi"
+    with pytest.raises(PositionalArgumentError, match=r"turn\(\): session, text are keyword-only"):
+        asyncio.run(_Async().turn("s", "hi"))  # type: ignore[misc]
+    public = [name for name, fn in vars(AsyncKGMem).items() if not name.startswith("_") and callable(fn)]
+    coroutines = [name for name in public if inspect.iscoroutinefunction(getattr(AsyncKGMem, name))]
+    assert {"search", "turn", "feedback", "tool_result", "context"} <= set(coroutines)
