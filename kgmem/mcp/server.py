@@ -175,7 +175,8 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
 
     auth: dict[str, Any] = {}
     if token is not None:
-        url = f"http://{host}:{port}"
+        name = f"[{host}]" if ":" in host and not host.startswith("[") else host  # IPv6 literal
+        url = f"http://{name}:{port}"  # names this resource server; no OAuth routes are served
         auth = {"token_verifier": StaticTokenVerifier(token),
                 "auth": AuthSettings(issuer_url=url, resource_server_url=None)}
     server = _namespace_bound_server_class()(ns, "kgmem", instructions=INSTRUCTIONS, lifespan=lifespan, **auth)

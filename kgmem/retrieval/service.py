@@ -28,7 +28,7 @@ from kgmem.graph.keys import bounded_optional, check_namespace
 from kgmem.retrieval import bqar
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
-from kgmem.retrieval.context import Context, render
+from kgmem.retrieval.context import MIN_TOKENS, Context, render
 from kgmem.retrieval.graph import GraphRAGRetriever
 from kgmem.retrieval.hybrid import HybridRetriever, SingleLegRetriever
 from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, check_registry, leg_weights
