@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import Field
+from pydantic import Field, PlainValidator
 
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS
 from kgmem.config import Settings, load_settings
@@ -49,6 +49,18 @@ KindName = Literal[tuple(BY_NAME)]  # type: ignore[valid-type]
 PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
 Outcome = Literal[tuple(LEVELS)]  # type: ignore[valid-type]
 KnowledgeType = Literal[KNOWLEDGE_TYPES]  # type: ignore[valid-type]
+
+
+def _optional_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError("must be a string or null")
+
+
+# An optional string the SDK must not touch: it JSON-decodes a str-or-null argument that looks like
+# JSON ('{"code": 503}' would arrive as a dict, '[1]' as a list), which an error message or an answer
+# often is. Annotated as plain `str` (the SDK leaves those alone), validated and documented as str | None.
+OptionalText = Annotated[str, PlainValidator(_optional_text, json_schema_input_type=str | None)]
 ReportName = Literal[tuple(spec.name for spec in list_reports())]  # type: ignore[valid-type]
 ReportValue = str | int | float | bool
 Kinds = Annotated[list[KindName] | None, Field(description="Kinds of hits (default all).")]
@@ -198,8 +210,8 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     def tool_result(
         tool: Annotated[str, Field(description="Name of the tool that was called.", min_length=1)],
         params: Annotated[dict[str, Any] | None, Field(description="The call's parameters.")] = None,
-        error: Annotated[str | None, Field(description="The error message if the call failed; omit on success.")] = None,
-        session: Annotated[str | None, Field(description="Your session id; needed to learn fixes.")] = None,
+        error: Annotated[OptionalText, Field(description="The error message if the call failed; omit on success.")] = None,
+        session: Annotated[OptionalText, Field(description="Your session id; needed to learn fixes.")] = None,
     ) -> Json:
         """Report one tool call. On failure: the error's id and the known fixes, best first (apply one
         with auto_apply=true). On success after a failure in the session: the fix recorded for it."""
@@ -211,7 +223,7 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
         error_id: Annotated[str, Field(description="The id tool_result returned for the failure.", min_length=1)],
         fix: Annotated[str, Field(description="What fixed it, in a sentence.", min_length=1)],
         success: Annotated[bool, Field(description="False if the fix did not work.")] = True,
-        session: Annotated[str | None, Field(description="The session the failure happened in.")] = None,
+        session: Annotated[OptionalText, Field(description="The session the failure happened in.")] = None,
     ) -> Json:
         """Record what fixed a failure (or did not). A recovery already observed in the session is
         named, not counted twice."""
@@ -228,7 +240,7 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     def correction(
         text: Annotated[str, Field(description="The user's correction, as they said it.", min_length=1,
                                    max_length=MAX_CONTENT_CHARS)],
-        error_id: Annotated[str | None, Field(description="The failure it corrects, if any.")] = None,
+        error_id: Annotated[OptionalText, Field(description="The failure it corrects, if any.")] = None,
     ) -> Json:
         """Store a user correction (trusted knowledge; with error_id also the user's fix, which
         outranks learnt fixes)."""
@@ -244,9 +256,9 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     @server.tool()
     def turn(
         session: Annotated[str, Field(description="Conversation/session id.", min_length=1)],
-        role: Annotated[str, Field(description="user, assistant, system or tool.", min_length=1)],
+        role: Annotated[str, Field(description="Who spoke: user, assistant, system, tool or a speaker name.", min_length=1)],
         text: Annotated[str, Field(description="What was said.", min_length=1)],
-        ref: Annotated[str | None, Field(description="Your id for this turn (idempotency).")] = None,
+        ref: Annotated[OptionalText, Field(description="Your id for this turn (idempotency).")] = None,
     ) -> Json:
         """Store one conversation turn; knowledge is extracted from it in the background."""
         return {"id": call(lambda m: m.turn(session=session, role=role, text=text, ref=ref, ns=ns))}
@@ -262,7 +274,7 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     def search(
         query: Annotated[str, Field(description="What to look for.", min_length=1)],
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Number of hits.")] = 10,
-        session: Annotated[str | None, Field(description="Only this session's conversation turns.")] = None,
+        session: Annotated[OptionalText, Field(description="Only this session's conversation turns.")] = None,
         kinds: Kinds = None,
         preset: Preset = None,
     ) -> Json:
@@ -274,7 +286,7 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     def context(
         query: Annotated[str, Field(description="What the prompt is about.", min_length=1)],
         max_tokens: Annotated[int, Field(ge=MIN_TOKENS, description="Budget of the block.")] = 1000,
-        session: Annotated[str | None, Field(description="Your session id: its conversation turns only, "
+        session: Annotated[OptionalText, Field(description="Your session id: its conversation turns only, "
                                              "and feedback on this block updates the session's view.")] = None,
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Hits to consider.")] = 10,
         kinds: Kinds = None,
@@ -292,7 +304,7 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
         used: Annotated[list[str], Field(description="Ids of the hits you used.")] = [],  # noqa: B006 - schema default
         outcome: Annotated[Outcome | Annotated[float, Field(ge=-1.0, le=1.0)],
                            Field(description="How it went (or a number in [-1, 1]).")] = "included",
-        response: Annotated[str | None, Field(description="Your answer built on a context block: its [n] "
+        response: Annotated[OptionalText, Field(description="Your answer built on a context block: its [n] "
                                               "citations name the hits you used.")] = None,
     ) -> Json:
         """Tell kgmem which hits helped (by id, or by the [n] citations in your response); later

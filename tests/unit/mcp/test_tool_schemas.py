@@ -78,3 +78,28 @@ def test_no_tool_takes_a_namespace(schemas: dict[str, dict[str, Any]]) -> None:
 def test_feedback_takes_a_response_and_context_a_session(schemas: dict[str, dict[str, Any]]) -> None:
     assert "response" in schemas["feedback"]
     assert "session" in schemas["context"]
+
+
+def test_json_looking_text_reaches_the_tool_as_text() -> None:
+    """The SDK JSON-decodes str-or-null arguments that look like JSON; kgmem's free-text ones opt out."""
+    seen: dict[str, Any] = {}
+
+    class Recorder:
+        namespace = "schema-test"
+
+        def tool_result(self, tool: str, params: Any, **kw: Any) -> dict[str, Any]:
+            seen.update(kw)
+            return {"ok": False}
+
+        def close(self) -> None:
+            pass
+
+    server = build_server(load_settings(namespace="schema-test"), client_factory=Recorder)
+
+    async def go() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool("tool_result", {"tool": "api", "error": '{"code": 504}', "session": "[1]"})
+
+    result = asyncio.run(go())
+    assert not result.is_error, result.content
+    assert seen == {"error": '{"code": 504}', "session": "[1]", "ns": "schema-test"}
