@@ -30,7 +30,7 @@ from pydantic import Field, PlainValidator
 
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS
 from kgmem.config import Settings, load_settings
-from kgmem.errors import ErrorNotFound, KGMemError, ValidationError
+from kgmem.errors import ErrorNotFound, KGMemError
 from kgmem.kinds import BY_NAME
 from kgmem.reports.library import list_reports
 from kgmem.retrieval.config import PRESETS

@@ -130,7 +130,13 @@ async def _attack(client: Client, own: dict[str, Any], others: dict[str, dict[st
             if not result.is_error:
                 tally.escapes.append(f"report(params.{key}={other_ns!r}) accepted")
             tally.leaked("report params", result.content)
-        # 3. the other namespace's ids are unknown here
+        # 3. a reported call's own parameters are data: an `ns` among them is stored, in A, as given
+        tally.attempts += 1
+        result = await client.call_tool("tool_result", {"tool": "kubectl", "params": {"ns": other_ns, "namespace":
+                                                         other_ns}, "error": ERROR, "session": "standup"})
+        assert not result.is_error, result.content
+        tally.leaked("tool_result(params.ns)", result.structured_content)
+        # 4. the other namespace's ids are unknown here
         for args in ({"query_id": data["query_id"], "used": [data["hit"]], "outcome": "positive"},
                      {"query_id": data["context_id"], "response": "It needs a rerun [1][2].", "outcome": "success"}):
             tally.attempts += 1
@@ -143,7 +149,7 @@ async def _attack(client: Client, own: dict[str, Any], others: dict[str, dict[st
             result = await client.call_tool(tool, args)
             if not (result.is_error and "ErrorNotFound" in result.content[0].text):
                 tally.escapes.append(f"{tool}({other_ns!r} error) -> {result.content}")
-    # 4. what the ordinary calls answer holds nothing of the others
+    # 5. what the ordinary calls answer holds nothing of the others
     seen: dict[str, Any] = {}
     for tool, args in valid.items():
         tally.attempts += 1
