@@ -224,7 +224,7 @@ class KGMem:
 
     @keyword_only
     def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                 response: str | None = None) -> None:
+                 response: str | None = None, ns: str | None = None) -> None:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
@@ -232,8 +232,10 @@ class KGMem:
         ``response``: the answer built on a :meth:`context`; its ``[n]`` citations are the hits credited.
         The signals update the usage posteriors that rank later searches — of the query's session only
         until :meth:`end_session` merges them. ``query_id`` may come from another process.
+        ``ns``: when given, the query must have run in that namespace (another namespace's query id
+        raises :class:`~kgmem.retrieval.UnknownQuery`, as an unknown one does); by default any.
         """
-        self.retrieval.feedback(query_id, used, outcome, response)
+        self.retrieval.feedback(query_id, used, outcome, response, None if ns is None else self._ns(ns))
 
     @keyword_only
     def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,

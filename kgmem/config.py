@@ -241,6 +241,15 @@ class RetrievalSettings(_Section):
         return {name: getattr(self, name) for name in fields if getattr(self, name) is not None}
 
 
+class McpSettings(_Section):
+    """``kgmem mcp`` over HTTP: the bearer token clients must send (``Authorization: Bearer <token>``).
+    Set ``token`` (env ``KGMEM_MCP__TOKEN``) or ``token_file`` (a file holding it; env
+    ``KGMEM_MCP__TOKEN_FILE``). Without one the HTTP server binds to loopback only."""
+
+    token: SecretStr | None = None
+    token_file: Path | None = None
+
+
 class Settings(BaseSettings):
     """All of kgmem's configuration. Construct once and inject; it is immutable."""
 
@@ -261,6 +270,7 @@ class Settings(BaseSettings):
     analysis: AnalysisSettings = AnalysisSettings()
     anthropic: AnthropicSettings = AnthropicSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
+    mcp: McpSettings = McpSettings()
 
     @field_validator("namespace")
     @classmethod

@@ -68,6 +68,11 @@ class KnowledgeNotFound(KGMemError):
     """No Knowledge item with the given id in the namespace."""
 
 
+class ErrorNotFound(ValidationError):
+    """No error pattern with the given id in the namespace (ids are namespace-bound: another
+    namespace's id is not found either)."""
+
+
 # -- reports, maintenance, call graph (analyst surfaces) ------------------------------
 class ReportError(KGMemError):
     """A report is unknown or its Cypher header is malformed; the message names it."""

@@ -157,9 +157,10 @@ class AsyncKGMem:
 
     @keyword_only
     async def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                       response: str | None = None) -> None:
+                       response: str | None = None, ns: str | None = None) -> None:
         """See :meth:`kgmem.KGMem.feedback`."""
-        await self._run(self.retrieval.feedback_op(query_id, used, outcome, response))
+        await self._run(self.retrieval.feedback_op(query_id, used, outcome, response,
+                                                   None if ns is None else self._ns(ns)))
 
     # -- conversation and knowledge -----------------------------------------------------------------
     @keyword_only

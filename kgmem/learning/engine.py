@@ -31,7 +31,7 @@ import numpy as np
 
 from kgmem import kinds
 from kgmem.config import LearningSettings
-from kgmem.errors import AlreadyApplied, BackendUnavailable, ValidationError
+from kgmem.errors import AlreadyApplied, BackendUnavailable, ErrorNotFound, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key
 from kgmem.learning.confidence import ConfidenceRules, failed_fixes, rank_fixes
@@ -620,7 +620,7 @@ class LearningEngine:
         if tool is None and len(error) == 32 and set(error) <= _ID_CHARS:
             rows = yield Read("learning/error_by_id", dict(ns=ns, id=error))
             if not rows:
-                raise ValidationError(f"error: no error pattern with id {error!r} in namespace {ns!r}")
+                raise ErrorNotFound(f"error: no error pattern with id {error!r} in namespace {ns!r}")
             return rows[0]
         if tool is None or not isinstance(tool, str) or not tool.strip():
             raise ValidationError("tool: required when error is given as a message")

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from kgmem.retrieval.types import SearchHit, SearchResult
 
 CHARS_PER_TOKEN = 4  # rough English average; good enough for a budget, no tokenizer needed
+#: The smallest ``max_tokens`` a context block accepts (a header and one truncated citation).
+MIN_TOKENS = 20
 
 
 @dataclass(frozen=True)

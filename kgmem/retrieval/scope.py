@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from kgmem.errors import ValidationError
 from kgmem.retrieval.config import KIND_LABELS, check_kinds
 
+#: The most hits one search returns (``k``); every surface (client, CLI, MCP) takes its limit from here.
+MAX_K = 1000
+
 
 @dataclass(frozen=True)
 class Scope:
@@ -30,8 +33,8 @@ class Scope:
         """Validate caller input; errors name the field."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
-        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 1000:
-            raise ValidationError(f"k: must be an integer between 1 and 1000, got {k!r}")
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
+            raise ValidationError(f"k: must be an integer between 1 and {MAX_K}, got {k!r}")
         if session is not None and (not isinstance(session, str) or not session):
             raise ValidationError("session: must be a non-empty string or None")
         return cls(ns=ns, k=k, kinds=check_kinds(kinds), session=session)

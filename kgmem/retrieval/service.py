@@ -28,7 +28,7 @@ from kgmem.graph.keys import bounded_optional, check_namespace
 from kgmem.retrieval import bqar
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
-from kgmem.retrieval.context import Context, render
+from kgmem.retrieval.context import MIN_TOKENS, Context, render
 from kgmem.retrieval.graph import GraphRAGRetriever
 from kgmem.retrieval.hybrid import HybridRetriever, SingleLegRetriever
 from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, check_registry, leg_weights
@@ -185,8 +185,8 @@ class RetrievalEngine:
     def context_op(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Op[Context]:
         """Search, then render the hits as a prompt block with numbered citations. The citations are
         remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
-        if not isinstance(max_tokens, int) or max_tokens < 20:
-            raise ValidationError("max_tokens: must be an integer >= 20")
+        if not isinstance(max_tokens, int) or max_tokens < MIN_TOKENS:
+            raise ValidationError(f"max_tokens: must be an integer >= {MIN_TOKENS}")
         kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None}
         unknown = set(search_kwargs) - set(kw)
         if unknown:
@@ -233,7 +233,7 @@ class RetrievalEngine:
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
     def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                    response: str | None = None) -> Op[list[dict[str, Any]]]:
+                    response: str | None = None, ns: str | None = None) -> Op[list[dict[str, Any]]]:
         """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows.
 
         A query made in a session updates that session's overlay (seen at once by the session's
@@ -241,11 +241,16 @@ class RetrievalEngine:
         posteriors. For a query rendered by :meth:`context_op`, the outcome is attributed causally: the
         cited hits (``used``, and the ``[n]`` citations found in ``response``) get the outcome's signal,
         the other rendered hits ``included``, the rest ``-0.1`` (:func:`kgmem.retrieval.bqar.attribute`).
+        With ``ns``, only a query of that namespace is accepted: another namespace's query id is
+        answered like one never issued (:class:`UnknownQuery`), so a namespace-bound caller (the MCP
+        server) cannot move another namespace's posteriors.
         """
         if isinstance(used, str) or hasattr(used, "id"):
             used = [used]
         used = [getattr(u, "id", u) for u in used]  # ids or the SearchHit objects themselves
         entry = yield from self._query(query_id)
+        if ns is not None and entry.ns != ns:
+            raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
         if response is not None:
             if not entry.included:
                 raise ValidationError("response: this query was not rendered by context(), so it has no citations")
@@ -446,9 +451,9 @@ class Retrieval(RetrievalEngine):
         return run(self.context_op(query, ns, max_tokens, **search_kwargs), self.io)
 
     def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                 response: str | None = None) -> list[dict[str, Any]]:
+                 response: str | None = None, ns: str | None = None) -> list[dict[str, Any]]:
         """See :meth:`RetrievalEngine.feedback_op`."""
-        return run(self.feedback_op(query_id, used, outcome, response), self.io)
+        return run(self.feedback_op(query_id, used, outcome, response, ns), self.io)
 
     def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
         """See :meth:`RetrievalEngine.end_session_op`."""

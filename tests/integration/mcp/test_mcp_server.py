@@ -50,13 +50,24 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     found = await _call(client, "search", query="staging database port", k=5)
     await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]], outcome="success")
     ctx = await _call(client, "context", query="database refuses connections", max_tokens=300)
+    # the session's context, and feedback attributed through the [n] citations of the answer
+    sctx = await _call(client, "context", query="staging database port", session="m1", max_tokens=300)
+    cited = await _call(client, "feedback", query_id=sctx["query_id"], response="Use port 6432 [1].",
+                        outcome="positive")
+    no_render = await client.call_tool("feedback", {"query_id": found["query_id"], "response": "[1]"})
+    unknown_query = await client.call_tool("feedback", {"query_id": "f" * 32, "used": []})
     items = await _call(client, "learnings_list")
     rows = await _call(client, "report", name="top_errors")
+    # error texts and answers that are JSON stay text (the SDK would decode them for a str-or-null argument)
+    json_error = await _call(client, "tool_result", tool="api", error='{"error": "upstream timeout", "code": 504}',
+                             session="m3")
     bad = await client.call_tool("resolve", {"error_id": "0" * 32, "fix": "x"})
+    not_an_id = await client.call_tool("resolve", {"error_id": "psql refused", "fix": "x"})
     invalid = await client.call_tool("search", {"query": "x", "k": 0})
     await _call(client, "end_session", session="m1")
     seen.update(failed=failed, ok=ok, named=named, again=again, found=found, ctx=ctx, items=items, rows=rows,
-                bad=bad, invalid=invalid)
+                bad=bad, invalid=invalid, sctx=sctx, cited=cited, no_render=no_render, unknown_query=unknown_query,
+                not_an_id=not_an_id, json_error=json_error)
     return seen
 
 
@@ -73,7 +84,14 @@ def _check(seen: dict[str, Any]) -> None:
     assert seen["ctx"]["query_id"] and "[1]" in seen["ctx"]["text"]
     assert any("pgbouncer" in i["content"] for i in seen["items"]["items"])
     assert any(r.get("tool") == "psql" or "psql" in str(r) for r in seen["rows"]["rows"])
-    assert seen["bad"].is_error and "ValidationError" in seen["bad"].content[0].text
+    assert seen["bad"].is_error and "ErrorNotFound" in seen["bad"].content[0].text
+    # a text where an id belongs is named as such (not "tool: required when error is given as a message")
+    text = seen["not_an_id"].content[0].text
+    assert seen["not_an_id"].is_error and "is not an error id" in text and "tool:" not in text
+    assert any("6432" in c["text"] for c in seen["sctx"]["citations"]) and seen["cited"]["recorded"] is True
+    assert seen["no_render"].is_error and "not rendered by context" in seen["no_render"].content[0].text
+    assert seen["json_error"]["ok"] is False and seen["json_error"]["id"]
+    assert seen["unknown_query"].is_error and "UnknownQuery" in seen["unknown_query"].content[0].text
     assert seen["invalid"].is_error  # k=0 violates the schema (ge=1)
 
 
