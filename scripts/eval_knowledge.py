@@ -44,9 +44,17 @@ def statements(text: str) -> list[Any]:
     return items or [ExtractedItem(type="fact", content=text, confidence=0.8)]
 
 
-def decide_pair(a: str, b: str, embedder: Any) -> tuple[str, str]:
+def thresholds(settings: Any) -> Any:
+    """The judge's thresholds as the knowledge store builds them from ``[analysis]``."""
+    from kgmem.analysis.judge import Thresholds
+
+    a = settings.analysis
+    return Thresholds(related_cosine=a.related_cosine, detail_cosine=a.detail_cosine, paraphrase_cosine=a.dedup_cosine)
+
+
+def decide_pair(a: str, b: str, embedder: Any, limits: Any = None) -> tuple[str, str]:
     """What the store does with ``b`` after ``a``: (relation, reason) — contradiction wins over merge."""
-    from kgmem.analysis.judge import Statement, judge
+    from kgmem.analysis.judge import DEFAULT, Statement, judge
 
     old, new = statements(a), statements(b)
     vecs = embedder.embed([i.content for i in old] + [i.content for i in new])
@@ -55,7 +63,8 @@ def decide_pair(a: str, b: str, embedder: Any) -> tuple[str, str]:
         for i, prev in enumerate(old):
             sim = float(vecs[i] @ vecs[len(old) + j])
             verdicts.append(judge(Statement(item.content, item.subject, item.predicate, item.object),
-                                  Statement(prev.content, prev.subject, prev.predicate, prev.object), sim))
+                                  Statement(prev.content, prev.subject, prev.predicate, prev.object), sim,
+                                  limits or DEFAULT))
     for relation in ("contradiction", "paraphrase"):
         for v in verdicts:
             if v.relation == relation:
@@ -64,11 +73,11 @@ def decide_pair(a: str, b: str, embedder: Any) -> tuple[str, str]:
     return "unrelated", f"{best.reason} ({best.similarity:.2f})"
 
 
-def eval_pairs(rows: list[dict[str, Any]], embedder: Any, show_errors: bool) -> dict[str, Any]:
+def eval_pairs(rows: list[dict[str, Any]], embedder: Any, show_errors: bool, limits: Any = None) -> dict[str, Any]:
     got: Counter[tuple[str, str]] = Counter()
     errors = []
     for row in rows:
-        relation, reason = decide_pair(row["a"], row["b"], embedder)
+        relation, reason = decide_pair(row["a"], row["b"], embedder, limits)
         got[(row["label"], relation)] += 1
         if relation != row["label"]:
             errors.append(f"  {row['id']} {row['label']:>13} -> {relation:<13} {reason:<22} {row['a']!r} / {row['b']!r}")
@@ -133,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
 
         settings = Settings()
         embedder = Embedder(settings.embedding, settings.models_dir)
-        out["pairs"] = {s: eval_pairs(load(PAIRS, s), embedder, args.errors) for s in splits}
+        limits = thresholds(settings)
+        out["pairs"] = {s: eval_pairs(load(PAIRS, s), embedder, args.errors, limits) for s in splits}
     if args.what in ("extraction", "all"):
         out["extraction"] = {s: eval_extraction(load(TURNS, s), args.errors) for s in splits}
     for what, by_split in out.items():

@@ -8,7 +8,8 @@ decides, and its name is the verdict's ``reason``:
 2. ``denied``: the new one says "X, not Y" (or "instead of Y") and Y is what the old one says.
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A".
 4. ``negation``: one is negated ("not", "never", "no longer", "stopped", "hate" …) and the other
-   is not, and they say the same thing otherwise (their content words overlap).
+   is not, and they say the same thing otherwise (their content words overlap). Negations count
+   in pairs: "never miss" is "always go", "must not take longer than" is "stay under".
 5. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word) — a paraphrase.
 6. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
@@ -18,10 +19,13 @@ decides, and its name is the verdict's ``reason``:
    such as production/staging or dark/light), or, when both carry triples, the same subject and
    predicate with objects that share no word. Not for predicates that hold many values at once
    ("likes", "uses": "I like tea" and "I like coffee" are both true).
-8. ``added_detail``: one says everything the other does plus a little more — a paraphrase, when
+8. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
+   main / release branch is protected"), or another object of a many-valued predicate, or other
+   names or numbers on both sides that rule 6/7 did not take as a conflict — two facts, both kept.
+9. ``added_detail``: one says everything the other does plus a little more — a paraphrase, when
    the cosine is at least ``detail_cosine``.
-9. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
-10. otherwise ``different``: two facts that can both be true.
+10. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
+11. otherwise ``different``: two facts that can both be true.
 
 This follows how Graphiti invalidates an edge only on an explicit conflict between facts and
 how Mem0 sorts a new memory into ADD / UPDATE / NOOP against its neighbours: similarity finds
@@ -91,30 +95,37 @@ if there here what which who whom whose when where how all any some each every b
 really just also actually now currently lately still usually typically normally generally always often
 around roughly approximately nearly almost please kind sort quite pretty too much many more most lot lots
 using use used uses get gets got getting make makes made thing things way ve ll re m d t one
+dollars dollar usd euros euro eur pounds pound gbp bucks
 """.split())
 # Stance words: "like", "love", "prefer"… say the same thing for our purpose; "hate" says the opposite.
 _POSITIVE = frozenset("like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred "
                       "fond favourite favorite want wants".split())
-_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided".split())
+_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided miss misses skip skips "
+                      "forget forgets fail fails".split())  # "never miss" = "always go"
+# "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
+_BELOW = frozenset("under below less fewer shorter within".split())
 _NEGATION = frozenset("not no never without stopped stop quit anymore nobody nothing none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
                        "track maintain manage build write ship teach practise practice hate dislike").split()
 _MULTI_VALUED_FORMS = frozenset(f for v in _MULTI_VALUED_VERBS
                                 for f in (v, v + "s", v + "es", v + "d", v + "ed", v + "ing", v[:-1] + "ing"))
-# Sets of mutually exclusive words: two different members in the same slot are two values.
-_EXCLUSIVE = [frozenset(g.split()) for g in (
-    "production prod staging stage development dev qa sandbox",
-    "dark light", "enabled disabled on off", "open closed", "public private", "true false",
-    "concise short brief detailed long verbose lengthy", "daily nightly weekly biweekly monthly yearly "
-    "annually hourly", "british american", "synchronous asynchronous sync async",
-    "morning afternoon evening night", "monday tuesday wednesday thursday friday saturday sunday",
-    "first second third last", "small medium large", "manual automatic", "allowed forbidden",
-    "required optional", "before after", "city suburbs countryside", "yes no",
+# Mutually exclusive classes: a word of one class and a word of another class of the same set, in the
+# same slot, are two values ("production" / "staging"); words of one class are synonyms ("concise" / "short").
+_EXCLUSIVE = [[frozenset(c.split()) for c in classes.split("|")] for classes in (
+    "production prod live|staging stage|development dev|qa|sandbox",
+    "dark|light", "enabled enable on|disabled disable off", "open opened|closed close shut", "public|private",
+    "true|false", "concise short brief terse|detailed long verbose lengthy thorough",
+    "daily|nightly|weekly|biweekly fortnightly|monthly|yearly annually annual|hourly",
+    "british uk|american us", "synchronous sync|asynchronous async", "morning|afternoon|evening|night",
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday", "first|second|third|last",
+    "small|medium|large", "manual manually|automatic automatically", "allowed permitted|forbidden prohibited",
+    "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
 )]
-_EXCLUSIVE_STEMS = [frozenset(_STEMMER.stemWords(sorted(g))) for g in _EXCLUSIVE]
+_EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWords(sorted(c))) for c in classes] for classes in _EXCLUSIVE]
 _DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
-_ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)", re.I)
+_ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
+                    r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -124,12 +135,27 @@ def _words(text: str) -> tuple[str, ...]:
         low = pattern.sub(repl, low)
     out = []
     for tok in _TOKEN.findall(low):
-        tok = tok.rstrip(",")
+        tok = _number(tok.rstrip(","))
         if "-" in tok and not _is_number(tok):  # "squash-merge" says "squash merge"; "us-east-1" is a value
             out.extend(_NUMBER_WORDS.get(t, t) for t in tok.split("-") if t)
         else:
             out.append(_NUMBER_WORDS.get(tok, tok))
     return tuple(out)
+
+
+_CURRENCY_WORDS = frozenset("dollars dollar usd euros euro eur pounds pound gbp bucks".split())
+_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
+
+
+def _number(tok: str) -> str:
+    """One spelling per number: "$10,000" = "10000" = "10k"; "12th" = "12"; "6:30" and versions stay as they are."""
+    m = _PLAIN_NUMBER.match(tok)
+    if not m:
+        return tok
+    whole, frac, suffix = m.group(1).replace(",", ""), m.group(2), m.group(3)
+    if suffix == "k":
+        return str(int(round(float(f"{whole}.{frac or 0}") * 1000)))
+    return f"{whole}.{frac}" if frac else whole
 
 
 def _is_number(tok: str) -> bool:
@@ -159,7 +185,7 @@ def _parse(text: str) -> _Parsed:
         denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
         body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
     words = _words(body)
-    negations = sum(1 for w in words if w in _NEGATION or w in _NEGATIVE)
+    negations = sum(1 for w in words if w in _NEGATION or w in _NEGATIVE or w in _BELOW)
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
@@ -170,8 +196,9 @@ def _parse(text: str) -> _Parsed:
     order = None
     o = _ORDER.search(body)
     if o:
-        a = frozenset(_stem(w) for w in _words(o.group("a").split()[-1]) if w not in _STOP)
-        b = frozenset(_stem(w) for w in _words(o.group("b").split()[0]) if w not in _STOP)
+        first, second = (o.group("a"), o.group("b")) if o.group("a") else (o.group("pa"), o.group("pb"))
+        a = frozenset(_stem(w) for w in _words(first.split()[-1]) if w not in _STOP)
+        b = frozenset(_stem(w) for w in _words(second.split()[0]) if w not in _STOP)
         if a and b:
             order = (a, b)
     multi = any(w in _MULTI_VALUED_FORMS for w in words)
@@ -195,8 +222,13 @@ def _value_words(text: str) -> list[str]:
 
 
 def _exclusive(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Each side has a different member of the same exclusive set."""
-    return any(a & g and b & g and not (a & g) & (b & g) for g in _EXCLUSIVE_STEMS)
+    """One side has a word of one class of an exclusive set, the other a word of another class."""
+    for classes in _EXCLUSIVE_STEMS:
+        in_a = {i for i, c in enumerate(classes) if a & c}
+        in_b = {i for i, c in enumerate(classes) if b & c}
+        if in_a and in_b and not in_a & in_b:
+            return True
+    return False
 
 
 def _terms(text: str | None) -> frozenset[str]:
@@ -239,6 +271,8 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if _other_subject(new, old):
         return verdict("unrelated", "other_subject")
+    if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
+        return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
     if not only_new or not only_old:
         if similarity >= thresholds.detail_cosine:
             return verdict("paraphrase", "added_detail")
@@ -254,6 +288,13 @@ def _multi_valued(statement: Statement, parsed: _Parsed) -> bool:
         words = _words(statement.predicate)
         return bool(words) and words[0] in _MULTI_VALUED_FORMS
     return parsed.multi_valued
+
+
+def _same_slot_other_object(new: Statement, old: Statement) -> bool:
+    if not (new.subject and old.subject and new.predicate and old.predicate):
+        return False
+    return (_terms(new.subject) == _terms(old.subject) and _exact_terms(new.predicate) == _exact_terms(old.predicate)
+            and not _terms(new.object) & _terms(old.object))
 
 
 def _other_subject(new: Statement, old: Statement) -> bool:
@@ -288,4 +329,4 @@ def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
 
 @lru_cache(maxsize=1)
 def _all_exclusive() -> frozenset[str]:
-    return frozenset().union(*_EXCLUSIVE_STEMS)
+    return frozenset().union(*(c for classes in _EXCLUSIVE_STEMS for c in classes))

@@ -285,14 +285,22 @@ def _content(sentence: str, speaker: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
+_ADVERBS = frozenset("usually always often normally typically currently now also still mostly generally mainly "
+                     "just really much strongly never".split())
+
+
 def _third_person(text: str, who: str) -> str:
-    verb = text[len(who) + 1 :].split(" ", 1)
-    first = verb[0]
-    third = _VERB_FORMS.get(first.lower())
-    if third is None and first.lower() in _FACT_VERBS and not first.lower().endswith(("ing", "ed", "s")):
-        third = _FACT_VERBS[first.lower()]
+    words = text[len(who) + 1 :].split(" ")
+    at = 0
+    while at < len(words) - 1 and words[at].lower() in _ADVERBS:  # "usually take" -> "usually takes"
+        at += 1
+    first = words[at].lower()
+    third = _VERB_FORMS.get(first)
+    if third is None and first in _FACT_VERBS and not first.endswith(("ing", "ed", "s")):
+        third = _FACT_VERBS[first]
     if third is not None:
-        return f"{who} {third}" + (f" {verb[1]}" if len(verb) > 1 else "")
+        words[at] = third
+        return f"{who} " + " ".join(words)
     return text
 
 
