@@ -143,7 +143,6 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_CURRENCY_WORDS = frozenset("dollars dollar usd euros euro eur pounds pound gbp bucks".split())
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
 
 
