@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 KNOWLEDGE_KIND = kinds.KNOWLEDGE.name
 ENTITY_KIND = kinds.ENTITY.name
 _NEIGHBOURS = 3
+# A quoted ``contradicts`` text names an item in its own words: only a near-verbatim match is that item.
+_QUOTE_COSINE = 0.90
 
 
 @dataclass
@@ -277,13 +279,14 @@ class KnowledgeStore:
         norm = normalise_text(item.contradicts)
         existing = by_norm.get(norm)
         if existing is None:
-            existing = next((by_id[h] for h, _ in hits.get(item.contradicts, []) if h in by_id), None)
+            existing = next((by_id[h] for h, sim in hits.get(item.contradicts, [])
+                             if h in by_id and sim >= _QUOTE_COSINE), None)
         if existing is not None:
             return self._row_for(existing, plan) if existing.get("is_active", True) else None
         vec = quoted_vecs[item.contradicts]
         for row in plan.rows.values():  # an item of this very batch
             if row.insert and (row.norm == norm or (row.vector is not None and
-                                                    float(np.dot(vec, row.vector)) >= self.settings.dedup_cosine)):
+                                                    float(np.dot(vec, row.vector)) >= _QUOTE_COSINE)):
                 return row
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
