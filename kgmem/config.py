@@ -179,7 +179,12 @@ class AnalysisSettings(_Section):
     session_min_messages: int = Field(4, ge=1)
     session_sample_above: int = Field(20, ge=1)
     session_min_confidence: float = Field(0.7, ge=0.0, le=1.0)
-    dedup_cosine: float = Field(0.90, ge=0.0, le=1.0)
+    # Knowledge dedup (kgmem/analysis/judge.py; tuned on tests/data/knowledge_pairs.jsonl): stored items
+    # at cosine >= related_cosine are judged; a paraphrase needs dedup_cosine, or detail_cosine when one
+    # statement only adds detail; a contradiction needs a real conflict, whatever the cosine.
+    dedup_cosine: float = Field(0.70, ge=0.0, le=1.0)
+    related_cosine: float = Field(0.50, ge=0.0, le=1.0)
+    detail_cosine: float = Field(0.70, ge=0.0, le=1.0)
     initial_confidence: float = Field(0.5, ge=0.0, le=1.0)
     max_auto_confidence: float = Field(0.95, ge=0.0, le=1.0)
     boost_factor: float = Field(0.2, ge=0.0, le=1.0)

@@ -5,18 +5,22 @@ For one batch of items (one analysis of one session window):
 1. items the extractor itself doubts (confidence < ``min_extraction_confidence``) are skipped;
 2. every content (and every quoted ``contradicts`` text) is embedded in one batch;
 3. candidates are looked up — exact normalised text first (so an exact duplicate never
-   depends on a threshold), then Chroma (kind ``"knowledge"``) at cosine ≥ ``dedup_cosine``,
+   depends on a threshold), then Chroma (kind ``"knowledge"``) at cosine ≥ ``related_cosine``,
    then the batch's own new items;
-4. a plan is made per item: merge into the match, insert, or skip (the match was removed
-   by a person); an item quoting an existing one in ``contradicts`` penalises that one and
-   is inserted (never merged into the item it contradicts) with a ``CONTRADICTS`` edge;
+4. each candidate is judged (:mod:`kgmem.analysis.judge`): a *paraphrase* is merged into (its
+   confidence boosted, once per session), a *contradiction* — the same slot with another value,
+   or a negation — penalises the old item and the new one is inserted (never merged into the
+   item it contradicts) with a ``CONTRADICTS`` edge, anything else is a new item; a paraphrase
+   of an item a person removed is skipped. An LLM item quoting an existing one in
+   ``contradicts`` is taken at its word (the model read both);
 5. the plan is written in ONE Neo4j transaction (``cypher/analysis/apply_knowledge``) that
    also applies the confidence formulas, the triples and the provenance, then vectors go to
    Chroma and their pending flags are cleared.
 
 A near-duplicate whose triple has the same subject and predicate but another object is not
 merged: "the port is 8080" and "the port is 9090" are close in embedding space but are
-different facts.
+different facts — they contradict. "I prefer tabs over spaces" and "I prefer using tabs over
+spaces" say the same thing: merged.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ import numpy as np
 from kgmem import kinds
 from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
-from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_term, normalise_text
+from kgmem.analysis.judge import Statement, Thresholds, Verdict, judge
+from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_text
 from kgmem.config import AnalysisSettings
 from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
@@ -45,6 +50,8 @@ log = logging.getLogger(__name__)
 KNOWLEDGE_KIND = kinds.KNOWLEDGE.name
 ENTITY_KIND = kinds.ENTITY.name
 _NEIGHBOURS = 3
+# A quoted ``contradicts`` text names an item in its own words: only a near-verbatim match is that item.
+_QUOTE_COSINE = 0.90
 
 
 @dataclass
@@ -58,6 +65,7 @@ class Outcome:
     new_confidence: float | None = None
     contradicted_id: str | None = None
     reason: str | None = None
+    judgement: str | None = None  # the judge's rule and cosine for a merge or a contradiction
 
 
 @dataclass
@@ -107,6 +115,8 @@ class KnowledgeStore:
         self.embedder = embedder
         self.settings = settings
         self.stats = stats
+        self.thresholds = Thresholds(related_cosine=settings.related_cosine, detail_cosine=settings.detail_cosine,
+                                     paraphrase_cosine=settings.dedup_cosine)
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
@@ -187,7 +197,9 @@ class KnowledgeStore:
         by_norm = {r["norm"]: r for r in found_rows}
         for item, vec in zip(items, item_vecs):
             old = self._resolve_contradicted(item, quoted_vecs, hits, by_id, by_norm, plan)
-            target = self._resolve_duplicate(item, vec, hits[item.content], by_id, by_norm, plan)
+            target, judged, verdicts = self._judge(item, vec, hits[item.content], by_id, by_norm, plan)
+            if old is None and judged is not None:
+                old = judged
             if old is not None and item.norm == (old.norm or (old.existing or {}).get("norm")):
                 plan.outcomes.append(Outcome("skipped", item.content, id=old.id, reason="contradicts_itself"))
                 continue
@@ -205,6 +217,9 @@ class KnowledgeStore:
             if target.triple is None and item.has_triple:
                 target.triple = _triple(ns, item)
             outcome = Outcome(action, item.content, id=target.id)
+            verdict = verdicts.get(old.id if old is not None else target.id)
+            if verdict is not None:
+                outcome.judgement = f"{verdict.relation}: {verdict.reason} (cosine {verdict.similarity:.2f})"
             if old is not None:
                 plan.contradictions.append({"new_id": target.id, "old_id": old.id})
                 outcome.action, outcome.contradicted_id = "contradicted", old.id
@@ -212,7 +227,7 @@ class KnowledgeStore:
 
     def _neighbours(self, ns: str, vector: np.ndarray) -> list[tuple[str, float]]:
         hits = self.vectors.query(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
-        return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.dedup_cosine]
+        return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.related_cosine]
 
     def _row_for(self, existing: dict[str, Any], plan: _Plan) -> _Row:
         row = plan.rows.get(existing["id"])
@@ -220,26 +235,40 @@ class KnowledgeStore:
             row = plan.rows[existing["id"]] = _Row(id=existing["id"], insert=False, existing=existing)
         return row
 
-    def _resolve_duplicate(
+    def _judge(
         self, item: ExtractedItem, vec: np.ndarray, hits: list[tuple[str, float]],
         by_id: dict[str, dict[str, Any]], by_norm: dict[str, dict[str, Any]], plan: _Plan,
-    ) -> _Row | None:
+    ) -> tuple[_Row | None, _Row | None, dict[str, Verdict]]:
+        """The item this one paraphrases (merge target) and the one it contradicts, nearest first,
+        with the verdicts by id."""
         if item.norm in by_norm:  # exact text: no threshold involved
-            return self._row_for(by_norm[item.norm], plan)
+            return self._row_for(by_norm[item.norm], plan), None, {}
         for row in plan.rows.values():
             if row.insert and row.norm == item.norm:
-                return row
-        for hit_id, _ in hits:  # nearest first; Chroma is derived, so the graph must know the id
-            existing = by_id.get(hit_id)
-            if existing is not None and not _conflicting(item, existing):
-                return self._row_for(existing, plan)
-        best, best_sim = None, self.settings.dedup_cosine
-        for row in plan.rows.values():
-            if row.insert and row.vector is not None:
+                return row, None, {}
+        new = _statement(item.model_dump())
+        candidates: list[tuple[float, str, dict[str, Any], _Row | None]] = []
+        for hit_id, sim in hits:  # Chroma is derived, so the graph must know the id
+            if hit_id in by_id:
+                candidates.append((sim, hit_id, by_id[hit_id], None))
+        for row in plan.rows.values():  # new items of this very batch
+            if row.insert and row.vector is not None and row.item is not None:
                 sim = float(np.dot(vec, row.vector))
-                if sim >= best_sim and row.item is not None and not _conflicting(item, row.item.model_dump()):
-                    best, best_sim = row, sim
-        return best
+                if sim >= self.settings.related_cosine:
+                    candidates.append((sim, row.id, row.item.model_dump(), row))
+        target = contradicted = None
+        verdicts: dict[str, Verdict] = {}
+        for sim, cid, other, row in sorted(candidates, key=lambda c: -c[0]):
+            verdict = judge(new, _statement(other), sim, self.thresholds)
+            verdicts[cid] = verdict
+            if verdict.relation == "paraphrase" and target is None:
+                target = row if row is not None else self._row_for(other, plan)
+            elif verdict.relation == "contradiction" and contradicted is None:
+                if row is not None:
+                    contradicted = row
+                elif other.get("is_active", True):  # a removed item is not contradicted again
+                    contradicted = self._row_for(other, plan)
+        return target, contradicted, verdicts
 
     def _resolve_contradicted(
         self, item: ExtractedItem, quoted_vecs: dict[str, np.ndarray], hits: dict[str, list[tuple[str, float]]],
@@ -250,13 +279,14 @@ class KnowledgeStore:
         norm = normalise_text(item.contradicts)
         existing = by_norm.get(norm)
         if existing is None:
-            existing = next((by_id[h] for h, _ in hits.get(item.contradicts, []) if h in by_id), None)
+            existing = next((by_id[h] for h, sim in hits.get(item.contradicts, [])
+                             if h in by_id and sim >= _QUOTE_COSINE), None)
         if existing is not None:
             return self._row_for(existing, plan) if existing.get("is_active", True) else None
         vec = quoted_vecs[item.contradicts]
         for row in plan.rows.values():  # an item of this very batch
             if row.insert and (row.norm == norm or (row.vector is not None and
-                                                    float(np.dot(vec, row.vector)) >= self.settings.dedup_cosine)):
+                                                    float(np.dot(vec, row.vector)) >= _QUOTE_COSINE)):
                 return row
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
@@ -371,6 +401,8 @@ class KnowledgeStore:
                 self.stats.emit("skipped", ns, reason=o.reason, **fields)
                 continue
             fields.update(old_confidence=o.old_confidence, new_confidence=o.new_confidence)
+            if o.judgement:
+                fields["judgement"] = o.judgement
             if o.action == "contradicted":
                 self.stats.emit("contradicted", ns, contradicted_id=o.contradicted_id, detail=o.reason, **fields)
             else:
@@ -403,13 +435,9 @@ class KnowledgeStore:
         return len(pending)
 
 
-def _conflicting(item: ExtractedItem, other: dict[str, Any]) -> bool:
-    """Same subject and predicate, another object: a different fact, however close the wording."""
-    if not item.has_triple or not other.get("subject") or not other.get("predicate"):
-        return False
-    same = (normalise_term(str(other["subject"])).lower() == item.subject.lower()  # type: ignore[union-attr]
-            and normalise_term(str(other["predicate"])).lower() == item.predicate.lower())  # type: ignore[union-attr]
-    return same and normalise_term(str(other.get("object") or "")).lower() != item.object.lower()  # type: ignore[union-attr]
+def _statement(item: dict[str, Any]) -> Statement:
+    """What the judge compares of a stored item or an extracted one."""
+    return Statement(str(item.get("content") or ""), item.get("subject"), item.get("predicate"), item.get("object"))
 
 
 def _triple(ns: str, item: ExtractedItem) -> dict[str, str]:

@@ -47,14 +47,77 @@ def test_removed_items_are_not_relearnt(make_mem):
     assert mem.analysis_stats()["skipped"] == 2
 
 
-def test_near_duplicate_with_another_object_is_a_different_fact(make_mem):
-    mem = make_mem(offline=True, dedup_cosine=0.5)  # make the two sentences "near duplicates"
+def test_near_duplicate_with_another_object_contradicts(make_mem, q):
+    mem = make_mem(offline=True)
     store, ns = mem.analysis.store, mem.namespace
     triple = {"subject": "deploy target", "predicate": "is"}
-    store.apply(ns, "s1", [fact("The deploy target is production", object="production", **triple)], "llm")
-    out = store.apply(ns, "s2", [fact("The deploy target is staging", object="staging", **triple)], "llm")
-    assert out[0].action == "inserted"
-    assert len(mem.learnings()) == 2
+    (first,) = store.apply(ns, "s1", [fact("The deploy target is production", object="production", **triple)], "llm")
+    (out,) = store.apply(ns, "s2", [fact("The deploy target is staging", object="staging", **triple)], "llm")
+    assert out.action == "contradicted" and out.contradicted_id == first.id and out.id != first.id
+    assert out.judgement.startswith("contradiction: other_value")
+    items = {i["content"]: i for i in mem.learnings()}
+    assert items["The deploy target is production"]["confidence"] == pytest.approx(0.2)  # both kept, old penalised
+    assert items["The deploy target is staging"]["confidence"] == pytest.approx(0.5)
+    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+             n=out.id, o=first.id)[0]["c"] == 1
+
+
+def say(mem, session, text):
+    mem.turn(session=session, role="user", text=text)
+    mem.end_session(session)
+    assert mem.wait_for_analysis(60)
+
+
+def test_a_paraphrase_in_a_later_session_merges_and_boosts(make_mem, q):
+    """Offline, end to end: "I prefer using tabs over spaces." restates the preference — it used to be
+    taken for a contradiction (0.59 -> 0.29, a duplicate linked CONTRADICTS)."""
+    mem = make_mem(offline=True)
+    say(mem, "s1", "I prefer tabs over spaces.")
+    say(mem, "s2", "I prefer tabs over spaces!")
+    (tabs,) = mem.learnings()
+    assert tabs["confidence"] == pytest.approx(0.59)
+    say(mem, "s3", "I prefer using tabs over spaces.")
+    (tabs,) = mem.learnings(include_inactive=True)
+    assert tabs["confidence"] == pytest.approx(0.662) and tabs["source_sessions"] == ["s1", "s2", "s3"]
+    assert q("MATCH (:Knowledge {ns: $ns})-[r:CONTRADICTS]->() RETURN count(r) AS c")[0]["c"] == 0
+    assert mem.analysis_stats()["contradicted"] == 0
+    # the same judgement retried (a window and the session learner, a re-run) does not boost again
+    again = mem.analysis.analyzer.analyze(mem.namespace, "s3", [{"role": "user", "text": "I prefer using tabs over spaces."}])
+    assert [o.action for o in again.outcomes] == ["merged"]
+    (tabs,) = mem.learnings()
+    assert tabs["confidence"] == pytest.approx(0.662)
+
+
+def test_the_demo_correction_contradicts_the_old_port(make_mem, q):
+    mem = make_mem(offline=True)
+    say(mem, "s1", "The staging database listens on port 5432.")
+    say(mem, "s2", "Actually, the staging database listens on port 6543, not 5432.")
+    items = {i["content"]: i for i in mem.learnings()}
+    old = items["The staging database listens on port 5432."]
+    new = items["The staging database listens on port 6543, not 5432."]
+    assert new["type"] == "correction" and old["confidence"] == pytest.approx(0.2) and new["confidence"] == 0.5
+    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+             n=new["id"], o=old["id"])[0]["c"] == 1
+
+
+def test_two_facts_that_can_both_be_true_are_both_kept(make_mem, q):
+    mem = make_mem(offline=True)
+    say(mem, "s1", "I like tea.")
+    say(mem, "s2", "I like coffee.")
+    say(mem, "s3", "The main branch is protected.")
+    say(mem, "s4", "The release branch is protected.")
+    items = mem.learnings()
+    assert len(items) == 4 and all(i["confidence"] == pytest.approx(0.5) for i in items)
+    assert q("MATCH (:Knowledge {ns: $ns})-[r:CONTRADICTS]->() RETURN count(r) AS c")[0]["c"] == 0
+
+
+def test_a_paraphrase_below_the_old_cosine_cut_merges(make_mem):
+    mem = make_mem(offline=True)
+    say(mem, "s1", "We keep secrets in HashiCorp Vault.")
+    say(mem, "s2", "Our secrets are stored in HashiCorp Vault.")
+    (vault,) = mem.learnings()
+    assert vault["content"] == "The user's team keeps secrets in HashiCorp Vault."
+    assert vault["confidence"] == pytest.approx(0.59) and vault["times_seen"] == 2
 
 
 def test_contradicting_an_unknown_item_is_a_plain_insert(make_mem):

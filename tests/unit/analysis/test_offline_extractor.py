@@ -62,16 +62,68 @@ def test_assistant_turns_are_not_mined():
     assert extract("I prefer short answers.", role="assistant") == []
 
 
-def test_contradiction_against_existing_and_within_the_batch():
+def test_the_extractor_proposes_and_never_claims_a_contradiction():
+    # the knowledge store judges (kgmem.analysis.judge): the extractor sees no embeddings
     existing = [{"content": "The deploy target is production.", "subject": "deploy target", "predicate": "is",
                  "object": "production"}]
     (item,) = extract("No, the deploy target is staging.", existing=existing)
-    assert item.contradicts == "The deploy target is production"
-    items = extract("Always squash commits.", "Never squash commits.")
-    assert items[1].contradicts == "Always squash commits"
-    # multi-valued predicates do not contradict
-    items = extract("I like tea.", "I like coffee.")
-    assert [i.contradicts for i in items] == [None, None]
+    assert item.type == "correction" and item.contradicts is None
+    items = extract("Always squash commits.", "Never squash commits.", "I prefer tabs over spaces!",
+                    "I prefer using tabs over spaces.")
+    assert len(items) == 4 and [i.contradicts for i in items] == [None] * 4
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "triple"),
+    [
+        ("Actually, the staging database listens on port 6543, not 5432.",
+         "The staging database listens on port 6543, not 5432.", ("staging database", "listens on", "port 6543")),
+        ("No, it's port 9090.", "It's port 9090.", None),
+        ("Actually it's Redis 7, not Memcached.", "It's Redis 7, not Memcached.", None),
+        ("Nope, it's main, not master.", "It's main, not master.", None),
+        ("Not quite: the cron job runs at 2 am.", "The cron job runs at 2 am.", ("cron job", "runs", "at 2 am")),
+        ("Actually, we use pnpm, not npm.", "The user's team uses pnpm, not npm.", ("user's team", "uses", "pnpm")),
+    ],
+)
+def test_corrections_with_a_value(text, content, triple):
+    (item,) = extract(text)
+    assert item.type == "correction" and item.content == content
+    assert (None if not item.has_triple else (item.subject, item.predicate, item.object)) == triple
+
+
+def test_x_not_y_without_a_marker_is_a_correction():
+    (item,) = extract("We keep secrets in AWS Secrets Manager, not Vault.")
+    assert item.type == "correction" and (item.subject, item.predicate, item.object) == (
+        "user's team", "keeps", "secrets in AWS Secrets Manager")
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "triple"),
+    [
+        ("We keep secrets in HashiCorp Vault.", "The user's team keeps secrets in HashiCorp Vault.",
+         ("user's team", "keeps", "secrets in HashiCorp Vault")),
+        ("My team deploys with Argo CD on Kubernetes.", "The user's team deploys with Argo CD on Kubernetes.",
+         ("user's team", "deploys", "with Argo CD on Kubernetes")),
+        ("I've been using the Goodreads app.", "The user has been using the Goodreads app.",
+         ("user", "uses", "the Goodreads app")),
+        ("I work on the payments team.", "The user works on the payments team.", ("user", "works on", "the payments team")),
+        ("I usually take the bus to work.", "The user usually takes the bus to work.", ("user", "takes", "the bus to work")),
+    ],
+)
+def test_first_person_facts(text, content, triple):
+    (item,) = extract(text)
+    assert item.type == "fact" and (item.subject, item.predicate, item.object) == triple
+    assert item.content == content
+
+
+@pytest.mark.parametrize("text", [
+    "I like the idea of a personalized doormat.", "I love these recommendations!",
+    "I like the variety of workouts you've suggested.", "Actually, can you explain that again?",
+    "Actually, never mind.", "I never thought a cheesecake could be vegan!", "We started to worry about it.",
+    "Actually, I just took my fam camping in the mountains last week - it was a really nice time together!",
+])
+def test_reactions_and_chatter_are_not_knowledge(text):
+    assert extract(text) == []
 
 
 def test_deterministic_and_deduplicated():
@@ -96,7 +148,7 @@ def test_objects_are_cut_at_the_clause_break():
     assert item.object == "the yellow leaves" and item.content.startswith("Caroline loves the yellow leaves")
 
 
-def test_classifications_do_not_contradict():
+def test_classifications_are_both_kept():
     items = extract("Dance is my passion.", "Dance is my stress relief.", role="Jon")
     assert len(items) == 2 and [i.contradicts for i in items] == [None, None]
 

@@ -1,0 +1,331 @@
+"""Is a new statement a paraphrase of a stored one, a contradiction of it, or something else?
+
+The knowledge store asks this for every stored item near a new one (pure logic; the cosine of
+the two contents comes from the embedding model). The rules, in order — the first that applies
+decides, and its name is the verdict's ``reason``:
+
+1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
+2. ``denied``: the new one says "X, not Y" (or "instead of Y") and Y is what the old one says.
+3. ``reversed``: "A over/than/rather than/instead of B" against "B over A".
+4. ``negation``: one is negated ("not", "never", "no longer", "stopped", "hate" …) and the other
+   is not, and they say the same thing otherwise (their content words overlap). Negations count
+   in pairs: "never miss" is "always go", "must not take longer than" is "stay under".
+5. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
+   dropped; "like/love/enjoy/prefer" count as one word) — a paraphrase.
+6. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
+   "two years") — one value replaced another.
+7. ``other_value``: the same slot with another value — the same words except one value on each
+   side (a name, a version, a code-like token, a member of a set of mutually exclusive words
+   such as production/staging or dark/light), or, when both carry triples, the same subject and
+   predicate with objects that share no word. Not for predicates that hold many values at once
+   ("likes", "uses": "I like tea" and "I like coffee" are both true).
+8. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
+   main / release branch is protected"), or another object of a many-valued predicate, or other
+   names or numbers on both sides that rule 6/7 did not take as a conflict — two facts, both kept.
+9. ``added_detail``: one says everything the other does plus a little more — a paraphrase, when
+   the cosine is at least ``detail_cosine``.
+10. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
+11. otherwise ``different``: two facts that can both be true.
+
+This follows how Graphiti invalidates an edge only on an explicit conflict between facts and
+how Mem0 sorts a new memory into ADD / UPDATE / NOOP against its neighbours: similarity finds
+the candidates, and only a real conflict (same slot, another value; or a negation) counts as a
+contradiction. Thresholds were chosen on the tuning half of tests/data/knowledge_pairs.jsonl and
+are reported on the held-back half (docs/analysis.md, ``scripts/eval_knowledge.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import snowballstemmer
+
+Relation = Literal["paraphrase", "contradiction", "unrelated"]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What the judge compares: an item's text and, when the extractor gave one, its triple."""
+
+    content: str
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The relation of a new statement to an old one, the rule that decided it, and the cosine."""
+
+    relation: Relation
+    reason: str
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Cosine thresholds of the rules (all-MiniLM-L6-v2, unit vectors)."""
+
+    related_cosine: float = 0.50
+    detail_cosine: float = 0.70
+    paraphrase_cosine: float = 0.70
+
+
+DEFAULT = Thresholds()
+
+_STEMMER = snowballstemmer.stemmer("english")
+_TOKEN = re.compile(r"\$?[a-z0-9]+(?:[.:/,_+#-][a-z0-9]+)*%?")
+_CONTRACTIONS = [(re.compile(p), r) for p, r in (
+    (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
+    (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
+)]
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", thousand="1000",
+                     single="1", once="1", twice="2", half="0.5", dozen="12")
+# Words that carry no content for the comparison (articles, pronouns, auxiliaries, hedges).
+_STOP = frozenset("""
+a an the this that these those it its i me my mine we us our ours you your he she his her they them their
+user users team s is are was were be been being am do does did done have has had having will would shall
+should can could may might must to of in on at for with by from into onto about as than then so and or but
+if there here what which who whom whose when where how all any some each every both own same such very
+really just also actually now currently lately still usually typically normally generally always often
+around roughly approximately nearly almost please kind sort quite pretty too much many more most lot lots
+using use used uses get gets got getting make makes made thing things way ve ll re m d t one
+dollars dollar usd euros euro eur pounds pound gbp bucks
+""".split())
+# Stance words: "like", "love", "prefer"… say the same thing for our purpose; "hate" says the opposite.
+_POSITIVE = frozenset("like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred "
+                      "fond favourite favorite want wants".split())
+_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided miss misses skip skips "
+                      "forget forgets fail fails".split())  # "never miss" = "always go"
+# "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
+_BELOW = frozenset("under below less fewer shorter within".split())
+_NEGATION = frozenset("not no never without stopped stop quit anymore nobody nothing none neither nor".split())
+# Predicates under which one subject holds many objects: a new object is news, not a conflict.
+_MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
+                       "track maintain manage build write ship teach practise practice hate dislike").split()
+_MULTI_VALUED_FORMS = frozenset(f for v in _MULTI_VALUED_VERBS
+                                for f in (v, v + "s", v + "es", v + "d", v + "ed", v + "ing", v[:-1] + "ing"))
+# Mutually exclusive classes: a word of one class and a word of another class of the same set, in the
+# same slot, are two values ("production" / "staging"); words of one class are synonyms ("concise" / "short").
+_EXCLUSIVE = [[frozenset(c.split()) for c in classes.split("|")] for classes in (
+    "production prod live|staging stage|development dev|qa|sandbox",
+    "dark|light", "enabled enable on|disabled disable off", "open opened|closed close shut", "public|private",
+    "true|false", "concise short brief terse|detailed long verbose lengthy thorough",
+    "daily|nightly|weekly|biweekly fortnightly|monthly|yearly annually annual|hourly",
+    "british uk|american us", "synchronous sync|asynchronous async", "morning|afternoon|evening|night",
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday", "first|second|third|last",
+    "small|medium|large", "manual manually|automatic automatically", "allowed permitted|forbidden prohibited",
+    "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
+)]
+_EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWords(sorted(c))) for c in classes] for classes in _EXCLUSIVE]
+_DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
+_ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
+                    r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    low = text.lower()
+    for pattern, repl in _CONTRACTIONS:
+        low = pattern.sub(repl, low)
+    out = []
+    for tok in _TOKEN.findall(low):
+        tok = _number(tok.rstrip(","))
+        if "-" in tok and not _is_number(tok):  # "squash-merge" says "squash merge"; "us-east-1" is a value
+            out.extend(_NUMBER_WORDS.get(t, t) for t in tok.split("-") if t)
+        else:
+            out.append(_NUMBER_WORDS.get(tok, tok))
+    return tuple(out)
+
+
+_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
+
+
+def _number(tok: str) -> str:
+    """One spelling per number: "$10,000" = "10000" = "10k"; "12th" = "12"; "6:30" and versions stay as they are."""
+    m = _PLAIN_NUMBER.match(tok)
+    if not m:
+        return tok
+    whole, frac, suffix = m.group(1).replace(",", ""), m.group(2), m.group(3)
+    if suffix == "k":
+        return str(int(round(float(f"{whole}.{frac or 0}") * 1000)))
+    return f"{whole}.{frac}" if frac else whole
+
+
+def _is_number(tok: str) -> bool:
+    return any(c.isdigit() for c in tok)
+
+
+def _stem(tok: str) -> str:
+    return tok if _is_number(tok) or not tok.isalpha() else _STEMMER.stemWord(tok)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    content: frozenset[str]          # content stems (no stop, stance or negation words)
+    negated: bool                    # odd number of negations / negative stance words
+    denied: frozenset[str]           # stems of the Y of "…, not Y"
+    order: tuple[frozenset[str], frozenset[str]] | None  # "A over B"
+    values: frozenset[str]           # stems that look like values (numbers, names, code-like tokens)
+    multi_valued: bool
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> _Parsed:
+    denied: set[str] = set()
+    body = text
+    m = _DENIAL.search(text)
+    if m:
+        denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
+        body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
+    words = _words(body)
+    negations = sum(1 for w in words if w in _NEGATION or w in _NEGATIVE or w in _BELOW)
+    # "no longer" and "not anymore" are one negation, as are "don't … anymore"
+    if "anymore" in words and ("not" in words or "no" in words):
+        negations -= 1
+    content = frozenset(_stem(w) for w in words
+                        if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and w not in _NEGATIVE
+                        and w != "longer")
+    values = frozenset(_stem(w) for w in _value_words(body))
+    order = None
+    o = _ORDER.search(body)
+    if o:
+        first, second = (o.group("a"), o.group("b")) if o.group("a") else (o.group("pa"), o.group("pb"))
+        a = frozenset(_stem(w) for w in _words(first.split()[-1]) if w not in _STOP)
+        b = frozenset(_stem(w) for w in _words(second.split()[0]) if w not in _STOP)
+        if a and b:
+            order = (a, b)
+    multi = any(w in _MULTI_VALUED_FORMS for w in words)
+    return _Parsed(content, negations % 2 == 1, frozenset(denied), order, values, multi)
+
+
+def _value_words(text: str) -> list[str]:
+    """Tokens that name a value: numbers, code-like tokens, capitalised words not starting the sentence."""
+    out = []
+    raw = re.findall(r"[\w$.:/,+#-]+", text)
+    for i, tok in enumerate(raw):
+        tok = tok.strip(".,:;")
+        if not tok:
+            continue
+        low = tok.lower()
+        if low in _STOP or low in _NEGATION:
+            continue
+        if _is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper():
+            out.extend(_words(tok))
+    return out
+
+
+def _exclusive(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One side has a word of one class of an exclusive set, the other a word of another class."""
+    for classes in _EXCLUSIVE_STEMS:
+        in_a = {i for i, c in enumerate(classes) if a & c}
+        in_b = {i for i, c in enumerate(classes) if b & c}
+        if in_a and in_b and not in_a & in_b:
+            return True
+    return False
+
+
+def _terms(text: str | None) -> frozenset[str]:
+    if not text:
+        return frozenset()
+    return frozenset(_stem(w) for w in _words(text) if w not in _STOP and w not in _POSITIVE)
+
+
+def _exact_terms(text: str | None) -> frozenset[str]:
+    """Every word's stem: predicates ("is", "loves") are compared whole."""
+    return frozenset(_stem(w) for w in _words(text or ""))
+
+
+def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresholds = DEFAULT) -> Verdict:
+    """The relation of ``new`` to ``old`` (see the module docstring for the rules, in order)."""
+    def verdict(relation: Relation, reason: str) -> Verdict:
+        return Verdict(relation, reason, float(similarity))
+
+    if similarity < thresholds.related_cosine:
+        return verdict("unrelated", "distant")
+    n, o = _parse(new.content), _parse(old.content)
+    if n.denied and n.denied <= o.content and not n.denied <= n.content:
+        return verdict("contradiction", "denied")
+    if o.denied and o.denied <= n.content and not o.denied <= o.content:
+        return verdict("contradiction", "denied")
+    if n.order and o.order and n.order[0] == o.order[1] and n.order[1] == o.order[0]:
+        return verdict("contradiction", "reversed")
+    shared = n.content & o.content
+    only_new, only_old = n.content - o.content, o.content - n.content
+    if n.negated != o.negated and shared and 2 * len(shared) >= max(len(n.content), len(o.content)):
+        return verdict("contradiction", "negation")
+    if not only_new and not only_old:
+        return verdict("paraphrase", "same_words")
+    if shared and only_new and only_old:
+        if all(_is_number(w) for w in only_new | only_old):
+            return verdict("contradiction", "other_number")
+        if _other_value(new, old, n, o, only_new, only_old):
+            return verdict("contradiction", "other_value")
+    if any(_is_number(w) for w in only_new) and any(_is_number(w) for w in only_old):
+        return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
+    if _other_subject(new, old):
+        return verdict("unrelated", "other_subject")
+    if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
+        return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
+    if not only_new or not only_old:
+        if similarity >= thresholds.detail_cosine:
+            return verdict("paraphrase", "added_detail")
+    if similarity >= thresholds.paraphrase_cosine:
+        return verdict("paraphrase", "close_wording")
+    return verdict("unrelated", "different")
+
+
+def _multi_valued(statement: Statement, parsed: _Parsed) -> bool:
+    """Can the subject hold many objects of this predicate at once? The triple's predicate decides when
+    there is one ("The release manager is Sam": no), else any such verb in the sentence."""
+    if statement.predicate:  # its verb comes first ("takes", "works on"); "online clothes store" is an attribute
+        words = _words(statement.predicate)
+        return bool(words) and words[0] in _MULTI_VALUED_FORMS
+    return parsed.multi_valued
+
+
+def _same_slot_other_object(new: Statement, old: Statement) -> bool:
+    if not (new.subject and old.subject and new.predicate and old.predicate):
+        return False
+    return (_terms(new.subject) == _terms(old.subject) and _exact_terms(new.predicate) == _exact_terms(old.predicate)
+            and not _terms(new.object) & _terms(old.object))
+
+
+def _other_subject(new: Statement, old: Statement) -> bool:
+    """The same predicate and object said of another subject ("the main / release branch is protected")."""
+    if not (new.subject and old.subject and new.predicate and old.predicate):
+        return False
+    return (_exact_terms(new.predicate) == _exact_terms(old.predicate)
+            and _exact_terms(new.object) == _exact_terms(old.object)
+            and _terms(new.subject) != _terms(old.subject))
+
+
+def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
+                 only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    if _multi_valued(new, n) or _multi_valued(old, o):
+        return False
+    if new.subject and old.subject and new.predicate and old.predicate:
+        same_slot = (_terms(new.subject) == _terms(old.subject)
+                     and _exact_terms(new.predicate) == _exact_terms(old.predicate))
+        if same_slot and not (_terms(new.object) & _terms(old.object)):
+            return True
+    if _exclusive(only_new, only_old):
+        rest_new, rest_old = only_new - _all_exclusive(), only_old - _all_exclusive()
+        return not (rest_new - n.values) and not (rest_old - o.values)
+    # everything that differs is a value, on both sides, and no number changed next to a word
+    # (a changed number beside another changed name is another subject: "staging db 5432" / "prod db 5433")
+    if only_new <= n.values and only_old <= o.values:
+        numbers = any(_is_number(w) for w in only_new | only_old)
+        words = any(not _is_number(w) for w in only_new | only_old)
+        return not (numbers and words)
+    return False
+
+
+@lru_cache(maxsize=1)
+def _all_exclusive() -> frozenset[str]:
+    return frozenset().union(*(c for classes in _EXCLUSIVE_STEMS for c in classes))

@@ -1,0 +1,72 @@
+"""The paraphrase / contradiction judge: each rule on its own, with the cosine given (pure logic).
+
+The figures on the labelled pairs (with the real embedding model) are asserted in
+tests/integration/analysis/test_knowledge_eval.py.
+"""
+
+import pytest
+
+from kgmem.analysis.judge import Statement, Thresholds, judge
+
+S = Statement
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # the regression: a restatement with a filler word is the same preference
+        (S("The user prefers using tabs over spaces.", "user", "prefers", "using tabs over spaces"),
+         S("The user prefers tabs over spaces.", "user", "prefers", "tabs over spaces"), 0.93, "paraphrase", "same_words"),
+        (S("The user prefers spaces over tabs."), S("The user prefers tabs over spaces."), 0.95, "contradiction",
+         "reversed"),
+        (S("The staging database listens on port 6543, not 5432."),
+         S("The staging database listens on port 5432."), 0.90, "contradiction", "denied"),
+        (S("The user's team keeps secrets in AWS Secrets Manager, not Vault."),
+         S("The user's team keeps secrets in HashiCorp Vault."), 0.73, "contradiction", "denied"),
+        (S("We never deploy on Fridays."), S("We deploy on Fridays."), 0.69, "contradiction", "negation"),
+        (S("The user hates running their own studio."), S("The user loves running their own studio."), 0.90,
+         "contradiction", "negation"),
+        (S("Never force-push to main."), S("Don't ever force-push to the main branch."), 0.73, "paraphrase",
+         "added_detail"),
+        (S("The API gateway listens on port 9090."), S("The API gateway listens on port 8080."), 0.85,
+         "contradiction", "other_number"),
+        (S("The user started playing guitar about two years ago."),
+         S("The user started playing guitar about five years ago."), 0.95, "contradiction", "other_number"),
+        (S("The deploy target is staging.", "deploy target", "is", "staging"),
+         S("The deploy target is production.", "deploy target", "is", "production"), 0.89, "contradiction",
+         "other_value"),
+        (S("The release manager is Alex.", "release manager", "is", "Alex"),
+         S("The release manager is Sam.", "release manager", "is", "Sam"), 0.79, "contradiction", "other_value"),
+        (S("The user prefers detailed answers."), S("The user prefers short answers."), 0.80, "contradiction",
+         "other_value"),
+        (S("The user prefers concise answers."), S("The user prefers short answers."), 0.90, "paraphrase",
+         "close_wording"),
+        (S("The user's grandpa is 78.", "user", "grandpa", "78"), S("The user's grandma is 75.", "user", "grandma", "75"),
+         0.84, "unrelated", "other_subject"),
+        (S("The release branch is protected.", "release branch", "is", "protected"),
+         S("The main branch is protected.", "main branch", "is", "protected"), 0.74, "unrelated", "other_subject"),
+        (S("The user likes coffee.", "user", "likes", "coffee"), S("The user likes tea.", "user", "likes", "tea"),
+         0.75, "unrelated", "other_object"),
+        (S("The user's team uses Redis.", "user's team", "uses", "Redis"),
+         S("The user's team uses Postgres.", "user's team", "uses", "Postgres"), 0.80, "unrelated", "other_object"),
+        (S("We use Redis."), S("We use Postgres."), 0.80, "unrelated", "other_object"),
+        (S("Tests run with pytest."), S("Linting runs with ruff."), 0.15, "unrelated", "distant"),
+    ],
+)
+def test_rules(new, old, cosine, relation, reason):
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
+    assert verdict.similarity == cosine
+
+
+def test_thresholds_are_parameters():
+    new, old = S("Our secrets are stored in HashiCorp Vault."), S("We keep secrets in HashiCorp Vault.")
+    assert judge(new, old, 0.78).relation == "paraphrase"
+    assert judge(new, old, 0.78, Thresholds(paraphrase_cosine=0.9)).relation == "unrelated"
+    assert judge(new, old, 0.78, Thresholds(related_cosine=0.8)).reason == "distant"
+
+
+def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
+    new, old = S("The service is written in Rust."), S("The service is written in Go.")
+    assert judge(new, old, 0.53).relation == "contradiction"
+    assert judge(new, old, 0.99).relation == "contradiction"
