@@ -53,9 +53,11 @@ def _fulltext_exists(driver) -> bool:  # type: ignore[no-untyped-def]
     return bool(records)
 
 
-def test_fresh_database_needs_no_init(private_neo4j, embedder) -> None:
+def test_fresh_database_needs_no_init(private_neo4j, embedder, base_settings: Settings) -> None:
     server = private_neo4j("first_connect", namespace="readme", neo4j={"start_timeout_s": 600})
     settings = server.settings
+    if base_settings.models_dir.is_dir() and not settings.models_dir.exists():  # reuse the ONNX export
+        settings.models_dir.symlink_to(base_settings.models_dir, target_is_directory=True)
     with connect(settings) as drv:
         _drop_schema(drv)  # a brand-new store has none; make sure of it
         assert schema_version(GraphStore(drv)) is None and not _fulltext_exists(drv)
