@@ -306,3 +306,22 @@ def test_every_block_has_a_check() -> None:
     for b in BLOCKS:
         counts[b.lang] = counts.get(b.lang, 0) + 1
     print(f"\ndoc blocks: {len(BLOCKS)} ({counts}); marked skip: {sum(1 for b in BLOCKS if b.skip)}")
+
+
+def test_shell_lines_become_argv_and_synopses_are_recognised() -> None:
+    """The line parser itself (pure): env assignments, redirections, comments, [optional] parts,
+    a|b choices, placeholders and repeat marks."""
+    from doc_blocks import language
+
+    (report,) = commands("kgmem report unresolved_errors -p threshold=0.8 -f csv > unresolved.csv   # batch\n")
+    assert report.argv == ["kgmem", "report", "unresolved_errors", "-p", "threshold=0.8", "-f", "csv"]
+    assert not report.synopsis
+    (fb,) = commands("kgmem feedback QUERY_ID --used HIT_ID [--used ...] --outcome success [--response TEXT]\n")
+    assert fb.synopsis and fb.argv == ["kgmem", "feedback", "1", "--used", "1", "--outcome", "success", "--response", "1"]
+    (env,) = commands("[KGMEM_EMBEDDING__MODEL=minilm-int8] .venv/bin/python scripts/x.py --presets \"\" \\\n  --k 3\n")
+    assert env.argv == [".venv/bin/python", "scripts/x.py", "--presets", "", "--k", "3"]
+    (choice,) = commands("$ kgmem search q [--preset fast|balanced|deep]\n")
+    assert choice.synopsis and choice.argv == ["kgmem", "search", "q", "--preset", "fast"]
+    assert language("", "kgmem up\n.venv/bin/pytest tests/unit\n") == "sh"
+    assert language("", "agent ──► kgmem\n") == "text"
+    assert language("TOML title", "") == "toml"
