@@ -4,6 +4,13 @@
 and builds each on first use — a CLI command that only reads the graph never opens Chroma
 or loads the model. :class:`~kgmem.KGMem` and the CLI commands both take their stores from
 here instead of constructing them by hand (docs/architecture.md).
+
+The first connect — the first use of :attr:`Engines.graph` — has one named step besides
+building the store: the **schema step** (:meth:`Engines.connect_graph`), which reads the
+schema version recorded in the graph and applies ``cypher/schema.cypher`` only when it is
+missing or older (``[neo4j] auto_schema``; :func:`kgmem.graph.schema.ensure_schema`). So a
+client works on a fresh database without ``kgmem init``, and costs one read per process
+(per :class:`Engines`) afterwards.
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ class Engines:
         self._chroma = chroma
         self._embedder = embedder
         self._graph: GraphStore | None = None
+        #: the schema version the graph records after the schema step (None: not checked / unreachable)
+        self.schema_version: int | None = None
         self._vectors: VectorStore | None = None
         self._lock = threading.RLock()  # re-entrant: graph builds the driver inside its own _once
 
@@ -59,10 +68,21 @@ class Engines:
 
     @property
     def graph(self) -> "GraphStore":
-        from kgmem.graph import FailurePolicy, GraphStore
+        """The graph store; its first use is the first connect (:meth:`connect_graph`)."""
+        return self._once("_graph", self.connect_graph)
 
-        return self._once("_graph", lambda: GraphStore(self.driver, self.settings.neo4j.database,
-                                                       policy=FailurePolicy.from_settings(self.settings.neo4j)))
+    def connect_graph(self) -> "GraphStore":
+        """The first connect: build the graph store on the driver, then the schema step — apply the
+        schema if the graph records none or an older version (unless ``[neo4j] auto_schema = false``).
+        :attr:`graph` calls this once; call it directly only for a store of your own."""
+        from kgmem.graph import FailurePolicy, GraphStore
+        from kgmem.graph.schema import ensure_schema
+
+        graph = GraphStore(self.driver, self.settings.neo4j.database,
+                           policy=FailurePolicy.from_settings(self.settings.neo4j))
+        if self.settings.neo4j.auto_schema:
+            self.schema_version = ensure_schema(graph)
+        return graph
 
     @property
     def vectors(self) -> "VectorStore":

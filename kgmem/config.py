@@ -94,6 +94,9 @@ class Neo4jSettings(_Section):
     attempts: int = Field(2, ge=1, le=10)  # kgmem-level attempts when Neo4j is unreachable
     deadline_s: float = Field(6.0, gt=0)  # no new attempt starts after this long (per graph call)
     offline_retry_s: float = Field(2.0, ge=0)  # after a call found Neo4j unreachable, fail at once for this long
+    # A client's first connect applies the schema when the graph has none or an older one (one read
+    # otherwise); false: only `kgmem init` applies it (e.g. a user without schema privileges).
+    auto_schema: bool = True
 
     @field_validator("uri")
     @classmethod

@@ -43,8 +43,10 @@ def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEM
     from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
 
+    from kgmem.server.local import is_local
+
     settings = settings or load_settings()
-    if _is_local(settings):
+    if is_local(settings):
         from kgmem.server import LocalNeo4j
 
         echo(f"Starting the local Neo4j {settings.neo4j.version} (first run installs it from Maven Central) ...")
@@ -125,10 +127,3 @@ def _where_to_look(settings: Settings, echo: Echo) -> None:
     echo(f"  try:           :param ns => {settings.namespace!r}")
     echo("                 " + _BROWSER_QUERY)
     echo("  stop Neo4j:    kgmem down")
-
-
-def _is_local(settings: Settings) -> bool:
-    uri = settings.neo4j.uri
-    return uri.split("://", 1)[1].split(":")[0] in ("127.0.0.1", "localhost") and (
-        uri.rsplit(":", 1)[-1] == str(settings.neo4j.bolt_port)
-    )

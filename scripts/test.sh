@@ -2,9 +2,26 @@
 # Set up everything and run the whole test suite against a real local Neo4j, Chroma and
 # the real embedding model. Stops the Neo4j it started, even when tests fail.
 # Usage: scripts/test.sh [pytest args]
+#        scripts/test.sh --unit [pytest args]   the fast loop: tests/unit only — no Neo4j, no model,
+#                                              no `kgmem init`, no pip install once the venv exists
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${KGMEM_VENV:-.venv}
+
+if [ "${1:-}" = "--unit" ]; then
+  shift
+  [ -x "$VENV/bin/python" ] || scripts/setup.sh --dev
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/kgmem-unit.XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+  # Nothing of the developer's set-up reaches a unit test: an empty KGMEM_HOME (no password), no
+  # kgmem.toml, and a closed Bolt port, so a test that reaches for Neo4j fails at once.
+  status=0
+  env KGMEM_HOME="$scratch" KGMEM_CONFIG="$scratch/kgmem.toml" KGMEM_NEO4J__URI=bolt://127.0.0.1:9 \
+      PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
+      "$VENV/bin/python" -m pytest tests/unit -q -p no:cacheprovider -p no:docker "$@" || status=$?
+  exit "$status"
+fi
+
 scripts/setup.sh --dev
 # Locally a missing Chromium only skips its tests; in CI (CI=true, set by .ci/run) it is an error.
 if ! scripts/optional_test_tools.sh; then

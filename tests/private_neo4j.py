@@ -29,6 +29,7 @@ PORTS: dict[str, tuple[int, int]] = {
     "ingest_kill": (19687, 19474),  # tests/reliability/test_ingest_kill.py (kill -9 mid-ingest)
     "stream": (20687, 20474),  # stream_neo4j, session-wide: tests/reliability/test_kill9_stream.py
     "defer": (21687, 21474),  # tests/integration/learning/test_deferred.py (stopped with repeats deferred)
+    "first_connect": (25687, 25474),  # tests/integration/client/test_first_connect_schema.py (no kgmem init)
 }
 PASSWORD = "kgmem-private-test"
 PORTS_ENV = "KGMEM_TEST_PRIVATE_PORTS"

@@ -8,6 +8,7 @@ are the sync client's. The embedding model (and an embedded Chroma) run in worke
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -18,7 +19,8 @@ from kgmem.analysis.generator import TextGenerator
 from kgmem.analysis.service import default_generator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
-from kgmem.graph.store import FailurePolicy
+from kgmem.graph.schema import apply_schema_with, needs_schema, version_of
+from kgmem.graph.store import UNREACHABLE, FailurePolicy
 from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
@@ -84,11 +86,27 @@ class AsyncKGMem:
         self.curator = Curator(self.knowledge, self.counters, writes)
 
     async def open(self) -> "AsyncKGMem":
-        """Open the vector store (``async with`` calls this)."""
+        """The first connect (``async with`` and the first call run it): the schema step, then the
+        vector store."""
         if self.io is None:
+            if self.settings.neo4j.auto_schema:
+                await self._ensure_schema()
             self.vectors = await open_async_vectors(self.settings)
             self.io = AsyncIO(self.graph, self.vectors, self.embedder)
         return self
+
+    async def _ensure_schema(self) -> None:
+        """The schema step of :class:`kgmem.app.Engines`: one read of the recorded version; only a
+        graph without the schema (or with an older one) gets it, applied on a short-lived sync
+        driver in a worker thread (the schema file's DDL runs on the sync store)."""
+        try:
+            recorded = version_of(await self.graph.read("schema_version"))
+        except UNREACHABLE as exc:
+            log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
+                        "client connects, or run `kgmem init`", exc)
+            return
+        if needs_schema(recorded):
+            await asyncio.to_thread(apply_schema_with, self.settings)
 
     async def _run(self, op: Op[Any]) -> Any:
         await self.open()

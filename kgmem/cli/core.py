@@ -23,6 +23,8 @@ def init() -> None:
 @click.option("--ns", default="demo", show_default=True, help="Namespace for the demo (wiped first).")
 def demo(ns: str) -> None:
     """Start the local Neo4j, record tool errors and a fix, search, and print what kgmem found."""
+    from kgmem.cli.quiet import library_noise_silenced
     from kgmem.demo import run_demo
 
-    run_demo(echo=click.echo, ns=ns)
+    with library_noise_silenced():  # a first-time user sees kgmem's output, not torch's export warnings
+        run_demo(echo=click.echo, ns=ns)

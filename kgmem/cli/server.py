@@ -37,8 +37,24 @@ def up(bolt_port: int | None, http_port: int | None) -> None:
     st = LocalNeo4j(settings).up()
     verb = "already running" if st.reused else f"started in {st.start_seconds:.1f} s"
     click.echo(f"Neo4j {st.version} {verb} (pid {st.pid})")
+    version = _schema_step(_settings(bolt_port, http_port))  # re-read: `up` may have written the password
+    if version is not None:
+        click.echo(f"  schema:  version {version}")
     click.echo(f"  bolt:    {st.bolt_uri}")
     click.echo(f"  browser: {st.browser_url}  (user {settings.neo4j.user}, password in {st.config_file})")
+
+
+def _schema_step(settings) -> int | None:  # type: ignore[no-untyped-def]
+    """The clients' first-connect schema step, run once by `kgmem up` so the server it started is ready
+    to use (skipped when the settings point at another server or ``[neo4j] auto_schema`` is false)."""
+    from kgmem.app import Engines
+    from kgmem.server.local import is_local
+
+    if not (settings.neo4j.auto_schema and is_local(settings)):
+        return None
+    with Engines(settings) as engines:
+        engines.connect_graph()
+        return engines.schema_version
 
 
 @click.command()

@@ -1,11 +1,23 @@
-"""Apply ``cypher/schema.cypher`` (constraints, indexes, schema version)."""
+"""Apply ``cypher/schema.cypher`` (constraints, indexes, schema version).
+
+Two entry points: :func:`apply_schema` (``kgmem init``: always runs the idempotent file) and
+:func:`ensure_schema`, the schema step of a client's first connect (:class:`kgmem.app.Engines`,
+:class:`kgmem.AsyncKGMem`, ``kgmem up``): one read of the recorded version, and the file is
+applied only when the graph has no schema yet or an older one.
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-from kgmem.graph.store import GraphStore
+from neo4j.exceptions import ClientError
+
+from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import ns_key
+
+if TYPE_CHECKING:
+    from kgmem.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -40,5 +52,54 @@ def backfill_ns_key(graph: GraphStore, ns: str | None = None) -> None:
 
 def schema_version(graph: GraphStore) -> int | None:
     """The schema version recorded in the graph, or None before `kgmem init`."""
-    rows = graph.read("schema_version")
+    return version_of(graph.read("schema_version"))
+
+
+def version_of(rows: list[dict]) -> int | None:
+    """The version in the rows of ``cypher/schema_version.cypher`` (None: no schema recorded)."""
     return rows[0]["version"] if rows else None
+
+
+def needs_schema(recorded: int | None) -> bool:
+    """True when a graph recording ``recorded`` lacks part of this kgmem's schema. A newer version
+    (recorded by a newer kgmem) is left alone: the file only ever adds indexes and constraints."""
+    return recorded is None or recorded < SCHEMA_VERSION
+
+
+def ensure_schema(graph: GraphStore) -> int | None:
+    """The schema step of a first connect: read the recorded version once and apply the schema
+    when it is missing or older. Returns the version the graph now records.
+
+    Never raises into the caller's start-up for a server it cannot use yet: an unreachable Neo4j
+    (None is returned; the next client to connect checks again, or run ``kgmem init``) or a user
+    without schema privileges (the recorded version is returned; an admin runs ``kgmem init``) is
+    logged as a warning. Concurrent first connects are safe: every statement is idempotent, and a
+    lost race on an index being created is retried once.
+    """
+    try:
+        recorded = schema_version(graph)
+        if not needs_schema(recorded):
+            return recorded
+        log.info("graph schema %s, this kgmem needs %s: applying it", recorded, SCHEMA_VERSION)
+        try:
+            return apply_schema(graph)
+        except ClientError as exc:
+            if "Forbidden" in (exc.code or "") or "Security" in (exc.code or ""):
+                log.warning("cannot apply the graph schema (%s): ask an admin to run `kgmem init`; "
+                            "full-text search and error similarity need it", exc.message)
+                return recorded
+            log.info("applying the schema raced another client (%s); applying again", exc.code)
+            return apply_schema(graph)
+    except UNREACHABLE as exc:
+        log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
+                    "client connects, or run `kgmem init`", exc)
+        return None
+
+
+def apply_schema_with(settings: "Settings") -> int | None:
+    """:func:`ensure_schema` on a short-lived sync driver for ``settings`` (for callers that hold
+    no sync driver: the async client, whose driver cannot run the schema file's DDL)."""
+    from kgmem.graph.store import connect
+
+    with connect(settings) as driver:
+        return ensure_schema(GraphStore(driver, settings.neo4j.database))

@@ -84,7 +84,7 @@ class LocalNeo4j:
         ensure_installed(self.home, self.cfg.version, self.cfg.browser_version)
         self._write_conf()
         started = time.monotonic()
-        self._boot(java, "start")
+        self._boot(java, "start", timeout=self.cfg.start_timeout_s)  # a loaded machine boots slowly
         self._wait_for_bolt(started)
         self._ensure_password()
         elapsed = time.monotonic() - started
@@ -222,6 +222,14 @@ class LocalNeo4j:
 # KGMEM_NEO4J__PASSWORD, cloud tokens, NEO4J_AUTH ...) stays in this process: the server neither
 # needs nor should hold the client's secrets (they would show in its /proc/<pid>/environ).
 CHILD_ENV_ALLOWED = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "JAVA_HOME")
+
+
+def is_local(settings: Settings) -> bool:
+    """True when ``settings.neo4j.uri`` is the server `kgmem up` manages (loopback, its bolt port)."""
+    uri = settings.neo4j.uri
+    return uri.split("://", 1)[1].split(":")[0] in ("127.0.0.1", "localhost") and (
+        uri.rsplit(":", 1)[-1] == str(settings.neo4j.bolt_port)
+    )
 
 
 def child_env(environ: "os._Environ[str] | dict[str, str]", **extra: str) -> dict[str, str]:
