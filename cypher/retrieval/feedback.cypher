@@ -13,7 +13,9 @@
 //     last_ms (the session's last activity) drives the expiry of never-ended sessions.
 // The query node is MERGEd: a query of this process whose log entry (query_log.cypher, written in
 // the background) has not landed yet is created from $log; that later write leaves the marker alone.
-// Params: query_id, log (the query's log properties), ns, session, now, now_ms, epoch, damping,
+// Its namespace and session are read from the node (an import may have moved it), not taken from
+// the caller's cached copy.
+// Params: query_id, log (the query's log properties), now, now_ms, epoch, damping,
 //         prior_alpha, prior_beta, outcome (text, recorded), updates [{id, label, delta}].
 MERGE (q:KgmemQuery {id: $query_id})
 ON CREATE SET q += $log
@@ -22,26 +24,26 @@ ON CREATE SET q += $log
 SET q.feedback_ms = $now_ms
 WITH q
 SET q.feedback_calls = coalesce(q.feedback_calls, 0) + 1
-WITH q, q.judged_ms IS NULL AS fresh,
+WITH q, q.ns AS ns, q.session AS session, q.judged_ms IS NULL AS fresh,
      CASE WHEN q.judged_ms IS NOT NULL THEN q.judged_to
-          WHEN $session IS NULL OR q.session_ended_ms IS NOT NULL THEN 'global'
+          WHEN q.session IS NULL OR q.session_ended_ms IS NOT NULL THEN 'global'
           ELSE 'overlay' END AS target
 SET q.judged_ms = coalesce(q.judged_ms, $now_ms), q.judged_to = target,
     q.judged_outcome = coalesce(q.judged_outcome, $outcome)
-WITH q, fresh, target
-CALL (fresh, target) {
-  WITH fresh, target WHERE fresh AND target = 'global'
+WITH q, ns, session, fresh, target
+CALL (ns, fresh, target) {
+  WITH ns, fresh, target WHERE fresh AND target = 'global'
   UNWIND $updates AS u
-  CALL (u) {
-    MATCH (n:Message {ns: $ns, id: u.id}) WHERE u.label = 'Message' RETURN n
+  CALL (ns, u) {
+    MATCH (n:Message {ns: ns, id: u.id}) WHERE u.label = 'Message' RETURN n
     UNION ALL
-    MATCH (n:Knowledge {ns: $ns, id: u.id}) WHERE u.label = 'Knowledge' RETURN n
+    MATCH (n:Knowledge {ns: ns, id: u.id}) WHERE u.label = 'Knowledge' RETURN n
     UNION ALL
-    MATCH (n:ErrorPattern {ns: $ns, id: u.id}) WHERE u.label = 'ErrorPattern' RETURN n
+    MATCH (n:ErrorPattern {ns: ns, id: u.id}) WHERE u.label = 'ErrorPattern' RETURN n
     UNION ALL
-    MATCH (n:Fix {ns: $ns, id: u.id}) WHERE u.label = 'Fix' RETURN n
+    MATCH (n:Fix {ns: ns, id: u.id}) WHERE u.label = 'Fix' RETURN n
     UNION ALL
-    MATCH (n:Entity {ns: $ns, id: u.id}) WHERE u.label = 'Entity' RETURN n
+    MATCH (n:Entity {ns: ns, id: u.id}) WHERE u.label = 'Entity' RETURN n
   }
   SET n.alpha = coalesce(n.alpha, $prior_alpha) + CASE WHEN u.delta > 0 THEN u.delta ELSE 0.0 END,
       n.beta = coalesce(n.beta, $prior_beta) + CASE WHEN u.delta < 0 THEN -u.delta ELSE 0.0 END,
@@ -49,25 +51,25 @@ CALL (fresh, target) {
       n.last_used = CASE WHEN u.delta > 0 THEN $now ELSE n.last_used END
   RETURN collect({id: n.id, alpha: n.alpha, beta: n.beta}) AS global_rows
 }
-CALL (fresh, target) {
-  WITH fresh, target WHERE fresh AND target = 'overlay'
-  MERGE (st:KgmemSessionState {ns: $ns, session: $session})
+CALL (ns, session, fresh, target) {
+  WITH ns, session, fresh, target WHERE fresh AND target = 'overlay'
+  MERGE (st:KgmemSessionState {ns: ns, session: session})
   ON CREATE SET st.forked_ms = $now_ms, st.n = 0, st.shifts = 0
   SET st.last_ms = $now_ms
-  WITH st
+  WITH ns, session, st
   UNWIND $updates AS u
-  CALL (u) {
-    MATCH (n:Message {ns: $ns, id: u.id}) WHERE u.label = 'Message' RETURN n
+  CALL (ns, u) {
+    MATCH (n:Message {ns: ns, id: u.id}) WHERE u.label = 'Message' RETURN n
     UNION ALL
-    MATCH (n:Knowledge {ns: $ns, id: u.id}) WHERE u.label = 'Knowledge' RETURN n
+    MATCH (n:Knowledge {ns: ns, id: u.id}) WHERE u.label = 'Knowledge' RETURN n
     UNION ALL
-    MATCH (n:ErrorPattern {ns: $ns, id: u.id}) WHERE u.label = 'ErrorPattern' RETURN n
+    MATCH (n:ErrorPattern {ns: ns, id: u.id}) WHERE u.label = 'ErrorPattern' RETURN n
     UNION ALL
-    MATCH (n:Fix {ns: $ns, id: u.id}) WHERE u.label = 'Fix' RETURN n
+    MATCH (n:Fix {ns: ns, id: u.id}) WHERE u.label = 'Fix' RETURN n
     UNION ALL
-    MATCH (n:Entity {ns: $ns, id: u.id}) WHERE u.label = 'Entity' RETURN n
+    MATCH (n:Entity {ns: ns, id: u.id}) WHERE u.label = 'Entity' RETURN n
   }
-  MERGE (o:KgmemOverlay {ns: $ns, session: $session, item_id: u.id})
+  MERGE (o:KgmemOverlay {ns: ns, session: session, item_id: u.id})
   ON CREATE SET o.label = u.label, o.base_alpha = coalesce(n.alpha, $prior_alpha),
                 o.base_beta = coalesce(n.beta, $prior_beta), o.d_alpha = 0.0, o.d_beta = 0.0,
                 o.v_alpha = 0.0, o.v_beta = 0.0, o.epoch = coalesce($epoch, st.shifts, 0), o.created_at = $now

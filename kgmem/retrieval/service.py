@@ -274,7 +274,7 @@ class RetrievalEngine:
                          hit_kinds=[k for _, k in entry.hits], included=entry.included, epoch=entry.epoch,
                          created_ms=now_ms, expires_ms=entry.expires_ms or now_ms + self.query_ttl_ms)
         rows = yield Write("retrieval/feedback", dict(
-            query_id=query_id, log=log_props, ns=entry.ns, session=entry.session, now=now.isoformat(),
+            query_id=query_id, log=log_props, now=now.isoformat(),
             now_ms=now_ms, epoch=entry.epoch, damping=self._preset(None).shift_damping,
             prior_alpha=1.0, prior_beta=1.0, outcome=str(outcome), updates=updates))
         row = rows[0]
