@@ -86,9 +86,10 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool, target: str | None) 
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update, ns=target)
         backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
         click.echo(f"imported {summary.ns}: {sum(summary.nodes.values())} nodes, "
-                   f"{sum(summary.relationships.values())} relationships, {sum(summary.state.values())} "
-                   f"session-state entries" + (f" (from {summary.source})" if summary.source != summary.ns else "")
-                   + (" (namespace replaced)" if summary.replaced else ""))
+                   f"{sum(summary.relationships.values())} relationships"
+                   + (" (namespace replaced)" if summary.replaced else "")
+                   + f"; {sum(summary.state.values())} session-state entries"
+                   + (f"; from namespace {summary.source}" if summary.source != summary.ns else ""))
         if summary.skipped:
             click.echo(f"warning: skipped: {dict(summary.skipped)} (query ids stay with the namespace that holds "
                        "them; feedback on them judges it)", err=True)
