@@ -332,7 +332,9 @@ class RetrievalEngine:
 
     def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
         """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
-        merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged.
+        merges) and drop it; the session's logged queries are marked ended, so feedback on them from now
+        on goes to the global posteriors at once. Returns one :class:`~kgmem.retrieval.bqar.Merge` per
+        item it had judged.
         Then merges the overlays of the namespace's sessions idle longer than ``overlay_ttl_hours``
         that never ended (:meth:`expire_overlays_op`; a failure there is logged, not raised)."""
         yield Flush()
