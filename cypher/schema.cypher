@@ -63,6 +63,8 @@ CREATE CONSTRAINT kgmem_spool_key IF NOT EXISTS FOR (n:KgmemSpool) REQUIRE n.id 
 // entry expires (expires_ms, epoch ms; pruned by query_log.cypher), and BQAR session overlays.
 CREATE CONSTRAINT kgmem_query_key IF NOT EXISTS FOR (n:KgmemQuery) REQUIRE n.id IS UNIQUE;
 CREATE INDEX kgmem_query_expires IF NOT EXISTS FOR (n:KgmemQuery) ON (n.expires_ms);
+// A session's logged queries, marked ended at its merge (late feedback then goes global).
+CREATE INDEX kgmem_query_session IF NOT EXISTS FOR (n:KgmemQuery) ON (n.ns, n.session);
 CREATE CONSTRAINT kgmem_overlay_key IF NOT EXISTS FOR (n:KgmemOverlay) REQUIRE (n.ns, n.session, n.item_id) IS UNIQUE;
 CREATE INDEX kgmem_overlay_session IF NOT EXISTS FOR (n:KgmemOverlay) ON (n.ns, n.session);
 CREATE CONSTRAINT kgmem_session_state_key IF NOT EXISTS FOR (n:KgmemSessionState) REQUIRE (n.ns, n.session) IS UNIQUE;

@@ -25,7 +25,7 @@ from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.learning.adjudication import adjudicator_for
 from kgmem.ingest.ingester import IngestReport
-from kgmem.retrieval import Context, Retrieval, SearchResult
+from kgmem.retrieval import Context, Judgement, Retrieval, SearchResult
 from kgmem.vectors import Embedder
 
 log = logging.getLogger(__name__)
@@ -224,18 +224,22 @@ class KGMem:
 
     @keyword_only
     def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                 response: str | None = None, ns: str | None = None) -> None:
+                 response: str | None = None, ns: str | None = None) -> Judgement:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
         ``negative`` (−1.0) or a number in [−1, 1]; hits of the query not in ``used`` get −0.1.
         ``response``: the answer built on a :meth:`context`; its ``[n]`` citations are the hits credited.
         The signals update the usage posteriors that rank later searches — of the query's session only
-        until :meth:`end_session` merges them. ``query_id`` may come from another process.
+        until :meth:`end_session` merges them (feedback on a query of an ended session goes to the
+        global posteriors at once). ``query_id`` may come from another process.
+
+        A query id takes one judgement: retrying the call (after a timeout, from another process,
+        concurrently) is safe — the repeat changes nothing and returns ``counted=False``.
         ``ns``: when given, the query must have run in that namespace (another namespace's query id
         raises :class:`~kgmem.retrieval.UnknownQuery`, as an unknown one does); by default any.
         """
-        self.retrieval.feedback(query_id, used, outcome, response, None if ns is None else self._ns(ns))
+        return self.retrieval.feedback(query_id, used, outcome, response, None if ns is None else self._ns(ns))
 
     @keyword_only
     def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,

@@ -5,7 +5,7 @@
 // (ABOUT / MENTIONS), neighbouring turns (NEXT) — each with its path and a weight decayed per
 // hop (× the edge's score or confidence).
 // With $overlay_session, each item also carries that session's overlay view (v_alpha, v_beta: BQAR,
-// overlay_feedback.cypher), one index seek per item; null = none. The view is damped here, at read
+// feedback.cypher), one index seek per item; null = none. The view is damped here, at read
 // time, by $overlay_damping for every conversation shift since it was written ($overlay_epoch − the
 // overlay's epoch): a shift costs the search no write.
 // Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result

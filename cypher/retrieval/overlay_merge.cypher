@@ -4,8 +4,18 @@
 // the SET expression, so it happens under the node's write lock and concurrent merges of other sessions
 // (or plain feedback) are never lost. Returns, per session and item, the base, our delta and the merged
 // value, from which kgmem.retrieval.bqar.three_way_merge derives "theirs" and conflicts. The overlays
-// and the session states are deleted. Params: targets [{ns, session}], now, prior_alpha, prior_beta.
+// and the session states are deleted. First, every logged query of the session is marked ended
+// (session_ended_ms, index kgmem_query_session): feedback on it from now on goes straight to the
+// global posteriors (feedback.cypher) instead of an overlay nobody would merge before the TTL. The
+// marking takes each query's write lock before the overlays are read, so a judgement running
+// concurrently either lands in an overlay this merge then sees, or sees the marker and goes global.
+// Params: targets [{ns, session}], now, now_ms, prior_alpha, prior_beta.
 UNWIND $targets AS t
+CALL (t) {
+  MATCH (q:KgmemQuery {ns: t.ns, session: t.session})
+  SET q.session_ended_ms = coalesce(q.session_ended_ms, $now_ms)
+  RETURN count(q) AS ended_queries
+}
 CALL (t) {
   MATCH (o:KgmemOverlay {ns: t.ns, session: t.session})
   OPTIONAL CALL (o) {

@@ -28,7 +28,7 @@ from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.learning.adjudication import adjudicator_for
 from kgmem.learning.spool import Spool, SpoolReplayer
-from kgmem.retrieval import Context, SearchResult
+from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
 from kgmem.vectors import Embedder
@@ -175,10 +175,10 @@ class AsyncKGMem:
 
     @keyword_only
     async def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                       response: str | None = None, ns: str | None = None) -> None:
-        """See :meth:`kgmem.KGMem.feedback`."""
-        await self._run(self.retrieval.feedback_op(query_id, used, outcome, response,
-                                                   None if ns is None else self._ns(ns)))
+                       response: str | None = None, ns: str | None = None) -> Judgement:
+        """See :meth:`kgmem.KGMem.feedback` (one judgement per query id; a repeat returns ``counted=False``)."""
+        return await self._run(self.retrieval.feedback_op(query_id, used, outcome, response,
+                                                          None if ns is None else self._ns(ns)))
 
     # -- conversation and knowledge -----------------------------------------------------------------
     @keyword_only

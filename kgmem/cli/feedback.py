@@ -27,21 +27,31 @@ def _outcome(value: str) -> str | float:
               help=f"{', '.join(LEVELS)} or a number in [-1, 1].")
 @click.option("--response", default=None,
               help="The answer built on a `context` of this query; its [n] citations are the hits credited.")
-@click.option("--json", "as_json", is_flag=True, help="Print the updated posteriors as JSON.")
-def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str | None, as_json: bool) -> None:
+@click.option("--ns", default=None,
+              help="The namespace the query ran in (default from settings); another namespace's query id is "
+                   "refused as unknown.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the judgement as JSON: query_id, counted, target, calls, posteriors.")
+def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str | None, ns: str | None,
+             as_json: bool) -> None:
     """Tell kgmem which hits of QUERY_ID (from `kgmem search --json` or any client) were used and how it went.
 
     Hits of the query not in --used get -0.1; a query made in a session updates that session's overlay
-    until the session ends.
+    until the session ends (afterwards the global posteriors). A query takes one judgement: running the
+    command again (a retry) changes nothing and says so (exit code 0). The command acts inside one
+    namespace (--ns, or the configured one): a query id of another namespace is refused as unknown.
     """
     from kgmem import KGMem
 
     with KGMem(load_settings()) as mem:
-        rows = mem.retrieval.feedback(query_id, list(used), _outcome(outcome), response)
+        judgement = mem.feedback(query_id, used=list(used), outcome=_outcome(outcome), response=response,
+                                 ns=ns if ns is not None else mem.namespace)
     if as_json:
-        click.echo(json.dumps(rows, default=str))
+        click.echo(json.dumps(judgement.to_dict(), default=str))
+    elif judgement.counted:
+        click.echo(f"feedback on {query_id}: {len(judgement.posteriors)} posteriors updated ({judgement.target})")
     else:
-        click.echo(f"feedback on {query_id}: {len(rows)} posteriors updated")
+        click.echo(f"feedback on {query_id}: already judged ({judgement.target}); nothing changed")
 
 
 @click.command("expire-overlays")

@@ -51,14 +51,16 @@ def reindex(ns: str | None, missing_only: bool) -> None:
 @click.option("--ns", default=None, help="Namespace (default from settings).")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def export_cmd(ns: str | None, file: Path) -> None:
-    """Write a namespace (nodes, relationships, all properties) to FILE.jsonl."""
+    """Write a namespace (nodes, relationships, all properties, and its retrieval session state:
+    query log, session overlays, session shift states) to FILE.jsonl."""
     from kgmem.maintenance import export_namespace
 
     settings = load_settings()
     ns = resolve_namespace(ns, settings.namespace, "--ns")
     with _graph(settings) as graph:
         summary = export_namespace(graph, ns, file)
-    click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships -> {file}")
+    click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships, "
+               f"{summary.total_state} session-state entries -> {file}")
     if summary.skipped:
         click.echo(f"warning: skipped (outside the allow-list, or written during the export): {dict(summary.skipped)}", err=True)
 
@@ -67,8 +69,10 @@ def export_cmd(ns: str | None, file: Path) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--replace", is_flag=True, help="Delete the namespace (graph and vectors) first if it holds data.")
 @click.option("--no-reindex", is_flag=True, help="Do not rebuild the namespace's vectors after the import.")
-def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
-    """Load FILE.jsonl (from `kgmem export`) into the namespace it names."""
+@click.option("--ns", "target", default=None,
+              help="Import into this namespace instead of the one the file names (a copy, or a move).")
+def import_cmd(file: Path, replace: bool, no_reindex: bool, target: str | None) -> None:
+    """Load FILE.jsonl (from `kgmem export`) into the namespace it names (or --ns)."""
     from kgmem.graph.schema import backfill_ns_key
     from kgmem.maintenance import import_namespace
     from kgmem.maintenance.importer import item_count
@@ -79,11 +83,16 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool) -> None:
     with _graph(settings) as graph:
         vectors = VectorStore(open_chroma(settings), model=settings.embedding.model)
         with _bar(item_count(file), f"import {file.name}") as bar:
-            summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update)
+            summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update, ns=target)
         backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
         click.echo(f"imported {summary.ns}: {sum(summary.nodes.values())} nodes, "
                    f"{sum(summary.relationships.values())} relationships"
-                   + (" (namespace replaced)" if summary.replaced else ""))
+                   + (" (namespace replaced)" if summary.replaced else "")
+                   + f"; {sum(summary.state.values())} session-state entries"
+                   + (f"; from namespace {summary.source}" if summary.source != summary.ns else ""))
+        if summary.skipped:
+            click.echo(f"warning: skipped: {dict(summary.skipped)} (query ids stay with the namespace that holds "
+                       "them; feedback on them judges it)", err=True)
         if not no_reindex:
             embedder = Embedder(settings.embedding, settings.models_dir)
             result = run_reindex(graph, vectors, embedder, summary.ns)

@@ -30,6 +30,16 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "CALLS": ("Function", "Function"),
 }
 
+# Retrieval session state of a namespace (docs/retrieval.md § Feedback, BQAR): the query log (so old
+# query ids still accept feedback, once), the sessions' overlays of unmerged feedback and their
+# shift-detection state. Exported as ``{"state": Label, "props"}`` lines; label -> the properties that
+# identify one (checked on import).
+STATE_LABELS: dict[str, tuple[str, ...]] = {
+    "KgmemQuery": ("id",),
+    "KgmemOverlay": ("session", "item_id"),
+    "KgmemSessionState": ("session",),
+}
+
 # Chroma kind -> (label, text property): what `reindex` embeds (from the registry, kgmem/kinds.py).
 VECTOR_KINDS: dict[str, tuple[str, str]] = {k.name: (k.label, k.text_property) for k in kinds.KINDS}
 
@@ -42,6 +52,16 @@ def node_cypher(label: str) -> str:
 def rel_cypher(rel_type: str) -> str:
     """Name of the import file for ``rel_type`` (caller has checked the allow-list)."""
     return f"maintenance/import/rel_{rel_type.lower()}"
+
+
+def state_cypher(label: str) -> str:
+    """Name of the import file for session-state ``label`` (caller has checked :data:`STATE_LABELS`)."""
+    return f"maintenance/import/state_{label.lower()}"
+
+
+def state_label(labels: list[str]) -> str | None:
+    """The session-state label among a node's labels (None if it has none)."""
+    return next((label for label in labels if label in STATE_LABELS), None)
 
 
 def allowed_label(labels: list[str]) -> str | None:

@@ -3,14 +3,18 @@
 Line 1 is a header ``{"kgmem_export": 1, "ns": ..., "exported_at": ...}``; then one line
 per node ``{"node": Label, "id": ..., "props": {...}}`` (all nodes before any
 relationship), one per relationship ``{"rel": TYPE, "start": id, "end": id, "props": {...}}``,
-and a trailer ``{"end": true, "nodes": n, "relationships": m}`` so a truncated file is
-detected on import.
+then (format 2) one per piece of retrieval session state ``{"state": Label, "props": {...}}`` —
+the query log entries that have not expired, the BQAR session overlays of unmerged feedback, the
+sessions' shift states (:data:`~kgmem.maintenance.allowlist.STATE_LABELS`) — and a trailer
+``{"end": true, "nodes": n, "relationships": m, "state": s}`` so a truncated file is detected on
+import.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -19,12 +23,12 @@ from typing import IO
 
 from kgmem import cypher
 from kgmem.graph import GraphStore
-from kgmem.maintenance.allowlist import RELATIONSHIPS, allowed_label
+from kgmem.maintenance.allowlist import RELATIONSHIPS, allowed_label, state_label
 from kgmem.maintenance.codec import encode_props
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: session-state lines; import reads 1 and 2
 
 
 @dataclass
@@ -34,6 +38,7 @@ class ExportSummary:
     ns: str
     nodes: Counter = field(default_factory=Counter)
     relationships: Counter = field(default_factory=Counter)
+    state: Counter = field(default_factory=Counter)  # session-state label -> lines
     skipped: Counter = field(default_factory=Counter)
 
     @property
@@ -43,6 +48,10 @@ class ExportSummary:
     @property
     def total_relationships(self) -> int:
         return sum(self.relationships.values())
+
+    @property
+    def total_state(self) -> int:
+        return sum(self.state.values())
 
 
 def export_namespace(graph: GraphStore, ns: str, path: Path) -> ExportSummary:
@@ -66,6 +75,8 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
                 "exported_at": datetime.now(timezone.utc).isoformat()})
     with graph.driver.session(database=graph.database, default_access_mode="READ") as session:
         for record in session.run(cypher.load("maintenance/export_nodes"), ns=ns):
+            if state_label(record["labels"]) is not None:
+                continue  # written by the state pass below
             label = allowed_label(record["labels"])
             props = record["props"]
             if label is None or not isinstance(props.get("id"), str):
@@ -87,7 +98,14 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
             _line(out, {"rel": rel_type, "start": record["start"], "end": record["end"],
                         "props": encode_props(record["props"])})
             summary.relationships[rel_type] += 1
-    _line(out, {"end": True, "nodes": summary.total_nodes, "relationships": summary.total_relationships})
+        # Session state last: the overlays and queries name nodes exported above. An overlay or a
+        # query written during the export may be missing, as in any snapshot of a live namespace.
+        for record in session.run(cypher.load("maintenance/export_state"), ns=ns, now_ms=int(time.time() * 1000)):
+            label = state_label(record["labels"])
+            _line(out, {"state": label, "props": encode_props(record["props"])})
+            summary.state[label] += 1
+    _line(out, {"end": True, "nodes": summary.total_nodes, "relationships": summary.total_relationships,
+                "state": summary.total_state})
     return summary
 
 

@@ -1,4 +1,5 @@
-"""`kgmem import FILE.jsonl`: load an export into its namespace (see ``export.py`` for the format).
+"""`kgmem import FILE.jsonl [--ns TARGET]`: load an export into its namespace, or into TARGET
+(see ``export.py`` for the format).
 
 Two passes over the file, so memory stays flat whatever its size. Pass 1 validates every
 line (labels and relationship types against the allow-list, ids, namespace, endpoints,
@@ -8,6 +9,11 @@ nodes in batches of ``batch`` per label, then relationships per type, each batch
 UNWIND statement from a fixed Cypher file — all of pass 2 in one transaction, so a failure
 changes nothing. The target namespace must be empty unless ``replace`` is set (it is then
 deleted in that same transaction; its Chroma collections after the commit).
+
+Session state (format 2: query log, BQAR overlays, session shift states) is written last, in
+the same transaction. Query ids are global — feedback names only the id — so a query id that
+another namespace still holds (importing a copy next to its source) stays with that namespace
+and is counted in ``ImportSummary.skipped``; after a move (the source deleted first) it moves.
 """
 
 from __future__ import annotations
@@ -25,8 +31,11 @@ import neo4j.exceptions
 
 from kgmem import cypher
 from kgmem.errors import BackendUnavailable, ImportFormatError, NamespaceNotEmpty
+from kgmem.graph.keys import check_namespace
+from kgmem.ids import ns_key
 from kgmem.graph import GraphStore
-from kgmem.maintenance.allowlist import NODE_LABELS, RELATIONSHIPS, VECTOR_KINDS, node_cypher, rel_cypher
+from kgmem.maintenance.allowlist import (NODE_LABELS, RELATIONSHIPS, STATE_LABELS, VECTOR_KINDS, node_cypher,
+                                         rel_cypher, state_cypher)
 from kgmem.maintenance.codec import decode_props
 from kgmem.maintenance.export import FORMAT_VERSION
 
@@ -35,17 +44,25 @@ log = logging.getLogger(__name__)
 BATCH = 1000
 
 
+FORMATS = (1, FORMAT_VERSION)  # format 1: no session-state lines
+
+
 @dataclass
 class ImportSummary:
+    """What an import wrote into namespace ``ns`` (from the file's namespace ``source``)."""
+
     ns: str
     nodes: Counter = field(default_factory=Counter)
     relationships: Counter = field(default_factory=Counter)
     replaced: bool = False
+    source: str = ""
+    state: Counter = field(default_factory=Counter)  # session-state label -> written
+    skipped: Counter = field(default_factory=Counter)  # e.g. query ids another namespace still holds
 
 
 @dataclass(frozen=True)
 class Item:
-    """One validated node (``rel_type`` None) or relationship line."""
+    """One validated node (``rel_type`` None), relationship, or session-state line (``rel_type`` "state")."""
 
     label: str | None
     rel_type: str | None
@@ -59,6 +76,8 @@ class ExportCheck:
     ns: str
     nodes: Counter = field(default_factory=Counter)
     relationships: Counter = field(default_factory=Counter)
+    state: Counter = field(default_factory=Counter)
+    version: int = FORMAT_VERSION
 
 
 def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -82,8 +101,8 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
     for where, doc in _lines(path):
         if first:
             first = False
-            if doc.get("kgmem_export") != FORMAT_VERSION or not isinstance(doc.get("ns"), str) or not doc["ns"]:
-                raise ImportFormatError(f"{where}: not a kgmem export header (version {FORMAT_VERSION})")
+            if doc.get("kgmem_export") not in FORMATS or not isinstance(doc.get("ns"), str) or not doc["ns"]:
+                raise ImportFormatError(f"{where}: not a kgmem export header (version {' or '.join(map(str, FORMATS))})")
             yield where, "header", doc
         elif "node" in doc:
             label, node_id = doc["node"], doc.get("id")
@@ -100,10 +119,21 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
                 raise ImportFormatError(f"{where}: start and end must be node ids")
             yield where, "rel", Item(None, rel_type, {"start": doc["start"], "end": doc["end"],
                                                       "props": decode_props(doc.get("props", {}), where)})
-        elif doc.get("end") is True:
+        elif doc.get("end") is True:  # before "state": the end marker counts the state lines under that key
             yield where, "end", doc
+        elif "state" in doc:
+            label = doc["state"]
+            if label not in STATE_LABELS:
+                raise ImportFormatError(f"{where}: session-state label {label!r} is not allowed "
+                                        f"({', '.join(STATE_LABELS)})")
+            props = decode_props(doc.get("props"), where)
+            key = {k: props.get(k) for k in STATE_LABELS[label]}
+            bad = [k for k, v in key.items() if not isinstance(v, str) or not v]
+            if bad:
+                raise ImportFormatError(f"{where}: {label} needs {', '.join(bad)} (a non-empty string)")
+            yield where, "state", Item(label, "state", {"key": key, "props": props})
         else:
-            raise ImportFormatError(f"{where}: unknown line (want node, rel or end)")
+            raise ImportFormatError(f"{where}: unknown line (want node, rel, state or end)")
     if first:
         raise ImportFormatError(f"{path.name}: empty file")
 
@@ -112,12 +142,22 @@ def check_export(path: Path) -> ExportCheck:
     """Pass 1: validate the whole file; :class:`ImportFormatError` names the first bad line."""
     check: ExportCheck | None = None
     ids: dict[str, set[str]] = defaultdict(set)  # label -> node ids (the only thing kept per line)
-    seen_rel = ended = False
+    seen_rel = seen_state = ended = False
     for where, kind, payload in _items(path):
         if ended:
             raise ImportFormatError(f"{where}: content after the end marker")
+        if seen_state and kind in ("node", "rel"):
+            raise ImportFormatError(f"{where}: {kind} after session state (session state comes last)")
         if kind == "header":
-            check = ExportCheck(ns=payload["ns"])  # type: ignore[index]
+            check = ExportCheck(ns=payload["ns"], version=payload["kgmem_export"])  # type: ignore[index]
+        elif kind == "state":
+            assert check is not None and isinstance(payload, Item)
+            if check.version < 2:
+                raise ImportFormatError(f"{where}: session state in a format-{check.version} file")
+            seen_state = True
+            if payload.row["props"].get("ns") != check.ns:
+                raise ImportFormatError(f"{where}: props.ns must be the file's namespace {check.ns!r}")
+            check.state[payload.label] += 1  # type: ignore[index]
         elif kind == "node":
             assert check is not None and isinstance(payload, Item)
             if seen_rel:
@@ -146,6 +186,10 @@ def check_export(path: Path) -> ExportCheck:
                     f"{path.name}: end marker counts {payload.get('nodes')}/{payload.get('relationships')} "  # type: ignore[union-attr]
                     f"but the file holds {n_nodes} nodes / {n_rels} relationships"
                 )
+            n_state = sum(check.state.values())
+            if check.version >= 2 and payload.get("state") != n_state:  # type: ignore[union-attr]
+                raise ImportFormatError(f"{path.name}: end marker counts {payload.get('state')} session-state lines "  # type: ignore[union-attr]
+                                        f"but the file holds {n_state}")
     if not ended or check is None:
         raise ImportFormatError(f"{path.name}: no end marker — the file is truncated")
     return check
@@ -159,22 +203,24 @@ def import_namespace(
     vectors: Any = None,
     batch: int = BATCH,
     progress: Callable[[int], None] | None = None,
+    ns: str | None = None,
 ) -> ImportSummary:
-    """Import ``path`` into the namespace named in its header. Returns what was written.
+    """Import ``path`` into the namespace named in its header, or into ``ns``. Returns what was written.
 
     All or nothing: the whole file is validated first (pass 1, including every property value
     Neo4j could refuse), then the old namespace is deleted (``replace``) and the file written in
     ONE transaction — if anything fails, the namespace is exactly as it was. The namespace's
-    Chroma collections are dropped only after that transaction committed.
+    Chroma collections are dropped only after that transaction committed. Into another namespace,
+    every node's and state line's ``ns`` (and ``ns_key``) becomes ``ns``; ids are kept.
     """
     check = check_export(path)
-    ns = check.ns
+    ns = check.ns if ns is None else check_namespace(ns)
     existing = graph.read("maintenance/count_namespace", ns=ns)[0]["n"]
     if existing and not replace:
         raise NamespaceNotEmpty(f"namespace {ns!r} already holds {existing} nodes; use --replace to overwrite it")
 
     def work(tx: neo4j.ManagedTransaction) -> ImportSummary:
-        summary = ImportSummary(ns=ns, replaced=bool(existing))
+        summary = ImportSummary(ns=ns, replaced=bool(existing), source=check.ns)
         if existing:
             tx.run(cypher.load("maintenance/delete_namespace_tx"), ns=ns).consume()
         _write_items(tx, path, ns, batch, summary, progress)
@@ -190,8 +236,10 @@ def import_namespace(
                                 f"nothing was changed") from exc
     if existing and vectors is not None:
         vectors.drop_namespace(ns, list(VECTOR_KINDS))
-    log.info("imported %s: %s nodes, %s relationships", ns, sum(summary.nodes.values()),
-             sum(summary.relationships.values()))
+    log.info("imported %s into %s: %s nodes, %s relationships, %s session-state entries", check.ns, ns,
+             sum(summary.nodes.values()), sum(summary.relationships.values()), sum(summary.state.values()))
+    if summary.skipped:
+        log.warning("import into %s skipped: %s", ns, dict(summary.skipped))
     return summary
 
 
@@ -200,9 +248,27 @@ def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, 
     """Pass 2 inside the import transaction: nodes per label, then relationships per type, in batches."""
     node_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
     rel_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    state_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
 
     def run(name: str, rows: list[dict[str, Any]]) -> int:
         return int(tx.run(cypher.load(name), ns=ns, rows=rows).single()["written"])
+
+    def retarget(row: dict[str, Any]) -> dict[str, Any]:
+        """The row with its namespace properties set to the target namespace (a no-op for the same one)."""
+        props = dict(row["props"], ns=ns)
+        if "ns_key" in props:
+            props["ns_key"] = ns_key(ns)
+        return {**row, "props": props}
+
+    def flush_state(label: str) -> None:
+        rows, state_buf[label] = state_buf[label], []
+        if rows:
+            written = run(state_cypher(label), rows)
+            summary.state[label] += written
+            if written < len(rows):  # only the query log can refuse: ids another namespace holds
+                summary.skipped[f"{label} held by another namespace"] += len(rows) - written
+            if progress:
+                progress(len(rows))
 
     def flush_nodes(label: str) -> None:
         rows, node_buf[label] = node_buf[label], []
@@ -224,7 +290,7 @@ def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, 
     nodes_done = False
     for _, kind, item in _items(path):
         if kind == "node":
-            node_buf[item.label].append(item.row)  # type: ignore[union-attr]
+            node_buf[item.label].append(retarget(item.row))  # type: ignore[union-attr, arg-type]
             if len(node_buf[item.label]) >= batch:  # type: ignore[union-attr]
                 flush_nodes(item.label)  # type: ignore[union-attr, arg-type]
         elif kind == "rel":
@@ -235,10 +301,20 @@ def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, 
             rel_buf[item.rel_type].append(item.row)  # type: ignore[union-attr]
             if len(rel_buf[item.rel_type]) >= batch:  # type: ignore[union-attr]
                 flush_rels(item.rel_type)  # type: ignore[union-attr, arg-type]
+        elif kind == "state":  # the last lines of a file: nodes and relationships are all in
+            for label in list(node_buf):
+                flush_nodes(label)
+            for rel_type in list(rel_buf):
+                flush_rels(rel_type)
+            state_buf[item.label].append(retarget(item.row))  # type: ignore[union-attr, arg-type]
+            if len(state_buf[item.label]) >= batch:  # type: ignore[union-attr]
+                flush_state(item.label)  # type: ignore[union-attr, arg-type]
     for label in list(node_buf):
         flush_nodes(label)
     for rel_type in list(rel_buf):
         flush_rels(rel_type)
+    for label in list(state_buf):
+        flush_state(label)
 
 
 def item_count(path: Path) -> int:

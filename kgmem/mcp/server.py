@@ -309,8 +309,9 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     ) -> Json:
         """Tell kgmem which hits helped (by id, or by the [n] citations in your response); later
         searches rank by it."""
-        call(lambda m: m.feedback(query_id, used=used, outcome=outcome, response=response, ns=ns))
-        return {"recorded": True, "used": len(used)}
+        judgement = call(lambda m: m.feedback(query_id, used=used, outcome=outcome, response=response, ns=ns))
+        # A retried call is safe: the query's first judgement stands and the repeat says counted=false.
+        return {"recorded": True, "counted": judgement.counted, "target": judgement.target, "used": len(used)}
 
     # -- curated knowledge, reports -------------------------------------------------------
     @server.tool()

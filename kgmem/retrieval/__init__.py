@@ -7,7 +7,7 @@ from kgmem.retrieval.context import Context
 from kgmem.retrieval.legs import DEFAULT_LEGS, LegSpec, RetrievalLeg
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.service import Retrieval, UnknownQuery
-from kgmem.retrieval.types import Provenance, SearchHit, SearchResult
+from kgmem.retrieval.types import Judgement, Provenance, SearchHit, SearchResult
 
-__all__ = ["DEFAULT_LEGS", "PRESETS", "Context", "LegSpec", "Provenance", "Retrieval", "RetrievalLeg", "Scope",
+__all__ = ["DEFAULT_LEGS", "PRESETS", "Context", "Judgement", "LegSpec", "Provenance", "Retrieval", "RetrievalLeg", "Scope",
            "SearchConfig", "SearchHit", "SearchResult", "UnknownQuery", "preset"]

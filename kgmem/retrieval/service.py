@@ -3,8 +3,10 @@
 It picks the retriever for a config (one class per strategy), assigns each search
 a ``query_id`` and remembers which items were returned — that is what feedback judges
 (retrieved-not-used gets −0.1): recent queries in memory, every query in Neo4j
-(``KgmemQuery``, with a TTL) so feedback can come from any process. Feedback on a
-session's query goes to that session's BQAR overlay until the session ends.
+(``KgmemQuery``, with a TTL) so feedback can come from any process. A query takes one
+judgement (the marker is set in the statement that applies it: retries count once, also from
+other processes). Feedback on a session's query goes to that session's BQAR overlay while the
+session is open, to the global posteriors once it has ended.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from kgmem.retrieval.graph import GraphRAGRetriever
 from kgmem.retrieval.hybrid import HybridRetriever, SingleLegRetriever
 from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, check_registry, leg_weights
 from kgmem.retrieval.scope import Scope
-from kgmem.retrieval.types import SearchResult
+from kgmem.retrieval.types import Judgement, SearchResult
 from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
@@ -60,6 +62,7 @@ class _Query:
     # The session's shift count when the search ran (its feedback is damped for later shifts); None when
     # the search did not run shift detection: its feedback counts as current.
     epoch: int | None = None
+    expires_ms: int | None = None  # when the entry stops accepting feedback (None: as read from Neo4j, checked there)
 
 
 @dataclass(frozen=True)
@@ -201,13 +204,13 @@ class RetrievalEngine:
     # -- the query log: feedback from any process ---------------------------------------------
     def _remember(self, result: SearchResult, session: str | None, included: list[str],
                   state: bqar.ShiftState | None) -> Op[None]:
+        now_ms = int(time.time() * 1000)
         entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included,
-                       None if state is None else state.shifts)
+                       None if state is None else state.shifts, now_ms + self.query_ttl_ms)
         with self._lock:
             self._queries[result.query_id] = entry
             while len(self._queries) > QUERY_LOG_SIZE:
                 self._queries.popitem(last=False)
-        now_ms = int(time.time() * 1000)
         params = dict(
             id=result.query_id, ns=result.ns, session=session, query=result.query, preset=result.preset,
             hit_ids=[i for i, _ in entry.hits], hit_kinds=[k for _, k in entry.hits], included=included,
@@ -221,6 +224,8 @@ class RetrievalEngine:
         with self._lock:
             entry = self._queries.get(query_id)
         if entry is not None:
+            if entry.expires_ms is not None and entry.expires_ms < int(time.time() * 1000):
+                raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
             return entry
         if not isinstance(query_id, str) or not query_id:
             raise UnknownQuery(f"query_id: {query_id!r} is not a query id")
@@ -233,17 +238,21 @@ class RetrievalEngine:
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
     def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                    response: str | None = None, ns: str | None = None) -> Op[list[dict[str, Any]]]:
-        """Update the usage posteriors of a query's hits; returns the new (id, alpha, beta) rows.
+                    response: str | None = None, ns: str | None = None) -> Op[Judgement]:
+        """Judge a query's hits: update their usage posteriors, once per query id.
+
+        A query id takes one judgement. The judged marker is set on the query's log entry in the
+        same Cypher statement that applies the signals, under the entry's write lock, so a repeat —
+        a retried call, from this or any other process, even concurrently — changes nothing and
+        returns ``counted=False`` (whatever its arguments: the first judgement stands).
 
         A query made in a session updates that session's overlay (seen at once by the session's
-        searches, merged into the global posteriors by :meth:`end_session_op`); otherwise the global
-        posteriors. For a query rendered by :meth:`context_op`, the outcome is attributed causally: the
-        cited hits (``used``, and the ``[n]`` citations found in ``response``) get the outcome's signal,
-        the other rendered hits ``included``, the rest ``-0.1`` (:func:`kgmem.retrieval.bqar.attribute`).
-        With ``ns``, only a query of that namespace is accepted: another namespace's query id is
-        answered like one never issued (:class:`UnknownQuery`), so a namespace-bound caller (the MCP
-        server) cannot move another namespace's posteriors.
+        searches, merged into the global posteriors by :meth:`end_session_op`) while the session is
+        open; once the session has ended (or expired), the global posteriors directly. A query made
+        without a session updates the global posteriors. For a query rendered by :meth:`context_op`,
+        the outcome is attributed causally: the cited hits (``used``, and the ``[n]`` citations found
+        in ``response``) get the outcome's signal, the other rendered hits ``included``, the rest
+        ``-0.1`` (:func:`kgmem.retrieval.bqar.attribute`).
         """
         if isinstance(used, str) or hasattr(used, "id"):
             used = [used]
@@ -261,15 +270,23 @@ class RetrievalEngine:
             changes = fb.updates(entry.hits, used, outcome)
         updates = [{"id": u.id, "label": KIND_LABELS[u.kind], "delta": u.delta} for u in changes]
         now = datetime.now(timezone.utc)
-        common = dict(ns=entry.ns, now=now.isoformat(), prior_alpha=1.0, prior_beta=1.0, updates=updates)
-        if entry.session is not None:
-            rows = yield Write("retrieval/overlay_feedback", dict(
-                session=entry.session, now_ms=int(now.timestamp() * 1000), epoch=entry.epoch,
-                damping=self._preset(None).shift_damping, **common))
+        now_ms = int(now.timestamp() * 1000)
+        # The log entry as query_log.cypher writes it: used only if that background write has not landed.
+        log_props = dict(ns=entry.ns, session=entry.session, hit_ids=[i for i, _ in entry.hits],
+                         hit_kinds=[k for _, k in entry.hits], included=entry.included, epoch=entry.epoch,
+                         created_ms=now_ms, expires_ms=entry.expires_ms or now_ms + self.query_ttl_ms)
+        rows = yield Write("retrieval/feedback", dict(
+            query_id=query_id, log=log_props, now=now.isoformat(),
+            now_ms=now_ms, epoch=entry.epoch, damping=self._preset(None).shift_damping,
+            prior_alpha=1.0, prior_beta=1.0, outcome=str(outcome), updates=updates))
+        row = rows[0]
+        judgement = Judgement(query_id, bool(row["counted"]), row["target"], int(row["calls"]), list(row["rows"]))
+        if judgement.counted:
+            log.debug("feedback %s: %d updates (%s)", query_id, len(judgement.posteriors), judgement.target)
         else:
-            rows = yield Write("retrieval/feedback", common)
-        log.debug("feedback %s: %d updates (session %s)", query_id, len(rows), entry.session)
-        return rows
+            log.info("feedback %s: already judged (%s), call %d changed nothing", query_id, judgement.target,
+                     judgement.calls)
+        return judgement
 
     def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> Op[bqar.ShiftState | None]:
         """Shift detection for a session search: fold the query into the session's centroid. Writes
@@ -317,7 +334,9 @@ class RetrievalEngine:
 
     def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
         """Merge the session's overlay into the global posteriors (three-way; safe under concurrent
-        merges) and drop it. Returns one :class:`~kgmem.retrieval.bqar.Merge` per item it had judged.
+        merges) and drop it; the session's logged queries are marked ended, so feedback on them from now
+        on goes to the global posteriors at once. Returns one :class:`~kgmem.retrieval.bqar.Merge` per
+        item it had judged.
         Then merges the overlays of the namespace's sessions idle longer than ``overlay_ttl_hours``
         that never ended (:meth:`expire_overlays_op`; a failure there is logged, not raised)."""
         yield Flush()
@@ -358,8 +377,9 @@ class RetrievalEngine:
 
     def _merge(self, targets: list[dict[str, str]]) -> Op[list[tuple[tuple[str, str], list[bqar.Merge]]]]:
         """Three-way merge of the overlays of ``targets`` ({ns, session}) in one write."""
-        rows = yield Write("retrieval/overlay_merge", dict(targets=targets,
-                                                           now=datetime.now(timezone.utc).isoformat(),
+        now = datetime.now(timezone.utc)
+        rows = yield Write("retrieval/overlay_merge", dict(targets=targets, now=now.isoformat(),
+                                                           now_ms=int(now.timestamp() * 1000),
                                                            prior_alpha=1.0, prior_beta=1.0))
         with self._lock:
             for t in targets:
@@ -451,7 +471,7 @@ class Retrieval(RetrievalEngine):
         return run(self.context_op(query, ns, max_tokens, **search_kwargs), self.io)
 
     def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                 response: str | None = None, ns: str | None = None) -> list[dict[str, Any]]:
+                 response: str | None = None, ns: str | None = None) -> Judgement:
         """See :meth:`RetrievalEngine.feedback_op`."""
         return run(self.feedback_op(query_id, used, outcome, response, ns), self.io)
 

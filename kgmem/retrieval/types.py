@@ -69,3 +69,21 @@ class SearchResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What ``feedback`` did with a query's judgement.
+
+    A query id takes one judgement: the first call counts, a repeat (a retried call, from any process,
+    whatever its arguments) changes nothing and comes back with ``counted=False``.
+    """
+
+    query_id: str
+    counted: bool  # False: the query had been judged before; nothing changed
+    target: str  # where the (first) judgement went: "global" posteriors or the session's "overlay"
+    calls: int  # feedback calls this query id has received, retries included
+    posteriors: list[dict[str, Any]] = field(default_factory=list)  # new {id, alpha, beta}; empty on a repeat
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -48,7 +48,11 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     await _call(client, "turn", session="m1", role="user", text="I prefer answers with code samples", ref="t1")
     await _call(client, "learnings_add", content="The staging database listens on pgbouncer port 6432")
     found = await _call(client, "search", query="staging database port", k=5)
-    await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]], outcome="success")
+    judged = await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]],
+                         outcome="success")
+    retried = await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]],
+                          outcome="success")
+    seen["feedback_counted"] = (judged["counted"], retried["counted"])
     ctx = await _call(client, "context", query="database refuses connections", max_tokens=300)
     # the session's context, and feedback attributed through the [n] citations of the answer
     sctx = await _call(client, "context", query="staging database port", session="m1", max_tokens=300)
@@ -92,6 +96,7 @@ def _check(seen: dict[str, Any]) -> None:
     assert seen["no_render"].is_error and "not rendered by context" in seen["no_render"].content[0].text
     assert seen["json_error"]["ok"] is False and seen["json_error"]["id"]
     assert seen["unknown_query"].is_error and "UnknownQuery" in seen["unknown_query"].content[0].text
+    assert seen["feedback_counted"] == (True, False)  # a retried feedback call counts once
     assert seen["invalid"].is_error  # k=0 violates the schema (ge=1)
 
 

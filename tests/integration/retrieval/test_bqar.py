@@ -186,6 +186,8 @@ def test_feedback_from_a_second_process(mem, ns, facts, settings, counts, run_cl
     fb = run_cli("feedback", local.query_id, "--used", local.hits[0].id, "--outcome", "negative")
     assert fb.returncode == 0, fb.stderr
     assert counts(local.hits[0].id)[1] == pytest.approx(2.0)
+    elsewhere = run_cli("feedback", local.query_id, "--ns", f"{ns}-other", "--outcome", "success")
+    assert elsewhere.returncode == 1 and "unknown or has expired" in elsewhere.stderr  # the CLI keeps to its ns
     bad = run_cli("feedback", "no-such-query", "--outcome", "success")
     assert bad.returncode == 1 and "unknown or has expired" in bad.stderr
     with pytest.raises(UnknownQuery):
