@@ -1,0 +1,38 @@
+// name: top_concepts
+// description: The concepts most memories mention (document frequency), with the memories of each kind that mention them.
+// param: ns str — namespace
+// param: limit int = 25 [1..100000] — how many concepts to return
+// param: kind str = * {*,entity,phrase} — only entities (named things) or key phrases (* = both)
+// param: min_df int = 1 [1..] — only concepts mentioned by at least this many memories
+// column: concept — the concept's display name
+// column: key — its normalised form (what aliases resolve to)
+// column: kind — entity / phrase
+// column: df — memories of the namespace that mention it (stored document frequency)
+// column: share — df / memories of the namespace that mention any concept (1.0 = every one)
+// column: messages — conversation turns mentioning it
+// column: knowledge — knowledge items mentioning it
+// column: errors — error patterns mentioning it
+// column: fixes — fixes mentioning it
+// chart: hbar x=concept y=df
+// df is the stored count the concept writer keeps; the four per-kind columns are counted live,
+// so a df that disagrees with their sum is a sign of drift. share's denominator is one pass over
+// the namespace's MENTIONS edges (memories without any concept are not counted).
+// `id IS NOT NULL` (every concept has one) lets the planner seek the (ns, id) uniqueness index
+// by namespace instead of scanning every Concept or every MENTIONS edge of the database.
+CALL () {
+  MATCH (k:Concept {ns: $ns})
+  WHERE k.id IS NOT NULL
+  MATCH (m)-[:MENTIONS]->(k)
+  WHERE m.ns = $ns
+  RETURN count(DISTINCT m) AS total
+}
+MATCH (c:Concept {ns: $ns})
+WHERE c.id IS NOT NULL AND c.df >= $min_df AND ($kind = '*' OR c.kind = $kind)
+WITH total, c ORDER BY c.df DESC, c.key LIMIT toInteger($limit)
+RETURN c.name AS concept, c.key AS key, c.kind AS kind, c.df AS df,
+       CASE WHEN total = 0 THEN 0.0 ELSE round(toFloat(c.df) / total, 4) END AS share,
+       COUNT { (m:Message)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS messages,
+       COUNT { (m:Knowledge)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS knowledge,
+       COUNT { (m:ErrorPattern)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS errors,
+       COUNT { (m:Fix)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS fixes
+ORDER BY df DESC, key
