@@ -99,3 +99,32 @@ def test_concept_reports_on_an_empty_namespace(graph) -> None:
 def test_bad_parameters_are_refused_before_the_query(graph, concepts, name, params, message) -> None:
     with pytest.raises(ReportParamError, match=message):
         run_report(graph, name, {"ns": concepts.ns, **params})
+
+
+@pytest.mark.parametrize("asked", ["Melanie", "MELANIE", "  melanie ", "Support Group", "DEPLOY"])
+def test_the_what_do_we_know_starter_finds_a_concept_by_name_or_key_in_any_case(graph, concepts, asked) -> None:
+    from kgmem.reports.guide import load_starters
+
+    starter = next(s for s in load_starters() if s.name == "concept")
+    records, _, _ = graph.driver.execute_query(starter.query, ns=concepts.ns, concept=asked, database_="neo4j")
+    assert len(records) == 1
+    row = records[0]
+    # memories mentioning it; the concepts they share, most shared first
+    expected = {"melanie": ({"m1", "m2", "m3"}, ["caroline", "support group", "pottery class"]),
+                "support group": ({"m1", "m2", "k1"}, ["caroline", "melanie"]),
+                "deploy": ({"m5", "e1", "f1"}, ["timeout", "caroline"])}[asked.strip().lower()]
+    assert row["c"]["key"] == asked.strip().lower()
+    assert {m["id"] for m in row["memories"]} == expected[0]  # this namespace's memories only
+    assert len(row["mentions"]) == len(expected[0])
+    assert [c["key"] for c in row["related"]] == expected[1]
+    if asked.strip().lower() == "deploy":  # the error comes with its fix
+        assert [p.end_node["description"] for p in row["fixes"]] == ["raise the deploy timeout"]
+
+
+def test_the_starter_finds_nothing_for_an_unknown_concept_or_another_namespace(graph, concepts) -> None:
+    from kgmem.reports.guide import load_starters
+
+    starter = next(s for s in load_starters() if s.name == "concept")
+    for ns, concept in ((concepts.ns, "nobody"), (concepts.other, "melanie")):
+        records, _, _ = graph.driver.execute_query(starter.query, ns=ns, concept=concept, database_="neo4j")
+        assert records == []
