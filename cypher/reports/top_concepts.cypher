@@ -14,7 +14,8 @@
 // column: errors — error patterns mentioning it
 // column: fixes — fixes mentioning it
 // chart: hbar x=concept y=df
-// df is the stored count the concept writer keeps; the four per-kind columns are counted live,
+// df is the stored count the concept writer keeps; the four per-kind columns are counted live
+// (one expansion of each listed concept's MENTIONS),
 // so a df that disagrees with their sum is a sign of drift. share's denominator is one pass over
 // the namespace's MENTIONS edges (memories without any concept are not counted).
 // `id IS NOT NULL` (every concept has one) lets the planner seek the (ns, id) uniqueness index
@@ -29,10 +30,15 @@ CALL () {
 MATCH (c:Concept {ns: $ns})
 WHERE c.id IS NOT NULL AND c.df >= $min_df AND ($kind = '*' OR c.kind = $kind)
 WITH total, c ORDER BY c.df DESC, c.key LIMIT toInteger($limit)
+CALL (c) {
+  MATCH (m)-[:MENTIONS]->(c)
+  WHERE m.ns = $ns
+  RETURN sum(CASE WHEN m:Message THEN 1 ELSE 0 END) AS messages,
+         sum(CASE WHEN m:Knowledge THEN 1 ELSE 0 END) AS knowledge,
+         sum(CASE WHEN m:ErrorPattern THEN 1 ELSE 0 END) AS errors,
+         sum(CASE WHEN m:Fix THEN 1 ELSE 0 END) AS fixes
+}
 RETURN c.name AS concept, c.key AS key, c.kind AS kind, c.df AS df,
        CASE WHEN total = 0 THEN 0.0 ELSE round(toFloat(c.df) / total, 4) END AS share,
-       COUNT { (m:Message)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS messages,
-       COUNT { (m:Knowledge)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS knowledge,
-       COUNT { (m:ErrorPattern)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS errors,
-       COUNT { (m:Fix)-[:MENTIONS]->(c) WHERE m.ns = $ns } AS fixes
+       messages, knowledge, errors, fixes
 ORDER BY df DESC, key
