@@ -50,7 +50,8 @@ from kgmem.graph.keys import check_namespace
 
 __all__ = [
     "MODELS", "Calls", "Concept", "Contradicts", "Entity", "ErrorPattern", "Fix", "Function", "InSession",
-    "Knowledge", "KgmemNode", "Mentions", "Message", "ModelEdge", "RelatesTo", "ResolvedBy", "Session", "SimilarTo",
+    "Knowledge", "KgmemNode", "Mentions", "Message", "ModelEdge", "RelatesTo", "ResolvedBy", "Searchable", "Session",
+    "SimilarTo",
     "Tool", "bind", "edges", "for_namespace", "stored_properties",
 ]
 
@@ -158,6 +159,8 @@ class Calls(StructuredRel):
 class Mentions(StructuredRel):
     """``(memory)-[:MENTIONS]->(Concept)`` (and the older ``(Message)-[:MENTIONS]->(Entity)``)."""
 
+    created_at = StringProperty()
+
 
 # -- node models -------------------------------------------------------------------------------
 
@@ -173,12 +176,12 @@ class KgmemNode(StructuredNode):
     updated_at = StringProperty()
 
 
-class Feedback(KgmemNode):
-    """Retrieval feedback that search results carry (a Beta posterior per hit)."""
+class Searchable(KgmemNode):
+    """A searchable kind (kgmem/kinds.py): embedded in Chroma, returned by search, judged by feedback."""
 
     __abstract_node__ = True
 
-    alpha = FloatProperty()
+    alpha = FloatProperty()  # retrieval feedback: a Beta posterior per hit
     beta = FloatProperty()
     feedback_count = IntegerProperty()
     last_used = StringProperty()
@@ -206,7 +209,7 @@ class Session(KgmemNode):
     knowledge = RelationshipFrom(_M + "Knowledge", "FROM_SESSION")
 
 
-class ErrorPattern(Feedback):
+class ErrorPattern(Searchable):
     """A normalised error message of one tool, with its occurrence counters."""
 
     tool = StringProperty()
@@ -227,7 +230,7 @@ class ErrorPattern(Feedback):
     concepts = RelationshipTo(_M + "Concept", "MENTIONS", model=Mentions)
 
 
-class Fix(Feedback):
+class Fix(Searchable):
     """A fix (``description``) that resolved one or more error patterns."""
 
     description = StringProperty()
@@ -236,7 +239,7 @@ class Fix(Feedback):
     concepts = RelationshipTo(_M + "Concept", "MENTIONS", model=Mentions)
 
 
-class Knowledge(Feedback):
+class Knowledge(Searchable):
     """A fact, pattern, correction or preference, with its confidence."""
 
     type = StringProperty()  # fact / pattern / correction / preference
@@ -262,7 +265,7 @@ class Knowledge(Feedback):
     concepts = RelationshipTo(_M + "Concept", "MENTIONS", model=Mentions)
 
 
-class Entity(Feedback):
+class Entity(Searchable):
     """A subject or object of extracted triples."""
 
     name = StringProperty()
@@ -273,7 +276,7 @@ class Entity(Feedback):
     mentioned_by = RelationshipFrom(_M + "Message", "MENTIONS", model=Mentions)
 
 
-class Message(Feedback):
+class Message(Searchable):
     """One conversation turn (``role`` is the speaker), chained by ``NEXT`` within its session."""
 
     role = StringProperty()

@@ -39,17 +39,15 @@ def _fulltext(schema: str) -> tuple[list[str], list[str]]:
     return match[1].split("|"), re.findall(r"n\.(\w+)", match[2])
 
 
-def _pairs(endpoints: object) -> list[tuple[str, str]]:
-    """An allow-list entry as (start, end) pairs: one pair, or several (a type with many endpoints)."""
-    if isinstance(endpoints, tuple) and len(endpoints) == 2 and all(isinstance(x, str) for x in endpoints):
-        return [endpoints]  # type: ignore[list-item]
-    assert isinstance(endpoints, Iterable), endpoints
-    return [tuple(p) for p in endpoints]  # type: ignore[misc]
+def _sides(endpoints: tuple) -> tuple[set[str], set[str]]:
+    """An allow-list entry as (start labels, end labels): either one ``(start, end)`` pair or
+    ``((starts...), (ends...))`` — the labels each end of the type may have."""
+    start, end = endpoints
+    return ({start} if isinstance(start, str) else set(start)), ({end} if isinstance(end, str) else set(end))
 
 
-def _allowed_edges() -> set[tuple[str, str, str]]:
-    return {(start, rel_type, end) for rel_type, endpoints in allowlist.RELATIONSHIPS.items()
-            for start, end in _pairs(endpoints)}
+def _allowed() -> dict[str, tuple[set[str], set[str]]]:
+    return {rel_type: _sides(endpoints) for rel_type, endpoints in allowlist.RELATIONSHIPS.items()}
 
 
 def _model_edges() -> set[tuple[str, str, str]]:
@@ -104,18 +102,29 @@ def test_every_searchable_kind_has_a_model_with_its_text(kind) -> None:  # type:
     assert kind.text_property in models.stored_properties(BY_LABEL[kind.label])
 
 
+def test_the_searchable_models_are_the_kind_registry() -> None:
+    searchable = {m.__label__ for m in models.MODELS if issubclass(m, models.Searchable)}
+    assert searchable == {k.label for k in kinds.KINDS}
+
+
 def test_every_allowed_relationship_is_modelled_from_its_start() -> None:
-    for start, rel_type, end in _allowed_edges():
-        forward = [e for e in models.edges(BY_LABEL[start]) if (e.type, e.end, e.direction) == (rel_type, end, "out")]
-        assert forward, f"{start} has no RelationshipTo({end!r}, {rel_type!r})"
+    """Each label an allow-listed type may start from has a RelationshipTo of that type, and each
+    label it may end at is reached by one."""
+    for rel_type, (starts, ends) in _allowed().items():
+        outgoing = {(e.start, e.end) for m in models.MODELS for e in models.edges(m)
+                    if e.type == rel_type and e.direction == "out" and e.declared_on == e.start}
+        assert {s for s, _ in outgoing} >= starts, f"{rel_type}: no RelationshipTo from {sorted(starts - {s for s, _ in outgoing})}"
+        assert {e for _, e in outgoing} >= ends, f"{rel_type}: no RelationshipTo reaches {sorted(ends - {e for _, e in outgoing})}"
 
 
 def test_every_modelled_relationship_is_allowed() -> None:
-    allowed = _allowed_edges()
-    for edge in _model_edges():
-        if "Concept" in (edge[0], edge[2]) and not _concept_schema_present():
+    allowed = _allowed()
+    for start, rel_type, end in _model_edges():
+        if "Concept" in (start, end) and not _concept_schema_present():
             continue  # checked against the agreed concept schema below until the allow-list has it
-        assert edge in allowed, f"{edge} is not in kgmem/maintenance/allowlist.py"
+        assert rel_type in allowed, f"{rel_type} is not in kgmem/maintenance/allowlist.py"
+        starts, ends = allowed[rel_type]
+        assert start in starts and end in ends, f"({start})-[{rel_type}]->({end}) is not allowed by the allow-list"
 
 
 def test_concept_mentions_follow_the_agreed_schema() -> None:
