@@ -12,32 +12,32 @@
 // column: count — memories that mention both
 // column: df_a — memories mentioning concept_a
 // column: df_b — memories mentioning concept_b
-// column: pmi — log2(count · N / (df_a · df_b)), N = memories mentioning any concept; 0 = as often as chance
+// column: pmi — log2(count · N / (df_a · df_b)), N = the namespace's memories; 0 = as often as chance
 // column: lift — count · N / (df_a · df_b) (2^pmi)
 // chart: hbar x=pair y=count
-// Cost: one pass over the namespace's MENTIONS edges for N, one over the edges of the eligible
-// concepts (df at least min_count — rarer ones cannot reach it — and at most max_df_share · N),
-// and at most per_memory · (per_memory - 1) / 2 pairs per memory, so a memory with 10,000
-// concepts costs what a memory with per_memory does. `id IS NOT NULL` (every concept has one)
-// lets the planner seek the (ns, id) uniqueness index by namespace instead of a label scan.
-CALL () {
-  MATCH (k:Concept {ns: $ns})
-  WHERE k.id IS NOT NULL
-  MATCH (m)-[:MENTIONS]->(k)
-  WHERE m.ns = $ns
-  RETURN count(DISTINCT m) AS total
-}
+// Cost: N from the (ns, id) uniqueness indexes (`id IS NOT NULL`, which every node has, lets the
+// planner use them for `{ns: $ns}`); one pass over the MENTIONS edges of the eligible concepts (df at
+// least min_count — rarer ones cannot reach it — and at most max_df_share · N); and at most
+// per_memory · (per_memory - 1) / 2 pairs per memory, so a memory with 10,000 concepts costs what one
+// with per_memory does. Only a memory with more than per_memory concepts sorts them.
+WITH COUNT { MATCH (m:Message {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:Knowledge {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:ErrorPattern {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:Fix {ns: $ns}) WHERE m.id IS NOT NULL } AS total
 MATCH (c:Concept {ns: $ns})
 WHERE c.id IS NOT NULL AND c.df >= $min_count AND c.df <= $max_df_share * total
 MATCH (m)-[:MENTIONS]->(c)
 WHERE m.ns = $ns
-WITH total, m, c ORDER BY c.df, c.key
-WITH total, m, collect(c)[..toInteger($per_memory)] AS cs
+WITH total, m, collect(c) AS cs
+WITH total, CASE WHEN size(cs) <= $per_memory THEN cs
+                 ELSE COLLECT { UNWIND cs AS x WITH x ORDER BY x.df, x.key RETURN x LIMIT toInteger($per_memory) }
+            END AS cs
 WHERE size(cs) > 1
 UNWIND range(0, size(cs) - 2) AS i
 UNWIND range(i + 1, size(cs) - 1) AS j
-WITH total, CASE WHEN cs[i].key <= cs[j].key THEN [cs[i], cs[j]] ELSE [cs[j], cs[i]] END AS pair
-WITH total, pair[0] AS a, pair[1] AS b, count(*) AS together
+WITH total, cs[i] AS x, cs[j] AS y
+WITH total, CASE WHEN x.key <= y.key THEN x ELSE y END AS a, CASE WHEN x.key <= y.key THEN y ELSE x END AS b
+WITH total, a, b, count(*) AS together
 WHERE together >= $min_count
 WITH a, b, together, toFloat(together) * total / (a.df * b.df) AS lift
 RETURN a.name + ' · ' + b.name AS pair, a.name AS concept_a, b.name AS concept_b, together AS count,

@@ -8,25 +8,21 @@
 // column: key — its normalised form (what aliases resolve to)
 // column: kind — entity / phrase
 // column: df — memories of the namespace that mention it (stored document frequency)
-// column: share — df / memories of the namespace that mention any concept (1.0 = every one)
+// column: share — df / the namespace's memories (turns, knowledge, errors, fixes; 1.0 = every one)
 // column: messages — conversation turns mentioning it
 // column: knowledge — knowledge items mentioning it
 // column: errors — error patterns mentioning it
 // column: fixes — fixes mentioning it
 // chart: hbar x=concept y=df
 // df is the stored count the concept writer keeps; the four per-kind columns are counted live
-// (one expansion of each listed concept's MENTIONS),
-// so a df that disagrees with their sum is a sign of drift. share's denominator is one pass over
-// the namespace's MENTIONS edges (memories without any concept are not counted).
-// `id IS NOT NULL` (every concept has one) lets the planner seek the (ns, id) uniqueness index
-// by namespace instead of scanning every Concept or every MENTIONS edge of the database.
-CALL () {
-  MATCH (k:Concept {ns: $ns})
-  WHERE k.id IS NOT NULL
-  MATCH (m)-[:MENTIONS]->(k)
-  WHERE m.ns = $ns
-  RETURN count(DISTINCT m) AS total
-}
+// (one expansion of each listed concept's MENTIONS), so a df that disagrees with their sum is a
+// sign of drift. `id IS NOT NULL` (every node has one) lets the planner answer `{ns: $ns}` from the
+// (ns, id) uniqueness index of each label — the memory counts and the concepts of one namespace —
+// instead of scanning the label across every namespace.
+WITH COUNT { MATCH (m:Message {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:Knowledge {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:ErrorPattern {ns: $ns}) WHERE m.id IS NOT NULL } +
+     COUNT { MATCH (m:Fix {ns: $ns}) WHERE m.id IS NOT NULL } AS total
 MATCH (c:Concept {ns: $ns})
 WHERE c.id IS NOT NULL AND c.df >= $min_df AND ($kind = '*' OR c.kind = $kind)
 WITH total, c ORDER BY c.df DESC, c.key LIMIT toInteger($limit)

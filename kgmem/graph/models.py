@@ -50,9 +50,8 @@ from kgmem.graph.keys import check_namespace
 
 __all__ = [
     "MODELS", "Calls", "Concept", "Contradicts", "Entity", "ErrorPattern", "Fix", "Function", "InSession",
-    "Knowledge", "KgmemNode", "Mentions", "Message", "ModelEdge", "RelatesTo", "ResolvedBy", "Searchable", "Session",
-    "SimilarTo",
-    "Tool", "bind", "edges", "for_namespace", "stored_properties",
+    "Knowledge", "KgmemNode", "Mentions", "Message", "ModelEdge", "RelatesTo", "ResolvedBy", "Searchable",
+    "Session", "SimilarTo", "Tool", "bind", "edges", "for_namespace", "stored_properties",
 ]
 
 N = TypeVar("N", bound="KgmemNode")
@@ -75,7 +74,7 @@ def bind(driver: neo4j.Driver, database: str = "neo4j") -> None:
 def for_namespace(model: type[N], ns: str) -> NodeSet:
     """The nodes of ``model`` in namespace ``ns`` — where every batch-job query should start.
 
-    Raises :class:`~kgmem.errors.ValidationError` for an empty or over-long namespace."""
+    Raises :class:`~kgmem.errors.ValidationError` for an empty namespace (a subclass for an over-long one)."""
     return model.nodes.filter(ns=check_namespace(ns))
 
 
