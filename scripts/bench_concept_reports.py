@@ -98,6 +98,8 @@ def main() -> None:
             result, seconds = timed(lambda: run_report(graph, name, {"ns": ns, **params}))
             shown = " ".join(f"{k}={v}" for k, v in params.items())
             print(f"| report {name} {shown} | {seconds * 1000:.0f} ms | {len(result.rows)} |")
+        result, seconds = timed(lambda: graph.read("bench/reference_aggregation", rows=400_000, groups=190_000))
+        print(f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph | {seconds * 1000:.0f} ms | 1 |")
         starter = next(s for s in load_starters() if s.name == "concept")
         for asked in ("Concept 7", "concept 400", "speaker"):
             records, seconds = timed(lambda: driver.execute_query(starter.query, ns=ns, concept=asked,
