@@ -19,7 +19,8 @@
 // planner use them for `{ns: $ns}`); one pass over the MENTIONS edges of the eligible concepts (df at
 // least min_count — rarer ones cannot reach it — and at most max_df_share · N); and at most
 // per_memory · (per_memory - 1) / 2 pairs per memory, so a memory with 10,000 concepts costs what one
-// with per_memory does. Only a memory with more than per_memory concepts sorts them.
+// with per_memory does. Each memory's concepts are listed in key order (one sort of the mention
+// rows), so a pair (i < j) is already (concept_a, concept_b) without reading a property per pair.
 WITH COUNT { MATCH (m:Message {ns: $ns}) WHERE m.id IS NOT NULL } +
      COUNT { MATCH (m:Knowledge {ns: $ns}) WHERE m.id IS NOT NULL } +
      COUNT { MATCH (m:ErrorPattern {ns: $ns}) WHERE m.id IS NOT NULL } +
@@ -28,16 +29,16 @@ MATCH (c:Concept {ns: $ns})
 WHERE c.id IS NOT NULL AND c.df >= $min_count AND c.df <= $max_df_share * total
 MATCH (m)-[:MENTIONS]->(c)
 WHERE m.ns = $ns
+WITH total, m, c ORDER BY c.key
 WITH total, m, collect(c) AS cs
 WITH total, CASE WHEN size(cs) <= $per_memory THEN cs
-                 ELSE COLLECT { UNWIND cs AS x WITH x ORDER BY x.df, x.key RETURN x LIMIT toInteger($per_memory) }
+                 ELSE COLLECT { UNWIND cs AS x WITH x ORDER BY x.df, x.key LIMIT toInteger($per_memory)
+                                WITH x ORDER BY x.key RETURN x }
             END AS cs
 WHERE size(cs) > 1
 UNWIND range(0, size(cs) - 2) AS i
 UNWIND range(i + 1, size(cs) - 1) AS j
-WITH total, cs[i] AS x, cs[j] AS y
-WITH total, CASE WHEN x.key <= y.key THEN x ELSE y END AS a, CASE WHEN x.key <= y.key THEN y ELSE x END AS b
-WITH total, a, b, count(*) AS together
+WITH total, cs[i] AS a, cs[j] AS b, count(*) AS together
 WHERE together >= $min_count
 WITH a, b, together, toFloat(together) * total / (a.df * b.df) AS lift
 RETURN a.name + ' · ' + b.name AS pair, a.name AS concept_a, b.name AS concept_b, together AS count,
