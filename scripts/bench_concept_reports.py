@@ -71,7 +71,7 @@ def main() -> None:
     settings = load_settings()
     driver = connect(settings)
     graph = GraphStore(driver, settings.neo4j.database)
-    ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+    ns = f"bench-concept-reports-{uuid.uuid4().hex[:8]}"
     concepts, memories = synthetic(args.memories, args.concepts)
     try:
         start = time.perf_counter()
