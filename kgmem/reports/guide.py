@@ -86,13 +86,15 @@ def render_guide(ns: str = DEFAULT_NS) -> str:
         _slide(
             "kgmem — analyst guide",
             "<p class=\"lead\">What your agents learned, as a graph: errors and fixes, knowledge and "
-            "contradictions, conversations, the call graph. Click a grey block to put it in the editor, "
+            "contradictions, conversations, the concepts they mention, the call graph. Click a grey block to put it in the editor, "
             "then run it (Ctrl+Enter).</p>"
             "<p>Every query is scoped to a namespace. Set it first (the list of namespaces is the "
-            "<i>Namespaces</i> starter):</p>"
-            + _runnable(f":params {{ns: {_cypher_literal(ns)}, q: 'timeout'}}")
+            "<i>Namespaces</i> starter); <code>q</code> is the full-text search's words and "
+            "<code>concept</code> the subject of <i>What do we know about X</i> (a name or key, any case):</p>"
+            + _runnable(f":params {{ns: {_cypher_literal(ns)}, q: 'timeout', concept: 'timeout'}}")
             + f"<p>Exploration starters ({len(starters)}) draw the graph with kgmem's style "
-            "(captions per label; edges show <code>predicate</code>, <code>confidence</code>, <code>score</code>):</p>"
+            "(captions per label, concepts by name; edges show <code>predicate</code>, <code>confidence</code>, "
+            "<code>score</code>):</p>"
             f"<ul>{toc_starters}</ul>",
         ),
         _slide(

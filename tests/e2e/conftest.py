@@ -8,4 +8,4 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "integration" / "reports"))
 
-from analyst_fixture import analyst, analyst_mem  # type: ignore[import-not-found]  # noqa: E402,F401
+from analyst_fixture import analyst, analyst_mem, concepts  # type: ignore[import-not-found]  # noqa: E402,F401

@@ -55,7 +55,8 @@ class DevTools:
         from websockets.sync.client import connect
 
         binary = chromium_or_skip()
-        self._profile = tempfile.TemporaryDirectory(prefix="kgmem-chromium-")
+        # Chromium helpers may still write to the profile for a moment after the browser exits.
+        self._profile = tempfile.TemporaryDirectory(prefix="kgmem-chromium-", ignore_cleanup_errors=True)
         self._proc = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={self._profile.name}", f"--window-size={width},{height}",
              "--remote-debugging-port=0", "about:blank"],

@@ -25,6 +25,7 @@ from headless import DevTools, chromium_or_skip, coloured_pixels  # type: ignore
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 ERROR_PATTERN_COLOUR = (0xF1, 0x66, 0x67)  # node.ErrorPattern in cypher/browser/style.grass
+CONCEPT_FILL = "#F79767"  # node.Concept in cypher/browser/style.grass
 
 _FILL_FORM = """
 (() => {
@@ -109,3 +110,52 @@ def test_browser_applies_style_opens_guide_and_draws_a_starter(base_settings, an
     if os.environ.get("KGMEM_DOCS_SCREENSHOTS"):
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copy(png, DOCS / "neo4j_browser.png")
+
+
+def _login(page: DevTools, cfg) -> None:  # type: ignore[no-untyped-def]
+    bolt = urlparse(cfg.uri)
+    page.call("Page.enable")
+    page.call("Page.navigate", url=f"http://127.0.0.1:{cfg.http_port}/browser/")
+    page.wait_for("!!document.querySelector('[data-testid=connect]')")
+    password = cfg.password.get_secret_value() if cfg.password else ""
+    assert page.eval(_FILL_FORM % (json.dumps(f"bolt://{bolt.hostname}:{bolt.port}"), json.dumps(cfg.user),
+                                   json.dumps(password)))
+    page.eval("document.querySelector('[data-testid=connect]').click()")
+    page.wait_for("document.body.innerText.includes('node.ErrorPattern')")  # kgmem's style frame
+
+
+def _run(page: DevTools, command: str) -> None:
+    page.eval("document.querySelector('[data-testid=activeEditor]').click()")
+    page.type_text(command)
+    page.eval("document.querySelector('[data-testid=editor-Run]').click()")
+
+
+def test_what_do_we_know_about_x_draws_a_concept_and_its_memories(base_settings, concepts, tmp_path: Path) -> None:
+    """The concept starter as the guide gives it: `:param concept`, then the query; concept nodes in
+    kgmem's concept colour with the memories that mention them."""
+    chromium_or_skip()
+    starter = next(s for s in load_starters() if s.name == "concept")
+    page = DevTools(width=1400, height=1000)
+    try:
+        _login(page, base_settings.neo4j)
+        _run(page, f":param ns => '{concepts.ns}'")
+        page.wait_for(f"document.body.innerText.includes('{concepts.ns}')")
+        _run(page, ":param concept => 'MELANIE'")
+        page.wait_for("document.body.innerText.includes('MELANIE')")
+        _run(page, " ".join(starter.query.split()))
+        # Melanie, the three memories that mention her and the concepts they share
+        nodes = page.wait_for("(() => { const n = document.querySelectorAll('svg g.node').length;"
+                              " return n >= 7 && n; })()", timeout=60)
+        assert nodes >= 7
+        fills = page.eval("Array.from(document.querySelectorAll('svg g.node circle'))"
+                          ".map(c => (c.getAttribute('fill') || '').toUpperCase())")
+        assert fills.count(CONCEPT_FILL) >= 4, fills  # Melanie + Caroline, support group, pottery class
+        captions = page.eval("Array.from(document.querySelectorAll('svg g.node text')).map(t => t.textContent)")
+        assert any("Melanie" in c for c in captions), captions
+        page.eval("document.querySelector('[data-testid=activeEditor]').blur()")
+        png = page.screenshot(tmp_path / "concept.png")
+    finally:
+        page.close()
+    if os.environ.get("KGMEM_DOCS_SCREENSHOTS"):
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, DOCS / "neo4j_browser_concept.png")

@@ -82,3 +82,34 @@ def test_all_reports_into_a_directory(runner: CliRunner, analyst, tmp_path: Path
     bad = runner.invoke(main, ["report", "--all", "-o", str(tmp_path / "x"), "-p", "colour=red"])
     assert bad.exit_code == 1 and "no report takes parameter(s) colour" in bad.output
     assert runner.invoke(main, ["report", "--all"]).exit_code == 1  # needs --out
+
+
+def test_concept_reports_in_every_format(runner: CliRunner, concepts, tmp_path: Path) -> None:
+    ns = concepts.ns
+    table = runner.invoke(main, ["report", "top_concepts", "--ns", ns])
+    assert table.exit_code == 0, table.output
+    assert table.output.splitlines()[0].split()[:4] == ["concept", "key", "kind", "df"]
+    assert "Caroline" in table.output and "(7 rows)" in table.output
+    as_csv = runner.invoke(main, ["report", "concept_cooccurrence", "--ns", ns, "-f", "csv", "-p", "max_df_share=1"])
+    assert as_csv.exit_code == 0, as_csv.output
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert [(r["pair"], int(r["count"])) for r in rows][:2] == [("Caroline · Melanie", 3), ("Caroline · support group", 3)]
+    assert float(rows[0]["pmi"]) == pytest.approx(0.3219, abs=1e-4)
+    as_json = runner.invoke(main, ["report", "concept_cooccurrence", "--ns", ns, "-f", "json", "-p", "order_by=pmi"])
+    doc = json.loads(as_json.stdout)
+    assert doc["params"]["order_by"] == "pmi" and doc["params"]["max_df_share"] == 0.5
+    assert [r["pair"] for r in doc["rows"]] == ["Deploy · timeout", "Melanie · support group"]
+    out_file = tmp_path / "cooccurrence.html"
+    html = runner.invoke(main, ["report", "concept_cooccurrence", "--ns", ns, "-f", "html", "-o", str(out_file)])
+    assert html.exit_code == 0, html.output
+    page = out_file.read_text()
+    assert "<svg" in page and "Deploy · timeout" in page
+    top = tmp_path / "top.html"
+    assert runner.invoke(main, ["report", "top_concepts", "--ns", ns, "-f", "html", "-o", str(top)]).exit_code == 0
+    assert "<svg" in top.read_text() and "support group" in top.read_text()
+
+
+def test_bad_concept_report_parameter_is_a_clear_error(runner: CliRunner) -> None:
+    out = runner.invoke(main, ["report", "concept_cooccurrence", "-p", "max_df_share=2"])
+    assert out.exit_code == 1
+    assert "parameter max_df_share: must be in [0..1], got 2.0" in out.output and "Traceback" not in out.output

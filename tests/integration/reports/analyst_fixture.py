@@ -86,3 +86,25 @@ def analyst_mem(base_settings, driver, embedder, graph, tmp_path_factory):  # ty
 def analyst(analyst_mem):  # type: ignore[no-untyped-def]
     """(mem, fixture ids) for the module's fixture graph."""
     return analyst_mem, build(analyst_mem, analyst_mem.namespace)
+
+
+@dataclass
+class ConceptFixture:
+    ns: str
+    other: str
+
+
+@pytest.fixture(scope="module")
+def concepts(graph, driver):  # type: ignore[no-untyped-def]
+    """A namespace of ten memories and the concepts they mention (tests/integration/reports/cypher/
+    fixture_concepts.cypher lists them), written directly in Cypher: the reports read the agreed
+    concept schema whatever writes it. A second namespace holds a memory that must never count."""
+    from kgmem.ids import ns_key
+
+    fx = ConceptFixture(ns=f"test-cc-{uuid.uuid4().hex[:10]}", other=f"test-cx-{uuid.uuid4().hex[:10]}")
+    now = datetime.now(timezone.utc)
+    run_cypher(driver, "fixture_concepts", ns=fx.ns, ns_key=ns_key(fx.ns), other=fx.other, now=now.isoformat(),
+               old=(now - timedelta(days=3)).isoformat())
+    yield fx
+    for name in (fx.ns, fx.other):
+        graph.write_autocommit("maintenance/delete_namespace", ns=name)

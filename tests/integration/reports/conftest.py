@@ -6,4 +6,4 @@ from pathlib import Path
 # --import-mode=importlib leaves sys.path alone: make the shared fixture module importable.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyst_fixture import analyst, analyst_mem  # type: ignore[import-not-found]  # noqa: E402,F401
+from analyst_fixture import analyst, analyst_mem, concepts  # type: ignore[import-not-found]  # noqa: E402,F401

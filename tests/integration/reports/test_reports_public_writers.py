@@ -48,3 +48,31 @@ def test_retrieval_feedback_shows_in_retrieval_usage(mem) -> None:
     row = rows[hits[0].text]
     assert row["feedback_events"] >= 1 and row["alpha"] > row["beta"] and row["balance"] > 0
     assert row["last_used"] is not None
+
+
+def test_concepts_from_the_memory_writers_show_in_the_concept_reports(mem) -> None:
+    """Whatever the extractor finds, the concept reports agree with the graph the writers leave."""
+    import math
+
+    import pytest
+
+    concepts = pytest.importorskip("kgmem.concepts", reason="the concept writer is not on this branch")
+    texts = ["Melanie took a pottery class in Boston", "Melanie showed Caroline her pottery from Boston",
+             "Caroline visited Boston with Melanie"]
+    for i, text in enumerate(texts):
+        mem.turn(session="c1", role="user", text=text, ref=f"c{i}")
+    mem.flush()
+    top = rows(mem, "top_concepts", limit=1000)
+    assert top, "turns naming people and places wrote no concepts"
+    for row in top:
+        # df is the count the writer keeps; the per-kind columns are counted live from MENTIONS
+        assert row["df"] == row["messages"] + row["knowledge"] + row["errors"] + row["fixes"], row
+        assert 0 < row["share"] <= 1
+    by_key = {r["key"]: r for r in top}
+    melanie = by_key.get(concepts.normalise_key("Melanie"))
+    assert melanie is not None and melanie["df"] >= 2, sorted(by_key)
+    pairs = rows(mem, "concept_cooccurrence", max_df_share=1.0, min_count=2)
+    assert pairs, "names mentioned together in several turns make no pair"
+    for pair in pairs:
+        assert pair["count"] <= min(pair["df_a"], pair["df_b"])
+        assert pair["pmi"] == pytest.approx(math.log2(pair["lift"]), abs=1e-3)

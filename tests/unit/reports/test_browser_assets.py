@@ -23,8 +23,10 @@ def test_guide_has_one_slide_per_report_and_starter() -> None:
 
 def test_style_captions_cover_every_label_and_the_edge_properties() -> None:
     grass = style_text()
-    for label in ("Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function"):
+    for label in ("Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function", "Concept"):
         assert re.search(rf"node\.{label} \{{[^}}]*caption:", grass), label
+    assert re.search(r'node\.Concept \{[^}]*caption: "\{name\}"', grass)
+    assert re.search(r"relationship\.MENTIONS \{", grass)
     assert 'caption: "{predicate}"' in grass and 'caption: "{confidence}"' in grass and 'caption: "{score}"' in grass
 
 
@@ -64,3 +66,14 @@ def test_a_broken_browser_jar_never_blocks_the_server_start(tmp_path: Path, capl
     (tmp_path / "lib" / "neo4j-browser-5.24.0.jar").write_bytes(b"not a zip")
     assert install_browser_assets(tmp_path, 7474) == []
     assert "could not install the Browser style and guide" in caplog.text
+
+
+def test_concept_starter_takes_the_concept_as_a_browser_parameter() -> None:
+    starter = next(s for s in load_starters() if s.name == "concept")
+    assert starter.title == "What do we know about X"
+    assert set(re.findall(r"\$([a-z_]+)", starter.query)) == {"ns", "concept"}
+    # case-insensitive on both the normalised key and the display name
+    assert "toLower(trim($concept))" in starter.query and "toLower(c.name)" in starter.query
+    assert "//" not in starter.query  # Browser rejects a guide query with comment lines in it
+    html = render_guide("team-a")
+    assert ":params {ns: &#x27;team-a&#x27;, q: &#x27;timeout&#x27;, concept: &#x27;timeout&#x27;}" in html

@@ -90,7 +90,7 @@ def test_every_shipped_report_parses_and_takes_ns() -> None:
     # the reports issue 6 asks for
     assert {"top_errors", "error_trend", "unresolved_errors", "fix_effectiveness", "error_clusters",
             "knowledge_by_type", "contradictions", "stale_knowledge", "session_timeline",
-            "retrieval_usage", "graph_health"} <= names
+            "retrieval_usage", "graph_health", "top_concepts", "concept_cooccurrence"} <= names
     for spec in specs:
         assert spec.param("ns") is not None and spec.param("ns").required, spec.name
         # every declared parameter is used by the query, and every $parameter is declared
