@@ -4,6 +4,7 @@
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
+    python scripts/bench_learning.py corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
     ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging fuzzy matches
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
@@ -65,8 +66,8 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from kgmem.learning.corpus import (load_corpus, measure_fix_recall, measure_with_feedback, measure_with_use,
-                                       split_corpus)
+    from kgmem.learning.corpus import (load_corpus, measure_corrections, measure_fix_recall, measure_with_feedback,
+                                       measure_with_use, split_corpus)
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
@@ -77,6 +78,9 @@ def corpus(args: argparse.Namespace) -> dict:
                                "band": judge.band if judge else 0.0, "scope": judge.scope if judge else None}
         try:
             for split in HALVES[args.half]:
+                if args.corrections:
+                    out[split] = _corrections(mem, split_corpus(rows, split), split, args.json, measure_corrections)
+                    continue
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
                 try:
                     t0 = time.perf_counter()
@@ -125,6 +129,24 @@ def corpus(args: argparse.Namespace) -> dict:
         finally:
             mem.close()
     return out
+
+
+def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
+    """corpus --corrections: a user correction on each group's first variant; is it auto-applied to the
+    later variants (it should) and to the hard negatives (it must not)?"""
+    ns = f"bench-corrections-{split}-{uuid.uuid4().hex[:8]}"
+    t0 = time.perf_counter()
+    try:
+        r = measure(mem, ns, rows, split)
+    finally:
+        _drop(mem, ns)
+    if not quiet:
+        print(r.summary())
+    return {"variants": r.variants, "variants_offered": r.variants_offered, "variants_auto": r.variants_auto,
+            "variant_auto_rate": round(r.variant_auto_rate, 3), "variants_auto_direct": r.variants_direct,
+            "variants_auto_borrowed": r.variants_borrowed, "hard_negatives": r.hard_negatives,
+            "negatives_offered": len(r.negatives_offered), "negatives_auto": len(r.negatives_auto),
+            "negatives_auto_groups": r.negatives_auto, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 # -- stream -----------------------------------------------------------------------------
@@ -430,6 +452,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--use", action="store_true",
                         help="corpus: also the later variants one by one, each miss resolved by the agent "
                              "(knowledge that grows with use)")
+    parser.add_argument("--corrections", action="store_true",
+                        help="corpus: a user correction on each group's first variant instead of a resolved fix; "
+                             "count it auto-applied to later variants and to hard negatives")
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
