@@ -148,7 +148,9 @@ def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
             "variant_auto_rate": round(r.variant_auto_rate, 3), "variants_auto_direct": r.variants_direct,
             "variants_auto_borrowed": r.variants_borrowed, "hard_negatives": r.hard_negatives,
             "negatives_offered": len(r.negatives_offered), "negatives_auto": len(r.negatives_auto),
-            "negatives_auto_groups": r.negatives_auto, "seconds": round(time.perf_counter() - t0, 1)}
+            "negatives_auto_groups": r.negatives_auto, "variants_by_confidence": r.variants_by_confidence,
+            "negatives_by_confidence": len(r.negatives_by_confidence),
+            "negatives_by_confidence_groups": r.negatives_by_confidence, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 # -- stream -----------------------------------------------------------------------------

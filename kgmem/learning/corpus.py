@@ -386,6 +386,10 @@ class CorrectionRecall:
     hard_negatives: int
     negatives_offered: list[str]  # hard negatives given the imitated group's correction
     negatives_auto: list[str]  # ... flagged auto_apply (the defect: a look-alike's fix acted on)
+    # What confidence alone would flag (the rule before identity links: confidence ≥ auto_apply_threshold,
+    # borrowed or not), from the same observations: the before/after of the identity rule in one run.
+    variants_by_confidence: int = 0
+    negatives_by_confidence: list[str] = field(default_factory=list)
 
     @property
     def variant_auto_rate(self) -> float:
@@ -396,19 +400,25 @@ class CorrectionRecall:
                 f"{self.variants}, auto-applied {self.variants_auto}/{self.variants} = {self.variant_auto_rate:.3f} "
                 f"({self.variants_direct} same pattern, {self.variants_borrowed} borrowed from a similar error); "
                 f"hard negatives given the imitated correction {len(self.negatives_offered)}/{self.hard_negatives}, "
-                f"auto-applied {len(self.negatives_auto)}/{len(self.negatives_offered)} {self.negatives_auto}")
+                f"auto-applied {len(self.negatives_auto)}/{len(self.negatives_offered)} {self.negatives_auto}; "
+                f"by confidence alone (the rule before identity links): variants {self.variants_by_confidence}/"
+                f"{self.variants}, hard negatives {len(self.negatives_by_confidence)}/{len(self.negatives_offered)} "
+                f"{self.negatives_by_confidence}")
 
 
 def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
                         tool: str = "agent") -> CorrectionRecall:
     """The first variant of every group gets a user correction ("fix: <group>"); then every later
     variant and every hard negative occurs once: is the correction offered, and is it auto-applied?"""
+    from kgmem.learning.confidence import is_auto_apply
+
+    threshold = mem.settings.learning.auto_apply_threshold
     by_group = groups(rows)
     fix_of = _fix_names(by_group)
     for g, variants in by_group.items():
         obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
         mem.learning.resolve(ns, obs, fix_of[g], True, source="user", recovery=False)  # what correction() records
-    n = offered = auto = direct = borrowed = 0
+    n = offered = auto = direct = borrowed = confident = 0
     for g, variants in by_group.items():
         for v in variants[1:]:
             n += 1
@@ -419,15 +429,18 @@ def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str
             auto += fix.auto_apply
             direct += fix.auto_apply and fix.kind == "direct"
             borrowed += fix.auto_apply and fix.kind == "similar"
+            confident += is_auto_apply(fix.confidence, threshold)
     negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
-    given, acted = [], []
+    given, acted, sure = [], [], []
     for r in negatives:
         fix = _offered(mem.tool_result(tool, {}, error=r.text, ns=ns), fix_of[r.confusable_with or ""])
         if fix is not None:
             given.append(r.group)
             if fix.auto_apply:
                 acted.append(r.group)
-    return CorrectionRecall(split, n, offered, auto, direct, borrowed, len(negatives), given, acted)
+            if is_auto_apply(fix.confidence, threshold):
+                sure.append(r.group)
+    return CorrectionRecall(split, n, offered, auto, direct, borrowed, len(negatives), given, acted, confident, sure)
 
 
 def _offered(obs: Any, description: str) -> Any:
