@@ -289,11 +289,36 @@ def _long_error(size: int, tag: str) -> str:
     return head + body[: max(0, size - len(head) - len(tail))] + tail
 
 
+def _text_cost(sizes: dict[str, int], calls: int) -> dict:
+    """CPU time (this process, single-threaded, no I/O) of what a first sighting does with the text itself:
+    validate and bound it (``prepare``), then normalise, extract the core, template, keys and category
+    (a fresh ``ErrorDescriber``: no memo). Independent of the machine's load, unlike the wall times."""
+    import inspect
+
+    from kgmem.config import load_settings
+    from kgmem.learning import plan
+
+    learning = load_settings().learning
+    cap = {"error_max_chars": learning.error_max_chars} if hasattr(learning, "error_max_chars") else {}
+    prepare_kw = cap if "error_max_chars" in inspect.signature(plan.prepare).parameters else {}
+    out = {}
+    for name, size in sizes.items():
+        times = []
+        for i in range(calls):
+            text = _long_error(size, f"{name} {_name(i)}")
+            c0 = time.process_time()
+            event = plan.prepare("make", {}, text, None, None, **prepare_kw)
+            plan.ErrorDescriber(**cap)("bench", event.tool, event.message, event.exc_types)
+            times.append((time.process_time() - c0) * 1000)
+        out[name] = round(_pct(times, 50), 1)
+    return out
+
+
 def long_errors(args: argparse.Namespace) -> dict:
     """tool_result wall time for a short error vs 1 MB and 5 MB ones: a new pattern each call (first
     sighting: normalise, categorise, embed, link) and the same message repeated (the deferred path)."""
     sizes = {"short": 300, "1MB": 1_000_000, "5MB": 5_000_000}
-    out: dict = {"calls": args.calls_long}
+    out: dict = {"calls": args.calls_long, "text": _text_cost(sizes, args.calls_long)}
     with tempfile.TemporaryDirectory() as tmp:
         mem = _client(Path(tmp))
         ns = f"bench-long-{uuid.uuid4().hex[:8]}"
@@ -328,6 +353,8 @@ def long_errors(args: argparse.Namespace) -> dict:
         for key in ("new_p50_ms", "repeated_p50_ms", "new_cpu_p50_ms", "repeated_cpu_p50_ms"):
             out[name][key.replace("p50_ms", "over_short_ms")] = round(out[name][key] - out["short"][key], 1)
     if not args.json:
+        print("long errors: text cost (prepare + describe, CPU p50 ms): "
+              + ", ".join(f"{name} {ms}" for name, ms in out["text"].items()))
         for name in sizes:
             r = out[name]
             print(f"long errors: {name:>5} ({r['chars']:>9} chars) tool_result p50 new {r['new_p50_ms']:8.1f} ms "

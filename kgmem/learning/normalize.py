@@ -48,9 +48,10 @@ __all__ = ["bound_error_text", "mask_variables", "normalize_error", "pattern_and
 PATTERN_MAX_CHARS = 2000
 SIGNATURE_MAX_CHARS = 600
 # Default of ``[learning] error_max_chars``: what of an error message is kept before anything else
-# looks at it. Its head half holds the first PATTERN_MAX_CHARS the pattern (the node id) and the stored
-# example are made of; its tail half the last lines, where a traceback names its exception.
-ERROR_MAX_CHARS = 4096
+# looks at it. Its head (two thirds) holds the first PATTERN_MAX_CHARS the pattern (the node id) and the
+# stored example are made of; its tail (a third, ~1,000 characters) the last lines, where a traceback
+# names its exception. Every character kept costs normalising and categorising time on a first sighting.
+ERROR_MAX_CHARS = 3072
 # What stands for the cut-out middle: a line the core extractor and signature() read as an elided
 # stretch of stack frames (Java's "... 23 more"), so it never becomes part of an error's core.
 _ELISION = "\n... more\n"
@@ -130,8 +131,8 @@ _FRAME = re.compile(
 
 
 def bound_error_text(message: str, max_chars: int = ERROR_MAX_CHARS) -> str:
-    """``message`` if it has at most ``max_chars`` characters; otherwise its head and its tail
-    joined by an elision line, ``max_chars`` characters in all.
+    """``message`` if it has at most ``max_chars`` characters; otherwise its head (two thirds) and its
+    tail (a third) joined by an elision line, ``max_chars`` characters in all.
 
     Normalising, core extraction and categorising cost time in proportion to the text (seconds per
     megabyte), while what they keep is at its ends: the pattern and the stored example are the
@@ -143,9 +144,9 @@ def bound_error_text(message: str, max_chars: int = ERROR_MAX_CHARS) -> str:
     """
     if len(message) <= max_chars:
         return message
-    budget = max(2, max_chars - len(_ELISION))
-    head_n = budget - budget // 2
-    tail = message[len(message) - budget // 2:]
+    budget = max(3, max_chars - len(_ELISION))
+    head_n = budget - budget // 3
+    tail = message[len(message) - budget // 3:]
     start = _BLOCK_START.search(tail, 0, len(tail) // 2) or _LINE_START.search(tail, 0, len(tail) // 2)
     if start is not None:
         tail = tail[start.end():]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kgmem.errors import ValidationError
+from kgmem.learning.categories import _window
 from kgmem.learning.corpus import load_corpus
 from kgmem.learning.normalize import ERROR_MAX_CHARS, bound_error_text
 from kgmem.learning.plan import ErrorDescriber, describe_error, prepare
@@ -59,6 +60,7 @@ def test_the_describer_gives_a_long_message_the_id_prepare_gives_it() -> None:
 def test_no_corpus_message_is_changed_by_the_default_bound() -> None:
     # The corpus figures (docs/learning.md) are those of unbounded messages: the bound must not touch them.
     assert all(bound_error_text(r.text) == r.text for r in load_corpus())
+    assert all(_window(r.text) == r.text for r in load_corpus())  # categories read every corpus message whole
 
 
 @pytest.mark.parametrize("where", ["frames after", "frames before"])
