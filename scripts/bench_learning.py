@@ -384,7 +384,8 @@ def spool_line(args: argparse.Namespace) -> dict:
                          "message": "FATAL: too many connections for role \"app\"", "ts": "2026-01-01T00:00:00+00:00"}
                 lines = [json.dumps({**event, "seq": 0}), json.dumps({"seq": 1, "ns": ns, "kind": "newer_kind"}),
                          json.dumps({**event, "seq": 2})]
-                (spool_dir / "learning-999999-benchpin000.jsonl").write_text("\n".join(lines) + "\n")
+                # a name of its own: spool cursors are global, a reused name would find its lines applied
+                (spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl").write_text("\n".join(lines) + "\n")
             mem = KGMem(settings)
             try:
                 events = make_stream(args.calls + 50, hot=1, repeat=1.0, seed=11)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -137,7 +138,7 @@ def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(se
     newer = {"seq": 4, "ns": ns, "kind": "tool_result_v2", "tool": "psql", "message": "from the future"}
     lines = [json.dumps(valid[0]), json.dumps(valid[1]), json.dumps({**valid[1], "seq": 2})[:40],  # torn mid-line
              json.dumps(valid[2]), json.dumps(newer), json.dumps(valid[3])]
-    segment = spool_dir / "learning-999999-quarantine0.jsonl"
+    segment = spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl"  # its cursor is global: a name of its own
     segment.write_text("\n".join(lines) + "\n")
 
     client = KGMem(settings.model_copy(update={"home": home}), driver=driver, embedder=embedder)
