@@ -43,3 +43,15 @@ def test_a_users_correction_reaches_a_look_alike_only_as_a_suggestion(mem: KGMem
     own = _fix(again, SPELLING)
     assert own.kind == "direct" and own.identity and own.auto_apply
     assert own.match_score is None and own.borrowed_from is None
+
+
+def test_the_corrections_measure_counts_both_rules(mem: KGMem, ns: str) -> None:
+    from kgmem.learning.corpus import CorpusRow, measure_corrections
+
+    rows = [CorpusRow("v", "npm_typo", "tool_error", TYPO, "https://example.org/1"),
+            CorpusRow("v", "npm_typo", "tool_error", TYPO.replace("lodahs", "reqeust"), "https://example.org/2"),
+            CorpusRow("n", "npm_private", "tool_error", PRIVATE, "https://example.org/3", confusable_with="npm_typo")]
+    r = measure_corrections(mem, ns, rows, "hand-made")
+    assert (r.variants, r.variants_offered, r.variants_auto, r.variants_borrowed, r.variants_by_confidence) == (1, 1, 1, 1, 1)
+    assert (r.hard_negatives, r.negatives_offered, r.negatives_auto, r.negatives_by_confidence) == (
+        1, ["npm_private"], [], ["npm_private"])
