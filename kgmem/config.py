@@ -157,6 +157,10 @@ class LearningSettings(_Section):
     similar_neighbours: int = Field(5, ge=0, le=100)
     similar_across_tools: bool = False  # link errors of different tools too
     example_max_chars: int = Field(2000, ge=64)
+    # An error message longer than this keeps its head and tail (kgmem.learning.normalize.
+    # bound_error_text) wherever it enters: the cost of normalising grows with the text, what decides
+    # matching sits at its ends. docs/learning.md "Long error messages".
+    error_max_chars: int = Field(3072, ge=256, le=10_000_000)
     strict: bool = False  # raise backend errors into the caller instead of spooling
     offline_retry_s: float = Field(5.0, ge=0.0)  # after a failed write, spool without retrying for this long
     # Deferred repeats (docs/learning.md "Performance"): a repeat of an error pattern already in the

@@ -4,9 +4,12 @@
     python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
+    python scripts/bench_learning.py corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
     ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging fuzzy matches
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
+    python scripts/bench_learning.py long-errors   # tool_result for a short error vs 1 MB and 5 MB ones
+    python scripts/bench_learning.py spool-line    # tool_result p50 with a spool line of an unknown kind present
     python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
     python scripts/bench_learning.py loghub        # log-template grouping accuracy on loghub-2k, kgmem vs drain3 (offline)
     python scripts/bench_learning.py all           # everything but loghub
@@ -65,8 +68,8 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from kgmem.learning.corpus import (load_corpus, measure_fix_recall, measure_with_feedback, measure_with_use,
-                                       split_corpus)
+    from kgmem.learning.corpus import (load_corpus, measure_corrections, measure_fix_recall, measure_with_feedback,
+                                       measure_with_use, split_corpus)
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
@@ -77,6 +80,9 @@ def corpus(args: argparse.Namespace) -> dict:
                                "band": judge.band if judge else 0.0, "scope": judge.scope if judge else None}
         try:
             for split in HALVES[args.half]:
+                if args.corrections:
+                    out[split] = _corrections(mem, split_corpus(rows, split), split, args.json, measure_corrections)
+                    continue
                 ns = f"bench-corpus-{split}-{uuid.uuid4().hex[:8]}"
                 try:
                     t0 = time.perf_counter()
@@ -125,6 +131,26 @@ def corpus(args: argparse.Namespace) -> dict:
         finally:
             mem.close()
     return out
+
+
+def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
+    """corpus --corrections: a user correction on each group's first variant; is it auto-applied to the
+    later variants (it should) and to the hard negatives (it must not)?"""
+    ns = f"bench-corrections-{split}-{uuid.uuid4().hex[:8]}"
+    t0 = time.perf_counter()
+    try:
+        r = measure(mem, ns, rows, split)
+    finally:
+        _drop(mem, ns)
+    if not quiet:
+        print(r.summary())
+    return {"variants": r.variants, "variants_offered": r.variants_offered, "variants_auto": r.variants_auto,
+            "variant_auto_rate": round(r.variant_auto_rate, 3), "variants_auto_direct": r.variants_direct,
+            "variants_auto_borrowed": r.variants_borrowed, "hard_negatives": r.hard_negatives,
+            "negatives_offered": len(r.negatives_offered), "negatives_auto": len(r.negatives_auto),
+            "negatives_auto_groups": r.negatives_auto, "variants_by_confidence": r.variants_by_confidence,
+            "negatives_by_confidence": len(r.negatives_by_confidence),
+            "negatives_by_confidence_groups": r.negatives_by_confidence, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 # -- stream -----------------------------------------------------------------------------
@@ -250,6 +276,136 @@ def latency(args: argparse.Namespace) -> dict:
               f"p95 {out['new_p95_ms']} ms ({len(new_times)} calls)")
         print(f"  learning.defer_flush_ms = {defer_ms}: {deferred} of the {len(times)} timed repeats took the "
               f"deferred path; {stored} occurrences in the graph after flush ({len(events)} sent)")
+    return out
+
+
+# -- long errors ------------------------------------------------------------------------
+def _long_error(size: int, tag: str) -> str:
+    """A build log of ``size`` characters ending in the error (what a tool hands an agent on failure)."""
+    line = "[build] step {i}: compiling module_{i}.c -> module_{i}.o (warnings: 0)\n"
+    body = "".join(line.format(i=i) for i in range(size // len(line.format(i=0)) + 1))
+    head = f"make: *** [Makefile:12: all] Error 2 ({tag})\n"
+    tail = f"\nerror: linker command failed with exit code 1 (use -v to see invocation) [{tag}]\n"
+    return head + body[: max(0, size - len(head) - len(tail))] + tail
+
+
+def _text_cost(sizes: dict[str, int], calls: int) -> dict:
+    """CPU time (this process, single-threaded, no I/O) of what a first sighting does with the text itself:
+    validate and bound it (``prepare``), then normalise, extract the core, template, keys and category
+    (a fresh ``ErrorDescriber``: no memo). Independent of the machine's load, unlike the wall times."""
+    import inspect
+
+    from kgmem.config import load_settings
+    from kgmem.learning import plan
+
+    learning = load_settings().learning
+    cap = {"error_max_chars": learning.error_max_chars} if hasattr(learning, "error_max_chars") else {}
+    prepare_kw = cap if "error_max_chars" in inspect.signature(plan.prepare).parameters else {}
+    out = {}
+    for name, size in sizes.items():
+        times = []
+        for i in range(calls):
+            text = _long_error(size, f"{name} {_name(i)}")
+            c0 = time.process_time()
+            event = plan.prepare("make", {}, text, None, None, **prepare_kw)
+            plan.ErrorDescriber(**cap)("bench", event.tool, event.message, event.exc_types)
+            times.append((time.process_time() - c0) * 1000)
+        out[name] = round(_pct(times, 50), 1)
+    return out
+
+
+def long_errors(args: argparse.Namespace) -> dict:
+    """tool_result wall time for a short error vs 1 MB and 5 MB ones: a new pattern each call (first
+    sighting: normalise, categorise, embed, link) and the same message repeated (the deferred path)."""
+    sizes = {"short": 300, "1MB": 1_000_000, "5MB": 5_000_000}
+    out: dict = {"calls": args.calls_long, "text": _text_cost(sizes, args.calls_long)}
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = _client(Path(tmp))
+        ns = f"bench-long-{uuid.uuid4().hex[:8]}"
+        try:
+            for i in range(3):  # model, Chroma collection, connection pool
+                mem.tool_result("make", {}, error=_long_error(300, f"warm-up {_name(i)}"), ns=ns)
+            for name, size in sizes.items():
+                # wall time, and this process's CPU time (what the text costs here, whatever else loads the machine)
+                new, repeat, new_cpu, repeat_cpu = [], [], [], []
+                for i in range(args.calls_long):
+                    # tag words (not numbers: those are masked) make each message a pattern of its own
+                    text = _long_error(size, f"{name} {_name(i)}")
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    mem.tool_result("make", {}, error=text, ns=ns)
+                    new.append((time.perf_counter() - t0) * 1000)
+                    new_cpu.append((time.process_time() - c0) * 1000)
+                text = _long_error(size, f"{name} repeated")
+                mem.tool_result("make", {}, error=text, ns=ns)
+                for _ in range(args.calls_long):
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    mem.tool_result("make", {}, error=text, ns=ns)
+                    repeat.append((time.perf_counter() - t0) * 1000)
+                    repeat_cpu.append((time.process_time() - c0) * 1000)
+                out[name] = {"chars": len(text), "new_p50_ms": round(_pct(new, 50), 1),
+                             "repeated_p50_ms": round(_pct(repeat, 50), 1),
+                             "new_cpu_p50_ms": round(_pct(new_cpu, 50), 1),
+                             "repeated_cpu_p50_ms": round(_pct(repeat_cpu, 50), 1)}
+        finally:
+            _drop(mem, ns)
+            mem.close()
+    for name in ("1MB", "5MB"):
+        for key in ("new_p50_ms", "repeated_p50_ms", "new_cpu_p50_ms", "repeated_cpu_p50_ms"):
+            out[name][key.replace("p50_ms", "over_short_ms")] = round(out[name][key] - out["short"][key], 1)
+    if not args.json:
+        print("long errors: text cost (prepare + describe, CPU p50 ms): "
+              + ", ".join(f"{name} {ms}" for name, ms in out["text"].items()))
+        for name in sizes:
+            r = out[name]
+            print(f"long errors: {name:>5} ({r['chars']:>9} chars) tool_result p50 new {r['new_p50_ms']:8.1f} ms "
+                  f"(CPU {r['new_cpu_p50_ms']:7.1f}), repeated {r['repeated_p50_ms']:8.1f} ms "
+                  f"(CPU {r['repeated_cpu_p50_ms']:7.1f}) ({args.calls_long} calls each)")
+    return out
+
+
+# -- a spool line no replay can apply ----------------------------------------------------
+def spool_line(args: argparse.Namespace) -> dict:
+    """tool_result p50 of a repeated error with and without a spool segment holding a line of a kind this
+    version does not know (a newer kgmem wrote it) next to valid ones; before quarantine such a segment was
+    re-read before every write."""
+    out: dict = {}
+    for case in ("clean", "unknown-kind line"):
+        with tempfile.TemporaryDirectory() as tmp:
+            from kgmem import KGMem
+            from kgmem.config import ChromaSettings, load_settings
+
+            ns = f"bench-spool-{uuid.uuid4().hex[:8]}"
+            settings = load_settings().model_copy(update={"home": Path(tmp) / "home",
+                                                          "chroma": ChromaSettings(path=Path(tmp) / "chroma")})
+            if case != "clean":
+                spool_dir = settings.spool_dir
+                spool_dir.mkdir(parents=True)
+                event = {"ns": ns, "kind": "learning", "tool": "psql", "params": {}, "exc_types": [], "session": None,
+                         "message": "FATAL: too many connections for role \"app\"", "ts": "2026-01-01T00:00:00+00:00"}
+                lines = [json.dumps({**event, "seq": 0}), json.dumps({"seq": 1, "ns": ns, "kind": "newer_kind"}),
+                         json.dumps({**event, "seq": 2})]
+                # a name of its own: spool cursors are global, a reused name would find its lines applied
+                (spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl").write_text("\n".join(lines) + "\n")
+            mem = KGMem(settings)
+            try:
+                events = make_stream(args.calls + 50, hot=1, repeat=1.0, seed=11)
+                times = []
+                for i, e in enumerate(events):
+                    t0 = time.perf_counter()
+                    mem.tool_result(e["tool"], e["params"], error=e["error"], session=e["session"], ns=ns)
+                    if i >= 50:
+                        times.append((time.perf_counter() - t0) * 1000)
+                stats = mem.learning.spool.stats() if mem.learning.spool is not None else {}
+                out[case] = {"p50_ms": round(_pct(times, 50), 2), "p95_ms": round(_pct(times, 95), 2),
+                             "calls": len(times), "segments_left": len(mem.learning.spool.segments()),
+                             "quarantined": stats.get("quarantined")}
+            finally:
+                _drop(mem, ns)
+                mem.close()
+    if not args.json:
+        for case, r in out.items():
+            print(f"spool line: {case:<18} repeated tool_result p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms "
+                  f"({r['calls']} calls; segments left {r['segments_left']}, quarantined {r['quarantined']})")
     return out
 
 
@@ -415,13 +571,15 @@ def main(argv: list[str] | None = None) -> int:
     from kgmem.learning.adjudication import SCOPES
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["corpus", "stream", "latency", "propagation", "loghub", "all"])
+    parser.add_argument("what", choices=["corpus", "stream", "latency", "long-errors", "spool-line", "propagation",
+                                         "loghub", "all"])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--events", type=int, default=10_000, help="stream: number of events")
     parser.add_argument("--batch", type=int, default=1000, help="stream: batch size for tool_results")
     parser.add_argument("--single", type=int, default=10_000, help="stream: events sent through the single API")
     parser.add_argument("--calls", type=int, default=500, help="latency/propagation: timed calls")
     parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
+    parser.add_argument("--calls-long", type=int, default=20, help="long-errors: timed calls per size and path")
     parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
     parser.add_argument("--half", choices=sorted(HALVES), default="both",
                         help="corpus: which half of the error corpus (default both)")
@@ -430,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--use", action="store_true",
                         help="corpus: also the later variants one by one, each miss resolved by the agent "
                              "(knowledge that grows with use)")
+    parser.add_argument("--corrections", action="store_true",
+                        help="corpus: a user correction on each group's first variant instead of a resolved fix; "
+                             "count it auto-applied to later variants and to hard negatives")
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
@@ -437,7 +598,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)")
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
-    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "propagation": propagation, "loghub": loghub}
+    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "long-errors": long_errors,
+            "spool-line": spool_line, "propagation": propagation, "loghub": loghub}
     names = [n for n in jobs if n != "loghub"] if args.what == "all" else [args.what]
     results = {name: jobs[name](args) for name in names}
     if args.json:

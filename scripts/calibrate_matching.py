@@ -8,6 +8,8 @@
     python scripts/calibrate_matching.py --train-only   # fit, but never score (or embed) the held-out half
     python scripts/calibrate_matching.py --eval --band 0.2   # ... and the pairs an LLM would judge
     python scripts/calibrate_matching.py --eval --scope close   # ... only the close calls
+    python scripts/calibrate_matching.py --eval --corrections   # user corrections: auto-applied by confidence
+                                                    # alone (the rule before identity links) vs identity
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -163,6 +165,38 @@ def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...])
     return plateau[len(plateau) // 2]
 
 
+def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
+    """A user correction (confidence 1.0) on each group's first variant; each later variant and each hard
+    negative against it: linked, auto-applied by confidence alone (score ≥ 0.7, the rule before identity
+    links) and auto-applied now (the same pattern, or the same core template and keys: an identity link)."""
+    threshold = load_settings().learning.auto_apply_threshold
+    pats = [describe_error("cal", "agent", r.text).pattern for r in rows]
+    at = {id(r): i for i, r in enumerate(rows)}
+    by_group = groups(rows)
+    first = {g: at[id(vs[0])] for g, vs in by_group.items()}
+
+    def judge(i: int, j: int) -> tuple[bool, bool, bool]:
+        if pats[i] == pats[j]:  # one node: the correction is the error's own fix
+            return True, True, True
+        score = match_score(texts[i], texts[j], float(sim[i, j]), model)
+        linked = score is not None and score >= model.threshold
+        same = bool(texts[i].template) and texts[i].template == texts[j].template and \
+            dict(texts[i].keys) == dict(texts[j].keys)
+        return linked, linked and score + 1e-9 >= threshold, linked and same
+
+    later = [judge(at[id(v)], first[g]) for g, vs in by_group.items() for v in vs[1:]]
+    negatives = [judge(at[id(r)], first[r.confusable_with]) for r in rows
+                 if r.kind == "n" and r.confusable_with in by_group]
+
+    def count(rows_: list[tuple[bool, bool, bool]], k: int) -> int:
+        return sum(r[k] for r in rows_)
+
+    return {"variants": len(later), "variants_linked": count(later, 0),
+            "variants_auto_by_confidence": count(later, 1), "variants_auto_identity": count(later, 2),
+            "hard_negatives": len(negatives), "negatives_linked": count(negatives, 0),
+            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_identity": count(negatives, 2)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
@@ -174,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
                              "the ceiling if each were judged right (default: learning.adjudicate_band)")
     parser.add_argument("--scope", choices=SCOPES, default=None,
                         help="with --eval: which pairs the LLM is asked about (default: learning.adjudicate_scope)")
+    parser.add_argument("--corrections", action="store_true",
+                        help="with --eval: user corrections auto-applied to later variants and hard negatives, "
+                             "by confidence alone vs over identity links only")
     parser.add_argument("--half", choices=("train", "test"), default="train",
                         help="with --eval: the half scored (test = held-out: the lead's single measurement)")
     parser.add_argument("--i-am-the-lead", action="store_true",
@@ -189,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
         scope = learning.adjudicate_scope if args.scope is None else args.scope
         half = train if args.half == "train" else test
         texts, sim = _prepare(half, None)
+        if args.corrections:
+            print(json.dumps({args.half: _corrections(half, texts, sim, DEFAULT_MODEL)}, indent=2))
+            return 0
         measured = _measure(half, texts, sim, DEFAULT_MODEL, band, scope)
         measured["identical_templates"] = _identical_templates(half, texts)
         print(json.dumps({args.half: measured}, indent=2))

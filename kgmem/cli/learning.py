@@ -26,7 +26,7 @@ def _graph(settings):  # type: ignore[no-untyped-def]
 @click.option("--top", default=5, show_default=True, type=click.IntRange(0, 100), help="How many top errors to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(ns: str | None, top: int, as_json: bool) -> None:
-    """Settings, counts by category, fixes, spool/replay/drop counters and the top errors."""
+    """Settings, counts by category, fixes, spool/replay/drop/quarantine counters and the top errors."""
     from kgmem.learning.report import learning_status
 
     settings = load_settings()
@@ -49,7 +49,7 @@ def status(ns: str | None, top: int, as_json: bool) -> None:
                f"{data['auto_apply_fixes']} at auto-apply)")
     sp = data["spool"]
     click.echo(f"spool            {sp['pending']} pending, {sp['spooled']} spooled, {sp['replayed']} replayed, "
-               f"{sp['dropped']} dropped ({sp['dir']})")
+               f"{sp['dropped']} dropped, {sp['quarantined']} quarantined ({sp['dir']})")
     if "analysis" in data:
         a = data["analysis"]
         shown = {k: v for k, v in a.items() if isinstance(v, (int, float, str))} if isinstance(a, dict) else a

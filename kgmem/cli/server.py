@@ -71,12 +71,15 @@ def down(bolt_port: int | None, http_port: int | None) -> None:
 @_port_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
-    """Show version, ports, data dir, pid and Browser URL of the local Neo4j."""
+    """Show version, ports, data dir, pid and Browser URL of the local Neo4j, and the spool's counters."""
+    from kgmem.learning.spool import Spool
     from kgmem.server import LocalNeo4j
 
-    st = LocalNeo4j(_settings(bolt_port, http_port)).status()
+    settings = _settings(bolt_port, http_port)
+    st = LocalNeo4j(settings).status()
+    spool = Spool(settings.spool_dir).stats()  # files only: answers with Neo4j down too
     if as_json:
-        click.echo(json.dumps(st.as_dict(), indent=2))
+        click.echo(json.dumps({**st.as_dict(), "spool": {**spool, "dir": str(settings.spool_dir)}}, indent=2))
         return
     click.echo(f"Neo4j:    {'running' if st.running else 'stopped'}" + (f" (pid {st.pid})" if st.pid else ""))
     click.echo(f"version:  {st.version or 'not installed'}")
@@ -85,3 +88,5 @@ def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
     click.echo(f"data dir: {st.home}")
     click.echo(f"log:      {st.log_file}")
     click.echo(f"config:   {st.config_file}")
+    click.echo(f"spool:    {spool['pending']} pending, {spool['dropped']} dropped, {spool['quarantined']} quarantined "
+               f"({settings.spool_dir})")

@@ -7,7 +7,9 @@
 - the Beta counts ``alpha = 1 + successes``, ``beta = 1 + failures`` keep the evidence;
 - propagation gives each ``SIMILAR_TO`` neighbour carrying the same fix
   ``rate × boost × similarity`` (rate 0.3);
-- a fix borrowed from a similar error is attenuated: ``confidence × similarity``;
+- a fix borrowed from a similar error is attenuated: ``confidence × similarity``, and is
+  auto-applied only over an *identity* link (the two errors provably the same: same tool, core
+  template and identity keys); over any other link it stays a suggestion, whatever its confidence;
 - a fix that failed on an error and never worked there (successes 0, failures ≥ 1, not a
   user's) is not suggested for it — neither directly nor borrowed through a neighbour — but
   listed as failed (:func:`failed_fixes`); one success brings it back. A neighbour's fix that
@@ -105,6 +107,9 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
 
     A fix that failed on this error and never worked on it (:func:`never_worked`) is left
     out, borrowed copies included; so is a neighbour's fix that never worked on the neighbour.
+
+    A borrowed fix is ``auto_apply`` only when its row says the link is an ``identity`` (the two
+    errors provably the same); a high match score alone never acts on the agent's behalf.
     """
     out: list[FixSuggestion] = []
     seen: set[str] = set()
@@ -124,13 +129,17 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
             continue
         base, sim = float(row["confidence"]), float(row["similarity"])
         conf = base * sim
+        identity = bool(row.get("identity"))  # absent (an older row shape): not proven, suggest only
         best = borrowed.get(row["fix_id"])
-        if best is None or conf > best.confidence:
+        # Of two links lending one fix, the stronger evidence wins: an identity first, then confidence.
+        if best is None or (identity, conf) > (best.identity, best.confidence):
             borrowed[row["fix_id"]] = FixSuggestion(
                 fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=base,
-                source=row.get("source") or "observed", kind="similar", auto_apply=is_auto_apply(conf, auto_apply),
+                source=row.get("source") or "observed", kind="similar",
+                auto_apply=identity and is_auto_apply(conf, auto_apply),
                 similarity=sim, via_error_id=row.get("via"),
-                successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0))
+                successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0),
+                identity=identity, match_score=sim, borrowed_from=row.get("via"))
 
     def key(f: FixSuggestion) -> tuple[int, int, float]:
         return (_SOURCE_RANK.get(f.source, 1), 0 if f.kind == "direct" else 1, -f.confidence)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR",
-           "measure_fix_recall", "measure_with_feedback", "measure_with_use"]
+           "measure_fix_recall", "measure_with_feedback", "measure_with_use", "measure_corrections"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
 Split = Literal["train", "test"]
@@ -368,3 +368,80 @@ def measure_with_use(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, t
     files = tally.files
     return UseRecall(split, sum(f.variants for f in files.values()), fixed,
                      sum(f.hard_negatives for f in files.values()), bad, dict(files))
+
+
+@dataclass(frozen=True)
+class CorrectionRecall:
+    """User corrections across matched errors: every group's first variant gets a user correction
+    (``source="user"``, confidence 1.0, as :meth:`KGMem.correction` records it); every later variant
+    and every hard negative is then reported. A correction is meant to be auto-applied to the same
+    error and never to a look-alike that needs another fix."""
+
+    split: str
+    variants: int
+    variants_offered: int  # later variants given their group's correction at all
+    variants_auto: int  # ... flagged auto_apply
+    variants_direct: int  # ... as a direct fix (the same normalised pattern)
+    variants_borrowed: int  # ... borrowed from a SIMILAR_TO neighbour
+    hard_negatives: int
+    negatives_offered: list[str]  # hard negatives given the imitated group's correction
+    negatives_auto: list[str]  # ... flagged auto_apply (the defect: a look-alike's fix acted on)
+    # What confidence alone would flag (the rule before identity links: confidence ≥ auto_apply_threshold,
+    # borrowed or not), from the same observations: the before/after of the identity rule in one run.
+    variants_by_confidence: int = 0
+    negatives_by_confidence: list[str] = field(default_factory=list)
+
+    @property
+    def variant_auto_rate(self) -> float:
+        return self.variants_auto / self.variants if self.variants else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.split} user corrections: variants given their group's correction {self.variants_offered}/"
+                f"{self.variants}, auto-applied {self.variants_auto}/{self.variants} = {self.variant_auto_rate:.3f} "
+                f"({self.variants_direct} same pattern, {self.variants_borrowed} borrowed from a similar error); "
+                f"hard negatives given the imitated correction {len(self.negatives_offered)}/{self.hard_negatives}, "
+                f"auto-applied {len(self.negatives_auto)}/{len(self.negatives_offered)} {self.negatives_auto}; "
+                f"by confidence alone (the rule before identity links): variants {self.variants_by_confidence}/"
+                f"{self.variants}, hard negatives {len(self.negatives_by_confidence)}/{len(self.negatives_offered)} "
+                f"{self.negatives_by_confidence}")
+
+
+def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
+                        tool: str = "agent") -> CorrectionRecall:
+    """The first variant of every group gets a user correction ("fix: <group>"); then every later
+    variant and every hard negative occurs once: is the correction offered, and is it auto-applied?"""
+    from kgmem.learning.confidence import is_auto_apply
+
+    threshold = mem.settings.learning.auto_apply_threshold
+    by_group = groups(rows)
+    fix_of = _fix_names(by_group)
+    for g, variants in by_group.items():
+        obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
+        mem.learning.resolve(ns, obs, fix_of[g], True, source="user", recovery=False)  # what correction() records
+    n = offered = auto = direct = borrowed = confident = 0
+    for g, variants in by_group.items():
+        for v in variants[1:]:
+            n += 1
+            fix = _offered(mem.tool_result(tool, {}, error=v.text, ns=ns), fix_of[g])
+            if fix is None:
+                continue
+            offered += 1
+            auto += fix.auto_apply
+            direct += fix.auto_apply and fix.kind == "direct"
+            borrowed += fix.auto_apply and fix.kind == "similar"
+            confident += is_auto_apply(fix.confidence, threshold)
+    negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
+    given, acted, sure = [], [], []
+    for r in negatives:
+        fix = _offered(mem.tool_result(tool, {}, error=r.text, ns=ns), fix_of[r.confusable_with or ""])
+        if fix is not None:
+            given.append(r.group)
+            if fix.auto_apply:
+                acted.append(r.group)
+            if is_auto_apply(fix.confidence, threshold):
+                sure.append(r.group)
+    return CorrectionRecall(split, n, offered, auto, direct, borrowed, len(negatives), given, acted, confident, sure)
+
+
+def _offered(obs: Any, description: str) -> Any:
+    return next((f for f in obs.fixes if f.description == description), None)

@@ -92,7 +92,7 @@ class LearningEngine:
         self.io = SyncIO(graph, vectors, embedder)
         self.settings = settings
         self.rules = ConfidenceRules.from_settings(settings)
-        self.describe = ErrorDescriber()
+        self.describe = ErrorDescriber(error_max_chars=settings.error_max_chars)
         # With an LLM configured, the matching model's fuzzy links and close misses are its to decide
         # (adjudication.py).
         self.adjudicator = adjudicator
@@ -128,7 +128,7 @@ class LearningEngine:
                        error: str | BaseException | None = None, session: str | None = None,
                        ts: str | None = None) -> Op[Observation]:
         """:meth:`tool_result` as an operation (kgmem.runner)."""
-        event = prepare(tool, params, error, session, ts)
+        event = prepare(tool, params, error, session, ts, self.settings.error_max_chars)
         if event.message is None and event.session is None:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
         if event.message is not None and self._deferred is not None:
@@ -163,7 +163,7 @@ class LearningEngine:
     def tool_results_op(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
                         index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> Op[BatchResult]:
         """:meth:`tool_results` as an operation (kgmem.runner)."""
-        prepared = [_prepare_any(e, i) for i, e in enumerate(events)]
+        prepared = [_prepare_any(e, i, self.settings.error_max_chars) for i, e in enumerate(events)]
         if not prepared:
             return BatchResult(0, 0, 0, 0, 0)
         n_err = sum(1 for p in prepared if p.message is not None)
@@ -630,16 +630,16 @@ class LearningEngine:
                 "keys": info.keys, "category": info.category, "template": info.template}
 
 
-def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int) -> Prepared:
+def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_chars: int) -> Prepared:
     try:
         if isinstance(event, ToolEvent):
-            return prepare(event.tool, event.params, event.error, event.session, event.ts)
+            return prepare(event.tool, event.params, event.error, event.session, event.ts, error_max_chars)
         if isinstance(event, Mapping):
             unknown = set(event) - {"tool", "params", "error", "result", "session", "ts"}
             if unknown:
                 raise ValidationError(f"unknown field(s) {sorted(unknown)}")
             return prepare(event.get("tool"), event.get("params"), event.get("error"), event.get("session"),
-                           event.get("ts"))
+                           event.get("ts"), error_max_chars)
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")

@@ -14,6 +14,13 @@ class FixSuggestion:
     ``confidence`` is what ranking and ``auto_apply`` use: the fix's own confidence for
     a direct fix, attenuated by similarity (``confidence × similarity``) for a fix
     borrowed from a ``SIMILAR_TO`` neighbour.
+
+    The evidence behind a borrowed fix (``kind="similar"``): ``borrowed_from`` is the error it
+    was learnt on, ``match_score`` the link's match score, ``identity`` whether the two errors are
+    provably the same (same tool, same core template, same identity keys — exception class,
+    errno, SQLSTATE, HTTP status, …). Only a fix of the error itself or one borrowed over an
+    identity link is ever ``auto_apply``; any other borrowed fix is a suggestion, whatever its
+    confidence. A direct fix has ``identity=True``, no ``match_score`` and no ``borrowed_from``.
     """
 
     fix_id: str
@@ -27,6 +34,9 @@ class FixSuggestion:
     via_error_id: str | None = None
     successes: int = 0
     failures: int = 0
+    identity: bool = True
+    match_score: float | None = None
+    borrowed_from: str | None = None
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,21 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["mask_variables", "normalize_error", "pattern_and_signature", "signature", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
+__all__ = ["bound_error_text", "mask_variables", "normalize_error", "pattern_and_signature", "signature",
+           "ERROR_MAX_CHARS", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
 
 PATTERN_MAX_CHARS = 2000
 SIGNATURE_MAX_CHARS = 600
+# Default of ``[learning] error_max_chars``: what of an error message is kept before anything else
+# looks at it. Its head (two thirds) holds the first PATTERN_MAX_CHARS the pattern (the node id) and the
+# stored example are made of; its tail (a third, ~1,000 characters) the last lines, where a traceback
+# names its exception. Every character kept costs normalising and categorising time on a first sighting.
+ERROR_MAX_CHARS = 3072
+# What stands for the cut-out middle: a line the core extractor and signature() read as an elided
+# stretch of stack frames (Java's "... 23 more"), so it never becomes part of an error's core.
+_ELISION = "\n... more\n"
+_BLOCK_START = re.compile(r"\n(?=\S|[ \t]*(?:File \"|at\s))")
+_LINE_START = re.compile(r"\n")
 
 _I = re.IGNORECASE
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -117,6 +128,29 @@ _FRAME = re.compile(
     r"^\s*(?:at\s|File\s\"|Traceback\b|During handling|The above exception|\^+$|~+$|frame\s#|\.\.\.|\(\d+ additional|Emitted 'error'"
     r"|[│╭╰]|#\d+\s|npm (?:ERR!|error) (?:A complete log|\s*$))"
 )
+
+
+def bound_error_text(message: str, max_chars: int = ERROR_MAX_CHARS) -> str:
+    """``message`` if it has at most ``max_chars`` characters; otherwise its head (two thirds) and its
+    tail (a third) joined by an elision line, ``max_chars`` characters in all.
+
+    Normalising, core extraction and categorising cost time in proportion to the text (seconds per
+    megabyte), while what they keep is at its ends: the pattern and the stored example are the
+    message's first 2,000 characters, a traceback names its error on its last lines. The middle of a
+    huge message (a build log, a retry loop) decides nothing. The tail starts where a line starts a
+    block — an unindented line or a stack frame — when one is near, else at a line start: a cut-off
+    line, or the source line a Python frame prints under itself, would read as an error line of its
+    own. Idempotent: a bounded text is returned as it is, so every entry point may apply it.
+    """
+    if len(message) <= max_chars:
+        return message
+    budget = max(3, max_chars - len(_ELISION))
+    head_n = budget - budget // 3
+    tail = message[len(message) - budget // 3:]
+    start = _BLOCK_START.search(tail, 0, len(tail) // 2) or _LINE_START.search(tail, 0, len(tail) // 2)
+    if start is not None:
+        tail = tail[start.end():]
+    return message[:head_n] + _ELISION + tail
 
 
 def normalize_error(message: str, max_chars: int = PATTERN_MAX_CHARS) -> str:

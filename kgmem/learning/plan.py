@@ -33,7 +33,7 @@ from kgmem.timestamps import normalise_ts
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
 from kgmem.learning.core import GENERIC_EXCEPTIONS, extract_core
-from kgmem.learning.normalize import normalize_error, pattern_and_signature
+from kgmem.learning.normalize import ERROR_MAX_CHARS, bound_error_text, normalize_error, pattern_and_signature
 from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
 from kgmem.learning.templates import keep_zero_durations, template
@@ -100,8 +100,10 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat()
 
 
-def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = None, ts: Any = None) -> Prepared:
-    """Validate one event; raises :class:`ValidationError` naming the bad field."""
+def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = None, ts: Any = None,
+            error_max_chars: int = ERROR_MAX_CHARS) -> Prepared:
+    """Validate one event; raises :class:`ValidationError` naming the bad field. An error message
+    longer than ``error_max_chars`` keeps its head and tail (:func:`~kgmem.learning.normalize.bound_error_text`)."""
     if not isinstance(tool, str) or not tool.strip():
         raise ValidationError("tool: must be a non-empty string")
     if params is None:
@@ -124,6 +126,8 @@ def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = Non
         message = error
     elif error is not None:
         raise ValidationError(f"error: must be a string or an exception; got {type(error).__name__}")
+    if message is not None:
+        message = bound_error_text(message, error_max_chars)
     return Prepared(tool.strip(), _jsonable(dict(params)), message, exc_types, session, ts or now_iso())
 
 
@@ -156,13 +160,18 @@ class ErrorDescriber:
     describe_error derives (core, template, keys, category) is written only when the node is
     created. So a repeat costs one normalisation, not the whole core/template analysis —
     this keeps ``tool_result`` on a known error within its latency budget. One per engine.
+
+    ``error_max_chars``: a longer message is bounded first (:func:`~kgmem.learning.normalize.bound_error_text`),
+    as :func:`prepare` bounds it — an error named by its message in ``resolve`` gets the same id.
     """
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 4096, error_max_chars: int = ERROR_MAX_CHARS) -> None:
         self.size = size
+        self.error_max_chars = error_max_chars
         self._memo: OrderedDict[tuple[str, str, str, str], ErrorInfo] = OrderedDict()
 
     def __call__(self, ns: str, tool: str, message: str, exc_types: Sequence[str] = ()) -> ErrorInfo:
+        message = bound_error_text(message, self.error_max_chars)
         pattern = keep_zero_durations(normalize_error, message)
         key = (ns, tool, pattern, exc_types[0] if exc_types else "")
         info = self._memo.get(key)

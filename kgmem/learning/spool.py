@@ -6,7 +6,8 @@ Layout under ``settings.spool_dir`` (``$KGMEM_HOME/spool``)::
     learning-<pid>-<random>.jsonl   one segment per writer; one JSON event per line,
                                     ``seq`` = line number (0-based), ``kind`` = what it is
                                     (``learning`` when absent: segments of older versions)
-    learning-stats.json             events spooled / replayed / dropped, all processes
+    learning-stats.json             events spooled / replayed / dropped / quarantined, all processes
+    quarantine.jsonl                lines no replay can apply (see below), kept for inspection
 
 A writer holds a shared ``flock`` on its open segment; a replayer takes an exclusive
 non-blocking lock, so it never replays a segment that is still being written. Lines
@@ -19,8 +20,16 @@ ids, MERGE): they are replayed first and the cursor moved after (``learning/spoo
 so a crash in between replays them again without changing anything.
 
 :class:`SpoolReplayer` walks the segments and hands each run of events of one kind and
-namespace to the applier registered for that kind; a kind nobody registered (a process
-without a conversation store) stops that segment, which waits for a replayer that knows it.
+namespace to the applier registered for that kind; a kind this version knows but nobody
+registered (a process without a conversation store) stops that segment, which waits for a
+replayer that knows it.
+
+A line no replay can ever apply — unreadable (a torn or corrupted line), not an event object,
+without ``ns``/``seq``, or of a kind this version does not know (written by a newer kgmem) — is
+*quarantined* when its segment is claimed: appended (fsync'ed) to ``quarantine.jsonl`` with the
+segment name, line number and reason, counted (``quarantined`` in the stats), and removed from the
+segment, which is rewritten with its other lines (atomic rename). The valid lines around it are
+replayed as usual and the segment is finished; nothing re-reads the bad line or logs it again.
 """
 
 from __future__ import annotations
@@ -50,10 +59,14 @@ PREFIX = "learning-"
 DEFERRED_PREFIX = "learning-deferred-"  # segments of deferred repeats (kgmem.learning.deferred)
 SUFFIX = ".jsonl"
 STATS_FILE = "learning-stats.json"
+QUARANTINE_FILE = "quarantine.jsonl"  # not a segment: the segment glob is learning-*.jsonl
 LEARNING = "learning"  # tool results (kgmem.learning.engine)
 TURN = "turn"  # conversation turns (kgmem.conversation.recorder)
 KNOWLEDGE = "knowledge"  # manual knowledge (kgmem.analysis.curation)
 SESSION_END = "session_end"  # KGMem.end_session (kgmem.conversation.recorder)
+# Every kind this version writes. A line of another kind comes from a newer kgmem: no replayer here will
+# ever apply it, and waiting for one would pin its segment (re-read before every write) forever.
+KINDS = frozenset({LEARNING, TURN, KNOWLEDGE, SESSION_END})
 REPLAY_CHUNK = 2000  # most events per replay transaction
 
 
@@ -144,21 +157,55 @@ class Spool:
 
     @contextmanager
     def claim(self, path: Path) -> Iterator[list[dict[str, Any]] | None]:
-        """Lock ``path`` for replay and yield its events (None if a writer still holds it)."""
+        """Lock ``path`` for replay and yield its events (None if a writer still holds it). Lines no
+        replay can apply are quarantined first (module docstring): the events yielded are the rest."""
         try:
             handle = open(path, encoding="utf-8")  # noqa: SIM115
         except FileNotFoundError:
             yield None
             return
+        rewritten: IO[str] | None = None
         try:
             try:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 yield None
                 return
-            yield _parse(handle.read(), path)
+            if not _same_file(handle, path):  # another replayer rewrote it meanwhile: the next replay takes it
+                yield None
+                return
+            events, bad = _parse(handle.read())
+            if bad:
+                rewritten = self._quarantine(path, events, bad)
+            yield events
         finally:
+            if rewritten is not None:
+                rewritten.close()
             handle.close()
+
+    def _quarantine(self, path: Path, events: list[dict[str, Any]], bad: list[dict[str, Any]]) -> IO[str]:
+        """Move ``bad`` lines of the claimed segment ``path`` to the quarantine file, then replace the
+        segment by its ``events`` alone; returns the new file, locked like the claimed one. Quarantine
+        first: a crash in between quarantines a line twice at worst, never loses one."""
+        target = self.directory / QUARANTINE_FILE
+        records = [{**b, "segment": path.name, "at": datetime.now(timezone.utc).isoformat()} for b in bad]
+        with open(target, "a", encoding="utf-8") as out:
+            fcntl.flock(out.fileno(), fcntl.LOCK_EX)
+            out.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+            out.flush()
+            os.fsync(out.fileno())
+        self.bump(quarantined=len(bad))
+        tmp = path.with_name(f".{path.name}.tmp")
+        new = open(tmp, "w", encoding="utf-8")  # noqa: SIM115 - kept open (and locked) until the claim ends
+        fcntl.flock(new.fileno(), fcntl.LOCK_EX)  # locked before it takes the segment's name
+        new.write("".join(json.dumps(e, ensure_ascii=False, default=str) + "\n" for e in events))
+        new.flush()
+        os.fsync(new.fileno())
+        os.utime(tmp, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns))  # keeps its place in replay order
+        os.replace(tmp, path)
+        log.warning("spool segment %s: %d line(s) no replay can apply moved to %s (%s)", path.name, len(bad),
+                    target, "; ".join(f"line {b['line']}: {b['reason']}" for b in bad[:3]))
+        return new
 
     def retire(self, path: Path, replayed: int) -> None:
         """Delete a fully replayed segment and count its events."""
@@ -186,7 +233,8 @@ class Spool:
         """Counters of all processes using this spool directory, plus ``pending``."""
         data = _read_stats(self.directory / STATS_FILE)
         return {"pending": self.pending(), "spooled": data.get("spooled", 0),
-                "replayed": data.get("replayed", 0), "dropped": data.get("dropped", 0)}
+                "replayed": data.get("replayed", 0), "dropped": data.get("dropped", 0),
+                "quarantined": data.get("quarantined", 0)}
 
     def bump(self, **counts: int) -> None:
         """Add to the shared counters (best effort: a failure here never loses an event)."""
@@ -219,20 +267,47 @@ def _held(path: Path) -> bool:
         return False
 
 
-def _parse(text: str, path: Path) -> list[dict[str, Any]]:
-    events = []
-    lines = text.splitlines()
-    for n, line in enumerate(lines):
+def _same_file(handle: IO[str], path: Path) -> bool:
+    try:
+        return os.fstat(handle.fileno()).st_ino == path.stat().st_ino
+    except FileNotFoundError:
+        return False
+
+
+def _parse(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The events of a segment, and its lines no replay can apply (``{line, reason, text}``).
+
+    A torn last line is a crash mid-write (its call never returned); a torn line elsewhere is
+    corruption. Both are quarantined: kept for inspection, counted, never replayed.
+    """
+    events, bad = [], []
+    for n, line in enumerate(text.splitlines()):
         if not line.strip():
             continue
+        reason = None
         try:
-            events.append(json.loads(line))
+            event = json.loads(line)
         except ValueError:
-            # Only the last line can be torn (a crash mid-write, before fsync returned,
-            # so its tool_result never returned either); anything else is corruption.
-            level = logging.INFO if n == len(lines) - 1 else logging.ERROR
-            log.log(level, "skipping unreadable line %d of spool segment %s", n, path)
-    return events
+            reason = "unreadable (torn or corrupted)"
+        else:
+            reason = _unusable(event)
+        if reason is None:
+            events.append(event)
+        else:
+            bad.append({"line": n, "reason": reason, "text": line})
+    return events, bad
+
+
+def _unusable(event: Any) -> str | None:
+    """Why a parsed line cannot be replayed, or None."""
+    if not isinstance(event, dict):
+        return "not an event object"
+    if not isinstance(event.get("ns"), str) or type(event.get("seq")) is not int:
+        return "no ns or seq"
+    kind = event.get("kind") or LEARNING
+    if kind not in KINDS:
+        return f"unknown kind {kind!r} (written by a newer kgmem?)"
+    return None
 
 
 def _read_stats(path: Path) -> dict[str, int]:

@@ -4,7 +4,11 @@
     // lends nothing more. retrieval/expand tests links with this same rule.
     OPTIONAL MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)-[r:RESOLVED_BY]->(f:Fix)
     WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)
+    // identity: the link joins two patterns that are provably one error (same tool, same core template,
+    // same identity keys); only a fix borrowed over such a link may be auto-applied (kgmem/learning/confidence.py).
     RETURN collect(CASE WHEN f IS NULL THEN null ELSE
       {fix_id: f.id, description: f.description, source: r.source, confidence: r.confidence,
-       successes: r.successes, failures: r.failures, similarity: s.score, via: n.id} END) AS similar
+       successes: r.successes, failures: r.failures, similarity: s.score, via: n.id,
+       identity: coalesce(e.template, '') <> '' AND n.template = e.template AND n.tool = e.tool
+                 AND coalesce(n.keys, '') = coalesce(e.keys, '')} END) AS similar
   }

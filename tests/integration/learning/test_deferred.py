@@ -69,7 +69,8 @@ def test_a_repeat_is_durable_on_return_and_counted_once_after_the_flush(
         assert _deferred_lines(mem.settings.spool_dir) == 0  # applied: the segment was deleted
         mem.flush()
         assert mem.replay_spool() == 0 and _occurrences(driver, ns) == {first.pattern: 3}  # exactly once
-    assert Spool(tmp_path / "home" / "spool").stats() == {"pending": 0, "spooled": 0, "replayed": 0, "dropped": 0}
+    assert Spool(tmp_path / "home" / "spool").stats() == {"pending": 0, "spooled": 0, "replayed": 0, "dropped": 0,
+                                                          "quarantined": 0}
 
 
 def test_the_timer_writes_deferred_repeats(settings: Settings, driver, embedder, ns: str, tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ is stopped and started in the middle of a stream of events."""
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ from kgmem.config import Settings
 from kgmem.errors import BackendUnavailable
 from kgmem.graph import GraphStore, connect
 from kgmem.learning import LearningEngine
-from kgmem.learning.spool import Spool
+from kgmem.learning.report import learning_status
+from kgmem.learning.spool import QUARANTINE_FILE, Spool
 from kgmem.vectors import VectorStore, open_chroma
 
 TIMEOUT = "ReadTimeoutError: HTTPSConnectionPool(host='api.example.com', port=443): Read timed out. (read timeout={t})"
@@ -120,3 +123,41 @@ def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> No
         mem.close()
     finally:
         drv.close()
+
+
+def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(settings: Settings, driver, embedder,
+                                                                             ns: str, tmp_path: Path) -> None:
+    """A segment with valid tool results around a torn line and a line of a kind this version does not know
+    (a newer kgmem wrote it): the valid ones are replayed exactly once, the two bad ones are quarantined and
+    counted, and the segment is finished — nothing re-reads it before the next writes."""
+    home = tmp_path / "home"
+    spool_dir = home / "spool"
+    spool_dir.mkdir(parents=True)
+    valid = [{"seq": i, "ns": ns, "kind": "learning", "tool": "psql", "params": {}, "exc_types": [],
+              "message": REFUSED.format(n=i), "session": None, "ts": "2026-01-01T00:00:00+00:00"} for i in (0, 1, 3, 5)]
+    newer = {"seq": 4, "ns": ns, "kind": "tool_result_v2", "tool": "psql", "message": "from the future"}
+    lines = [json.dumps(valid[0]), json.dumps(valid[1]), json.dumps({**valid[1], "seq": 2})[:40],  # torn mid-line
+             json.dumps(valid[2]), json.dumps(newer), json.dumps(valid[3])]
+    segment = spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl"  # its cursor is global: a name of its own
+    segment.write_text("\n".join(lines) + "\n")
+
+    client = KGMem(settings.model_copy(update={"home": home}), driver=driver, embedder=embedder)
+    try:
+        obs = client.tool_result("http", {}, error=TIMEOUT.format(t=5))  # the first write replays the spool
+        assert not obs.spooled
+        assert _occurrences(driver, ns) == {client.learning.describe(ns, "psql", REFUSED.format(n=0)).pattern: 4,
+                                            obs.pattern: 1}
+        assert not segment.exists() and not client.learning.replayer.maybe_pending  # finished: never re-read
+        quarantined = [json.loads(x) for x in (spool_dir / QUARANTINE_FILE).read_text().splitlines()]
+        assert [(q["line"], q["text"]) for q in quarantined] == [(2, lines[2]), (4, lines[4])]
+        assert "unknown kind 'tool_result_v2'" in quarantined[1]["reason"]
+        stats = Spool(spool_dir).stats()
+        assert (stats["replayed"], stats["quarantined"], stats["dropped"], stats["pending"]) == (4, 2, 0, 0)
+        assert client.replay_spool() == 0  # nothing left to replay, nothing counted twice
+        client.tool_result("http", {}, error=TIMEOUT.format(t=7))  # a repeat: deferred, nothing to replay first
+        client.flush()
+        assert sum(_occurrences(driver, ns).values()) == 6 and Spool(spool_dir).stats()["quarantined"] == 2
+    finally:
+        client.close()
+    status = learning_status(GraphStore(driver), settings.model_copy(update={"home": home}), ns)
+    assert status["spool"]["quarantined"] == 2

@@ -50,7 +50,8 @@ def _row(fix_id: str, conf: float, source: str = "observed", **extra):
 def test_ranking_direct_first_then_similar_attenuated() -> None:
     fixes = rank_fixes(
         direct=[_row("d-low", 0.3), _row("d-high", 0.8)],
-        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2"), _row("s-weak", 0.9, similarity=0.5, via="e3")],
+        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2", identity=True),
+                 _row("s-weak", 0.9, similarity=0.5, via="e3", identity=True)],
         auto_apply=0.7,
     )
     assert [f.fix_id for f in fixes] == ["d-high", "d-low", "s-strong", "s-weak"]
@@ -58,6 +59,25 @@ def test_ranking_direct_first_then_similar_attenuated() -> None:
     assert strong.kind == "similar" and strong.confidence == pytest.approx(0.855) and strong.auto_apply
     assert fixes[3].confidence == pytest.approx(0.45) and not fixes[3].auto_apply
     assert fixes[0].auto_apply and not fixes[1].auto_apply
+
+
+def test_a_borrowed_fix_acts_only_over_an_identity_link() -> None:
+    # A user's correction (confidence 1.0) lent over a 0.95 link: the same error only if the link says so.
+    lookalike = rank_fixes([], [_row("u", 1.0, "user", similarity=0.95, via="e2", identity=False)], 0.7)[0]
+    same = rank_fixes([], [_row("u", 1.0, "user", similarity=1.0, via="e3", identity=True)], 0.7)[0]
+    older = rank_fixes([], [_row("u", 1.0, "user", similarity=1.0, via="e4")], 0.7)[0]  # no identity field
+    assert not lookalike.auto_apply and lookalike.confidence == pytest.approx(0.95)
+    assert (lookalike.identity, lookalike.match_score, lookalike.borrowed_from) == (False, 0.95, "e2")
+    assert same.auto_apply and (same.identity, same.match_score, same.borrowed_from) == (True, 1.0, "e3")
+    assert not older.auto_apply and not older.identity
+    direct = rank_fixes([_row("d", 0.8)], [], 0.7)[0]
+    assert direct.auto_apply and (direct.identity, direct.match_score, direct.borrowed_from) == (True, None, None)
+
+
+def test_identity_evidence_wins_over_a_higher_score_for_one_fix() -> None:
+    fixes = rank_fixes([], [_row("f", 1.0, "user", similarity=0.97, via="near", identity=False),
+                            _row("f", 1.0, "user", similarity=0.9, via="same", identity=True)], 0.7)
+    assert len(fixes) == 1 and fixes[0].borrowed_from == "same" and fixes[0].auto_apply
 
 
 def test_user_corrections_outrank_automatic_fixes() -> None:
