@@ -44,8 +44,10 @@ class OnnxSentenceEncoder:
         from tokenizers import Tokenizer
 
         pooling = _read_json(directory / "1_Pooling" / "config.json")
-        if pooling and not pooling.get("pooling_mode_mean_tokens", True):
-            raise ValueError(f"{directory}: only mean pooling is supported by the ONNX fast path")
+        # CLS pooling (BGE and other retrieval models) or mean pooling (MiniLM; the default).
+        self._cls = bool(pooling.get("pooling_mode_cls_token")) and not pooling.get("pooling_mode_mean_tokens")
+        if pooling and not (self._cls or pooling.get("pooling_mode_mean_tokens", True)):
+            raise ValueError(f"{directory}: only mean and CLS pooling are supported by the ONNX fast path")
         max_len = int(_read_json(directory / "sentence_bert_config.json").get("max_seq_length", _DEFAULT_MAX_LEN))
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file or directory / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_len)
@@ -72,8 +74,11 @@ class OnnxSentenceEncoder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.asarray([e.type_ids for e in encodings], dtype=np.int64)
         hidden = self.session.run([self._output], feeds)[0]  # (batch, tokens, dim)
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        if self._cls:
+            pooled = hidden[:, 0]
+        else:
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
 

@@ -84,6 +84,29 @@ def test_l3_graph_runs_on_onnxruntime_and_matches_its_own_pooled_output(l3_embed
     assert np.allclose(ours, reference, atol=1e-4)
 
 
+def test_an_onnx_directory_with_a_cls_pooling_config_pools_the_first_token(base_settings, tmp_path) -> None:
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+    d = tmp_path / "l3-cls"
+    (d / "1_Pooling").mkdir(parents=True)
+    (d / "model.onnx").symlink_to(next(l3_dir().glob("*.onnx")))
+    (d / "1_Pooling" / "config.json").write_text(
+        '{"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}')
+    settings = with_embedding(base_settings, model=str(d), tokenizer=bundled_model_path())
+    cls = Embedder(settings.embedding, tmp_path)
+    texts = ["the first token decides", "a second, longer sentence to pad the batch with"]
+    session = onnxruntime.InferenceSession(str(d / "model.onnx"), providers=["CPUExecutionProvider"])
+    tok = Tokenizer.from_file(str(bundled_model_path() / "tokenizer.json"))
+    tok.enable_padding()
+    enc = tok.encode_batch(texts)
+    feeds = {"input_ids": np.array([e.ids for e in enc]), "attention_mask": np.array([e.attention_mask for e in enc])}
+    first = session.run(["onnx::Shape_422"], feeds)[0][:, 0]
+    assert np.allclose(cls.embed(texts), first / np.linalg.norm(first, axis=1, keepdims=True), atol=1e-4)
+    assert cls.name.split("@")[1] != Embedder(with_embedding(base_settings, model=str(l3_dir()), tokenizer=bundled_model_path()
+                                                             ).embedding, tmp_path).name.split("@")[1]
+
+
 def _command_in(message: str) -> list[str]:
     """The `kgmem reindex ...` command an error message names, as argv for this worktree's CLI."""
     found = re.search(r"`(kgmem reindex [^`]+)`", message)
