@@ -235,7 +235,7 @@ class LocalModel:
                 raise ConfigError(f"embedding.model: 'minilm-int8' takes its tokenizer from {self.model_path}, "
                                   "which has no tokenizer.json")
         else:
-            self.spec = resolve_model(settings.model, settings.tokenizer)
+            self.spec = resolve_model(settings.model, settings.tokenizer, models_dir)
             self.model_path = self.spec.directory
             self._int8_file = None
         self._model: _Encoder | None = None  # loaded on first use (_loaded)

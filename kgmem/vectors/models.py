@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -52,6 +52,7 @@ class ModelSpec:
         files: what the identity is computed from (weights, tokenizer).
         onnx_file: the ONNX graph (``onnx`` only).
         tokenizer: the ``tokenizer.json`` to use (``onnx`` only).
+        cache_dir: where fingerprints are remembered (``$KGMEM_HOME/models``; ``None``: hash every time).
     """
 
     kind: SpecKind
@@ -60,30 +61,33 @@ class ModelSpec:
     files: tuple[Path, ...] = field(default=(), repr=False)
     onnx_file: Path | None = None
     tokenizer: Path | None = None
+    cache_dir: Path | None = None
 
     @cached_property
     def model_id(self) -> str:
         """``<label>@<fingerprint>``: what the vector store records (hashed on first use, not when resolved)."""
-        return f"{self.label}@{fingerprint(self.directory, list(self.files))}"
+        return f"{self.label}@{fingerprint(self.directory, list(self.files), self.cache_dir)}"
 
 
 def is_known(model: str) -> bool:
     return model in KNOWN_MODELS
 
 
-def resolve_model(model: str, tokenizer: Path | None = None) -> ModelSpec:
+def resolve_model(model: str, tokenizer: Path | None = None, cache_dir: Path | None = None) -> ModelSpec:
     """Resolve a user-chosen model (not a known short name) to files on disk.
+
+    ``cache_dir``: where the fingerprint of its files is remembered (see :func:`fingerprint`).
 
     Raises:
         ConfigError: the path does not exist or holds no model, or the name is not in the local cache.
     """
     path = Path(model).expanduser()
     if path.exists():
-        return _spec_of_path(path.resolve(), model, tokenizer)
+        return replace(_spec_of_path(path.resolve(), model, tokenizer), cache_dir=cache_dir)
     if path.is_absolute() or model.startswith((".", "~")) or model.count("/") > 1 or "\\" in model:
         raise ConfigError(f"embedding.model: {model!r} does not exist (a path to a model directory or "
                           f".onnx file was expected)")
-    return _spec_of_path(cached_model_dir(model), model, tokenizer)
+    return replace(_spec_of_path(cached_model_dir(model), model, tokenizer), cache_dir=cache_dir)
 
 
 def cache_roots() -> list[Path]:
@@ -196,20 +200,49 @@ def _looks_like_commit(part: str) -> bool:
     return len(part) == 40 and all(c in "0123456789abcdef" for c in part)
 
 
-def fingerprint(root: Path, files: list[Path]) -> str:
+def fingerprint(root: Path, files: list[Path], cache_dir: Path | None = None) -> str:
     """12 hex digits of SHA-256 over ``files`` (name and content) and ``root``'s pooling configs.
 
     Content, not path or mtime: a copied or moved model keeps its id, retrained weights get a new one.
+    Hashing reads every weight file (~0.1 s per 100 MB), so with ``cache_dir`` the result is remembered
+    under a key of the files' paths, sizes and modification times: the next process reads it back.
     """
+    configs = [(name, (root / name).read_bytes()) for name in _CONFIGS[:3] if (root / name).is_file()]
+    memo = _memo_file(cache_dir, files, configs)
+    if memo is not None and memo.is_file():
+        return memo.read_text("ascii").strip()
     digest = hashlib.sha256()
     for file in files:
         digest.update(file.name.encode() + b"\0")
         with file.open("rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
-    for name in _CONFIGS[:3]:  # what changes pooling and truncation (config.json is covered by the weights)
-        config = root / name
-        if config.is_file():
-            digest.update(name.encode() + b"\0" + json.dumps(json.loads(config.read_text("utf-8")),
-                                                              sort_keys=True).encode())
-    return digest.hexdigest()[:12]
+    # What changes pooling and truncation (config.json is covered by the weights).
+    for name, raw in configs:
+        digest.update(name.encode() + b"\0" + json.dumps(json.loads(raw), sort_keys=True).encode())
+    result = digest.hexdigest()[:12]
+    if memo is not None:
+        _remember(memo, result)
+    return result
+
+
+def _memo_file(cache_dir: Path | None, files: list[Path], configs: list[tuple[str, bytes]]) -> Path | None:
+    if cache_dir is None:
+        return None
+    key = hashlib.sha256()
+    for file in files:
+        st = file.stat()
+        key.update(f"{file.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for name, raw in configs:
+        key.update(name.encode() + b"\0" + raw)
+    return cache_dir / "fingerprints" / key.hexdigest()[:32]
+
+
+def _remember(memo: Path, value: str) -> None:
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_name(f"{memo.name}.tmp{os.getpid()}")
+        tmp.write_text(value, "ascii")
+        tmp.replace(memo)  # atomic: a concurrent reader sees the whole value or none
+    except OSError:  # a read-only models directory: hash again next time
+        pass

@@ -155,3 +155,16 @@ def test_an_own_backend_is_batched_normalised_cached_and_checked() -> None:
         Embedder.wrap(type("NoDim", (), {"name": "x"})())
     with pytest.raises(ConfigError, match="non-empty string"):
         Embedder.wrap(_Backend(lambda t: t, name=""))
+
+
+def test_fingerprints_are_remembered_until_a_file_changes(tmp_path: Path) -> None:
+    tok = _tokenizer(tmp_path / "tok")
+    d = _onnx_dir(tmp_path / "pkg")
+    cache = tmp_path / "models"
+    first = resolve_model(str(d), tok, cache).model_id
+    assert first == resolve_model(str(d), tok).model_id  # same value with or without the memo
+    [memo] = (cache / "fingerprints").iterdir()
+    memo.write_text("remembered00")  # proves the next resolution reads the memo instead of hashing
+    assert resolve_model(str(d), tok, cache).model_id == "graph@remembered00"
+    (d / "graph.onnx").write_bytes(b"retrained")  # new size and mtime: a new key, hashed afresh
+    assert resolve_model(str(d), tok, cache).model_id not in (first, "graph@remembered00")
