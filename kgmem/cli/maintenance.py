@@ -51,7 +51,7 @@ def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Pa
         try:
             embedding = EmbeddingSettings.model_validate({**settings.embedding.model_dump(), **updates})
         except ValidationError as exc:
-            raise click.BadParameter(str(exc), param_hint="--model") from None
+            raise click.BadParameter("; ".join(e["msg"] for e in exc.errors()), param_hint="--model") from None
         settings = settings.model_copy(update={"embedding": embedding})
     with Engines(settings) as engines:
         ns = resolve_namespace(ns, engines.settings.namespace, "--ns")

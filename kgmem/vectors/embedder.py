@@ -64,8 +64,12 @@ class EmbeddingBackend(Protocol):
     at most ``[embedding] batch_size`` texts at a time, from any thread, and L2-normalises the result.
     """
 
-    name: str
-    dimension: int
+    # Read-only properties, so plain attributes and properties both satisfy the protocol.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> Any: ...
 
