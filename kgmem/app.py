@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import neo4j
 
     from kgmem.graph import GraphStore
-    from kgmem.vectors import Embedder, VectorStore
+    from kgmem.vectors import Embedder, EmbeddingBackend, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +36,21 @@ class Engines:
 
     Args:
         settings: read from the environment and ``kgmem.toml`` when omitted.
-        driver, chroma, embedder: existing resources to use instead (not closed by :meth:`close`).
+        driver, chroma, embedder: existing resources to use instead (not closed by :meth:`close`);
+            ``embedder`` may be any :class:`~kgmem.vectors.EmbeddingBackend` (e.g. an embedding API).
     """
 
     def __init__(self, settings: Settings | None = None, *, driver: "neo4j.Driver | None" = None,
-                 chroma: Any | None = None, embedder: "Embedder | None" = None) -> None:
+                 chroma: Any | None = None, embedder: "Embedder | EmbeddingBackend | None" = None) -> None:
         self.settings = settings or load_settings()
         self._driver = driver
         self._owns_driver = driver is None
         self._chroma = chroma
-        self._embedder = embedder
+        self._embedder = None
+        if embedder is not None:
+            from kgmem.vectors import Embedder
+
+            self._embedder = Embedder.wrap(embedder, self.settings.embedding)
         self._graph: GraphStore | None = None
         #: the schema version the graph records after the schema step (None: not checked / unreachable)
         self.schema_version: int | None = None
@@ -88,9 +93,9 @@ class Engines:
     def vectors(self) -> "VectorStore":
         from kgmem.vectors import VectorStore, open_chroma
 
-        return self._once("_vectors", lambda: VectorStore(
-            self._chroma if self._chroma is not None else open_chroma(self.settings),
-            model=self.settings.embedding.model))
+        # The embedder's identity and dimension, not the setting: an injected embedder may differ.
+        return self._once("_vectors", lambda: VectorStore.for_embedder(
+            self._chroma if self._chroma is not None else open_chroma(self.settings), self.embedder))
 
     @property
     def embedder(self) -> "Embedder":

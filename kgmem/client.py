@@ -26,7 +26,7 @@ from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation,
 from kgmem.learning.adjudication import adjudicator_for
 from kgmem.ingest.ingester import IngestReport
 from kgmem.retrieval import Context, Judgement, Retrieval, SearchResult
-from kgmem.vectors import Embedder
+from kgmem.vectors import Embedder, EmbeddingBackend
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ class KGMem:
         driver: an existing Neo4j driver to use (not closed by :meth:`close`).
         chroma: an existing Chroma client to use.
         embedder: an existing :class:`~kgmem.vectors.Embedder` (the model is loaded once per process
-            if you share it).
+            if you share it), or your own :class:`~kgmem.vectors.EmbeddingBackend` (e.g. an embedding
+            API; its ``name`` and ``dimension`` are recorded with the vectors).
         generator: the LLM for conversation analysis and for judging close error matches
             (``learning.adjudicate_band``); by default the Anthropic API when a key is set, else
             kgmem's offline extractor and the matching model alone.
@@ -53,7 +54,7 @@ class KGMem:
         *,
         driver: neo4j.Driver | None = None,
         chroma: Any | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | EmbeddingBackend | None = None,
         generator: TextGenerator | None = None,
     ) -> None:
         # The composition root builds (or adopts) driver, Chroma client and embedder once.

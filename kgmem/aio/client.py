@@ -31,7 +31,8 @@ from kgmem.learning.spool import Spool, SpoolReplayer
 from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
-from kgmem.vectors import Embedder
+from kgmem.vectors import Embedder, EmbeddingBackend
+from kgmem.vectors.store import CUSTOM
 
 log = logging.getLogger(__name__)
 
@@ -52,20 +53,21 @@ class AsyncKGMem:
         settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
         driver: an existing :class:`neo4j.AsyncDriver` (not closed by :meth:`aclose`).
         embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
-            model once per process).
+            model once per process), or your own :class:`~kgmem.vectors.EmbeddingBackend`.
         generator: the LLM that judges close error matches (``learning.adjudicate_band``; its call runs
             in a worker thread); by default the Anthropic API when a key is set, else none.
     """
 
     def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
-                 embedder: Embedder | None = None, generator: TextGenerator | None = None) -> None:
+                 embedder: Embedder | EmbeddingBackend | None = None, generator: TextGenerator | None = None) -> None:
         self.settings = settings or load_settings()
         self.namespace = self.settings.namespace
         self._owns_driver = driver is None
         self.driver = driver if driver is not None else connect_async(self.settings)
         self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database,
                                      policy=FailurePolicy.from_settings(self.settings.neo4j))
-        self.embedder = embedder or Embedder(self.settings.embedding, self.settings.models_dir)
+        self.embedder = (Embedder.wrap(embedder, self.settings.embedding) if embedder is not None
+                         else Embedder(self.settings.embedding, self.settings.models_dir))
         self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
         self.io: AsyncIO | None = None
         r = self.settings.retrieval
@@ -91,7 +93,9 @@ class AsyncKGMem:
         if self.io is None:
             if self.settings.neo4j.auto_schema:
                 await self._ensure_schema()
-            self.vectors = await open_async_vectors(self.settings)
+            # Its identity may hash weights or load an ONNX graph (kgmem/vectors/models.py): off the loop.
+            model, dimension = await asyncio.to_thread(lambda: (self.embedder.name, self.embedder.dimension))
+            self.vectors = await open_async_vectors(self.settings, model, dimension, self.embedder.configured_by or CUSTOM)
             self.io = AsyncIO(self.graph, self.vectors, self.embedder)
         return self
 

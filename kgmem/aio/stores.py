@@ -19,7 +19,7 @@ from neo4j.exceptions import DatabaseError, TransientError
 from tenacity import AsyncRetrying
 
 from kgmem import cypher
-from kgmem.config import Settings
+from kgmem.config import EmbeddingSettings, Settings
 from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
 from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, with_ns_key
 from kgmem.vectors.store import (
@@ -80,9 +80,12 @@ class AsyncGraphStore(GraphStore):
 class AsyncHttpVectorStore:
     """:class:`kgmem.vectors.VectorStore` on Chroma's async HTTP client (``[chroma] url`` set)."""
 
-    def __init__(self, client: Any, model: str = LEGACY_MODEL) -> None:
+    def __init__(self, client: Any, model: str = LEGACY_MODEL, dimension: int | None = None,
+                 embedding: EmbeddingSettings | str | None = None) -> None:
         self.client = client
         self.model = model
+        self.dimension = dimension
+        self.embedding = embedding
         self._collections: dict[tuple[str, str], Any] = {}
 
     async def collection(self, ns: str, kind: str, create: bool = True) -> Any:
@@ -92,14 +95,14 @@ class AsyncHttpVectorStore:
             try:
                 if create:
                     coll = await self.client.get_or_create_collection(
-                        name, metadata=collection_metadata(ns, kind, self.model), embedding_function=None)
+                        name, metadata=collection_metadata(ns, kind, self.model, self.dimension), embedding_function=None)
                 else:
                     coll = await self.client.get_collection(name, embedding_function=None)
             except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
                 if not create:
                     return None
                 raise VectorStoreUnavailable(f"Chroma collection {name} could not be opened: {exc}") from exc
-            check_model(coll.metadata, self.model, ns, kind)
+            check_model(coll.metadata, self.model, ns, kind, self.dimension, self.embedding)
             self._collections[key] = coll
         return self._collections[key]
 
@@ -175,15 +178,22 @@ class ThreadedVectorStore:
         await asyncio.to_thread(self.store.delete, ns, kind, ids)
 
 
-async def open_async_vectors(settings: Settings) -> AsyncHttpVectorStore | ThreadedVectorStore:
-    """Chroma's async HTTP client when ``chroma.url`` is set, else the embedded store in a thread."""
+async def open_async_vectors(settings: Settings, model: str | None = None, dimension: int | None = None,
+                             embedding: EmbeddingSettings | str | None = None) -> AsyncHttpVectorStore | ThreadedVectorStore:
+    """Chroma's async HTTP client when ``chroma.url`` is set, else the embedded store in a thread.
+
+    ``model``, ``dimension``, ``embedding``: as :class:`~kgmem.vectors.VectorStore` takes them (by
+    default the ``[embedding]`` settings' model, dimension unchecked)."""
+    if model is None:
+        model, embedding = settings.embedding.model, settings.embedding
     import chromadb
     from chromadb.config import Settings as ChromaConfig
 
     if settings.chroma.url:
         config = ChromaConfig(anonymized_telemetry=False, allow_reset=False)
         client = await chromadb.AsyncHttpClient(**http_args(settings.chroma.url), settings=config)
-        return AsyncHttpVectorStore(client, settings.embedding.model)
+        return AsyncHttpVectorStore(client, model, dimension, embedding)
     from kgmem.vectors import open_chroma
 
-    return ThreadedVectorStore(VectorStore(await asyncio.to_thread(open_chroma, settings), model=settings.embedding.model))
+    return ThreadedVectorStore(VectorStore(await asyncio.to_thread(open_chroma, settings), model=model,
+                                           dimension=dimension, embedding=embedding))

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
-from kgmem.config import load_settings, resolve_namespace
+from pydantic import ValidationError
+
+from kgmem.config import EmbeddingSettings, load_settings, resolve_namespace
 
 
 @contextmanager
@@ -29,12 +31,29 @@ def _bar(total: int, label: str):  # type: ignore[no-untyped-def]
 @click.command()
 @click.option("--ns", default=None, help="Namespace (default from settings).")
 @click.option("--missing-only", is_flag=True, help="Only embed nodes flagged vector_pending or absent from Chroma.")
-def reindex(ns: str | None, missing_only: bool) -> None:
-    """Rebuild the Chroma vectors of a namespace from Neo4j (the source of truth)."""
+@click.option("--model", default=None,
+              help="[embedding] model to rebuild with (default from settings): minilm, minilm-int8, a model "
+                   "directory, an .onnx file or a cached sentence-transformers model name.")
+@click.option("--tokenizer", default=None, type=click.Path(exists=True, path_type=Path),
+              help="[embedding] tokenizer: the tokenizer.json of an ONNX model that ships none.")
+def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Path | None) -> None:
+    """Rebuild the Chroma vectors of a namespace from Neo4j (the source of truth).
+
+    A full rebuild adopts the configured embedding model: collections built with another model
+    (or dimension) are dropped and refilled.
+    """
     from kgmem.app import Engines
     from kgmem.maintenance.reindex import reindex as run, total_nodes
 
-    with Engines() as engines:
+    settings = load_settings()
+    updates = {k: v for k, v in (("model", model), ("tokenizer", tokenizer)) if v is not None}
+    if updates:
+        try:
+            embedding = EmbeddingSettings.model_validate({**settings.embedding.model_dump(), **updates})
+        except ValidationError as exc:
+            raise click.BadParameter("; ".join(e["msg"] for e in exc.errors()), param_hint="--model") from None
+        settings = settings.model_copy(update={"embedding": embedding})
+    with Engines(settings) as engines:
         ns = resolve_namespace(ns, engines.settings.namespace, "--ns")
         with _bar(total_nodes(engines.graph, ns), f"reindex {ns}") as bar:
             summary = run(engines.graph, engines.vectors, engines.embedder, ns, missing_only=missing_only,
@@ -81,7 +100,8 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool, target: str | None) 
 
     settings = load_settings()
     with _graph(settings) as graph:
-        vectors = VectorStore(open_chroma(settings), model=settings.embedding.model)
+        embedder = Embedder(settings.embedding, settings.models_dir)
+        vectors = VectorStore.for_embedder(open_chroma(settings), embedder)
         with _bar(item_count(file), f"import {file.name}") as bar:
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update, ns=target)
         backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
@@ -94,7 +114,6 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool, target: str | None) 
             click.echo(f"warning: skipped: {dict(summary.skipped)} (query ids stay with the namespace that holds "
                        "them; feedback on them judges it)", err=True)
         if not no_reindex:
-            embedder = Embedder(settings.embedding, settings.models_dir)
             result = run_reindex(graph, vectors, embedder, summary.ns)
             click.echo(f"vectors rebuilt: {sum(k.embedded for k in result.kinds.values())}")
 

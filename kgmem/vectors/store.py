@@ -6,26 +6,31 @@ Collection names are a hash of (namespace, kind), since namespaces are free text
 and Chroma names are not; the readable values are kept in collection metadata.
 
 Each collection also records the embedding model its vectors come from
-(``kgmem_model``): vectors of different models are not comparable, so opening a
-collection built with another model than the configured one raises
-:class:`~kgmem.errors.EmbeddingModelMismatch` (fix: ``kgmem reindex``, which rebuilds
-it with :meth:`VectorStore.adopt_model`) instead of silently mixing the two.
+(``kgmem_model``) and their dimension (``kgmem_dim``): vectors of different models are
+not comparable, so opening a collection built with another model (or dimension) than
+the configured one raises :class:`~kgmem.errors.EmbeddingModelMismatch`, naming both
+and the ``kgmem reindex`` command that rebuilds it (with :meth:`VectorStore.adopt_model`),
+instead of silently mixing the two.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlparse
 
 import numpy as np
 
-from kgmem.config import Settings
+from kgmem.config import EmbeddingSettings, Settings
 from kgmem.errors import EmbeddingModelMismatch, VectorStoreUnavailable
 from kgmem.paths import private_dir
+
+if TYPE_CHECKING:
+    from kgmem.vectors.embedder import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +39,10 @@ Metadata = Mapping[str, str | int | float | bool]
 #: What a collection without ``kgmem_model`` was built with: fp32 MiniLM was the only
 #: model before the field existed (torch and ONNX backends give the same vectors).
 LEGACY_MODEL = "minilm"
+
+#: ``embedding`` of a store whose vectors come from an application's own EmbeddingBackend.
+CUSTOM = "custom"
+Custom = Literal["custom"]
 
 
 def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
@@ -80,13 +89,25 @@ class VectorStore:
 
     Args:
         client: a Chroma client from :func:`open_chroma` (owned by the caller).
-        model: the ``[embedding] model`` whose vectors this store reads and writes.
+        model: the identity of the embedding model whose vectors this store reads and writes
+            (``Embedder.name``).
+        dimension: their dimension (recorded in new collections and checked against existing ones).
+        embedding: the ``[embedding]`` settings the model comes from, for the ``kgmem reindex``
+            command a mismatch error names; :data:`CUSTOM` for a backend of the application's own.
     """
 
-    def __init__(self, client, model: str = LEGACY_MODEL) -> None:
+    def __init__(self, client, model: str = LEGACY_MODEL, dimension: int | None = None,
+                 embedding: "EmbeddingSettings | Custom | None" = None) -> None:
         self.client = client
         self.model = model
+        self.dimension = dimension
+        self.embedding = embedding
         self._collections: dict[tuple[str, str], Any] = {}
+
+    @classmethod
+    def for_embedder(cls, client, embedder: "Embedder") -> "VectorStore":
+        """The store of ``embedder``'s vectors (its name and dimension are what collections record)."""
+        return cls(client, embedder.name, embedder.dimension, embedder.configured_by or CUSTOM)
 
     def collection(self, ns: str, kind: str, create: bool = True):
         """The collection for (ns, kind); ``None`` if it does not exist and ``create`` is false.
@@ -99,18 +120,18 @@ class VectorStore:
             coll = self._open(ns, kind, create)
             if coll is None:
                 return None
-            check_model(coll.metadata, self.model, ns, kind)
+            check_model(coll.metadata, self.model, ns, kind, self.dimension, self.embedding)
             self._collections[key] = coll
         return self._collections[key]
 
     def adopt_model(self, ns: str, kind: str) -> bool:
-        """Drop the (ns, kind) collection if it was built with another model (a full reindex
-        refills it); returns whether it was dropped."""
+        """Drop the (ns, kind) collection if it was built with another model or dimension (a full
+        reindex refills it); returns whether it was dropped."""
         coll = self._open(ns, kind, create=False)
-        if coll is None or collection_model(coll.metadata) == self.model:
+        if coll is None or mismatch(coll.metadata, self.model, self.dimension) is None:
             return False
-        log.warning("dropping the %s vectors of %s: built with %r, configured model is %r",
-                    kind, ns, collection_model(coll.metadata), self.model)
+        log.warning("dropping the %s vectors of %s: built with %r, configured model is %r (%s dimensions)",
+                    kind, ns, collection_model(coll.metadata), self.model, self.dimension or "?")
         self._collections.pop((ns, kind), None)
         self.client.delete_collection(collection_name(ns, kind))
         return True
@@ -121,7 +142,7 @@ class VectorStore:
             if create:
                 return self.client.get_or_create_collection(
                     name,
-                    metadata=collection_metadata(ns, kind, self.model),
+                    metadata=collection_metadata(ns, kind, self.model, self.dimension),
                     embedding_function=None,
                 )
             return self.client.get_collection(name, embedding_function=None)
@@ -204,14 +225,63 @@ def collection_model(metadata: Mapping[str, Any] | None) -> str:
     return str((metadata or {}).get("kgmem_model") or LEGACY_MODEL)
 
 
-def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: str) -> None:
-    """Raise :class:`EmbeddingModelMismatch` unless the collection was built with ``model``."""
-    built = collection_model(metadata)
-    if built != model:
+def collection_dimension(metadata: Mapping[str, Any] | None) -> int | None:
+    """The vector dimension a collection's metadata records (``None``: built before it was recorded)."""
+    value = (metadata or {}).get("kgmem_dim")
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def same_model(built: str, configured: str) -> bool:
+    """Whether two model identities name the same weights: equal, or ``label@fingerprint`` ids with the
+    same fingerprint (one model directory moved, copied or named another way)."""
+    if built == configured:
+        return True
+    if "@" in built and "@" in configured:
+        return built.rsplit("@", 1)[1] == configured.rsplit("@", 1)[1]
+    return False
+
+
+def mismatch(metadata: Mapping[str, Any] | None, model: str, dimension: int | None) -> str | None:
+    """What differs between a collection and the configured model, or ``None`` if they agree."""
+    built, built_dim = collection_model(metadata), collection_dimension(metadata)
+    if not same_model(built, model):
+        return (f"embedding model {built!r}{_dims(built_dim)}, but the configured model is "
+                f"{model!r}{_dims(dimension)}")
+    if built_dim is not None and dimension is not None and built_dim != dimension:
+        return f"{built_dim}-dimensional vectors of {built!r}, but the configured model gives {dimension}"
+    return None
+
+
+def _dims(dimension: int | None) -> str:
+    return f" ({dimension} dimensions)" if dimension else ""
+
+
+def reindex_command(ns: str, embedding: "EmbeddingSettings | Custom | None") -> str:
+    """How to rebuild the vectors of ``ns`` with the configured model (what a mismatch error tells)."""
+    if embedding == CUSTOM:  # a backend of the application's own: the CLI cannot build it
+        return f"kgmem.maintenance.reindex(mem.graph, mem.vectors, mem.embedder, {ns!r})"
+    command = ["kgmem", "reindex", "--ns", ns]
+    if not isinstance(embedding, EmbeddingSettings):
+        return shlex.join(command)
+    command += ["--model", embedding.model]
+    if embedding.tokenizer is not None:
+        command += ["--tokenizer", str(embedding.tokenizer)]
+    return shlex.join(command)
+
+
+def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: str,
+                dimension: int | None = None, embedding: "EmbeddingSettings | Custom | None" = None) -> None:
+    """Raise :class:`EmbeddingModelMismatch` unless the collection was built with ``model`` (and
+    ``dimension``, when both are known)."""
+    problem = mismatch(metadata, model, dimension)
+    if problem is not None:
         raise EmbeddingModelMismatch(
-            f"the {kind} vectors of namespace {ns!r} were built with embedding model {built!r}, "
-            f"but [embedding] model is {model!r}; vectors of different models are not comparable: "
-            f"run `kgmem reindex --ns {ns}` to rebuild them with {model!r} (or set the model back)")
+            f"the {kind} vectors of namespace {ns!r} were built with {problem}; vectors of different "
+            f"models are not comparable. Run `{reindex_command(ns, embedding)}`"
+            + (" (mem: a KGMem built with your embedder)" if embedding == CUSTOM else "")
+            + f" to rebuild them with {model!r} (or configure {collection_model(metadata)!r} again)")
+
+
 def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
     """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store)."""
     return dict(
@@ -259,9 +329,13 @@ def upsert_args(ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str
     )
 
 
-def collection_metadata(ns: str, kind: str, model: str) -> dict[str, str]:
-    """A new collection's metadata: cosine space, its namespace and kind, the embedding model of its vectors."""
-    return {"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind, "kgmem_model": model}
+def collection_metadata(ns: str, kind: str, model: str, dimension: int | None = None) -> dict[str, str | int]:
+    """A new collection's metadata: cosine space, its namespace and kind, the embedding model of its
+    vectors and their dimension."""
+    meta: dict[str, str | int] = {"hnsw:space": "cosine", "kgmem_ns": ns, "kgmem_kind": kind, "kgmem_model": model}
+    if dimension is not None:
+        meta["kgmem_dim"] = int(dimension)
+    return meta
 
 
 def _clean_metadata(meta: Metadata) -> dict[str, str | int | float | bool]:

@@ -14,11 +14,17 @@ from kgmem.vectors.embedder import MODELS, int8_model_file
 from kgmem.vectors.store import LEGACY_MODEL, check_model, collection_model
 
 
-def test_default_model_is_fp32_minilm_and_unknown_names_are_rejected() -> None:
+def test_default_model_is_fp32_minilm_and_unknown_names_are_rejected(tmp_path: Path, monkeypatch) -> None:
     assert load_settings().embedding.model == "minilm"
     assert load_settings(embedding={"model": "minilm-int8"}).embedding.model == "minilm-int8"
     with pytest.raises(ConfigError, match="model"):
-        load_settings(embedding={"model": "mpnet"})
+        load_settings(embedding={"model": "  "})
+    # Any other name is a model to find on disk; one that is not there fails when the embedder is built.
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.delenv("SENTENCE_TRANSFORMERS_HOME", raising=False)
+    with pytest.raises(ConfigError, match="'mpnet' is not a known model .*never downloads"):
+        Embedder(load_settings(embedding={"model": "mpnet"}).embedding, tmp_path)
     assert set(MODELS) == {"minilm", "minilm-int8"}
 
 
@@ -61,6 +67,6 @@ def test_check_model_passes_on_a_match_and_names_the_fix_on_a_mismatch() -> None
     with pytest.raises(EmbeddingModelMismatch) as err:
         check_model({"kgmem_model": "minilm"}, "minilm-int8", "team a", "turn")
     message = str(err.value)
-    assert "'minilm'" in message and "'minilm-int8'" in message and "kgmem reindex --ns team a" in message
+    assert "'minilm'" in message and "'minilm-int8'" in message and "kgmem reindex --ns 'team a'" in message
     with pytest.raises(EmbeddingModelMismatch):
         check_model(None, "minilm-int8", "ns1", "error")  # a legacy collection is fp32
