@@ -66,9 +66,11 @@ class KGMem:
         self.namespace = self.settings.namespace
         # One LLM (or none) for the whole client: conversation analysis and match adjudication.
         generator = generator if generator is not None else default_generator(self.settings)
+        self.concepts = self.engines.concepts
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning))
+                                       adjudicator=adjudicator_for(generator, self.settings.learning),
+                                       concepts=self.concepts)
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,
@@ -78,7 +80,7 @@ class KGMem:
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict) and are replayed by it, in order.
         replayer = None if self.settings.learning.strict else self.learning.replayer
-        self.turns = TurnStore(self.graph, self.vectors, self.embedder)
+        self.turns = TurnStore(self.graph, self.vectors, self.embedder, self.concepts)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
                                         turns=self.turns, generator=generator, replayer=replayer)
         a = self.settings.analysis

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
+from kgmem.concepts import ConceptExtractor, concept_rows, resolve_aliases
 from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
@@ -108,13 +109,17 @@ class TurnStore:
         graph: the Neo4j runner.
         vectors: the Chroma store (collection per namespace and kind ``"message"``).
         embedder: the sentence embedder.
+        concepts: the concept extractor (kgmem.app.Engines.concepts); None writes no concepts and
+            leaves the MENTIONS of re-written turns as they are.
     """
 
-    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None) -> None:
+    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
+                 concepts: ConceptExtractor | None = None) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them without these stores.
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.concepts = concepts
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
@@ -151,6 +156,8 @@ class TurnStore:
             }
             for t in clean
         ]
+        for row, concepts in zip(rows, self._concepts_of(ns, clean)):
+            row["concepts"] = concepts
         now = datetime.now(timezone.utc).isoformat()
         written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows))
         index = {r["id"]: i for i, r in enumerate(rows)}
@@ -164,6 +171,13 @@ class TurnStore:
         yield from self._write_vectors(ns, pending, given)
         created = sum(1 for w in written if w["created"])
         return Recorded(ids=[r["id"] for r in rows], created=created, embedded=len(pending))
+
+    def _concepts_of(self, ns: str, turns: Sequence[Turn]) -> list[list[dict[str, str]] | None]:
+        """Each turn's concept rows; short names resolve against the batch's names and speakers."""
+        if self.concepts is None or not self.concepts.enabled:
+            return [None] * len(turns)
+        mentions = resolve_aliases(self.concepts.extract_many([t.text for t in turns]), names={t.role for t in turns})
+        return [concept_rows(ns, m) for m in mentions]
 
     def repair(self, ns: str, limit: int = 10_000) -> int:
         """Write the vectors of messages still marked ``vector_pending``; returns how many."""

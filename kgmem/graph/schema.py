@@ -9,7 +9,7 @@ from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7  # 7: session-state last_ms index (issue 11c) | 4: ns_key (issue 10) | query log + overlays (issue 11) | template index (issue 9); 6: all
+SCHEMA_VERSION = 8  # 8: Concept constraint + (ns, key) index | 7: session-state last_ms index (issue 11c) | 4: ns_key (issue 10) | query log + overlays (issue 11) | template index (issue 9); 6: all
 
 
 def apply_schema(graph: GraphStore) -> int:

@@ -1,0 +1,157 @@
+#!/usr/bin/env python
+"""The concept graph: extraction speed, what the concepts connect, and what they cost at ingest.
+
+    # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py extract
+    # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it) into a scratch namespace
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 3
+
+``extract`` splits the two dev conversations: rules were chosen looking at conv-26 only; conv-30
+is reported beside it as the held-out half. For every multi-hop question (category 1) with two or
+more evidence turns it reports the share of evidence-turn pairs that share a concept, the share of
+questions whose evidence turns are all joined by shared concepts (one connected component), and
+the same pair share for random turn pairs of the same conversation (how unspecific the links are).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
+TUNED, HELD_OUT = "conv-26", "conv-30"
+
+
+def load(path: Path) -> list[dict]:
+    return json.loads(path.read_text())
+
+
+def turns_of(conv: dict) -> list[tuple[str, str, str, str]]:
+    """(session, dia_id, speaker, text) in order."""
+    c = conv["conversation"]
+    out = []
+    sessions = sorted((k for k in c if k.startswith("session_") and isinstance(c[k], list)),
+                      key=lambda k: int(k.split("_")[1]))
+    for key in sessions:
+        for t in c[key]:
+            out.append((key, t["dia_id"], t["speaker"], t["text"]))
+    return out
+
+
+def bench_extract(data: list[dict], cap: int) -> None:
+    from kgmem.concepts import ConceptExtractor, ConceptSettings, resolve_aliases
+
+    extractor = ConceptExtractor(ConceptSettings(max_per_memory=cap))
+    extractor.extract("warm up")  # the model loads on first use; not part of the per-turn figure
+    for conv in data:
+        turns = turns_of(conv)
+        texts = [t[3] for t in turns]
+        t0 = time.perf_counter()
+        per = []
+        for text in texts:
+            s = time.perf_counter()
+            extractor.extract(text)
+            per.append(time.perf_counter() - s)
+        single = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        mentions = extractor.extract_many(texts)
+        batched = time.perf_counter() - t0
+        mentions = resolve_aliases(mentions)
+        keys = {t[1]: {m.key for m in ms} for t, ms in zip(turns, mentions)}
+        per.sort()
+        counts = [len(ms) for ms in mentions]
+        name = conv["sample_id"]
+        print(f"{name} ({'tuned' if name == TUNED else 'held out'}): {len(texts)} turns, "
+              f"one by one p50 {1000 * per[len(per) // 2]:.2f} ms p95 {1000 * per[int(len(per) * .95)]:.2f} ms "
+              f"({len(texts) / single:.0f} turns/s), batched {len(texts) / batched:.0f} turns/s; "
+              f"concepts per turn mean {statistics.mean(counts):.1f} max {max(counts)}")
+        connectivity(conv, keys)
+
+
+def connectivity(conv: dict, keys: dict[str, set[str]]) -> None:
+    pair_hits = pairs = connected = questions = 0
+    for qa in conv["qa"]:
+        if qa.get("category") != 1:
+            continue
+        ev = [e for e in dict.fromkeys(qa.get("evidence", [])) if e in keys]
+        if len(ev) < 2:
+            continue
+        questions += 1
+        for a, b in itertools.combinations(ev, 2):
+            pairs += 1
+            pair_hits += bool(keys[a] & keys[b])
+        connected += _one_component(ev, keys)
+    rng = random.Random(7)
+    ids = list(keys)
+    random_pairs = [rng.sample(ids, 2) for _ in range(5000)]
+    base = sum(bool(keys[a] & keys[b]) for a, b in random_pairs) / len(random_pairs)
+    print(f"  multi-hop questions with >=2 evidence turns: {questions}; evidence pairs sharing a concept "
+          f"{pair_hits}/{pairs} = {pair_hits / max(pairs, 1):.3f} (random turn pairs {base:.3f}); "
+          f"all evidence joined by concepts: {connected}/{questions} = {connected / max(questions, 1):.3f}")
+
+
+def _one_component(ev: list[str], keys: dict[str, set[str]]) -> bool:
+    seen, todo = {ev[0]}, [ev[0]]
+    while todo:
+        a = todo.pop()
+        for b in ev:
+            if b not in seen and keys[a] & keys[b]:
+                seen.add(b)
+                todo.append(b)
+    return len(seen) == len(ev)
+
+
+def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
+    from kgmem import KGMem
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "locomo.jsonl"
+        n = 0
+        with path.open("w") as f:
+            for conv in data:
+                for session, dia, speaker, text in turns_of(conv):
+                    f.write(json.dumps({"type": "turn", "session": f"{conv['sample_id']}/{session}",
+                                        "role": speaker, "text": text, "ref": dia}) + "\n")
+                    n += 1
+        with KGMem() as mem:
+            mem.embedder.embed(["warm up"])
+            rates = []
+            for _ in range(runs):
+                ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+                try:
+                    t0 = time.perf_counter()
+                    mem.ingest(path, ns=ns, batch_size=batch_size, progress=False)
+                    rates.append(n / (time.perf_counter() - t0))
+                finally:
+                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    mem.vectors.drop_namespace(ns, ["message"])
+            print(f"ingest {n} LoCoMo dev turns, batch {batch_size}: turns/s per run "
+                  f"{', '.join(f'{r:.1f}' for r in rates)}; median {statistics.median(rates):.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["extract", "ingest"])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--cap", type=int, default=32, help="max concepts per memory (extract)")
+    opts = ap.parse_args()
+    data = load(opts.data)
+    if opts.what == "extract":
+        bench_extract(data, opts.cap)
+    else:
+        bench_ingest(data, opts.runs, opts.batch_size)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
