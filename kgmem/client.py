@@ -17,6 +17,7 @@ import neo4j
 from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.analysis.service import default_generator
 from kgmem.callgraph import CallGraph, HealResult
+from kgmem.concepts import ConceptExtractor
 from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
@@ -43,6 +44,8 @@ class KGMem:
         generator: the LLM for conversation analysis and for judging close error matches
             (``learning.adjudicate_band``); by default the Anthropic API when a key is set, else
             kgmem's offline extractor and the matching model alone.
+        concepts: an existing :class:`~kgmem.concepts.ConceptExtractor` (its spaCy pipeline is loaded
+            once per process if you share it); ``mem.concepts`` is the one in use, for the query side.
 
     Use as a context manager, or call :meth:`close`.
     """
@@ -55,9 +58,10 @@ class KGMem:
         chroma: Any | None = None,
         embedder: Embedder | None = None,
         generator: TextGenerator | None = None,
+        concepts: ConceptExtractor | None = None,
     ) -> None:
-        # The composition root builds (or adopts) driver, Chroma client and embedder once.
-        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder)
+        # The composition root builds (or adopts) driver, Chroma client, embedder and concept extractor once.
+        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts)
         self.settings = self.engines.settings
         self.driver = self.engines.driver
         self.graph = self.engines.graph

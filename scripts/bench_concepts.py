@@ -3,6 +3,8 @@
 
     # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py extract
+    # the same connectivity for YAKE key phrases (pip install yake), for comparison
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py yake
     # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it) into a scratch namespace
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 3
 
@@ -91,6 +93,23 @@ def bench_extract(data: list[dict], cap: int, max_df: int) -> None:
               f"concepts; the {len(df) - sum(1 for v in df.values() if v <= max_df)} commonest dropped):")
         connectivity(conv, specific)
         question_reach(conv, extractor, speakers, specific, df, max_df)
+
+
+def bench_yake(data: list[dict]) -> None:
+    """The same connectivity for YAKE key phrases (``pip install yake``; not a kgmem dependency)."""
+    import yake
+
+    from kgmem.concepts import normalise_key
+
+    extractor = yake.KeywordExtractor(lan="en", n=2, top=5)
+    for conv in data:
+        turns = turns_of(conv)
+        c0 = time.process_time()
+        found = [extractor.extract_keywords(t[3]) for t in turns]
+        cpu = time.process_time() - c0
+        keys = {t[1]: {normalise_key(k) for k, _ in f} - {""} for t, f in zip(turns, found)}
+        print(f"{conv['sample_id']} YAKE (n<=2, top 5): {len(turns) / cpu:.0f} turns per CPU-second")
+        connectivity(conv, keys)
 
 
 def connectivity(conv: dict, keys: dict[str, set[str]]) -> None:
@@ -185,7 +204,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["extract", "ingest"])
+    ap.add_argument("what", choices=["extract", "ingest", "yake"])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=256)
@@ -195,6 +214,8 @@ def main() -> None:
     data = load(opts.data)
     if opts.what == "extract":
         bench_extract(data, opts.cap, opts.max_df)
+    elif opts.what == "yake":
+        bench_yake(data)
     else:
         bench_ingest(data, opts.runs, opts.batch_size)
     sys.stdout.flush()
