@@ -5,6 +5,8 @@
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py extract
     # the same connectivity for YAKE key phrases (pip install yake), for comparison
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py yake
+    # one 256-turn TurnStore.record, concepts off vs on: graph write time and extraction CPU
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py record --runs 2
     # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it) into a scratch namespace
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 3
 
@@ -202,9 +204,40 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
                   f"{', '.join(f'{r:.1f}' for r in rates)}; median {statistics.median(rates):.1f}")
 
 
+def bench_record(data: list[dict], runs: int) -> None:
+    """One 256-turn ``TurnStore.record`` with the vectors given: concepts off vs on (graph write
+    time, and the extraction's own CPU), alternating, each into a scratch namespace."""
+    from kgmem import KGMem
+    from kgmem.concepts import ConceptExtractor
+    from kgmem.conversation import Turn, TurnStore
+
+    turns = [Turn(f"{c['sample_id']}/{s}", sp, tx, ref=d) for c in data for s, d, sp, tx in turns_of(c)][:256]
+    with KGMem() as mem:
+        vecs = mem.embedder.embed([t.text for t in turns])
+        mem.concepts.extract("warm up")
+        for _ in range(runs):
+            for label in ("off", "on"):
+                ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+                concepts = ConceptExtractor(mem.concepts.settings) if label == "on" else None
+                if concepts is not None:
+                    concepts._nlp = mem.concepts._nlp
+                store = TurnStore(mem.graph, mem.vectors, mem.embedder, concepts)
+                try:
+                    c0 = time.process_time()
+                    store._concepts_of(ns, turns)  # extraction alone (the write below hits its cache)
+                    cpu = time.process_time() - c0
+                    t0 = time.perf_counter()
+                    store.record(ns, turns, vectors=vecs)
+                    print(f"concepts {label}: extraction {cpu:.2f} CPU-s, record (graph + Chroma) "
+                          f"{time.perf_counter() - t0:.2f} s for {len(turns)} turns")
+                finally:
+                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    mem.vectors.drop_namespace(ns, ["message"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["extract", "ingest", "yake"])
+    ap.add_argument("what", choices=["extract", "ingest", "yake", "record"])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=256)
@@ -216,6 +249,8 @@ def main() -> None:
         bench_extract(data, opts.cap, opts.max_df)
     elif opts.what == "yake":
         bench_yake(data)
+    elif opts.what == "record":
+        bench_record(data, opts.runs)
     else:
         bench_ingest(data, opts.runs, opts.batch_size)
     sys.stdout.flush()
