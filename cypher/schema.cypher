@@ -13,6 +13,8 @@ CREATE CONSTRAINT message_key IF NOT EXISTS FOR (n:Message) REQUIRE (n.ns, n.id)
 CREATE CONSTRAINT function_key IF NOT EXISTS FOR (n:Function) REQUIRE (n.ns, n.id) IS UNIQUE;
 // Bulk ingest (kgmem ingest): marks of tool-result events already applied, for idempotent re-runs.
 CREATE CONSTRAINT ingested_event_key IF NOT EXISTS FOR (n:IngestedEvent) REQUIRE (n.ns, n.id) IS UNIQUE;
+// The concept graph (docs/concepts.md): one Concept per normalised key and namespace.
+CREATE CONSTRAINT concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE (n.ns, n.id) IS UNIQUE;
 CREATE CONSTRAINT schema_meta_key IF NOT EXISTS FOR (n:KgmemSchema) REQUIRE n.id IS UNIQUE;
 
 // Lookup indexes used by the queries in cypher/.
@@ -26,6 +28,7 @@ CREATE INDEX knowledge_active IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.is_act
 CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.ns, n.name);
 CREATE INDEX message_ref IF NOT EXISTS FOR (n:Message) ON (n.ns, n.ref);
 CREATE INDEX function_qualname IF NOT EXISTS FOR (n:Function) ON (n.ns, n.qualname);
+CREATE INDEX concept_lookup IF NOT EXISTS FOR (n:Concept) ON (n.ns, n.key);
 // Nodes whose vector is not in Chroma yet (repaired on the next write or by `kgmem reindex`).
 CREATE INDEX error_pattern_pending IF NOT EXISTS FOR (n:ErrorPattern) ON (n.vector_pending);
 CREATE INDEX knowledge_pending IF NOT EXISTS FOR (n:Knowledge) ON (n.vector_pending);

@@ -25,6 +25,7 @@ from kgmem.config import Settings, load_settings
 if TYPE_CHECKING:
     import neo4j
 
+    from kgmem.concepts import ConceptExtractor
     from kgmem.graph import GraphStore
     from kgmem.vectors import Embedder, EmbeddingBackend, VectorStore
 
@@ -36,12 +37,13 @@ class Engines:
 
     Args:
         settings: read from the environment and ``kgmem.toml`` when omitted.
-        driver, chroma, embedder: existing resources to use instead (not closed by :meth:`close`);
+        driver, chroma, embedder, concepts: existing resources to use instead (not closed by :meth:`close`);
             ``embedder`` may be any :class:`~kgmem.vectors.EmbeddingBackend` (e.g. an embedding API).
     """
 
     def __init__(self, settings: Settings | None = None, *, driver: "neo4j.Driver | None" = None,
-                 chroma: Any | None = None, embedder: "Embedder | EmbeddingBackend | None" = None) -> None:
+                 chroma: Any | None = None, embedder: "Embedder | EmbeddingBackend | None" = None,
+                 concepts: "ConceptExtractor | None" = None) -> None:
         self.settings = settings or load_settings()
         self._driver = driver
         self._owns_driver = driver is None
@@ -51,6 +53,7 @@ class Engines:
             from kgmem.vectors import Embedder
 
             self._embedder = Embedder.wrap(embedder, self.settings.embedding)
+        self._concepts = concepts
         self._graph: GraphStore | None = None
         #: the schema version the graph records after the schema step (None: not checked / unreachable)
         self.schema_version: int | None = None
@@ -103,6 +106,13 @@ class Engines:
         from kgmem.vectors import Embedder
 
         return self._once("_embedder", lambda: Embedder(self.settings.embedding, self.settings.models_dir))
+
+    @property
+    def concepts(self) -> "ConceptExtractor":
+        """The concept extractor (its spaCy pipeline loads on the first extraction)."""
+        from kgmem.concepts import ConceptExtractor
+
+        return self._once("_concepts", lambda: ConceptExtractor(self.settings.concepts))
 
     def close(self) -> None:
         """Close the driver if this object created it."""

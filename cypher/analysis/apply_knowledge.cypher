@@ -1,7 +1,9 @@
 // One analysis batch, in one transaction (kgmem.analysis.store.KnowledgeStore.apply).
 // Params: ns, now, session_id, session, marks, max_auto, factor, penalty, floor, initial,
 //   rows: [{id, insert, type, content, norm, source, subject, predicate, object,
-//           extracted_confidence, seen, triple}] — one row per knowledge id, inserts first;
+//           extracted_confidence, seen, triple, concepts}] — one row per knowledge id, inserts first;
+//     concepts = the concept rows of a new item's content and triple (kgmem.concepts), null for
+//     an item already stored (its MENTIONS stay);
 //     seen = how many extracted items landed on this id (0 for an item only being contradicted),
 //     triple = null or {subject_id, subject, object_id, object, predicate};
 //   contradictions: [{new_id, old_id}], entity_ids: ids of the triples' entities.
@@ -54,6 +56,8 @@ CALL (s, row) {
       k.predicate = coalesce(k.predicate, row.triple.predicate),
       k.object = coalesce(k.object, row.triple.object)
   FOREACH (_ IN CASE WHEN row.seen > 0 THEN [1] ELSE [] END | MERGE (k)-[:FROM_SESSION]->(s))
+  WITH row, k, created, old, new, penalties, k AS mem, row.concepts AS concepts
+  // @include concepts/fragments/link_mentions
   WITH row, k, created, old, new, penalties
   CALL (row, k) {
     WITH row, k WHERE row.triple IS NOT NULL

@@ -1,5 +1,6 @@
 // A batch of conversation turns, in one transaction (kgmem.conversation.TurnStore.record).
-// Params: ns, now, rows: [{id, session_id, session, role, text, ref, ts}] in conversation order.
+// Params: ns, now, rows: [{id, session_id, session, role, text, ref, ts, concepts}] in conversation order;
+//   concepts = the turn's concept rows (kgmem.concepts.concept_rows), or null when not extracted.
 // Each row runs in its own CALL so the session's tail pointer written by one row is
 // seen by the next: that is how the NEXT chain continues across batches.
 // A message that already exists (same deterministic id) is not re-linked, so re-running
@@ -15,6 +16,8 @@ CALL (row) {
   SET m.updated_at = $now, m.ns_key = $ns_key,
       m.vector_pending = (m.vector_pending OR m.text <> row.text),
       m.text = row.text, m.role = row.role
+  WITH s, m, row, m AS mem, row.concepts AS concepts
+  // @include concepts/fragments/link_mentions
   WITH s, m
   OPTIONAL MATCH (m)-[linked:PART_OF]->(s)
   WITH s, m, linked IS NULL AS is_new

@@ -9,9 +9,11 @@
 //
 // Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category, template,
-//               example, count, first, last, open, params}]
+//               example, count, first, last, open, params, concepts}]
+//             concepts / error_concepts / fix_concepts: concept rows of the pattern / fix description
+//             (kgmem.concepts; MENTIONS, cypher/concepts/fragments/link_mentions), null = not extracted
 //   outcomes: [{error_id, tool, pattern, signature, keys, category, template, fix_id, description, source,
-//               success, at, weight?}]
+//               success, at, weight?, error_concepts, fix_concepts}]
 //             weight (default 1): how many successes/failures this outcome counts; 0 confirms an
 //             already counted recovery (names it, upgrades an 'observed' edge to the caller's source)
 //   closes:   [{error_id, session_id}]
@@ -49,6 +51,8 @@ CALL () {
       e.last_seen = CASE WHEN e.last_seen IS NULL OR ev.last > e.last_seen THEN ev.last ELSE e.last_seen END,
       e.example = ev.example, e.updated_at = $now, e.ns_key = $ns_key
   MERGE (e)-[:CAUSED_BY]->(t)
+  WITH e, ev, e AS mem, ev.concepts AS concepts
+  // @include concepts/fragments/link_mentions
   WITH e, ev
   CALL (e, ev) {
     WITH e, ev WHERE ev.session_id IS NOT NULL
@@ -99,6 +103,10 @@ CALL () {
     ON CREATE SET r.confidence = CASE WHEN o.source = 'user' THEN $hi ELSE $initial END,
                   r.successes = 0, r.failures = 0, r.alpha = 1.0, r.beta = 1.0,
                   r.source = o.source, r.created_at = $now
+  WITH e, f, r, o, e AS mem, o.error_concepts AS concepts
+  // @include concepts/fragments/link_mentions
+  WITH e, f, r, o, f AS mem, o.fix_concepts AS concepts
+  // @include concepts/fragments/link_mentions
   // Float math, clamped to [lo, hi]; the Beta counts keep the raw evidence.
   WITH e, f, r, o, coalesce(o.weight, 1) AS w
   WITH e, f, r, o, w,

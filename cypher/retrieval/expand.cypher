@@ -27,6 +27,9 @@ CALL (seed, s) {
   WITH seed, s WHERE seed.expand AND $hops > 0
   MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
   WHERE length(p) <= $hops AND n.ns = $ns AND coalesce(n.is_active, true)
+    // Concept nodes (the concept graph, MENTIONS) are not walked here: the planner prunes the
+    // expansion at them (a predicate on every node of the path).
+    AND none(x IN nodes(p) WHERE x:Concept)
     // A contradicted SIMILAR_TO link (a fix it lent failed across it) is not walked: the same
     // rule by which it lends no fixes (cypher/learning/fragments/known_fix_similar.cypher).
     AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'

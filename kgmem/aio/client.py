@@ -21,6 +21,7 @@ from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.graph.schema import apply_schema_with, needs_schema, version_of
 from kgmem.graph.store import UNREACHABLE, FailurePolicy
+from kgmem.concepts import ConceptExtractor
 from kgmem.config import Settings, load_settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
@@ -78,13 +79,17 @@ class AsyncKGMem:
         # already running in this process is skipped rather than waited for (wait=False: the loop).
         replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
         generator = generator if generator is not None else default_generator(self.settings)
+        # Concept extraction runs inside the operations (a few ms of CPU per text, on the loop).
+        self.concepts = ConceptExtractor(self.settings.concepts)
         self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning))
+                                       adjudicator=adjudicator_for(generator, self.settings.learning),
+                                       concepts=self.concepts)
         writes = None if self.settings.learning.strict else replayer  # strict: raise instead of spooling
-        self.turns = TurnStore(None, None, None)
+        self.turns = TurnStore(None, None, None, self.concepts)
         self.counters = AnalysisStats(extractor="none")
         self.conversation = TurnRecorder(self.turns, self.counters.count, replayer=writes)
-        self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters)  # type: ignore[arg-type]
+        self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters,  # type: ignore[arg-type]
+                                        concepts=self.concepts)  # type: ignore[arg-type]
         self.curator = Curator(self.knowledge, self.counters, writes)
 
     async def open(self) -> "AsyncKGMem":

@@ -94,7 +94,7 @@ class Curator:
         found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
         rows = yield Write("analysis/add_manual", dict(ns=ns, id=kid, type=type, content=content, norm=norm,
-                                                       now=_now()))
+                                                       now=_now(), concepts=self.store.concepts_of(ns, content)))
         row = rows[0]
         if row["vector_pending"]:
             yield from self._write_vector_op(ns, row)
@@ -110,7 +110,8 @@ class Curator:
                  if r["id"] != id]
         if clash:
             raise ValidationError(f"content: the same text already exists as item {clash[0]['id']}")
-        rows = self.store.graph.write("analysis/edit_knowledge", ns=ns, id=id, content=content, norm=norm, now=_now())
+        rows = self.store.graph.write("analysis/edit_knowledge", ns=ns, id=id, content=content, norm=norm, now=_now(),
+                                      concepts=self.store.concepts_of(ns, content))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         self._write_vector(ns, rows[0])
@@ -126,7 +127,11 @@ class Curator:
                                is_manual=False)
 
     def _set_state(self, ns: str, id: str, **state: Any) -> dict[str, Any]:
-        params = {"is_active": None, "confidence": None, "is_manual": None, **state}
+        params = {"is_active": None, "confidence": None, "is_manual": None, "concepts": None, **state}
+        if state.get("is_active") is False:
+            params["concepts"] = [] if self.store.concepts is not None else None
+        elif state.get("is_active") is True:  # active again: it mentions its concepts again
+            params["concepts"] = self.store.concepts_of(ns, self.store.get(ns, id)["content"])
         rows = self.store.graph.write("analysis/set_knowledge_state", ns=ns, id=id, now=_now(), **params)
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")

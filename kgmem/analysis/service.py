@@ -63,7 +63,9 @@ class AnalysisService:
         self.settings = settings
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
-        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters)
+        # Knowledge MENTIONS concepts with the same extractor as the turns (kgmem.app.Engines.concepts).
+        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters,
+                                    concepts=getattr(turns, "concepts", None))
         # While Neo4j is unreachable, manual knowledge goes to the client's spool (the one tool
         # results and turns use) and is replayed by it, in order, once it answers again.
         self.replayer = None if settings.learning.strict else replayer

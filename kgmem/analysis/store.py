@@ -38,6 +38,7 @@ from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.judge import Statement, Thresholds, Verdict, judge
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_text
+from kgmem.concepts import ConceptExtractor, concept_rows, merge_mentions, resolve_aliases
 from kgmem.config import AnalysisSettings
 from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
@@ -109,6 +110,7 @@ class KnowledgeStore:
         embedder: Embedder,
         settings: AnalysisSettings,
         stats: AnalysisStats,
+        concepts: ConceptExtractor | None = None,
     ) -> None:
         self.graph = graph
         self.vectors = vectors
@@ -117,9 +119,31 @@ class KnowledgeStore:
         self.stats = stats
         self.thresholds = Thresholds(related_cosine=settings.related_cosine, detail_cosine=settings.detail_cosine,
                                      paraphrase_cosine=settings.dedup_cosine)
+        # Items MENTION the concepts of their text and triple (kgmem/concepts); None writes none.
+        self.concepts = concepts
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
+
+    def concepts_of(self, ns: str, content: str) -> list[dict[str, str]] | None:
+        """The concept rows of ``content`` (None when concepts are off: MENTIONS stay as they are)."""
+        if self.concepts is None or not self.concepts.enabled:
+            return None
+        return concept_rows(ns, self.concepts.extract(content))
+
+    def _row_concepts(self, ns: str, rows: list[_Row]) -> dict[str, list[dict[str, str]]]:
+        """Concept rows of the batch's new items: their content's concepts and their triple's
+        subject and object (the same keys as turns that name them); short names resolve in the batch."""
+        if self.concepts is None or not self.concepts.enabled:
+            return {}
+        new = [r for r in rows if r.insert and r.item is not None]
+        found = self.concepts.extract_many([r.item.content for r in new])  # type: ignore[union-attr]
+        cap = self.concepts.settings.max_per_memory
+        for i, r in enumerate(new):
+            if r.triple:
+                ends = [self.concepts.concept_for(r.triple[k]) for k in ("subject", "object")]
+                found[i] = merge_mentions([m for m in ends if m is not None], found[i], cap=cap)
+        return {r.id: concept_rows(ns, m) for r, m in zip(new, resolve_aliases(found))}
 
     # -- reading ----------------------------------------------------------------------
     def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
@@ -302,13 +326,14 @@ class KnowledgeStore:
         used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
         rows = sorted(used, key=lambda r: not r.insert)  # inserts first: later rows may point at them
         entity_ids = sorted({r.triple[k] for r in rows if r.triple for k in ("subject_id", "object_id")})
+        concepts = self._row_concepts(ns, rows)
         result = self.graph.write(
             "analysis/apply_knowledge",
             ns=ns,
             now=datetime.now(timezone.utc).isoformat(),
             session_id=node_id(ns, "session", session),
             session=session,
-            rows=[_row_param(r, source) for r in rows],
+            rows=[{**_row_param(r, source), "concepts": concepts.get(r.id)} for r in rows],
             contradictions=plan.contradictions,
             entity_ids=entity_ids,
             marks=marks or [],

@@ -62,6 +62,8 @@ def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Pa
     for kind, st in summary.kinds.items():
         click.echo(f"  {kind:<9} nodes {st.nodes:>7}  embedded {st.embedded:>7}  repaired {st.repaired:>6}"
                    f"  stale vectors removed {st.removed:>6}")
+    if summary.concept_df_fixed or summary.concept_orphans:
+        click.echo(f"  concepts: {summary.concept_df_fixed} df recounted, {summary.concept_orphans} unmentioned removed")
     click.echo(f"fixed: {summary.repaired} missing/pending vectors"
                + (f", {sum(k.removed for k in summary.kinds.values())} stale vectors removed" if not missing_only else ""))
 

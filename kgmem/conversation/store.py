@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
+from kgmem.concepts import ENTITY, ConceptExtractor, concept_rows, resolve_aliases
 from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 
 MESSAGE_KIND = kinds.MESSAGE.name
 MAX_TEXT_CHARS = 100_000
+SESSIONS_REMEMBERED = 1024  # sessions whose names alias resolution remembers (least recent dropped)
+NAMES_PER_SESSION = 64
 
 
 @dataclass(frozen=True)
@@ -108,13 +113,20 @@ class TurnStore:
         graph: the Neo4j runner.
         vectors: the Chroma store (collection per namespace and kind ``"message"``).
         embedder: the sentence embedder.
+        concepts: the concept extractor (kgmem.app.Engines.concepts); None writes no concepts and
+            leaves the MENTIONS of re-written turns as they are.
     """
 
-    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None) -> None:
+    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
+                 concepts: ConceptExtractor | None = None) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them without these stores.
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
+        self.concepts = concepts
+        # Names (speakers, named entities) seen per (ns, session), for alias resolution of later turns.
+        self._session_names: OrderedDict[tuple[str, str], set[str]] = OrderedDict()
+        self._names_lock = threading.Lock()
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
@@ -151,6 +163,8 @@ class TurnStore:
             }
             for t in clean
         ]
+        for row, concepts in zip(rows, self._concepts_of(ns, clean)):
+            row["concepts"] = concepts
         now = datetime.now(timezone.utc).isoformat()
         written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows))
         index = {r["id"]: i for i, r in enumerate(rows)}
@@ -164,6 +178,27 @@ class TurnStore:
         yield from self._write_vectors(ns, pending, given)
         created = sum(1 for w in written if w["created"])
         return Recorded(ids=[r["id"] for r in rows], created=created, embedded=len(pending))
+
+    def _concepts_of(self, ns: str, turns: Sequence[Turn]) -> list[list[dict[str, str]] | None]:
+        """Each turn's concept rows. Short names ("Mel") resolve against the batch's names, its
+        speakers, and the speakers and entity names this store saw earlier in the same sessions
+        (turns usually arrive one at a time)."""
+        if self.concepts is None or not self.concepts.enabled:
+            return [None] * len(turns)
+        found = self.concepts.extract_many([t.text for t in turns])
+        with self._names_lock:
+            names = {t.role for t in turns}
+            for t in dict.fromkeys((ns, t.session) for t in turns):
+                names |= self._session_names.get(t, set())
+            for t, mentions in zip(turns, found):
+                seen = self._session_names.setdefault((ns, t.session), set())
+                self._session_names.move_to_end((ns, t.session))
+                for name in [t.role, *(m.name for m in mentions if m.kind == ENTITY)]:
+                    if len(seen) < NAMES_PER_SESSION:
+                        seen.add(name)
+            while len(self._session_names) > SESSIONS_REMEMBERED:
+                self._session_names.popitem(last=False)
+        return [concept_rows(ns, m) for m in resolve_aliases(found, names=names)]
 
     def repair(self, ns: str, limit: int = 10_000) -> int:
         """Write the vectors of messages still marked ``vector_pending``; returns how many."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8  # 8: query-log session index (late feedback) | 7: session-state last_ms index (issue 11c) | 4: ns_key (issue 10) | query log + overlays (issue 11) | template index (issue 9); 6: all
+SCHEMA_VERSION = 9  # 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) | 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
 
 
 def apply_schema(graph: GraphStore) -> int:

@@ -31,6 +31,7 @@ import numpy as np
 
 from kgmem import kinds
 from kgmem.config import LearningSettings
+from kgmem.concepts import ConceptExtractor, concept_rows
 from kgmem.errors import AlreadyApplied, BackendUnavailable, ErrorNotFound, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key
@@ -83,7 +84,7 @@ class LearningEngine:
     def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
                  settings: LearningSettings, spool_dir: Path | None = None, *,
                  replayer: SpoolReplayer | None = None, defer: bool = True,
-                 adjudicator: MatchAdjudicator | None = None) -> None:
+                 adjudicator: MatchAdjudicator | None = None, concepts: ConceptExtractor | None = None) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores,
         # the sync methods run them here on ``io`` — spooling and its replay included.
         self.graph = graph
@@ -96,6 +97,9 @@ class LearningEngine:
         # With an LLM configured, the matching model's fuzzy links and close misses are its to decide
         # (adjudication.py).
         self.adjudicator = adjudicator
+        # Error patterns and fix descriptions MENTION their concepts (kgmem/concepts), written in the
+        # same apply_events transaction; None writes none.
+        self.concepts = concepts
         # One replayer per client: turns and manual knowledge register their appliers on it too.
         if replayer is None and spool_dir is not None:
             replayer = SpoolReplayer(Spool(spool_dir), graph, io=self.io)
@@ -497,9 +501,25 @@ class LearningEngine:
     def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
                 expected: int = -1, upto: int = -1, retracts: list | None = None,
                 recoveries: list | None = None, marks: list[str] | None = None) -> dict[str, Any]:
+        errors, outcomes = self._with_concepts(ns, errors, outcomes)
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
                 "marks": marks or [], "errors": errors, "outcomes": outcomes, "closes": closes,
                 "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
+
+    def _with_concepts(self, ns: str, errors: list, outcomes: list) -> tuple[list, list]:
+        """Copies of the rows carrying concept rows: ``concepts`` of an error's pattern, and an
+        outcome's ``error_concepts`` / ``fix_concepts`` (null everywhere when concepts are off)."""
+        extractor = self.concepts
+        if extractor is None or not extractor.enabled or not (errors or outcomes):
+            return errors, outcomes
+        texts = [e.get("pattern") or "" for e in errors]
+        texts += [t for o in outcomes for t in (o.get("pattern") or "", o.get("description") or "")]
+        found = [concept_rows(ns, m) for m in extractor.extract_many(texts)]
+        errors = [{**e, "concepts": found[i]} for i, e in enumerate(errors)]
+        base = len(errors)
+        outcomes = [{**o, "error_concepts": found[base + 2 * i], "fix_concepts": found[base + 2 * i + 1]}
+                    for i, o in enumerate(outcomes)]
+        return errors, outcomes
 
     def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
                want: list[str]) -> Op[dict[str, list[dict[str, Any]]]]:

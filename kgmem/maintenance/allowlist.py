@@ -12,22 +12,27 @@ from kgmem import kinds
 NODE_LABELS: tuple[str, ...] = (
     "Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function",
     "IngestedEvent",  # `kgmem ingest` idempotency markers: without them a re-ingest would redo work
+    "Concept",  # the concept graph (docs/concepts.md); its df travels with it
 )
 
-# type -> (start label, end label)
-RELATIONSHIPS: dict[str, tuple[str, str]] = {
-    "CAUSED_BY": ("ErrorPattern", "Tool"),
-    "IN_SESSION": ("ErrorPattern", "Session"),
-    "SIMILAR_TO": ("ErrorPattern", "ErrorPattern"),
-    "RESOLVED_BY": ("ErrorPattern", "Fix"),
-    "ABOUT": ("Knowledge", "Entity"),
-    "FROM_SESSION": ("Knowledge", "Session"),
-    "CONTRADICTS": ("Knowledge", "Knowledge"),
-    "RELATES_TO": ("Entity", "Entity"),
-    "PART_OF": ("Message", "Session"),
-    "NEXT": ("Message", "Message"),
-    "MENTIONS": ("Message", "Entity"),
-    "CALLS": ("Function", "Function"),
+# The memories that MENTION concepts (cypher/concepts/fragments/link_mentions.cypher).
+MEMORY_LABELS: tuple[str, ...] = ("Message", "Knowledge", "ErrorPattern", "Fix")
+
+# type -> (start labels, end labels): the labels its two ends may have
+RELATIONSHIPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "CAUSED_BY": (("ErrorPattern",), ("Tool",)),
+    "IN_SESSION": (("ErrorPattern",), ("Session",)),
+    "SIMILAR_TO": (("ErrorPattern",), ("ErrorPattern",)),
+    "RESOLVED_BY": (("ErrorPattern",), ("Fix",)),
+    "ABOUT": (("Knowledge",), ("Entity",)),
+    "FROM_SESSION": (("Knowledge",), ("Session",)),
+    "CONTRADICTS": (("Knowledge",), ("Knowledge",)),
+    "RELATES_TO": (("Entity",), ("Entity",)),
+    "PART_OF": (("Message",), ("Session",)),
+    "NEXT": (("Message",), ("Message",)),
+    # every memory -> Concept; Message -> Entity is the older form, still read from old exports
+    "MENTIONS": (MEMORY_LABELS, ("Concept", "Entity")),
+    "CALLS": (("Function",), ("Function",)),
 }
 
 # Retrieval session state of a namespace (docs/retrieval.md § Feedback, BQAR): the query log (so old

@@ -88,8 +88,8 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
         for record in session.run(cypher.load("maintenance/export_relationships"), ns=ns):
             rel_type = record["type"]
             ends = RELATIONSHIPS.get(rel_type)
-            if (ends is None or ends[0] not in record["start_labels"] or ends[1] not in record["end_labels"]
-                    or record["end_ns"] != ns):
+            if (ends is None or not set(ends[0]) & set(record["start_labels"])
+                    or not set(ends[1]) & set(record["end_labels"]) or record["end_ns"] != ns):
                 summary.skipped[f"rel:{rel_type}"] += 1
                 continue
             if record["start"] not in exported or record["end"] not in exported:

@@ -170,11 +170,12 @@ def check_export(path: Path) -> ExportCheck:
         elif kind == "rel":
             assert check is not None and isinstance(payload, Item)
             seen_rel = True
-            start_label, end_label = RELATIONSHIPS[payload.rel_type]  # type: ignore[index]
-            if payload.row["start"] not in ids.get(start_label, ()) or payload.row["end"] not in ids.get(end_label, ()):
+            start_labels, end_labels = RELATIONSHIPS[payload.rel_type]  # type: ignore[index]
+            if (not any(payload.row["start"] in ids.get(label, ()) for label in start_labels)
+                    or not any(payload.row["end"] in ids.get(label, ()) for label in end_labels)):
                 raise ImportFormatError(
                     f"{where}: {payload.rel_type} {payload.row['start']} -> {payload.row['end']} needs a "
-                    f"{start_label} and a {end_label} node that the file does not hold"
+                    f"{' or '.join(start_labels)} and a {' or '.join(end_labels)} node that the file does not hold"
                 )
             check.relationships[payload.rel_type] += 1
         else:  # end marker

@@ -4,7 +4,8 @@ For every Chroma kind (error, fix, knowledge, message, entity) the nodes with te
 read page by page (id order); each page is embedded in one batch and upserted in one
 call, then its ``vector_pending`` flags are cleared in one statement. A full run also
 deletes vectors whose node no longer exists. ``missing_only`` embeds just the nodes
-that are flagged pending or absent from Chroma.
+that are flagged pending or absent from Chroma. Either run also recounts every Concept's
+``df`` from its MENTIONS edges (docs/concepts.md).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class ReindexSummary:
     ns: str
     missing_only: bool
     kinds: dict[str, KindStats] = field(default_factory=dict)
+    concept_df_fixed: int = 0  # Concept.df values recounted from MENTIONS (kgmem/concepts)
+    concept_orphans: int = 0  # Concepts no memory mentions any more, deleted
 
     @property
     def repaired(self) -> int:
@@ -74,6 +77,10 @@ def reindex(
     summary = ReindexSummary(ns=ns, missing_only=missing_only)
     for kind in VECTOR_KINDS:
         summary.kinds[kind] = _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progress)
+    # The graph's own derived numbers: each Concept's df is recounted from its MENTIONS edges.
+    counts = graph.write("concepts/refresh_df", ns=ns)
+    if counts:
+        summary.concept_df_fixed, summary.concept_orphans = counts[0]["fixed"], counts[0]["orphans"]
     log.info("reindex %s: %s", ns, {k: vars(v) for k, v in summary.kinds.items()})
     return summary
 

@@ -163,7 +163,6 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
             ``host``/``port`` name the server in its auth settings.
     """
     from mcp.server.auth.settings import AuthSettings
-    from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
     from kgmem.mcp.auth import StaticTokenVerifier

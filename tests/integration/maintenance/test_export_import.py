@@ -37,7 +37,10 @@ def test_export_wipe_import_round_trips_losslessly(analyst, tmp_path: Path) -> N
     assert not report.errors
     before = snapshot(mem)
     labels = {labels[0] for labels, _ in before[0]}
-    assert {"Entity", "IngestedEvent"} <= labels, labels
+    assert {"Entity", "IngestedEvent", "Concept"} <= labels, labels
+    # the concept graph travels too: every kind of memory's MENTIONS, each Concept with its df
+    mentions = {r[1] for r in before[1] if r[0] == "MENTIONS"}
+    assert mentions, "no MENTIONS edges in the fixture"
     assert len(before[0]) >= 20 and len(before[1]) >= 20
     path = tmp_path / "ns.jsonl"
     summary = export_namespace(mem.graph, mem.namespace, path)

@@ -1,0 +1,260 @@
+#!/usr/bin/env python
+"""The concept graph: extraction speed, what the concepts connect, and what they cost at ingest.
+
+    # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py extract
+    # the same connectivity for YAKE key phrases (pip install yake), for comparison
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py yake
+    # one 256-turn TurnStore.record, concepts off vs on: graph write time and extraction CPU
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py record --runs 2
+    # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it) into a scratch namespace
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 3
+
+``extract`` splits the two dev conversations: rules were chosen looking at conv-26 only; conv-30
+is reported beside it as the held-out half. For every multi-hop question (category 1) with two or
+more evidence turns it reports the share of evidence-turn pairs that share a concept, the share of
+questions whose evidence turns are all joined by shared concepts (one connected component), and
+the same pair share for random turn pairs of the same conversation (how unspecific the links are).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
+TUNED, HELD_OUT = "conv-26", "conv-30"
+
+
+def load(path: Path) -> list[dict]:
+    return json.loads(path.read_text())
+
+
+def turns_of(conv: dict) -> list[tuple[str, str, str, str]]:
+    """(session, dia_id, speaker, text) in order."""
+    c = conv["conversation"]
+    out = []
+    sessions = sorted((k for k in c if k.startswith("session_") and isinstance(c[k], list)),
+                      key=lambda k: int(k.split("_")[1]))
+    for key in sessions:
+        for t in c[key]:
+            out.append((key, t["dia_id"], t["speaker"], t["text"]))
+    return out
+
+
+def bench_extract(data: list[dict], cap: int, max_df: int) -> None:
+    from kgmem.concepts import ConceptExtractor, ConceptSettings, resolve_aliases
+
+    extractor = ConceptExtractor(ConceptSettings(max_per_memory=cap))
+    extractor.extract("warm up")  # the model loads on first use; not part of the per-turn figure
+    for conv in data:
+        turns = turns_of(conv)
+        texts = [t[3] for t in turns]
+        # CPU seconds of this process (what the extraction costs) beside wall seconds (what it
+        # took on a shared machine); each pass on a fresh extractor, so its text cache is cold.
+        one = ConceptExtractor(extractor.settings)
+        one._nlp = extractor._nlp
+        w0, c0 = time.perf_counter(), time.process_time()
+        per = []
+        for text in texts:
+            s = time.process_time()
+            one.extract(text)
+            per.append(time.process_time() - s)
+        single_wall, single_cpu = time.perf_counter() - w0, time.process_time() - c0
+        many = ConceptExtractor(extractor.settings)
+        many._nlp = extractor._nlp
+        w0, c0 = time.perf_counter(), time.process_time()
+        mentions = many.extract_many(texts)
+        batch_wall, batch_cpu = time.perf_counter() - w0, time.process_time() - c0
+        speakers = {t[2] for t in turns}
+        mentions = resolve_aliases(mentions, names=speakers)
+        keys = {t[1]: {m.key for m in ms} for t, ms in zip(turns, mentions)}
+        per.sort()
+        counts = [len(ms) for ms in mentions]
+        name = conv["sample_id"]
+        print(f"{name} ({'tuned' if name == TUNED else 'held out'}): {len(texts)} turns; CPU per turn one by one "
+              f"p50 {1000 * per[len(per) // 2]:.2f} ms p95 {1000 * per[int(len(per) * .95)]:.2f} ms "
+              f"({len(texts) / single_cpu:.0f} turns per CPU-second; wall {len(texts) / single_wall:.0f} turns/s), "
+              f"batched {len(texts) / batch_cpu:.0f} turns per CPU-second (wall {len(texts) / batch_wall:.0f}); "
+              f"concepts per turn mean {statistics.mean(counts):.1f} max {max(counts)}")
+        connectivity(conv, keys)
+        df: dict[str, int] = {}
+        for ks in keys.values():
+            for k in ks:
+                df[k] = df.get(k, 0) + 1
+        specific = {d: {k for k in ks if df[k] <= max_df} for d, ks in keys.items()}
+        print(f"  only concepts with df <= {max_df} ({sum(1 for v in df.values() if v <= max_df)} of {len(df)} "
+              f"concepts; the {len(df) - sum(1 for v in df.values() if v <= max_df)} commonest dropped):")
+        connectivity(conv, specific)
+        question_reach(conv, extractor, speakers, specific, df, max_df)
+
+
+def bench_yake(data: list[dict]) -> None:
+    """The same connectivity for YAKE key phrases (``pip install yake``; not a kgmem dependency)."""
+    import yake
+
+    from kgmem.concepts import normalise_key
+
+    extractor = yake.KeywordExtractor(lan="en", n=2, top=5)
+    for conv in data:
+        turns = turns_of(conv)
+        c0 = time.process_time()
+        found = [extractor.extract_keywords(t[3]) for t in turns]
+        cpu = time.process_time() - c0
+        keys = {t[1]: {normalise_key(k) for k, _ in f} - {""} for t, f in zip(turns, found)}
+        print(f"{conv['sample_id']} YAKE (n<=2, top 5): {len(turns) / cpu:.0f} turns per CPU-second")
+        connectivity(conv, keys)
+
+
+def connectivity(conv: dict, keys: dict[str, set[str]]) -> None:
+    pair_hits = pairs = connected = questions = 0
+    for qa in conv["qa"]:
+        if qa.get("category") != 1:
+            continue
+        ev = [e for e in dict.fromkeys(qa.get("evidence", [])) if e in keys]
+        if len(ev) < 2:
+            continue
+        questions += 1
+        for a, b in itertools.combinations(ev, 2):
+            pairs += 1
+            pair_hits += bool(keys[a] & keys[b])
+        connected += _one_component(ev, keys)
+    rng = random.Random(7)
+    ids = list(keys)
+    random_pairs = [rng.sample(ids, 2) for _ in range(5000)]
+    base = sum(bool(keys[a] & keys[b]) for a, b in random_pairs) / len(random_pairs)
+    print(f"  multi-hop questions with >=2 evidence turns: {questions}; evidence pairs sharing a concept "
+          f"{pair_hits}/{pairs} = {pair_hits / max(pairs, 1):.3f} (random turn pairs {base:.3f}); "
+          f"all evidence joined by concepts: {connected}/{questions} = {connected / max(questions, 1):.3f}")
+
+
+def question_reach(conv: dict, extractor, speakers: set[str], keys: dict[str, set[str]], df: dict[str, int],
+                   max_df: int) -> None:
+    """Query side: the multi-hop question's own (specific) concepts, and which turns they reach."""
+    from kgmem.concepts import resolve_aliases
+
+    hit_ev = n_ev = reached = questions = 0
+    for qa in conv["qa"]:
+        if qa.get("category") != 1:
+            continue
+        ev = [e for e in dict.fromkeys(qa.get("evidence", [])) if e in keys]
+        if not ev:
+            continue
+        questions += 1
+        qkeys = {m.key for m in resolve_aliases([extractor.extract(qa["question"])], names=speakers)[0]
+                 if df.get(m.key, 0) <= max_df}
+        turns = {d for d, ks in keys.items() if ks & qkeys}
+        reached += len(turns)
+        n_ev += len(ev)
+        hit_ev += sum(1 for e in ev if e in turns)
+    print(f"  question -> turns through the question's specific concepts: {hit_ev}/{n_ev} evidence turns "
+          f"reached ({hit_ev / max(n_ev, 1):.3f}), {reached / max(questions, 1):.1f} turns reached per question "
+          f"of {len(keys)}")
+
+
+def _one_component(ev: list[str], keys: dict[str, set[str]]) -> bool:
+    seen, todo = {ev[0]}, [ev[0]]
+    while todo:
+        a = todo.pop()
+        for b in ev:
+            if b not in seen and keys[a] & keys[b]:
+                seen.add(b)
+                todo.append(b)
+    return len(seen) == len(ev)
+
+
+def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
+    from kgmem import KGMem
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "locomo.jsonl"
+        n = 0
+        with path.open("w") as f:
+            for conv in data:
+                for session, dia, speaker, text in turns_of(conv):
+                    f.write(json.dumps({"type": "turn", "session": f"{conv['sample_id']}/{session}",
+                                        "role": speaker, "text": text, "ref": dia}) + "\n")
+                    n += 1
+        with KGMem() as mem:
+            # Models load once per process (start-up, scripts/bench_startup.py), not per turn.
+            mem.embedder.embed(["warm up"])
+            if getattr(mem, "concepts", None) is not None:
+                t0 = time.perf_counter()
+                mem.concepts.extract("warm up")
+                print(f"concept model loaded in {time.perf_counter() - t0:.1f} s")
+            rates = []
+            for _ in range(runs):
+                ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+                try:
+                    t0 = time.perf_counter()
+                    mem.ingest(path, ns=ns, batch_size=batch_size, progress=False)
+                    rates.append(n / (time.perf_counter() - t0))
+                finally:
+                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    mem.vectors.drop_namespace(ns, ["message"])
+            print(f"ingest {n} LoCoMo dev turns, batch {batch_size}: turns/s per run "
+                  f"{', '.join(f'{r:.1f}' for r in rates)}; median {statistics.median(rates):.1f}")
+
+
+def bench_record(data: list[dict], runs: int) -> None:
+    """One 256-turn ``TurnStore.record`` with the vectors given: concepts off vs on (graph write
+    time, and the extraction's own CPU), alternating, each into a scratch namespace."""
+    from kgmem import KGMem
+    from kgmem.concepts import ConceptExtractor
+    from kgmem.conversation import Turn, TurnStore
+
+    turns = [Turn(f"{c['sample_id']}/{s}", sp, tx, ref=d) for c in data for s, d, sp, tx in turns_of(c)][:256]
+    with KGMem() as mem:
+        vecs = mem.embedder.embed([t.text for t in turns])
+        mem.concepts.extract("warm up")
+        for _ in range(runs):
+            for label in ("off", "on"):
+                ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+                concepts = ConceptExtractor(mem.concepts.settings) if label == "on" else None
+                if concepts is not None:
+                    concepts._nlp = mem.concepts._nlp
+                store = TurnStore(mem.graph, mem.vectors, mem.embedder, concepts)
+                try:
+                    c0 = time.process_time()
+                    store._concepts_of(ns, turns)  # extraction alone (the write below hits its cache)
+                    cpu = time.process_time() - c0
+                    t0 = time.perf_counter()
+                    store.record(ns, turns, vectors=vecs)
+                    print(f"concepts {label}: extraction {cpu:.2f} CPU-s, record (graph + Chroma) "
+                          f"{time.perf_counter() - t0:.2f} s for {len(turns)} turns")
+                finally:
+                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    mem.vectors.drop_namespace(ns, ["message"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["extract", "ingest", "yake", "record"])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--cap", type=int, default=24, help="max concepts per memory (extract)")
+    ap.add_argument("--max-df", type=int, default=20, help="'specific' concepts: mentioned by at most this many turns")
+    opts = ap.parse_args()
+    data = load(opts.data)
+    if opts.what == "extract":
+        bench_extract(data, opts.cap, opts.max_df)
+    elif opts.what == "yake":
+        bench_yake(data)
+    elif opts.what == "record":
+        bench_record(data, opts.runs)
+    else:
+        bench_ingest(data, opts.runs, opts.batch_size)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
