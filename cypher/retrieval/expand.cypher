@@ -25,12 +25,25 @@ CALL (seed) {
 }
 CALL (seed, s) {
   WITH seed, s WHERE seed.expand AND $hops > 0
-  MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
-  WHERE length(p) <= $hops AND n.ns = $ns AND coalesce(n.is_active, true)
-    // A contradicted SIMILAR_TO link (a fix it lent failed across it) is not walked: the same
-    // rule by which it lends no fixes (cypher/learning/fragments/known_fix_similar.cypher).
-    AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
-            OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+  // The walks from the seed, one branch per kind of hop, each returning its paths p to neighbours n;
+  // the neighbours of all branches are ranked together below. A contradicted SIMILAR_TO link (a fix
+  // it lent failed across it) is not walked: the same rule by which it lends no fixes
+  // (cypher/learning/fragments/known_fix_similar.cypher). The bound is a literal per branch (Cypher
+  // takes no parameter there), so a 1-hop search does not walk 2-hop paths only to drop them.
+  CALL (s) {
+    WITH s WHERE $hops = 1
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS]-(n)
+    WHERE all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+    UNION ALL
+    WITH s WHERE $hops = 2
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
+    WHERE all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+  }
+  WITH p, n WHERE n.ns = $ns AND coalesce(n.is_active, true)
   WITH p, n,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'

@@ -66,6 +66,12 @@ class AsyncGraphStore(GraphStore):
         try:
             async for attempt in AsyncRetrying(**self._retry_policy()):
                 with attempt:
+                    if routing is neo4j.RoutingControl.READ:  # one round trip (GraphStore._read_autocommit)
+                        async with self.driver.session(
+                                database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                                bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                            result = await session.run(query, params)  # type: ignore[arg-type]
+                            return [r.data() async for r in result]
                     records, _, _ = await self.driver.execute_query(
                         query, parameters_=params, routing_=routing, database_=self.database)
                     return [r.data() for r in records]

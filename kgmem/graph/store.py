@@ -156,6 +156,8 @@ class GraphStore:
 
         @retry(**self._retry_policy())
         def attempt() -> list[dict[str, Any]]:
+            if routing is neo4j.RoutingControl.READ:
+                return self._read_autocommit(query, params)
             records, _, _ = self.driver.execute_query(
                 query, parameters_=params, routing_=routing, database_=self.database
             )
@@ -168,6 +170,16 @@ class GraphStore:
             if mapped is exc:
                 raise
             raise mapped from exc
+
+    def _read_autocommit(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        # A read as an auto-commit transaction: RUN and PULL go out together and the answer is the
+        # whole exchange — one network round trip, where a managed transaction (execute_query) waits
+        # once more for its COMMIT. A read has nothing to commit; the retry policy around the call
+        # replaces the managed transaction's retries, and the driver's bookmark manager (the one
+        # execute_query uses) keeps reads after this process's writes causally consistent.
+        with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+            return [r.data() for r in session.run(query, params)]  # type: ignore[arg-type]
 
     # The checks, retry policy and error mapping around a call (shared with kgmem.aio's AsyncGraphStore).
     def _before(self, params: dict[str, Any]) -> None:

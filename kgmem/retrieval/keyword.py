@@ -11,6 +11,7 @@ from kgmem.errors import KGMemError
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.text import lucene_query
 from kgmem.retrieval.types import Candidate
 from kgmem.runner import Op, Read
@@ -37,6 +38,7 @@ class KeywordRetriever:
         """Up to ``k × overfetch`` candidates, best BM25 first (an operation: see kgmem.runner).
         A missing full-text index raises :class:`SearchIndexMissing`; other Neo4j errors propagate
         (under :class:`~kgmem.retrieval.legs.GuardedLeg` they only remove this leg from the search)."""
+        t0 = start(scope)
         body = lucene_query(query, None, self.config.keyword_role_boost)
         if body is None:
             return []
@@ -58,12 +60,14 @@ class KeywordRetriever:
                     "run `kgmem init` to apply the schema"
                 ) from exc
             raise
-        return [
+        cands = [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
                       text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")},
                       explain={"bm25": float(r["score"])})
             for i, r in enumerate(rows, start=1)
         ]
+        lap(scope, "keyword", t0)
+        return cands
 
 
 def _index_missing(exc: neo4j.exceptions.ClientError) -> bool:
