@@ -82,13 +82,13 @@ class GraphRAGRetriever:
         size = max(3 * scope.k, cfg.expansion_seeds)
         head = [f for i, f in enumerate(fused) if i < size or f.id in expand]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
-        rows = yield Read("retrieval/expand", dict(
+        result = yield Read("retrieval/expand", dict(
             ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
             overlay_session=scope.session if cfg.use_session_overlay else None,
             overlay_epoch=scope.overlay_epoch, overlay_damping=scope.overlay_damping,
         ))
-        return rows
+        return result[0]["rows"]
 
     @staticmethod
     def _neighbours(fused: list[fusion.Fused],

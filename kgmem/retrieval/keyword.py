@@ -23,6 +23,7 @@ class SearchIndexMissing(KGMemError):
 
 
 LABEL_KINDS = kinds.LABEL_KINDS  # Neo4j label → kind (kgmem/kinds.py)
+_NOT_PROPS = frozenset(("id", "label", "score", "text"))  # a row's fields that are not the item's properties
 
 
 class KeywordRetriever:
@@ -49,7 +50,7 @@ class KeywordRetriever:
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
         try:
-            rows = yield Read("retrieval/keyword", dict(
+            result = yield Read("retrieval/keyword", dict(
                 index=self.config.keyword_index, query=lucene, ns=scope.ns,
                 labels=scope.labels, session=scope.session, fetch=fetch, n=n,
             ))
@@ -62,9 +63,9 @@ class KeywordRetriever:
             raise
         cands = [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
-                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")},
+                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
                       explain={"bm25": float(r["score"])})
-            for i, r in enumerate(rows, start=1)
+            for i, r in enumerate(result[0]["rows"], start=1)
         ]
         lap(scope, "keyword", t0)
         return cands
