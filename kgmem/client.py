@@ -199,6 +199,7 @@ class KGMem:
         session: str | None = None,
         kinds: Sequence[str] | str | None = None,
         preset: str | None = None,
+        explain: bool = False,
     ) -> SearchResult:
         """Find what kgmem knows about ``query`` (Graph RAG: vector + keyword legs, graph expansion,
         fusion, quality ranking).
@@ -210,6 +211,8 @@ class KGMem:
             session: restrict conversation turns to this session (knowledge/errors/fixes stay namespace-wide).
             kinds: subset of ``message, knowledge, error, fix, entity`` (default: all).
             preset: ``fast``, ``balanced`` (default) or ``deep`` (see :mod:`kgmem.retrieval.config`).
+            explain: also time every stage (embed, each leg, fusion, expansion, ranking) into
+                ``result.timings_ms`` (see :mod:`kgmem.retrieval.timing`).
 
         Returns:
             a :class:`~kgmem.retrieval.SearchResult` (iterable over its hits); pass its ``query_id``
@@ -217,7 +220,7 @@ class KGMem:
         """
         self.conversation.flush()  # write-behind: this client's own turns are searchable at once
         self.learning.flush(settle=False)  # ... and its deferred error occurrences counted
-        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset)
+        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset, explain=explain)
 
     @keyword_only
     def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None, **search_kwargs: Any) -> Context:

@@ -54,6 +54,7 @@ from kgmem.config import ChromaSettings, load_settings
 from kgmem.graph.schema import apply_schema
 from kgmem.retrieval.config import PRESETS, SearchConfig
 from kgmem.retrieval.text import STOP_WORDS, escape
+from kgmem.retrieval.timing import STAGES
 
 log = logging.getLogger("eval_locomo")
 
@@ -267,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                     "(0 = no shift detection) tuned on a simulated feedback session (see session_sim)")
     ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP", help="run on a fresh private Neo4j on "
                     "these ports (started in a temporary home, stopped at the end)")
+    ap.add_argument("--stages", action="store_true", help="time every stage of the kgmem searches (explain=True) "
+                    "and print p50/p95 per stage and system")
     ap.add_argument("--grid", action="append", default=[], help="tuning grid for kg-graphrag: key=v1,v2,... "
                     "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported")
     args = ap.parse_args(argv)
@@ -309,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             ingest_stats.append(conv.ingest)
             convs[sample["sample_id"]] = conv
         if not folds:
-            run = Run()
+            run = Run(stages=args.stages)
             for conv in convs.values():
                 peer_r = {}
                 if peer is not None:
@@ -473,10 +476,12 @@ def _prepare(mem: KGMem, sample: dict[str, Any], run_id: str, wanted: set[str]) 
 class Run:
     """Per-question scores of every system over some conversations."""
 
-    def __init__(self) -> None:
+    def __init__(self, stages: bool = False) -> None:
         self.per_system: dict[str, list[dict[str, float]]] = defaultdict(list)
         self.per_cat: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
         self.latency: dict[str, list[float]] = defaultdict(list)
+        # With stages: system → stage → ms per question (SearchResult.timings_ms of explain=True).
+        self.stages: dict[str, dict[str, list[float]]] | None = defaultdict(lambda: defaultdict(list)) if stages else None
 
     def evaluate(self, mem: KGMem, conv: Conversation, systems: dict[str, SearchConfig], baselines: dict[str, Any],
                  peer_r: dict[str, Any], peer: Peer | None) -> None:
@@ -489,8 +494,12 @@ class Run:
                 _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
             for name, cfg in systems.items():
                 t0 = time.perf_counter()
-                result = mem.retrieval.search(q["question"], conv.ns, k=20, config=cfg)
+                result = mem.retrieval.search(q["question"], conv.ns, k=20, config=cfg, explain=self.stages is not None)
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
+                if self.stages is not None:
+                    for stage in STAGES:
+                        if f"{stage}_ms" in result.timings_ms:
+                            self.stages[name][stage].append(result.timings_ms[f"{stage}_ms"])
                 ranked = [h.ref for h in result.hits if h.kind == "message"]
                 _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
             for name, retriever in peer_r.items():
@@ -595,11 +604,35 @@ def _report(run: Run, ingest_stats, base: SearchConfig, where: str) -> dict[str,
         vals = {c: mean_scores(per_cat[(name, c)])["recall@10"] for c in cats}
         figures["categories"][name] = vals
         print(f"| {name} | " + " | ".join(f"{vals[c]:.3f}" for c in cats) + " |")
+    if run.stages:
+        figures["stages"] = _stage_table(run.stages, n)
     turns = sum(t for t, _ in ingest_stats)
     secs = sum(s for _, s in ingest_stats)
     print(f"\ningest: {turns} turns in {secs:.1f}s ({turns / max(secs, 1e-9):.0f} turns/s)")
     figures["ingest_turns_per_s"] = turns / max(secs, 1e-9)
     return figures
+
+
+def _stage_table(stages: dict[str, dict[str, list[float]]], n: int) -> dict[str, dict[str, dict[str, float]]]:
+    """Print stage → p50 / p95 ms per kgmem system (a stage that did not run in a search counts 0 there:
+    e.g. the keyword leg of a question with only stop words)."""
+    names = list(stages)
+    print("\nstages (ms, p50 / p95 per question; legs run concurrently, so `legs` ≈ the slower leg):")
+    print("| stage | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    out: dict[str, dict[str, dict[str, float]]] = {name: {} for name in names}
+    for stage in STAGES:
+        cells = []
+        for name in names:
+            values = stages[name].get(stage)
+            if not values:
+                cells.append("—")
+                continue
+            values = values + [0.0] * (n - len(values))
+            out[name][stage] = {"p50_ms": statistics.median(values), "p95_ms": _pct(values, 95)}
+            cells.append(f"{statistics.median(values):.1f} / {_pct(values, 95):.1f}")
+        print(f"| {stage} | " + " | ".join(cells) + " |")
+    return out
 
 
 if __name__ == "__main__":

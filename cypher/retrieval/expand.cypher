@@ -11,6 +11,7 @@
 // Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
 //         labels), session (null = any; restricts Message neighbours), overlay_session (null = none),
 //         overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
+// Returns one row: rows, one map per seed found (its properties, active, v_alpha, v_beta, expanded).
 UNWIND $seeds AS seed
 CALL (seed) {
   MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
@@ -25,15 +26,28 @@ CALL (seed) {
 }
 CALL (seed, s) {
   WITH seed, s WHERE seed.expand AND $hops > 0
-  MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
-  WHERE length(p) <= $hops AND n.ns = $ns AND coalesce(n.is_active, true)
-    // Concept nodes (the concept graph, MENTIONS) are not walked here: the planner prunes the
-    // expansion at them (a predicate on every node of the path).
-    AND none(x IN nodes(p) WHERE x:Concept)
-    // A contradicted SIMILAR_TO link (a fix it lent failed across it) is not walked: the same
-    // rule by which it lends no fixes (cypher/learning/fragments/known_fix_similar.cypher).
-    AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
-            OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+  // The walks from the seed, one branch per kind of hop, each returning its paths p to neighbours n;
+  // the neighbours of all branches are ranked together below. Concept nodes (the concept graph,
+  // MENTIONS) are not walked by these branches (a predicate on every node of the path). A contradicted SIMILAR_TO link (a fix
+  // it lent failed across it) is not walked: the same rule by which it lends no fixes
+  // (cypher/learning/fragments/known_fix_similar.cypher). The bound is a literal per branch (Cypher
+  // takes no parameter there), so a 1-hop search does not walk 2-hop paths only to drop them.
+  CALL (s) {
+    WITH s WHERE $hops = 1
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..1]-(n)
+    WHERE none(x IN nodes(p) WHERE x:Concept)
+      AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+    UNION ALL
+    WITH s WHERE $hops = 2
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
+    WHERE none(x IN nodes(p) WHERE x:Concept)
+      AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+  }
+  WITH p, n WHERE n.ns = $ns AND coalesce(n.is_active, true)
   WITH p, n,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'
@@ -66,11 +80,14 @@ OPTIONAL CALL (seed) {
   MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: seed.id})
   RETURN o
 }
-RETURN seed.id AS id, seed.label AS label,
-       coalesce(s.text, s.content, s.description, s.pattern, s.name) AS text,
-       s.ref AS ref, s.session AS session, s.ts AS ts, s.role AS role,
-       s.confidence AS confidence, s.alpha AS alpha, s.beta AS beta,
-       s.updated_at AS updated_at, s.last_used AS last_used, coalesce(s.is_active, true) AS active,
-       o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END AS v_alpha,
-       o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END AS v_beta,
-       expanded
+// One row holding the list: a row per seed would cost the client a Bolt message each.
+RETURN collect({
+  id: seed.id, label: seed.label,
+  text: coalesce(s.text, s.content, s.description, s.pattern, s.name),
+  ref: s.ref, session: s.session, ts: s.ts, role: s.role,
+  confidence: s.confidence, alpha: s.alpha, beta: s.beta,
+  updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true),
+  v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
+  v_beta: o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
+  expanded: expanded
+}) AS rows

@@ -1,6 +1,7 @@
 // Keyword (BM25) leg: one full-text index query, scoped to one namespace (docs/design.md §6.3).
 // Params: index, query (Lucene, built by kgmem.retrieval.text), ns, labels (searchable labels),
-//         session (null = any; restricts Message hits only), fetch (Lucene limit), n (rows returned).
+//         session (null = any; restricts Message hits only), fetch (Lucene limit), n (candidates returned).
+// Returns one row: rows, the candidates best first.
 CALL db.index.fulltext.queryNodes($index, $query, {limit: $fetch}) YIELD node, score
 WITH node, score,
      CASE WHEN node:Message THEN 'Message' WHEN node:Knowledge THEN 'Knowledge'
@@ -9,10 +10,14 @@ WITH node, score,
 WHERE node.ns = $ns AND label IN $labels
   AND ($session IS NULL OR label <> 'Message' OR node.session = $session)
   AND coalesce(node.is_active, true)
-RETURN node.id AS id, label, score,
-       coalesce(node.text, node.content, node.description, node.pattern, node.name) AS text,
-       node.ref AS ref, node.session AS session, node.ts AS ts, node.role AS role,
-       node.confidence AS confidence, node.alpha AS alpha, node.beta AS beta,
-       node.updated_at AS updated_at, node.last_used AS last_used
+WITH node, label, score
 ORDER BY score DESC
 LIMIT $n
+// One row holding the list (best first): a row per candidate costs the client a Bolt message each.
+RETURN collect({
+  id: node.id, label: label, score: score,
+  text: coalesce(node.text, node.content, node.description, node.pattern, node.name),
+  ref: node.ref, session: node.session, ts: node.ts, role: node.role,
+  confidence: node.confidence, alpha: node.alpha, beta: node.beta,
+  updated_at: node.updated_at, last_used: node.last_used
+}) AS rows

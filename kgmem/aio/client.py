@@ -170,9 +170,11 @@ class AsyncKGMem:
     # -- retrieval ------------------------------------------------------------------------------
     @keyword_only
     async def search(self, query: str, k: int = 10, *, ns: str | None = None, session: str | None = None,
-                     kinds: Sequence[str] | str | None = None, preset: str | None = None) -> SearchResult:
+                     kinds: Sequence[str] | str | None = None, preset: str | None = None,
+                     explain: bool = False) -> SearchResult:
         """See :meth:`kgmem.KGMem.search`."""
-        return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset))
+        return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset,
+                                                        explain=explain))
 
     @keyword_only
     async def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None,

@@ -21,7 +21,7 @@ from tenacity import AsyncRetrying
 from kgmem import cypher
 from kgmem.config import EmbeddingSettings, Settings
 from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
-from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, with_ns_key
+from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, record_dict, with_ns_key
 from kgmem.vectors.store import (
     LEGACY_MODEL, VectorHit, VectorStore, check_model, collection_metadata, collection_name, hits_of, http_args,
     query_args, query_many_args, upsert_args, vectors_of,
@@ -66,9 +66,15 @@ class AsyncGraphStore(GraphStore):
         try:
             async for attempt in AsyncRetrying(**self._retry_policy()):
                 with attempt:
+                    if routing is neo4j.RoutingControl.READ:  # one round trip (GraphStore._read_autocommit)
+                        async with self.driver.session(
+                                database=self.database, default_access_mode=neo4j.READ_ACCESS,
+                                bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                            result = await session.run(query, params)  # type: ignore[arg-type]
+                            return [record_dict(r) async for r in result]
                     records, _, _ = await self.driver.execute_query(
                         query, parameters_=params, routing_=routing, database_=self.database)
-                    return [r.data() for r in records]
+                    return [record_dict(r) for r in records]
         except (*_RETRYABLE, TransientError, DatabaseError) as exc:
             mapped = self._failure(exc)
             if mapped is exc:

@@ -157,8 +157,11 @@ def quality_factors(
     span = p0 if p < p0 else 1.0 - p0
     f_usage = 1.0 + weights.usage * (p - p0) / span if span > 0 else 1.0
     # Freshness: the last time the item was confirmed (used/updated), else when it was said.
-    stamp = props.get("last_used") or props.get("updated_at") or props.get("ts")
-    f_stale = 1.0 - weights.staleness * (1.0 - staleness(age_days(stamp, now), half_life_days))
+    if half_life_days is None:  # the kind never goes stale: no timestamp to parse
+        f_stale = 1.0
+    else:
+        stamp = props.get("last_used") or props.get("updated_at") or props.get("ts")
+        f_stale = 1.0 - weights.staleness * (1.0 - staleness(age_days(stamp, now), half_life_days))
     return {
         "confidence": f_conf,
         "usage": f_usage,

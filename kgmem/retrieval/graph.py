@@ -15,6 +15,7 @@ from kgmem.retrieval import fusion, slots
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, SearchHit
 from kgmem.runner import Op, Read
 
@@ -38,20 +39,26 @@ class GraphRAGRetriever:
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best items after expansion, fusion and quality adjustment (an operation)."""
         legs = yield from self.hybrid.candidates(query, scope)
-        first = self.hybrid.fuse(legs)
+        first = self.hybrid.fuse(legs, scope)
         if not first:
             self.last_timings = dict(self.hybrid.last_timings)
             return []
-        t0 = time.perf_counter()
-        props, graph_cands = yield from self._expand(first, scope, query)
-        t1 = time.perf_counter()
+        t0 = time.perf_counter_ns()
+        rows = yield from self._expand(first, scope, query)
+        lap(scope, "expand", t0)
+        t1 = time.perf_counter_ns()
+        props, graph_cands = self._neighbours(first, rows)
         # Items the graph no longer has (a stale vector) or that were deactivated are dropped.
         legs = {leg: [c for c in cands if c.id in props] for leg, cands in legs.items()}
         legs = {leg: [_rerank(c, i) for i, c in enumerate(cands, start=1)] for leg, cands in legs.items()}
         for c in graph_cands:
             props.setdefault(c.id, c.props)
-        hits = self._rank(self.hybrid.fuse(legs), graph_cands, props, scope.k)
-        self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) * 1000}
+        lap(scope, "rank", t1)
+        fused = self.hybrid.fuse(legs, scope)
+        t2 = start(scope)
+        hits = self._rank(fused, graph_cands, props, scope.k)
+        lap(scope, "rank", t2)
+        self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
 
     def _expansion_seeds(self, fused: list[fusion.Fused], query: str) -> set[str]:
@@ -65,9 +72,8 @@ class GraphRAGRetriever:
                 seeds.update(slots.entity_seeds(names, [(f.id, _searchable(f)) for f in fused], cfg.entity_seed_pool))
         return seeds
 
-    def _expand(self, fused: list[fusion.Fused], scope: Scope,
-                query: str = "") -> Op[tuple[dict[str, dict[str, Any]], list[Candidate]]]:
-        """One round trip: hydrate every candidate, expand the seeds."""
+    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> Op[list[dict[str, Any]]]:
+        """One round trip: hydrate the head of the fused candidates, expand the seeds; the rows."""
         cfg = self.config
         hops = cfg.hops if cfg.use_graph else 0
         expand = self._expansion_seeds(fused, query) if hops > 0 else set()
@@ -76,12 +82,19 @@ class GraphRAGRetriever:
         size = max(3 * scope.k, cfg.expansion_seeds)
         head = [f for i, f in enumerate(fused) if i < size or f.id in expand]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
-        rows = yield Read("retrieval/expand", dict(
+        result = yield Read("retrieval/expand", dict(
             ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
             overlay_session=scope.session if cfg.use_session_overlay else None,
             overlay_epoch=scope.overlay_epoch, overlay_damping=scope.overlay_damping,
         ))
+        return result[0]["rows"]
+
+    @staticmethod
+    def _neighbours(fused: list[fusion.Fused],
+                    rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
+        """The expansion's rows as the hydrated properties of the active candidates and the neighbours
+        as graph candidates, best first (a neighbour reached from several seeds keeps its best weight)."""
         seed_score = {f.id: f.score for f in fused}
         props: dict[str, dict[str, Any]] = {}
         best: dict[str, tuple[float, dict[str, Any], tuple[str, ...]]] = {}

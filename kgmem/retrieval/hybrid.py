@@ -14,6 +14,7 @@ from kgmem.retrieval import fusion
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.legs import RetrievalLeg
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, Provenance, SearchHit
 from kgmem.runner import Gather, Op
 
@@ -56,20 +57,28 @@ class HybridRetriever:
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best items by fused score (an operation: see kgmem.runner)."""
         legs = yield from self.candidates(query, scope)
-        fused = self.fuse(legs)
-        return [fused_hit(f, f.score, dict(f.breakdown), {}) for f in fused[: scope.k]]
+        fused = self.fuse(legs, scope)
+        t0 = start(scope)
+        hits = [fused_hit(f, f.score, dict(f.breakdown), {}) for f in fused[: scope.k]]
+        lap(scope, "rank", t0)
+        return hits
 
     def candidates(self, query: str, scope: Scope) -> Op[dict[str, list[Candidate]]]:
         """Every leg's candidates, gathered concurrently: e.g. the keyword leg's Neo4j round trip
         overlaps the query embedding and the Chroma query (a thread under KGMem, a task under AsyncKGMem)."""
-        t0 = time.perf_counter()
+        t0 = time.perf_counter_ns()
         results = yield Gather(tuple(leg.candidates(query, scope) for leg in self.legs))
-        self.last_timings = {"legs_ms": (time.perf_counter() - t0) * 1000}
+        lap(scope, "legs", t0)
+        self.last_timings = {"legs_ms": (time.perf_counter_ns() - t0) / 1e6}
         return {leg.name: cands for leg, cands in zip(self.legs, results)}
 
-    def fuse(self, legs: dict[str, list[Candidate]]) -> list[fusion.Fused]:
+    def fuse(self, legs: dict[str, list[Candidate]], scope: Scope) -> list[fusion.Fused]:
+        """Weighted RRF of the legs' candidates (timed as ``fusion`` when ``scope`` carries a clock)."""
+        t0 = start(scope)
         cfg = self.config
-        return fusion.fuse(legs, self.weights, cfg.rrf_k, cfg.agreement_bonus)
+        fused = fusion.fuse(legs, self.weights, cfg.rrf_k, cfg.agreement_bonus)
+        lap(scope, "fusion", t0)
+        return fused
 
 
 def candidate_hit(c: Candidate, leg: str) -> SearchHit:

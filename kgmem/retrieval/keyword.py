@@ -11,6 +11,7 @@ from kgmem.errors import KGMemError
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.text import lucene_query
 from kgmem.retrieval.types import Candidate
 from kgmem.runner import Op, Read
@@ -22,6 +23,7 @@ class SearchIndexMissing(KGMemError):
 
 
 LABEL_KINDS = kinds.LABEL_KINDS  # Neo4j label → kind (kgmem/kinds.py)
+_NOT_PROPS = frozenset(("id", "label", "score", "text"))  # a row's fields that are not the item's properties
 
 
 class KeywordRetriever:
@@ -37,6 +39,7 @@ class KeywordRetriever:
         """Up to ``k × overfetch`` candidates, best BM25 first (an operation: see kgmem.runner).
         A missing full-text index raises :class:`SearchIndexMissing`; other Neo4j errors propagate
         (under :class:`~kgmem.retrieval.legs.GuardedLeg` they only remove this leg from the search)."""
+        t0 = start(scope)
         body = lucene_query(query, None, self.config.keyword_role_boost)
         if body is None:
             return []
@@ -47,7 +50,7 @@ class KeywordRetriever:
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
         try:
-            rows = yield Read("retrieval/keyword", dict(
+            result = yield Read("retrieval/keyword", dict(
                 index=self.config.keyword_index, query=lucene, ns=scope.ns,
                 labels=scope.labels, session=scope.session, fetch=fetch, n=n,
             ))
@@ -58,12 +61,14 @@ class KeywordRetriever:
                     "run `kgmem init` to apply the schema"
                 ) from exc
             raise
-        return [
+        cands = [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
-                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in ("id", "label", "score", "text")},
+                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
                       explain={"bm25": float(r["score"])})
-            for i, r in enumerate(rows, start=1)
+            for i, r in enumerate(result[0]["rows"], start=1)
         ]
+        lap(scope, "keyword", t0)
+        return cands
 
 
 def _index_missing(exc: neo4j.exceptions.ClientError) -> bool:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kgmem.errors import ValidationError
 from kgmem.retrieval.config import KIND_LABELS, check_kinds
+from kgmem.retrieval.timing import StageClock
 
 #: The most hits one search returns (``k``); every surface (client, CLI, MCP) takes its limit from here.
 MAX_K = 1000
@@ -27,9 +28,12 @@ class Scope:
     # view when the expansion reads it (kgmem.retrieval.service); 1.0 = the view as written.
     overlay_epoch: int = 0
     overlay_damping: float = 1.0
+    # Per-stage timing of this search (``explain=True``; kgmem.retrieval.timing); None = not timed.
+    clock: StageClock | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def build(cls, ns: str, k: int = 10, kinds=None, session: str | None = None) -> "Scope":
+    def build(cls, ns: str, k: int = 10, kinds=None, session: str | None = None,
+              clock: StageClock | None = None) -> "Scope":
         """Validate caller input; errors name the field."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
@@ -37,7 +41,7 @@ class Scope:
             raise ValidationError(f"k: must be an integer between 1 and {MAX_K}, got {k!r}")
         if session is not None and (not isinstance(session, str) or not session):
             raise ValidationError("session: must be a non-empty string or None")
-        return cls(ns=ns, k=k, kinds=check_kinds(kinds), session=session)
+        return cls(ns=ns, k=k, kinds=check_kinds(kinds), session=session, clock=clock)
 
     @property
     def labels(self) -> list[str]:

@@ -35,6 +35,7 @@ from kgmem.retrieval.graph import GraphRAGRetriever
 from kgmem.retrieval.hybrid import HybridRetriever, SingleLegRetriever
 from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, check_registry, leg_weights
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import StageClock
 from kgmem.retrieval.types import Judgement, SearchResult
 from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
@@ -141,19 +142,23 @@ class RetrievalEngine:
         kinds: Any = None,
         preset_name: str | None = None,
         config: SearchConfig | None = None,
+        explain: bool = False,
     ) -> Op[SearchResult]:
-        """Run one search; see :meth:`kgmem.KGMem.search`."""
-        result, state = yield from self._search(query, ns, k, session, kinds, preset_name, config)
+        """Run one search; see :meth:`kgmem.KGMem.search`. With ``explain``, ``timings_ms`` holds
+        every stage's time (:mod:`kgmem.retrieval.timing`)."""
+        result, state = yield from self._search(query, ns, k, session, kinds, preset_name, config, explain)
         yield from self._remember(result, session, [], state)
         return result
 
     def _search(self, query: str, ns: str, k: int, session: str | None, kinds: Any, preset_name: str | None,
-                config: SearchConfig | None) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
+                config: SearchConfig | None,
+                explain: bool = False) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
+        t0 = time.perf_counter_ns()
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
-        scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session))
+        clock = StageClock() if explain else None
+        scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session), clock)
         cfg = config or self._preset(preset_name)
-        t0 = time.perf_counter()
         legs = build_legs(self.legs, cfg)
         if not legs:
             raise ValidationError(f"search config {cfg.name!r}: enables no retrieval leg "
@@ -180,7 +185,10 @@ class RetrievalEngine:
         if session_rag is not None:  # a search with no candidate never reached the expansion: observe now
             state = (yield from session_rag.observed(query, scope)).state
         timings = dict(getattr(retriever, "last_timings", {}))
-        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        if clock is not None:
+            clock.add("total", t0)
+            timings.update(clock.ms())
+        timings["total_ms"] = (time.perf_counter_ns() - t0) / 1e6
         result = SearchResult(query_id=uuid.uuid4().hex, query=query, ns=ns, preset=cfg.name, hits=hits,
                               timings_ms=timings, failed_legs=failed)
         return result, state
@@ -462,9 +470,10 @@ class Retrieval(RetrievalEngine):
         self.io = SyncIO(graph, vectors, embedder)
 
     def search(self, query: str, ns: str, k: int = 10, session: str | None = None, kinds: Any = None,
-               preset_name: str | None = None, config: SearchConfig | None = None) -> SearchResult:
+               preset_name: str | None = None, config: SearchConfig | None = None,
+               explain: bool = False) -> SearchResult:
         """Run one search; see :meth:`kgmem.KGMem.search`."""
-        return run(self.search_op(query, ns, k, session, kinds, preset_name, config), self.io)
+        return run(self.search_op(query, ns, k, session, kinds, preset_name, config, explain), self.io)
 
     def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
         """See :meth:`RetrievalEngine.context_op`."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate
 from kgmem.runner import EmbedQuery, Op, VectorQuery
 from kgmem.vectors import VectorHit
@@ -32,12 +33,16 @@ class VectorRetriever:
     def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
         """Up to ``k × overfetch`` candidates over all kinds in scope, nearest first (an operation:
         see kgmem.runner)."""
+        t0 = start(scope)
         vector = yield EmbedQuery(query)
+        lap(scope, "embed", t0)
+        t0 = start(scope)
         n = scope.k * self.config.overfetch
         hits: list[tuple[VectorHit, str]] = []
         for kind in scope.kinds:
             found = yield from self._query_kind(scope, kind, vector, n)
             hits.extend((h, kind) for h in found)
+        lap(scope, "vector", t0)
         hits.sort(key=lambda hk: hk[0].distance)
         return [
             Candidate(id=h.id, kind=kind, rank=i, score=h.similarity, text=h.document or "",

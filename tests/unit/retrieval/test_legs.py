@@ -39,7 +39,7 @@ class Graph:
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         if name == "retrieval/keyword":
-            return KEYWORD_ROWS
+            return [{"rows": KEYWORD_ROWS}]  # one row holding the candidates (keyword.cypher)
         if name == "toy/recent":
             if self.toy_error is not None:
                 raise self.toy_error
