@@ -55,7 +55,7 @@ _TIMEOUT_SETTING = re.compile(
     r"|\btimeout (?:value|parameter|argument|option|setting)s? (?:is |are )?(?:invalid|not valid|not supported)\b", _I)
 
 
-# Rules from public specifications, not from the corpus' messages (issue 9: held-out categories
+# Rules from public specifications, not from the corpus' messages (held-out categories
 # must generalise). Each list names its source.
 _SPEC_TIMEOUT = (
     _status("408|504|524"),  # RFC 9110 §15.5.9 Request Timeout, §15.6.5 Gateway Timeout; Cloudflare 524 "A timeout occurred"
@@ -171,7 +171,7 @@ _SPEC_PROVIDER = (
 )
 
 
-# Issue 9 item 5: wider coverage from specifications and widespread tool wording (each names its source).
+# Wider coverage from specifications and widespread tool wording (each names its source).
 _SPEC_TIMEOUT_MORE = (
     # Go context.DeadlineExceeded / google.api_core.exceptions.DeadlineExceeded (class name in the text).
     r"\bDeadlineExceeded\w*",
@@ -486,7 +486,7 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:incorrect|invalid) api[ _-]?key\b",
             r"\binvalid_api_key\b",
             r"\bAccessDenied\w*",
-            # Credentials missing or rejected (issue 9: what the rules missed on the training half).
+            # Credentials missing or rejected (what the rules missed on the training half).
             r"\b\w*Credentials?Error\b",
             r"\bunable to locate credentials\b",
             r"\bcould not (?:automatically )?determine credentials\b",

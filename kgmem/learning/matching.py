@@ -103,7 +103,7 @@ class Features:
     novel_lines: float
     missing_lines: float
     # A line of one is the tail of an error chain in the other ("ENOSPC: System limit …" inside "Internal watch
-    # failed: ENOSPC: System limit …"): a wrapper prefixed a step (issue 9d).
+    # failed: ENOSPC: System limit …"): a wrapper prefixed a step.
     chain_tail: float = 0.0
 
     def vector(self) -> tuple[float, ...]:
@@ -131,7 +131,7 @@ class MatchModel:
 #   python scripts/calibrate_matching.py --train-only
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
-# Weights in Features.vector() order (refit after the second training-only file, session 17).
+# Weights in Features.vector() order (fitted on the training half, command above).
 DEFAULT_MODEL = MatchModel(bias=-2.2793, weights=(0.0, 1.6246, 1.2948, 1.1394, 0.3315, 0.4103, 0.8663, 0.9032, 0.0098,
                                                   -0.88, 0.4047),
                            threshold=0.38)

@@ -28,7 +28,7 @@ def learning_status(graph: GraphStore, settings: Settings, ns: str, top: int = 5
         "spool": {**Spool(settings.spool_dir).stats(), "dir": str(settings.spool_dir),
                   "replayed_in_graph": replayed["events"], "segments_replayed": replayed["segments"]},
     }
-    try:  # conversation-analysis counters (issue 4), when that package provides them
+    try:  # conversation-analysis counters, when that package provides them
         from kgmem.analysis import stats as analysis_stats
 
         status["analysis"] = analysis_stats(settings, ns)

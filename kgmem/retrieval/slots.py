@@ -4,7 +4,7 @@ Pure (no I/O); unit-tested in tests/unit/retrieval/test_slots.py.
 
 The first Graph RAG version lifted a neighbour to ``max(own score, 0.9 × seed score)`` and sorted
 everything together. On LoCoMo conversations it was not tuned on that *lowered* recall against plain
-hybrid (issue 11): a top seed's neighbour turns displaced the second and third direct evidence of
+hybrid: a top seed's neighbour turns displaced the second and third direct evidence of
 multi-hop questions. Here the two lists stay apart:
 
 * **direct** items (found by a leg), best first, keep their relative order;
