@@ -27,7 +27,7 @@ from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.learning.adjudication import adjudicator_for
-from kgmem.learning.spool import Spool, SpoolReplayer
+from kgmem.spool import Spool, SpoolReplayer
 from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun

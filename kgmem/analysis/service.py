@@ -23,7 +23,7 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore
-from kgmem.learning.spool import SpoolReplayer
+from kgmem.spool import SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)

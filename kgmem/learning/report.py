@@ -6,7 +6,7 @@ from typing import Any
 
 from kgmem.config import Settings
 from kgmem.graph import GraphStore
-from kgmem.learning.spool import Spool
+from kgmem.spool import Spool
 
 
 def learning_status(graph: GraphStore, settings: Settings, ns: str, top: int = 5) -> dict[str, Any]:
