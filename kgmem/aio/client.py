@@ -15,8 +15,7 @@ from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
 from kgmem.analysis.curation import Curator
-from kgmem.analysis.generator import TextGenerator
-from kgmem.analysis.service import default_generator
+from kgmem.llm import TextGenerator, default_generator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.graph.schema import apply_schema_with, needs_schema, version_of
