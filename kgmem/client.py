@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 
 from kgmem.analysis import AnalysisService, TextGenerator
-from kgmem.analysis.service import default_generator
+from kgmem.llm import default_generator
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.concepts import ConceptExtractor
 from kgmem.app import Engines

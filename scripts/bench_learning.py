@@ -68,7 +68,7 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from kgmem.learning.corpus import (load_corpus, measure_corrections, measure_fix_recall, measure_with_feedback,
+    from error_corpus import (load_corpus, measure_corrections, measure_fix_recall, measure_with_feedback,
                                        measure_with_use, split_corpus)
 
     rows = load_corpus()

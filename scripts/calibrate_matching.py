@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
 from kgmem.learning.adjudication import SCOPES, asks_about  # noqa: E402
-from kgmem.learning.corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
+from error_corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 from kgmem.learning.matching import (  # noqa: E402
     DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
 from kgmem.learning.plan import describe_error  # noqa: E402

@@ -15,7 +15,7 @@ import argparse
 import sys
 from collections import Counter
 
-from kgmem.learning.corpus import four_class, load_corpus, split_corpus
+from error_corpus import four_class, load_corpus, split_corpus
 from kgmem.learning.plan import describe_error
 
 CLASSES = ("timeout", "permission", "provider_error", "rest")

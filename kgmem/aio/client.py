@@ -15,8 +15,7 @@ from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
 from kgmem.analysis.curation import Curator
-from kgmem.analysis.generator import TextGenerator
-from kgmem.analysis.service import default_generator
+from kgmem.llm import TextGenerator, default_generator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.graph.schema import apply_schema_with, needs_schema, version_of
@@ -28,7 +27,7 @@ from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.learning.adjudication import adjudicator_for
-from kgmem.learning.spool import Spool, SpoolReplayer
+from kgmem.spool import Spool, SpoolReplayer
 from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun

@@ -9,7 +9,7 @@ analysis counters of a namespace, for ``kgmem learning status``.
 from kgmem.analysis.analyzer import AnalysisResult, ConversationAnalyzer
 from kgmem.analysis.buffer import AnalysisBuffer, Job
 from kgmem.analysis.events import EVENTS, AnalysisStats
-from kgmem.analysis.generator import AnthropicGenerator, TextGenerator, Usage
+from kgmem.llm import AnthropicGenerator, TextGenerator, Usage
 from kgmem.analysis.offline import OfflineExtractor
 from kgmem.analysis.schema import ExtractedItem, parse_items
 from kgmem.analysis.service import AnalysisService, persisted_stats

@@ -1,6 +1,6 @@
 """``ConversationAnalyzer``: a window of turns → extracted items → the knowledge store.
 
-With a :class:`~kgmem.analysis.generator.TextGenerator` (an API key is set) the LLM does
+With a :class:`~kgmem.llm.TextGenerator` (an API key is set) the LLM does
 the extraction; the prompt carries the namespace's active knowledge, low-confidence items
 marked, so the same call flags contradictions. Its answer must be strict JSON
 (:mod:`kgmem.analysis.schema`): invalid items are skipped and counted, malformed output or
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
-from kgmem.analysis.generator import TextGenerator
+from kgmem.llm import TextGenerator
 from kgmem.analysis.offline import OfflineExtractor
 from kgmem.analysis.prompt import SYSTEM, build_prompt
 from kgmem.analysis.schema import ExtractedItem, parse_items

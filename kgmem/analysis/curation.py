@@ -18,7 +18,7 @@ from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
-from kgmem.learning.spool import KNOWLEDGE, SpoolReplayer
+from kgmem.spool import KNOWLEDGE, SpoolReplayer
 from kgmem.runner import Embed, Op, Read, Write, run
 
 log = logging.getLogger(__name__)

@@ -17,25 +17,16 @@ from kgmem.analysis.analyzer import ConversationAnalyzer
 from kgmem.analysis.buffer import AnalysisBuffer, Job
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats, read_persisted
-from kgmem.analysis.generator import AnthropicGenerator, TextGenerator
+from kgmem.llm import TextGenerator, default_generator
 from kgmem.analysis.session_learner import SessionLearner
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore
-from kgmem.learning.spool import SpoolReplayer
+from kgmem.spool import SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
-
-
-def default_generator(settings: Settings) -> TextGenerator | None:
-    """The Anthropic generator when a key is configured, else ``None`` (offline extraction)."""
-    if settings.anthropic.api_key is None:
-        log.info("no Anthropic API key (ANTHROPIC_API_KEY): conversation analysis uses the offline "
-                 "rule-based extractor (lower quality; items marked source=offline)")
-        return None
-    return AnthropicGenerator(settings.anthropic)
 
 
 class AnalysisService:

@@ -27,12 +27,15 @@ def _graph(settings):  # type: ignore[no-untyped-def]
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def status(ns: str | None, top: int, as_json: bool) -> None:
     """Settings, counts by category, fixes, spool/replay/drop/quarantine counters and the top errors."""
+    from kgmem.analysis import stats as analysis_stats
     from kgmem.learning.report import learning_status
 
     settings = load_settings()
+    namespace = resolve_namespace(ns, settings.namespace, "--ns")
     driver, graph = _graph(settings)
     with driver:
-        data = learning_status(graph, settings, resolve_namespace(ns, settings.namespace, "--ns"), top)
+        data = learning_status(graph, settings, namespace, top)
+    data["analysis"] = analysis_stats(settings, namespace)
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
         return

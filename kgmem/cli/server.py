@@ -72,7 +72,7 @@ def down(bolt_port: int | None, http_port: int | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
     """Show version, ports, data dir, pid and Browser URL of the local Neo4j, and the spool's counters."""
-    from kgmem.learning.spool import Spool
+    from kgmem.spool import Spool
     from kgmem.server import LocalNeo4j
 
     settings = _settings(bolt_port, http_port)

@@ -5,7 +5,7 @@ everything that writes ``Message`` and ``Session`` nodes for a live client: the
 :class:`~kgmem.conversation.TurnStore` write, opt-in write-behind
 (:class:`~kgmem.conversation.writer.TurnWriter`), and — while Neo4j is unreachable — the
 spool (turns and session ends are spooled in order and replayed by the client's
-:class:`~kgmem.learning.spool.SpoolReplayer`, same message ids).
+:class:`~kgmem.spool.SpoolReplayer`, same message ids).
 
 Conversation analysis listens rather than owns: ``on_stored`` sees each turn once it is
 stored, ``on_session_end`` each ended session, so ``kgmem.analysis`` depends on this
@@ -27,7 +27,7 @@ from typing import Any
 from kgmem.conversation.store import Turn, TurnStore, message_id, validate_turn
 from kgmem.conversation.writer import TurnWriter
 from kgmem.graph.store import UNREACHABLE
-from kgmem.learning.spool import SESSION_END, TURN, SpoolReplayer
+from kgmem.spool import SESSION_END, TURN, SpoolReplayer
 from kgmem.runner import Op, run
 
 log = logging.getLogger(__name__)

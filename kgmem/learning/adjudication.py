@@ -23,13 +23,11 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, get_args
+from typing import get_args
 
 from kgmem.config import AdjudicationScope as Scope, LearningSettings
 from kgmem.errors import GeneratorError
-
-if TYPE_CHECKING:  # the analysis package imports learning (its spool): no import cycle at run time
-    from kgmem.analysis.generator import TextGenerator
+from kgmem.llm import TextGenerator
 
 __all__ = ["SCOPES", "Borderline", "MatchAdjudicator", "Scope", "adjudicator_for", "asks_about", "in_band",
            "parse_answer"]
@@ -84,7 +82,7 @@ def asks_about(score: float | None, threshold: float, band: float, scope: Scope)
 
 
 class MatchAdjudicator:
-    """Asks a :class:`~kgmem.analysis.generator.TextGenerator` which candidates are the same error.
+    """Asks a :class:`~kgmem.llm.TextGenerator` which candidates are the same error.
 
     Args:
         generator: the LLM (the client's Anthropic generator).

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kgmem.learning.spool import LEARNING, Spool
+from kgmem.spool import LEARNING, Spool
 
 log = logging.getLogger(__name__)
 

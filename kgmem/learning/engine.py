@@ -47,7 +47,7 @@ from kgmem.learning.adjudication import Borderline, MatchAdjudicator
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
-from kgmem.learning.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
+from kgmem.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
 from kgmem.retrieval.text import lucene_query
 from kgmem.runner import (
     Embed, LocalIO, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write,

@@ -12,7 +12,7 @@ scored on the *core* of both errors (:mod:`kgmem.learning.core`), on several sig
 - embedding cosine of the core signatures (the vector leg);
 
 combined by a logistic model whose weights and threshold were fitted on the *training*
-half of the error corpus only (:mod:`kgmem.learning.corpus`; the command is in
+half of the error corpus only (scripts/error_corpus.py; the command is in
 :data:`DEFAULT_MODEL`'s comment). Before any score, the *identity guard*: two errors whose
 errno / HTTP status / database code / exception class / service code differ (both carry
 one of a kind and they share none) are never the same (:func:`keys_compatible`).

@@ -1,4 +1,7 @@
-"""What ``kgmem learning status|history`` shows (graph reads only: no model, no Chroma)."""
+"""What ``kgmem learning status|history`` shows (graph reads only: no model, no Chroma).
+
+The conversation-analysis counters that ``kgmem learning status`` also prints come from
+:mod:`kgmem.analysis`; the CLI adds them, so learning does not depend on analysis."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from typing import Any
 
 from kgmem.config import Settings
 from kgmem.graph import GraphStore
-from kgmem.learning.spool import Spool
+from kgmem.spool import Spool
 
 
 def learning_status(graph: GraphStore, settings: Settings, ns: str, top: int = 5) -> dict[str, Any]:
@@ -28,12 +31,6 @@ def learning_status(graph: GraphStore, settings: Settings, ns: str, top: int = 5
         "spool": {**Spool(settings.spool_dir).stats(), "dir": str(settings.spool_dir),
                   "replayed_in_graph": replayed["events"], "segments_replayed": replayed["segments"]},
     }
-    try:  # conversation-analysis counters, when that package provides them
-        from kgmem.analysis import stats as analysis_stats
-
-        status["analysis"] = analysis_stats(settings, ns)
-    except ImportError:
-        pass
     return status
 
 

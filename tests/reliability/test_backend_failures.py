@@ -13,7 +13,7 @@ from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.errors import GraphUnavailable
 from kgmem.graph import GraphStore, connect
-from kgmem.learning.spool import Spool
+from kgmem.spool import Spool
 from kgmem.maintenance.reindex import reindex
 from kgmem.vectors import VectorStore, open_chroma
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.graph import connect
-from kgmem.learning.spool import Spool
+from kgmem.spool import Spool
 
 from reliability_support import fingerprint, run_call, workload  # type: ignore[import-not-found]
 

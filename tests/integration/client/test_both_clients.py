@@ -233,7 +233,7 @@ def test_async_learning_spools_or_in_strict_mode_raises_when_neo4j_is_down(setti
     """As in KGMem: an unreachable Neo4j spools the event (``obs.spooled``), and with ``learning.strict``
     raises — never a silent drop. (Own home: the spool is not the shared one.)"""
     from kgmem.errors import BackendUnavailable
-    from kgmem.learning.spool import Spool
+    from kgmem.spool import Spool
 
     down = settings.model_copy(update={"home": tmp_path / "home",
                                        "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
@@ -279,7 +279,7 @@ def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(ki
     untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
     from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
-    from kgmem.learning.spool import Spool
+    from kgmem.spool import Spool
 
     private = private_neo4j("client_spool", namespace="spooled", learning={"offline_retry_s": 1.0},
                             neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0})

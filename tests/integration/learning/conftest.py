@@ -1,7 +1,9 @@
-"""Learning integration tests: make the shared test data module (near_twins.py) importable
-(--import-mode=importlib leaves sys.path alone)."""
+"""Learning integration tests: make the shared test data module (near_twins.py) and the error-corpus
+harness (scripts/error_corpus.py) importable (--import-mode=importlib leaves sys.path alone)."""
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[2] / "scripts"))

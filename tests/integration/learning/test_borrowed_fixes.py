@@ -46,7 +46,7 @@ def test_a_users_correction_reaches_a_look_alike_only_as_a_suggestion(mem: KGMem
 
 
 def test_the_corrections_measure_counts_both_rules(mem: KGMem, ns: str) -> None:
-    from kgmem.learning.corpus import CorpusRow, measure_corrections
+    from error_corpus import CorpusRow, measure_corrections
 
     rows = [CorpusRow("v", "npm_typo", "tool_error", TYPO, "https://example.org/1"),
             CorpusRow("v", "npm_typo", "tool_error", TYPO.replace("lodahs", "reqeust"), "https://example.org/2"),

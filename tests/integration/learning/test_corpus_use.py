@@ -1,10 +1,10 @@
-"""kgmem.learning.corpus.measure_with_use on the real stack (Neo4j, Chroma, the embedding model): a
+"""measure_with_use in scripts/error_corpus.py on the real stack (Neo4j, Chroma, the embedding model): a
 variant kgmem missed and the agent then resolved lends the fix to the variants after it."""
 
 from __future__ import annotations
 
 from kgmem import KGMem
-from kgmem.learning.corpus import CorpusRow, measure_fix_recall, measure_with_use
+from error_corpus import CorpusRow, measure_fix_recall, measure_with_use
 
 SRC = "https://github.com/googleapis/google-auth-library-python/issues/1"
 # Two wordings of Google's missing Application Default Credentials (a match score of ~0.24: below the

@@ -17,7 +17,7 @@ import pytest
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.graph import GraphStore, connect
-from kgmem.learning.spool import DEFERRED_PREFIX, Spool
+from kgmem.spool import DEFERRED_PREFIX, Spool
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT = "ReadTimeoutError: HTTPSConnectionPool(host='api.example.com', port=443): Read timed out. (read timeout={t})"

@@ -17,7 +17,7 @@ from kgmem.errors import BackendUnavailable
 from kgmem.graph import GraphStore, connect
 from kgmem.learning import LearningEngine
 from kgmem.learning.report import learning_status
-from kgmem.learning.spool import QUARANTINE_FILE, Spool
+from kgmem.spool import QUARANTINE_FILE, Spool
 from kgmem.vectors import VectorStore, open_chroma
 
 TIMEOUT = "ReadTimeoutError: HTTPSConnectionPool(host='api.example.com', port=443): Read timed out. (read timeout={t})"

@@ -14,7 +14,7 @@ from kgmem.conversation import Turn, message_id
 from kgmem.conversation.recorder import TurnRecorder
 from kgmem.conversation.store import Recorded
 from kgmem.errors import GraphUnavailable, ValidationError
-from kgmem.learning.spool import SESSION_END, TURN
+from kgmem.spool import SESSION_END, TURN
 from kgmem.runner import Op, SyncIO, run
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from kgmem.errors import ValidationError
 from kgmem.learning.categories import _window
-from kgmem.learning.corpus import load_corpus
+from error_corpus import load_corpus
 from kgmem.learning.normalize import ERROR_MAX_CHARS, bound_error_text
 from kgmem.learning.plan import ErrorDescriber, describe_error, prepare
 

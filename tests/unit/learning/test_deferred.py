@@ -13,7 +13,7 @@ import pytest
 from kgmem.learning.deferred import (
     DeferredSegment, Flusher, KnownPatterns, flush_due, flush_wait, indexed_ids,
 )
-from kgmem.learning.spool import DEFERRED_PREFIX, Spool
+from kgmem.spool import DEFERRED_PREFIX, Spool
 
 
 def test_known_patterns_is_a_bounded_lru_per_namespace() -> None:

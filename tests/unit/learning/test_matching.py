@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from kgmem.learning.corpus import CorpusRow, load_corpus, split_corpus, split_of
+from error_corpus import CorpusRow, load_corpus, split_corpus, split_of
 from kgmem.learning.matching import (DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score,
                                     near_twins)
 from kgmem.learning.plan import describe_error
@@ -225,7 +225,7 @@ def _write(path, rows) -> None:
 
 
 def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
-    from kgmem.learning.corpus import corpus_files
+    from error_corpus import corpus_files
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus.jsonl", [{**row, "group": "base"}])
     _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "tr"}, {**row, "group": "tr"},
@@ -239,7 +239,7 @@ def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
 
 
 def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_refused(tmp_path) -> None:
-    from kgmem.learning.corpus import CorpusError, corpus_files
+    from error_corpus import CorpusError, corpus_files
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "g"}])
     _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "group": "g"}])

@@ -1,4 +1,8 @@
-"""Text generation for the analyzer: a one-method protocol and its Anthropic implementation.
+"""Text generation by an LLM: a one-method protocol, its Anthropic implementation, and the default.
+
+Conversation analysis (:mod:`kgmem.analysis`) and match adjudication
+(:mod:`kgmem.learning.adjudication`) both take a :class:`TextGenerator`; this module depends on
+neither, so they do not depend on each other.
 
 :class:`AnthropicGenerator` calls the Messages API through the official ``anthropic``
 SDK. The SDK's own retries are switched off so that one policy (tenacity, exponential
@@ -16,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from kgmem.config import AnthropicSettings
+from kgmem.config import AnthropicSettings, Settings
 from kgmem.errors import ConfigError, GeneratorError
 
 log = logging.getLogger(__name__)
@@ -145,3 +149,12 @@ class AnthropicGenerator:
         with self._lock:
             for key, n in deltas.items():
                 setattr(self.usage, key, getattr(self.usage, key) + n)
+
+
+def default_generator(settings: Settings) -> TextGenerator | None:
+    """The Anthropic generator when a key is configured, else ``None`` (offline extraction)."""
+    if settings.anthropic.api_key is None:
+        log.info("no Anthropic API key (ANTHROPIC_API_KEY): conversation analysis uses the offline "
+                 "rule-based extractor (lower quality; items marked source=offline)")
+        return None
+    return AnthropicGenerator(settings.anthropic)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kgmem.learning.spool import QUARANTINE_FILE, Spool
+from kgmem.spool import QUARANTINE_FILE, Spool
 
 
 def test_append_is_durable_and_numbered(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def test_lines_no_replay_can_apply_are_quarantined_once_and_the_rest_kept(tmp_pa
 
 
 def test_lines_carry_their_kind_and_old_lines_count_as_learning(tmp_path: Path) -> None:
-    from kgmem.learning.spool import KNOWLEDGE, LEARNING, TURN, _groups
+    from kgmem.spool import KNOWLEDGE, LEARNING, TURN, _groups
 
     spool = Spool(tmp_path)
     spool.append([{"ns": "a", "tool": "t"}])  # the default kind

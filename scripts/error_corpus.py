@@ -15,6 +15,10 @@ depends on results:
 A group must lie in one half, and a hard negative in the half of the group it imitates
 (:func:`load_corpus` checks both). Weights and thresholds are calibrated on ``train`` only;
 tests assert on ``test``.
+
+This is the evaluation harness of the learning engine, not part of the kgmem package: it reads
+the repository's ``tests/data``. The scripts next to it import it by name (``scripts/`` is their
+``sys.path[0]``); tests put ``scripts/`` on ``sys.path`` in their ``conftest.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any, Literal
 __all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR",
            "measure_fix_recall", "measure_with_feedback", "measure_with_use", "measure_corrections"]
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "tests" / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data"  # a source checkout: not shipped in the wheel
 Split = Literal["train", "test"]
 
 
