@@ -85,12 +85,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], help="SearchConfig override key=value")
     ap.add_argument("--system", action="append", default=[], help="name:key=value,key=value (more systems)")
     ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP")
+    ap.add_argument("--questions", default="", help="only these question ids or types, comma-separated, in this "
+                    "order (each history is ~500 turns to ingest)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
     with gzip.open(args.data, "rt", encoding="utf-8") as fh:
         data = json.load(fh)
+    if args.questions:
+        wanted = args.questions.split(",")
+        data = [q for w in wanted for q in data if w in (q["question_id"], q["question_type"])]
+        if not data:
+            raise SystemExit(f"--questions: none of {wanted} in {args.data}")
     base = PRESETS["balanced"].with_overrides(**parse_overrides(args.overrides))
     systems: dict[str, SearchConfig] = {
         "kg-hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False),
@@ -127,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows[name].append(s)
                 by_type[(name, item["question_type"])].append(s)
             print(f"{item['question_id']} ({item['question_type']}): {len(events)} events, "
-                  f"{report.seconds:.0f}s ingest", flush=True)
+                  f"{report.seconds:.0f}s ingest; recall@10 "
+                  + ", ".join(f"{n} {rows[n][-1]['recall@10']:.2f}" for n in systems), flush=True)
     finally:
         for ns in namespaces:
             mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
@@ -137,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp.cleanup()
 
     cols = ["recall@5", "recall@10", "recall@20", "mrr", "session_any@5", "session_any@10", "session_all@10"]
-    print(f"\nLongMemEval ({args.data.name}): {len(data)} questions; search k=20")
+    print(f"\nLongMemEval ({args.data.name}): {len(data)} questions ({args.questions or 'all'}); search k=20")
     print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms |\n" + "|---" * (len(cols) + 3) + "|")
     figures: dict[str, Any] = {"systems": {}, "types": {}}
     for name, per in rows.items():

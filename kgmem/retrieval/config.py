@@ -78,11 +78,13 @@ class SearchConfig(BaseModel):
     # The neighbours then compete for positions of the ranking (kgmem.retrieval.concept_hop.place): never
     # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
     # reserved slot (every concept_slot_every-th; 0 = none).
-    concept_hop: bool = False
+    # Defaults chosen on LoCoMo conv-26 and reported on conv-30, and the other way round (two-fold,
+    # docs/retrieval.md "Concept hop: two-fold on LoCoMo").
+    concept_hop: bool = True
     concept_seeds: int = Field(3, ge=0)
     concept_seed_pool: int = Field(30, ge=0)
     concept_per_seed: int = Field(10, ge=0, le=200)
-    concept_max_df: int = Field(30, ge=2)
+    concept_max_df: int = Field(15, ge=2)
     concept_alpha: float = Field(1.0, ge=0.0)
     concept_query_boost: float = Field(1.0, ge=0.0)
     concept_cap: float = Field(1.0, gt=0.0)
