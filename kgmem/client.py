@@ -80,7 +80,8 @@ class KGMem:
                                    self.settings.retrieval.overrides(),
                                    query_ttl_hours=self.settings.retrieval.query_ttl_hours,
                                    thompson_seed=self.settings.retrieval.thompson_seed,
-                                   overlay_ttl_hours=self.settings.retrieval.overlay_ttl_hours)
+                                   overlay_ttl_hours=self.settings.retrieval.overlay_ttl_hours,
+                                   concepts=self.concepts)
         # -- conversation (kgmem/conversation) and its analysis (docs/design.md §5; kgmem/analysis) --
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict) and are replayed by it, in order.

@@ -70,16 +70,17 @@ class AsyncKGMem:
                          else Embedder(self.settings.embedding, self.settings.models_dir))
         self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
         self.io: AsyncIO | None = None
+        # Concept extraction runs inside the operations (a few ms of CPU per text, on the loop).
+        self.concepts = ConceptExtractor(self.settings.concepts)
         r = self.settings.retrieval
         self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
-                                         thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours)
+                                         thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours,
+                                         concepts=self.concepts)
         # The sync engines' operations, run here on the async stores (their sync stores stay unset).
         # The spool is the sync client's: the same files, replayed by the same operations; a replay
         # already running in this process is skipped rather than waited for (wait=False: the loop).
         replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
         generator = generator if generator is not None else default_generator(self.settings)
-        # Concept extraction runs inside the operations (a few ms of CPU per text, on the loop).
-        self.concepts = ConceptExtractor(self.settings.concepts)
         self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer,
                                        adjudicator=adjudicator_for(generator, self.settings.learning),
                                        concepts=self.concepts)

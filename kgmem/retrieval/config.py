@@ -70,6 +70,30 @@ class SearchConfig(BaseModel):
     hop_decay: float = Field(0.9, gt=0.0, le=1.0, description="score multiplier per hop")
     expansion_seeds: int = Field(1, ge=0, description="top fused candidates the traversal starts from")
     expansion_per_seed: int = Field(6, ge=0)
+    # -- concept hop (kgmem.retrieval.concept_hop) ------------------------------------------
+    # From the best concept_seeds candidates and each question concept's best candidate (of the first
+    # concept_seed_pool), through the concepts they MENTION that at most concept_max_df memories mention,
+    # to the other memories mentioning them: score = concept_weight × Σ seeds' fused score ×
+    # min(concept_cap, Σ df^-concept_alpha, × concept_query_boost for a concept the question names).
+    # The neighbours then compete for positions of the ranking (kgmem.retrieval.concept_hop.place): never
+    # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
+    # reserved slot (every concept_slot_every-th; 0 = none).
+    # Weights chosen on LoCoMo conv-26 and reported on conv-30, and the other way round (two-fold,
+    # docs/retrieval.md "Concept hop: two-fold on LoCoMo"). Off in `balanced`: on the LongMemEval check
+    # it lost an evidence turn that hybrid and the hop-less default keep (a result must hold on both);
+    # on in `deep`, or per search with concept_hop=True.
+    concept_hop: bool = False
+    concept_seeds: int = Field(3, ge=0)
+    concept_seed_pool: int = Field(30, ge=0)
+    concept_per_seed: int = Field(10, ge=0, le=200)
+    concept_max_df: int = Field(15, ge=2)
+    concept_alpha: float = Field(1.0, ge=0.0)
+    concept_query_boost: float = Field(1.0, ge=0.0)
+    concept_cap: float = Field(1.0, gt=0.0)
+    concept_weight: float = Field(1.0, ge=0.0)
+    concept_margin: float = Field(0.0, ge=0.0)
+    concept_slot_every: int = Field(0, ge=0)
+    concept_slot_start: int = Field(3, ge=1)
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
     confidence_weight: float = Field(0.3, ge=0.0, le=1.0)
@@ -110,8 +134,10 @@ PRESETS: dict[str, SearchConfig] = {
     "fast": SearchConfig(name="fast", use_graph=False, use_quality=False, hops=0, overfetch=2),
     # The default: both legs, 1-hop expansion from the best seeds.
     "balanced": SearchConfig(name="balanced"),
-    # Wider candidate pools and 2-hop traversal (similar errors' fixes, knowledge via shared entities).
-    "deep": SearchConfig(name="deep", overfetch=5, hops=2, expansion_seeds=20, expansion_per_seed=10),
+    # Wider candidate pools, 2-hop traversal (similar errors' fixes, knowledge via shared entities) and
+    # the concept hop (memories that share a specific concept with the best hits).
+    "deep": SearchConfig(name="deep", overfetch=5, hops=2, expansion_seeds=20, expansion_per_seed=10,
+                         concept_hop=True),
 }
 
 

@@ -8,16 +8,20 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kgmem.concepts import concept_id, normalise_key
 from kgmem.kinds import LABEL_KINDS
-from kgmem.retrieval import fusion, slots
+from kgmem.retrieval import concept_hop, fusion, slots
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, SearchHit
-from kgmem.runner import Op, Read
+from kgmem.runner import Gather, Op, Read
+
+if TYPE_CHECKING:
+    from kgmem.concepts import ConceptExtractor
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +33,12 @@ class GraphRAGRetriever:
     """Hybrid candidates, expanded through the graph and re-ranked by learned quality."""
 
     def __init__(self, hybrid: HybridRetriever, config: SearchConfig,
-                 sample: Callable[[float, float], float] | None = None) -> None:
+                 sample: Callable[[float, float], float] | None = None,
+                 concepts: "ConceptExtractor | None" = None) -> None:
         self.hybrid = hybrid
         self.config = config
+        # The question's concepts for the concept hop (None: its capitalised names, normalised).
+        self.concepts = concepts
         # Thompson sampling of the usage posterior (config.usage_sampling); None = the posterior mean.
         self.sample = sample if config.usage_sampling == "thompson" else None
         self.last_timings: dict[str, float] = {}
@@ -44,19 +51,24 @@ class GraphRAGRetriever:
             self.last_timings = dict(self.hybrid.last_timings)
             return []
         t0 = time.perf_counter_ns()
-        rows = yield from self._expand(first, scope, query)
+        hop_cands: list[Candidate] = []
+        if self.config.concept_hop and self.config.use_graph:  # its read runs beside the expansion's
+            rows, hop_cands = yield Gather((self._expand(first, scope, query),
+                                            self._concept_hop(first, scope, query)))
+        else:
+            rows = yield from self._expand(first, scope, query)
         lap(scope, "expand", t0)
         t1 = time.perf_counter_ns()
         props, graph_cands = self._neighbours(first, rows)
         # Items the graph no longer has (a stale vector) or that were deactivated are dropped.
         legs = {leg: [c for c in cands if c.id in props] for leg, cands in legs.items()}
         legs = {leg: [_rerank(c, i) for i, c in enumerate(cands, start=1)] for leg, cands in legs.items()}
-        for c in graph_cands:
+        for c in [*graph_cands, *hop_cands]:
             props.setdefault(c.id, c.props)
         lap(scope, "rank", t1)
         fused = self.hybrid.fuse(legs, scope)
         t2 = start(scope)
-        hits = self._rank(fused, graph_cands, props, scope.k)
+        hits = self._rank(fused, graph_cands, props, scope.k, hop_cands)
         lap(scope, "rank", t2)
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
@@ -114,8 +126,38 @@ class GraphRAGRetriever:
         ]
         return props, graph_cands
 
+    def _concept_hop(self, fused: list[fusion.Fused], scope: Scope, query: str) -> Op[list[Candidate]]:
+        """Neighbours through shared concepts (:mod:`kgmem.retrieval.concept_hop`), one round trip."""
+        cfg = self.config
+        if self.concepts is not None:
+            keys = [m.key for m in self.concepts.extract(query)]
+        else:
+            keys = [normalise_key(name) for name in slots.query_names(query)]
+        walkable = [f for f in fused if KIND_LABELS[f.kind] != "Entity"]
+        seeds = concept_hop.pick_seeds([(f.id, f.score, _searchable(f)) for f in walkable], keys,
+                                       cfg.concept_seeds, cfg.concept_seed_pool)
+        if not seeds or cfg.concept_per_seed == 0:
+            return []
+        kinds = {f.id: f.kind for f in walkable}
+        rows = yield Read("retrieval/concept_hop", dict(
+            ns=scope.ns, seeds=[{"id": i, "label": KIND_LABELS[kinds[i]]} for i in seeds],
+            max_df=cfg.concept_max_df, alpha=cfg.concept_alpha, per_seed=cfg.concept_per_seed,
+            labels=scope.labels, session=scope.session))
+        found = {n["id"]: n for row in rows for n in row["neighbours"]}
+        scored = concept_hop.neighbour_scores(
+            ((row["seed"], n["id"], [concept_hop.Shared(c["key"], c["df"]) for c in n["shared"]])
+             for row in rows for n in row["neighbours"]),
+            seeds, keys, alpha=cfg.concept_alpha, max_df=cfg.concept_max_df, query_boost=cfg.concept_query_boost,
+            cap=cfg.concept_cap, weight=cfg.concept_weight)
+        return [
+            Candidate(id=nb.id, kind=LABEL_KINDS[found[nb.id]["label"]], rank=i, score=nb.score,
+                      text=found[nb.id]["text"] or "", props={k: found[nb.id].get(k) for k in _PROP_KEYS},
+                      path=(nb.via[0][0], "MENTIONS", concept_id(scope.ns, nb.via[0][1]), "MENTIONS", nb.id))
+            for i, nb in enumerate(scored, start=1)
+        ]
+
     def _rank(self, fused: list[fusion.Fused], graph_cands: list[Candidate], props: dict[str, dict[str, Any]],
-              k: int) -> list[SearchHit]:
+              k: int, hop_cands: list[Candidate] = ()) -> list[SearchHit]:
         """Quality-adjust direct hits and neighbours, then let neighbours compete for slots
         (:func:`kgmem.retrieval.slots.interleave`)."""
         cfg = self.config
@@ -139,16 +181,22 @@ class GraphRAGRetriever:
             [(c.id, cfg.graph_weight * c.score * quality(c.id, c.kind)) for c in graph_cands],
             k, cfg.graph_margin, cfg.graph_slot_every, cfg.graph_slot_start,
         )
+        hop = {c.id: c for c in hop_cands}
+        if hop:
+            placed = concept_hop.place(
+                [(p.id, p.score, p.source) for p in placed],
+                [(c.id, c.score * quality(c.id, c.kind)) for c in hop_cands],
+                k, cfg.concept_margin, cfg.concept_slot_every, cfg.concept_slot_start)
         hits = []
         for item in placed:
             f = direct.get(item.id)
-            if item.source == "graph":
-                cand = graph[item.id]
+            if item.source in ("graph", "concept"):
+                cand, weight = (graph[item.id], cfg.graph_weight) if item.source == "graph" else (hop[item.id], 1.0)
                 base = f.score if f is not None else 0.0
                 f = fusion.Fused(cand.id, cand.kind, base, dict(f.breakdown) if f else {},
                                  {**(f.by_leg if f else {}), "graph": cand})
-                f.breakdown["graph"] = cfg.graph_weight * cand.score - base
-                f.score = cfg.graph_weight * cand.score
+                f.breakdown[item.source] = weight * cand.score - base
+                f.score = weight * cand.score
             breakdown = dict(f.breakdown)
             breakdown["fused"] = f.score
             breakdown.update(factors.get(f.id, {}))

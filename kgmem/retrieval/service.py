@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 import numpy as np
@@ -39,6 +39,9 @@ from kgmem.retrieval.timing import StageClock
 from kgmem.retrieval.types import Judgement, SearchResult
 from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
+
+if TYPE_CHECKING:
+    from kgmem.concepts import ConceptExtractor
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +94,16 @@ class RetrievalEngine:
             legs a config enables, in this order.
         overlay_ttl_hours: a session idle this long (no search, no feedback) that never called
             ``end_session`` has its overlay merged like an ended one (:meth:`expire_overlays_op`).
+        concepts: the concept extractor the writers use (the concept hop reads the question's concepts
+            with it); None = the question's capitalised names.
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
                  query_ttl_hours: float = 168.0, thompson_seed: int | None = None,
-                 legs: Sequence[LegSpec] = DEFAULT_LEGS, overlay_ttl_hours: float = 24.0) -> None:
+                 legs: Sequence[LegSpec] = DEFAULT_LEGS, overlay_ttl_hours: float = 24.0,
+                 concepts: "ConceptExtractor | None" = None) -> None:
         self.legs = check_registry(legs)
+        self.concepts = concepts
         self.default_preset = default_preset
         self.overrides = dict(overrides or {})
         preset(default_preset).with_overrides(**self.overrides)  # fail at start-up on a bad name or value
@@ -130,8 +137,8 @@ class RetrievalEngine:
         if not traverse:
             return hybrid
         if observe is not None:
-            return _SessionGraphRAG(hybrid, config, self._sample, observe)
-        return GraphRAGRetriever(hybrid, config, self._sample)
+            return _SessionGraphRAG(hybrid, config, self._sample, observe, self.concepts)
+        return GraphRAGRetriever(hybrid, config, self._sample, self.concepts)
 
     def search_op(
         self,
@@ -430,8 +437,8 @@ class _SessionGraphRAG(GraphRAGRetriever):
     before the overlay is read, which it reaches as the session's epoch (damping per shift)."""
 
     def __init__(self, hybrid: HybridRetriever, config: SearchConfig, sample: Callable[[float, float], float],
-                 observe: _Observe) -> None:
-        super().__init__(hybrid, config, sample)
+                 observe: _Observe, concepts: "ConceptExtractor | None" = None) -> None:
+        super().__init__(hybrid, config, sample, concepts)
         self._observe = observe
         self._done = False
         self.state: bqar.ShiftState | None = None
@@ -461,9 +468,9 @@ class Retrieval(RetrievalEngine):
     def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
                  overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
                  thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS,
-                 overlay_ttl_hours: float = 24.0) -> None:
+                 overlay_ttl_hours: float = 24.0, concepts: "ConceptExtractor | None" = None) -> None:
         super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed,
-                         legs=legs, overlay_ttl_hours=overlay_ttl_hours)
+                         legs=legs, overlay_ttl_hours=overlay_ttl_hours, concepts=concepts)
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder

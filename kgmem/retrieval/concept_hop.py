@@ -1,0 +1,193 @@
+"""The concept hop: from strong seeds, through the concepts they MENTION, to other memories.
+
+Pure weighting (no I/O; unit-tested in tests/unit/retrieval/test_concept_hop.py). The read is
+``cypher/retrieval/concept_hop.cypher`` (one round trip); :class:`kgmem.retrieval.graph.GraphRAGRetriever`
+wires the two together when ``SearchConfig.concept_hop`` is on.
+
+* **Seeds** (:func:`pick_seeds`): the best ``concept_seeds`` fused candidates, plus, for every concept
+  the question names, the best candidate of the first ``concept_seed_pool`` whose text names it — so a
+  question about two people expands from each person's best turn, not twice from the first one's.
+* **Specificity** (:func:`specificity`): a shared concept counts ``df ** -alpha`` (HippoRAG damps a
+  phrase by the number of passages that contain it; alpha 1 is its ``1/df``); a concept more than
+  ``max_df`` memories mention (a speaker's name that every turn carries) counts nothing, and the read
+  never walks it, which also bounds the fan-out.
+* **Neighbour score** (:func:`neighbour_scores`): Σ over the seeds that reach it of the seed's fused
+  score × min(cap, Σ over shared concepts of their specificity, × ``query_boost`` for a concept the
+  question names) × ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop
+  question) adds both.
+* **Slots** (:func:`place`): neighbours never reorder the ranking they enter; one takes a position only
+  when it beats the item there by ``× (1 + margin)`` or the position is one of its reserved slots
+  (every ``slot_every``-th from ``slot_start``), and never one before ``slot_start``: a strong direct hit
+  is not pushed out of the head.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kgmem.concepts import normalise_key
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A concept a seed and a neighbour both mention: its key and how many memories mention it."""
+
+    key: str
+    df: int
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A memory reached through shared concepts: its score and the (seed id, concept key) that led there
+    (the strongest first)."""
+
+    id: str
+    score: float
+    via: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One ranked position: ``source`` is the ranking's own (``"direct"``, ``"graph"``) or ``"concept"``."""
+
+    id: str
+    score: float
+    source: str
+
+
+def specificity(df: int, alpha: float, max_df: int) -> float:
+    """How much one shared concept says: ``df ** -alpha``; 0 when more than ``max_df`` memories (or fewer
+    than two: nothing to share) mention it."""
+    if alpha < 0 or max_df < 0:
+        raise ValueError("specificity: alpha and max_df must be >= 0")
+    if df < 2 or df > max_df:
+        return 0.0
+    return float(df) ** -alpha
+
+
+def _mentions(key: str) -> re.Pattern[str]:
+    # A key names a text when its words start words of the normalised text: "painting" finds
+    # "paintings", "support group" finds "support groups" (keys are lemmatised, texts are not).
+    words = [re.escape(w) for w in key.split()]
+    return re.compile(r"\b" + r"\w*\s+".join(words))
+
+
+def pick_seeds(ranked: Sequence[tuple[str, float, str]], keys: Sequence[str], top: int, pool: int) -> dict[str, float]:
+    """The seeds of the hop and their scores.
+
+    Args:
+        ranked: ``(id, fused score, text)`` of the fused candidates, best first.
+        keys: the question's concept keys (:meth:`kgmem.concepts.ConceptExtractor.extract`).
+        top: the first ``top`` candidates are seeds whatever they mention.
+        pool: for each key, the best of the first ``pool`` candidates whose text names it is a seed too.
+    Returns ``{id: fused score}``, best first.
+    """
+    if top < 0 or pool < 0:
+        raise ValueError("pick_seeds: top and pool must be >= 0")
+    seeds: dict[str, float] = {item_id: score for item_id, score, _ in ranked[:top]}
+    head = [(item_id, score, normalise_key(text)) for item_id, score, text in ranked[:pool]]
+    for key in dict.fromkeys(k for k in keys if k):
+        pattern = _mentions(key)
+        for item_id, score, text in head:
+            if pattern.search(text):
+                seeds.setdefault(item_id, score)
+                break
+    return dict(sorted(seeds.items(), key=lambda kv: -kv[1]))
+
+
+def neighbour_scores(
+    reached: Iterable[tuple[str, str, Sequence[Shared]]],
+    seeds: Mapping[str, float],
+    question_keys: Iterable[str] = (),
+    *,
+    alpha: float = 1.0,
+    max_df: int = 50,
+    query_boost: float = 1.0,
+    cap: float = 1.0,
+    weight: float = 1.0,
+) -> list[Neighbour]:
+    """Score every neighbour the read returned.
+
+    Args:
+        reached: ``(seed id, neighbour id, concepts they share)`` rows.
+        seeds: each seed's fused score (:func:`pick_seeds`).
+        question_keys: concepts the question names (× ``query_boost`` when shared).
+        alpha, max_df: :func:`specificity`.
+        cap: the most one seed's shared concepts can add up to (a long turn sharing many mid-frequency
+            words with the seed is not a better neighbour than one sharing a rare name).
+        weight: scales every neighbour score against the direct hits' fused scores.
+    Returns the neighbours with a score above 0, best first (ties by id, so the order is stable).
+    """
+    if cap <= 0 or weight < 0 or query_boost < 0:
+        raise ValueError("neighbour_scores: cap must be > 0, weight and query_boost >= 0")
+    asked = set(question_keys)
+    total: dict[str, float] = {}
+    via: dict[str, list[tuple[float, str, str]]] = {}
+    for seed_id, item_id, shared in reached:
+        if item_id == seed_id:
+            continue
+        spec = 0.0
+        best = (0.0, "")
+        for c in shared:
+            s = specificity(c.df, alpha, max_df) * (query_boost if c.key in asked else 1.0)
+            spec += s
+            best = max(best, (s, c.key))
+        contribution = weight * seeds.get(seed_id, 0.0) * min(cap, spec)
+        if contribution <= 0:
+            continue
+        total[item_id] = total.get(item_id, 0.0) + contribution
+        via.setdefault(item_id, []).append((contribution, seed_id, best[1]))
+    ranked = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [Neighbour(i, s, tuple((seed, key) for _, seed, key in sorted(via[i], reverse=True))) for i, s in ranked]
+
+
+def place(
+    ranking: Sequence[tuple[str, float, str]],
+    neighbours: Sequence[tuple[str, float]],
+    k: int,
+    margin: float = 0.0,
+    slot_every: int = 0,
+    slot_start: int = 1,
+) -> list[Placed]:
+    """Let ``neighbours`` compete for positions of ``ranking`` (kept in its order) up to ``k``.
+
+    Args:
+        ranking: ``(id, score, source)`` as ranked so far (direct hits and graph neighbours).
+        neighbours: ``(id, score)`` of the concept hop, any order; an id already ranked is ignored
+            unless ranked below ``k``, where it may be lifted.
+        k: positions to fill.
+        margin: a neighbour takes an ordinary position only with a score > ``(1 + margin) ×`` the score
+            of the item that would go there.
+        slot_every: every ``slot_every``-th position from ``slot_start`` on is offered to the best
+            remaining neighbour first; 0 = none.
+        slot_start: no neighbour takes a position before this one (1-based).
+    """
+    if k < 0 or margin < 0 or slot_every < 0 or slot_start < 1:
+        raise ValueError("place: k, margin and slot_every must be >= 0 and slot_start >= 1")
+    head_ids = {item_id for item_id, _, _ in ranking[:k]}
+    queue = [n for n in sorted(neighbours, key=lambda x: -x[1]) if n[0] not in head_ids]
+    placed: dict[str, Placed] = {}
+    i = j = 0
+    while len(placed) < k:
+        while i < len(ranking) and ranking[i][0] in placed:
+            i += 1
+        while j < len(queue) and queue[j][0] in placed:
+            j += 1
+        if i >= len(ranking) and j >= len(queue):
+            break
+        position = len(placed) + 1
+        reserved = slot_every > 0 and position >= slot_start and (position - slot_start) % slot_every == slot_every - 1
+        take = j < len(queue) and position >= slot_start and (
+            i >= len(ranking) or reserved or queue[j][1] > (1.0 + margin) * ranking[i][1])
+        if take:
+            placed[queue[j][0]] = Placed(queue[j][0], queue[j][1], "concept")
+            j += 1
+        elif i < len(ranking):
+            item_id, score, source = ranking[i]
+            placed[item_id] = Placed(item_id, score, source)
+            i += 1
+        else:
+            break  # only neighbours left, and this position is closed to them
+    return list(placed.values())

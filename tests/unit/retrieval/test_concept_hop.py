@@ -1,0 +1,154 @@
+"""The concept hop's weighting: specificity, seed choice, neighbour scores, slot competition."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, place, specificity
+
+
+# -- specificity ------------------------------------------------------------------------------
+def test_specificity_damps_by_document_frequency():
+    assert specificity(2, 1.0, 50) == pytest.approx(0.5)
+    assert specificity(10, 1.0, 50) == pytest.approx(0.1)
+    assert specificity(4, 0.5, 50) == pytest.approx(0.5)
+    assert specificity(9, 0.0, 50) == 1.0  # alpha 0: no damping
+
+
+def test_a_concept_above_the_cap_or_mentioned_once_counts_nothing():
+    assert specificity(51, 1.0, 50) == 0.0  # the speaker's name every turn carries
+    assert specificity(50, 1.0, 50) == pytest.approx(0.02)
+    assert specificity(1, 1.0, 50) == 0.0  # nobody else mentions it
+    assert specificity(0, 1.0, 50) == 0.0
+
+
+def test_specificity_rejects_negative_settings():
+    with pytest.raises(ValueError):
+        specificity(3, -1.0, 50)
+
+
+# -- seeds ------------------------------------------------------------------------------------
+RANKED = [
+    ("t1", 0.09, "Caroline: I went to the LGBTQ support group yesterday."),
+    ("t2", 0.08, "Melanie: Caroline, that sounds lovely."),
+    ("t3", 0.07, "Melanie: My kids loved the pottery workshop."),
+    ("t4", 0.06, "Caroline: Melanie's paintings are in the Sunflower gallery now."),
+]
+
+
+def test_the_top_candidates_are_seeds_with_their_scores():
+    assert pick_seeds(RANKED, [], top=2, pool=30) == {"t1": 0.09, "t2": 0.08}
+
+
+def test_each_question_concept_adds_its_best_candidate():
+    seeds = pick_seeds(RANKED, ["pottery workshop", "sunflower"], top=1, pool=30)
+    assert seeds == {"t1": 0.09, "t3": 0.07, "t4": 0.06}
+
+
+def test_a_lemmatised_key_finds_the_inflected_text_and_not_a_word_inside_another():
+    assert "t4" in pick_seeds(RANKED, ["painting"], top=0, pool=30)  # "paintings"
+    assert pick_seeds(RANKED, ["kid"], top=0, pool=30) == {"t3": 0.07}
+    assert pick_seeds(RANKED, ["up"], top=0, pool=30) == {}  # not inside "support" / "group"
+
+
+def test_the_pool_bounds_where_a_question_concept_looks():
+    assert pick_seeds(RANKED, ["sunflower"], top=0, pool=3) == {}
+    assert pick_seeds(RANKED, ["sunflower"], top=0, pool=4) == {"t4": 0.06}
+
+
+# -- neighbour scores ---------------------------------------------------------------------------
+def test_neighbour_score_is_seed_score_times_specificity():
+    out = neighbour_scores([("s", "n", [Shared("marisol", 2)])], {"s": 0.08})
+    assert [(n.id, n.via) for n in out] == [("n", (("s", "marisol"),))]
+    assert out[0].score == pytest.approx(0.08 * 0.5)
+
+
+def test_a_rare_concept_beats_a_common_one_and_a_hub_counts_nothing():
+    out = neighbour_scores([("s", "rare", [Shared("lisbon", 2)]), ("s", "common", [Shared("painting", 20)]),
+                            ("s", "hub", [Shared("caroline", 400)])], {"s": 1.0}, max_df=50)
+    assert [n.id for n in out] == ["rare", "common"]
+    assert out[1].score == pytest.approx(1 / 20)
+
+
+def test_a_stronger_seed_gives_a_stronger_neighbour():
+    out = neighbour_scores([("weak", "a", [Shared("x", 3)]), ("strong", "b", [Shared("y", 3)])],
+                           {"weak": 0.02, "strong": 0.09})
+    assert [n.id for n in out] == ["b", "a"]
+    assert out[0].score / out[1].score == pytest.approx(4.5)
+
+
+def test_shared_concepts_add_up_to_the_cap():
+    shared = [Shared("a", 2), Shared("b", 2), Shared("c", 2)]
+    assert neighbour_scores([("s", "n", shared)], {"s": 1.0}, cap=1.0)[0].score == pytest.approx(1.0)
+    assert neighbour_scores([("s", "n", shared)], {"s": 1.0}, cap=5.0)[0].score == pytest.approx(1.5)
+
+
+def test_a_concept_the_question_names_is_boosted():
+    rows = [("s", "named", [Shared("lisbon", 4)]), ("s", "other", [Shared("tile", 4)])]
+    out = neighbour_scores(rows, {"s": 1.0}, ["lisbon"], query_boost=2.0)
+    assert [(n.id, n.score) for n in out] == [("named", pytest.approx(0.5)), ("other", pytest.approx(0.25))]
+
+
+def test_a_bridge_reached_from_two_seeds_adds_both():
+    out = neighbour_scores([("s1", "bridge", [Shared("x", 2)]), ("s2", "bridge", [Shared("y", 2)]),
+                            ("s1", "single", [Shared("z", 2)])], {"s1": 0.1, "s2": 0.1})
+    assert [n.id for n in out] == ["bridge", "single"]
+    assert out[0].score == pytest.approx(0.1)
+    assert {seed for seed, _ in out[0].via} == {"s1", "s2"}
+
+
+def test_weight_scales_and_a_seed_is_not_its_own_neighbour():
+    out = neighbour_scores([("s", "s", [Shared("x", 2)]), ("s", "n", [Shared("x", 2)])], {"s": 0.1}, weight=3.0)
+    assert [(n.id, n.score) for n in out] == [("n", pytest.approx(0.15))]
+
+
+def test_neighbour_scores_rejects_bad_settings():
+    with pytest.raises(ValueError):
+        neighbour_scores([], {}, cap=0.0)
+
+
+# -- slots --------------------------------------------------------------------------------------
+RANKING = [("d1", 0.09, "direct"), ("d2", 0.08, "direct"), ("g1", 0.07, "graph"), ("d3", 0.03, "direct")]
+
+
+def ids(placed):
+    return [(p.id, p.source) for p in placed]
+
+
+def test_a_neighbour_never_takes_a_position_before_slot_start():
+    placed = place(RANKING, [("n", 1.0)], k=4, slot_start=3)
+    assert ids(placed)[:2] == [("d1", "direct"), ("d2", "direct")]
+    assert ids(placed)[2] == ("n", "concept")
+
+
+def test_a_neighbour_takes_an_ordinary_position_only_by_the_margin():
+    assert ("n", "concept") not in ids(place(RANKING, [("n", 0.05)], k=3, margin=0.0, slot_start=1))
+    assert ids(place(RANKING, [("n", 0.05)], k=4, margin=0.0, slot_start=1))[3] == ("n", "concept")  # > d3's 0.03
+    assert ("n", "concept") not in ids(place(RANKING, [("n", 0.05)], k=4, margin=0.8, slot_start=1))
+
+
+def test_reserved_slots_go_to_neighbours_first():
+    placed = place(RANKING, [("n1", 0.001), ("n2", 0.002)], k=6, slot_every=2, slot_start=3)
+    assert [p.id for p in placed] == ["d1", "d2", "g1", "n2", "d3", "n1"]
+
+
+def test_the_ranking_keeps_its_order_and_sources():
+    placed = place(RANKING, [], k=4)
+    assert ids(placed) == [(i, s) for i, _, s in RANKING]
+
+
+def test_an_item_already_in_the_head_is_not_placed_twice_but_one_below_k_may_be_lifted():
+    placed = place(RANKING, [("d1", 1.0), ("d3", 1.0)], k=3, slot_start=2)
+    assert ids(placed) == [("d1", "direct"), ("d3", "concept"), ("d2", "direct")]
+
+
+def test_only_neighbours_left_fill_the_remaining_positions_after_slot_start():
+    placed = place(RANKING[:1], [("n", 0.0)], k=3, slot_start=2)
+    assert ids(placed) == [("d1", "direct"), ("n", "concept")]
+    assert ids(place([], [("n", 0.1)], k=3, slot_start=2)) == []
+
+
+def test_place_rejects_bad_settings():
+    with pytest.raises(ValueError):
+        place(RANKING, [], k=3, slot_start=0)
