@@ -64,7 +64,7 @@ _USE_COUNTS = ("variants", "variants_fixed", "hard_negatives", "negatives_fixed"
 
 
 def corpus(args: argparse.Namespace) -> dict:
-    """Issue 9's measure on the real stack (Neo4j + Chroma + model), train and/or held-out half:
+    """The error-corpus measure on the real stack (Neo4j + Chroma + model), train and/or held-out half:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""

@@ -150,7 +150,7 @@ def _identical_templates(rows: list[CorpusRow], texts) -> float:
     return round(same / max(1, total), 3)
 
 
-RECALL_GOAL = 0.90  # issue 9: share of later variants that must get their fix
+RECALL_GOAL = 0.90  # share of later variants that must get their fix
 
 
 def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...]) -> float:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Quality × latency of the embedding models that ship inside PyPI packages, on LoCoMo (issue 11).
+"""Quality × latency of the embedding models that ship inside PyPI packages, on LoCoMo.
 
 For each conversation of the data separately (the 2-fold protocol of eval_locomo.py: nothing is tuned
 here, each conversation is reported on its own) and each candidate model: dense retrieval over the

@@ -43,31 +43,31 @@ def main(verbose: int) -> None:
 for command in (up, down, status, init, demo):
     main.add_command(command)
 
-from kgmem.cli.maintenance import decay, export_cmd, import_cmd, reindex  # noqa: E402 - issue 6
-from kgmem.cli.report import report  # noqa: E402 - analyst surfaces (issue 6)
+from kgmem.cli.maintenance import decay, export_cmd, import_cmd, reindex  # noqa: E402
+from kgmem.cli.report import report  # noqa: E402 - analyst surfaces
 
 for command in (report, reindex, export_cmd, import_cmd, decay):
     main.add_command(command)
 
-from kgmem.cli.learnings import learnings  # noqa: E402 - conversation knowledge (issue 4)
+from kgmem.cli.learnings import learnings  # noqa: E402 - conversation knowledge
 
 main.add_command(learnings)
 
-from kgmem.cli.ingest import ingest  # noqa: E402 - retrieval (issue 5)
-from kgmem.cli.search import search  # noqa: E402 - retrieval (issue 5)
+from kgmem.cli.ingest import ingest  # noqa: E402 - retrieval
+from kgmem.cli.search import search  # noqa: E402 - retrieval
 
 main.add_command(search)
 main.add_command(ingest)
 
-from kgmem.cli.feedback import expire_overlays, feedback  # noqa: E402 - retrieval (issue 11)
+from kgmem.cli.feedback import expire_overlays, feedback  # noqa: E402 - retrieval
 
 main.add_command(feedback)
 main.add_command(expire_overlays)
 
-from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning (issue 3)
+from kgmem.cli.learning import learning  # noqa: E402 - error→fix learning
 
 main.add_command(learning)
 
-from kgmem.cli.mcp import mcp_cmd  # noqa: E402 - agent-facing surfaces (issue 12)
+from kgmem.cli.mcp import mcp_cmd  # noqa: E402 - agent-facing surfaces
 
 main.add_command(mcp_cmd)

@@ -57,7 +57,7 @@ class SearchConfig(BaseModel):
     # graph_slot_start). margin 0 without slots = the first version's max-lift ranking.
     # Defaults (margin 0.5, no reserved slots, expand from the best seed only): chosen on LoCoMo conv-26 —
     # the only expanding grid point there that kept every question category at plain hybrid's level —
-    # and reported on conv-30 (docs/retrieval.md, issue 11): recall@10 0.713 vs hybrid 0.683, every
+    # and reported on conv-30 (docs/retrieval.md): recall@10 0.713 vs hybrid 0.683, every
     # category >= hybrid (multi-hop 0.389 vs 0.344).
     graph_margin: float = Field(0.5, ge=0.0)
     graph_slot_every: int = Field(0, ge=0, description="every n-th position is offered to a neighbour first; 0 = none")

@@ -1,4 +1,4 @@
-"""Regression tests of issue 10, defects 9 and 10: a dead Neo4j and a removed Chroma under a
+"""Regression tests of defects 9 and 10: a dead Neo4j and a removed Chroma under a
 live client. Writes never raise into the agent's loop (they spool, or leave the vector pending),
 search answers from the legs that still work and says which failed, and nothing is lost."""
 

@@ -1,4 +1,4 @@
-"""`kgmem import --replace` is all or nothing (issue 10, defect 1): every property value Neo4j
+"""`kgmem import --replace` is all or nothing (defect 1): every property value Neo4j
 cannot store is refused before anything is written, and the write itself is one transaction —
 6 nodes / 4 relationships stay 6 / 4 whatever goes wrong."""
 

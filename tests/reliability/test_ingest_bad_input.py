@@ -1,4 +1,4 @@
-"""`kgmem ingest` regression tests (issue 10, defects 3, 4, 7): one bad line never costs its
+"""`kgmem ingest` regression tests (defects 3, 4, 7): one bad line never costs its
 neighbours, bad timestamps are refused on every path, and the same input gives the same graph
 whatever the batch size or how often it is ingested."""
 

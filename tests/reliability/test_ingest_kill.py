@@ -1,5 +1,5 @@
 """kill -9 of Neo4j in the middle of `kgmem ingest`, restart, re-run: every count equals a
-fault-free control (defect 2 of issue 10: the interrupted batch used to be spooled AND left
+fault-free control (defect 2: the interrupted batch used to be spooled AND left
 unmarked, so the re-run and the replay both applied it — 1,404 vs 1,200)."""
 
 from __future__ import annotations

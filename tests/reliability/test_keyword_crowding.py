@@ -1,4 +1,4 @@
-"""Full-text crowding (issue 10, defect 12): 300 rows in namespace `teamX` used to push the rows
+"""Full-text crowding (defect 12): 300 rows in namespace `teamX` used to push the rows
 of `teamX-A` out of its keyword results — the english analyzer reads both namespaces as the token
 `teamX` (`a` is a stop word), so the Lucene namespace clause matched both and the exact filter ran
 after the fetch limit. The clause is now the exact `ns_key` token; old nodes get it from `kgmem init`."""

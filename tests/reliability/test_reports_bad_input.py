@@ -1,4 +1,4 @@
-"""Reports, CLI and config regression tests (issue 10, defects 8 and 11): one-line errors instead of
+"""Reports, CLI and config regression tests (defects 8 and 11): one-line errors instead of
 tracebacks, no silent namespace fallbacks, no secrets echoed, no formulas or terminal escapes
 smuggled through report output."""
 

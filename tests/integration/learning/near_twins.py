@@ -1,4 +1,4 @@
-"""Error texts of the near-twin tests (issue 9), shared by the learning and retrieval integration tests.
+"""Error texts of the near-twin tests, shared by the learning and retrieval integration tests.
 
 The look-alike pair: the same npm 404 for a misspelt public package (fix: the name) and for a
 private scoped package (fix: log in to the registry). Matching links them (same words).

@@ -1,4 +1,4 @@
-"""Issue 9's measure on the real stack (Neo4j + Chroma + embedding model), asserted on the HELD-OUT
+"""The error-corpus measure on the real stack (Neo4j + Chroma + embedding model), asserted on the HELD-OUT
 half of the error corpus (tests/data/errors_corpus*.jsonl; split by scripts/error_corpus.py before
 any tuning): resolve the first variant of each group, report every other variant as a new
 tool_result of the same tool — its fix must come back; report each hard negative — the fix of the
@@ -23,12 +23,11 @@ from error_corpus import load_corpus, measure_with_feedback, split_corpus
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 # Held-out bounds, measured once on the held-out half that now includes the fresh files
-# errors_corpus_test_1.jsonl (session 16) and errors_corpus_test_2.jsonl (session 17; docs/learning.md
-# "Chain keys, variable-aware twins, a second fresh file"): 632/738 = 0.856 of variants got their fix
+# errors_corpus_test_1.jsonl and errors_corpus_test_2.jsonl (docs/learning.md, current figures): 632/738 = 0.856 of variants got their fix
 # (the issue's 0.90 is NOT met), 53/186 = 0.28 hard negatives got the wrong one (the issue's goal of 0 is
 # NOT met; the bound only keeps it from getting worse), four-class category accuracy 0.935 (goal 0.95 NOT
-# met: 0.821 on the first fresh file). The bounds are those of session 16: the figures on the data both
-# sessions measured moved up a little, and the second unseen file sits within them. Margins for
+# met: 0.821 on the first fresh file). The bounds were set when the first fresh file arrived: the figures on the data both
+# measurements saw moved up a little, and the second unseen file sits within them. Margins for
 # model/runtime drift. No Anthropic key here: the matching model alone decides (no LLM adjudication).
 MIN_VARIANT_RATE = 0.83
 MAX_NEGATIVES_SHARE = 0.36

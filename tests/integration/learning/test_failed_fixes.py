@@ -1,4 +1,4 @@
-"""Knowledge that gets better with use (issue 9, near-twins): a borrowed fix that failed is not
+"""Knowledge that gets better with use (near-twins): a borrowed fix that failed is not
 offered again, the SIMILAR_TO link that lent it stops lending, and a borrowed fix that works
 keeps coming back with rising confidence. Real Neo4j + Chroma + embedding model."""
 

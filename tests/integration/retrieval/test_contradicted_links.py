@@ -1,4 +1,4 @@
-"""Graph RAG expansion does not walk a contradicted SIMILAR_TO link (issue 9 follow-up): once a fix
+"""Graph RAG expansion does not walk a contradicted SIMILAR_TO link (follow-up): once a fix
 one error lent failed on its look-alike (docs/learning.md "Failed borrowed fixes"), a search that
 starts at the look-alike no longer reaches the other error, or its fixes, through that link.
 Real Neo4j + Chroma + embedding model."""

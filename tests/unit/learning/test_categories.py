@@ -73,7 +73,7 @@ def test_every_result_is_a_known_category() -> None:
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # issue 9: what the rules missed (credentials, provider-side 5xx, throttling answered with 403)
+    [  # what the rules missed (credentials, provider-side 5xx, throttling answered with 403)
         ('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}', "permission"),
         ("botocore.exceptions.NoCredentialsError: Unable to locate credentials", "permission"),
         ("google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials.", "permission"),
@@ -95,7 +95,7 @@ def test_issue9_rules(message: str, category: str) -> None:
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # issue 9b: the training half's misses — a line number is not a status, a zero timeout is not slow
+    [  # the training half's misses — a line number is not a status, a zero timeout is not slow
         ("/usr/bin/ld: cannot find -lcrypto\ncollect2: error: ld returned 1 exit status\n"
          "/tmp/GmSagjWH:401: recipe for target 'parser' failed", "tool_error"),
         ("Error: timeout of 0ms exceeded", "general"),
@@ -115,7 +115,7 @@ def test_credential_exception_types() -> None:
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # issue 9c: rules from public specifications (errno, HTTP, gRPC, SQLSTATE, cloud and SDK error names)
+    [  # rules from public specifications (errno, HTTP, gRPC, SQLSTATE, cloud and SDK error names)
         ("HTTP/1.1 408 Request Timeout", "timeout"),
         ("upstream answered 504", "timeout"),
         ("rpc error: code = DeadlineExceeded desc = DEADLINE_EXCEEDED", "timeout"),
@@ -156,7 +156,7 @@ def test_spec_exception_types() -> None:
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # issue 9c, bigger corpus: more spec-derived names; an option is no event
+    [  # more spec-derived names; an option is no event
         ("npm ERR! code E401\nnpm ERR! Unable to authenticate", "permission"),
         ("Unhandled exception. Octokit.ForbiddenException: Resource protected", "permission"),
         ('{"error": {"code": 403, "status": "PERMISSION_DENIED", "details": [{"reason": "SERVICE_DISABLED"}]}}',
@@ -175,7 +175,7 @@ def test_issue9c_more_spec_rules(message: str, category: str) -> None:
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # issue 9c: libcurl, Kubernetes, .NET, OCI registry and Anthropic names
+    [  # libcurl, Kubernetes, .NET, OCI registry and Anthropic names
         ("curl: (28) Operation too slow. Less than 1 bytes/sec transferred", "timeout"),
         ('{"kind":"Status","reason":"ServerTimeout","code":500}', "timeout"),
         ("curl: (67) Access denied: 530", "permission"),
@@ -190,7 +190,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
-# Issue 9 item 5: wider rules from specifications and documented tool wording. Every positive has a
+# wider rules from specifications and documented tool wording. Every positive has a
 # near miss below (same word, another meaning) so a rule that grows too greedy fails a test.
 @pytest.mark.parametrize(
     ("message", "category"),
@@ -441,7 +441,7 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
 @pytest.mark.parametrize(
     ("message", "category"),
     [
-        # Session 16, from the training-only file errors_corpus_train_1.jsonl (misses of the rules there).
+        # From the training-only file errors_corpus_train_1.jsonl (misses of the rules there).
         ("remote: error: GH006: Protected branch update failed for refs/heads/main.", "permission"),
         (" ! [remote rejected] master -> master (protected branch hook declined)", "permission"),
         ("remote: W refs/heads/wifi repo user DENIED by fallthru", "permission"),
@@ -454,7 +454,7 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
         # ... and the plain ones still are
         ("COPY failed: stat /var/lib/docker: permission denied", "permission"),
         ("An error occurred (403) when calling the HeadObject operation: Forbidden", "permission"),
-        # Session 17, from the second training-only file errors_corpus_train_2.jsonl.
+        # From the second training-only file errors_corpus_train_2.jsonl.
         ("Unable to negotiate with 10.0.0.5 port 22: no matching host key type found. Their offer: ssh-rsa",
          "permission"),
         ("Unable to negotiate with 10.0.0.5 port 2222: no matching key exchange method found. Their offer: "

@@ -92,7 +92,7 @@ def test_tool_prefix_then_generic_error_word() -> None:
     assert c.lines == ('connection to server at "10.0.0.5", port 5432 failed: Connection refused',)
 
 
-# Issue 9d: wrapper classes that made variants of one error produce different cores.
+# wrapper classes that made variants of one error produce different cores.
 @pytest.mark.parametrize(
     ("message", "core"),
     [
@@ -142,7 +142,7 @@ def test_node_error_object_status_field_is_an_http_key() -> None:
     assert c.identity()["http"] == frozenset({"403"})
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9d gap: the quoted message: field is not yet folded into the name line")
+@pytest.mark.xfail(strict=True, reason="known gap: the quoted message: field is not yet folded into the name line")
 def test_node_error_object_keeps_only_name_and_message() -> None:
     assert extract_core(_NODE_OBJECT).lines == (
         "InvalidClientTokenId: The security token included in the request is invalid.",)

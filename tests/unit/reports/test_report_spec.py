@@ -87,7 +87,7 @@ def test_unknown_report_lists_the_known_ones() -> None:
 def test_every_shipped_report_parses_and_takes_ns() -> None:
     specs = list_reports()
     names = {s.name for s in specs}
-    # the reports issue 6 asks for
+    # the reports the analysts asked for
     assert {"top_errors", "error_trend", "unresolved_errors", "fix_effectiveness", "error_clusters",
             "knowledge_by_type", "contradictions", "stale_knowledge", "session_timeline",
             "retrieval_usage", "graph_health", "top_concepts", "concept_cooccurrence"} <= names
