@@ -6,19 +6,27 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: the new one says "X, not Y" (or "instead of Y") and Y is what the old one says.
-3. ``reversed``: "A over/than/rather than/instead of B" against "B over A".
-4. ``negation``: one is negated ("not", "never", "no longer", "stopped", "hate" …) and the other
-   is not, and they say the same thing otherwise (their content words overlap). Negations count
-   in pairs: "never miss" is "always go", "must not take longer than" is "stay under".
+3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
+   side of the pivot swapped places: "early returns over nested ifs").
+4. ``negation``: one is negated ("not", "never", "no longer", "stopping", "hate" …) and the other
+   is not, and they say the same thing otherwise (their content words overlap by half, or the
+   negated one denies part of the other: "no stress" / "stress and grief"). Negations count in
+   pairs: "never miss" is "always go", "must not take longer than 10" is "stay under 10" ("under"
+   is a bound only before a number). "Not … often" is the frequency "rarely", not a negation.
 5. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
-   dropped; "like/love/enjoy/prefer" count as one word) — a paraphrase.
+   dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "every week" is
+   "weekly"; an acronym is its spelled-out words) — a paraphrase.
 6. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years") — one value replaced another.
 7. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token, a member of a set of mutually exclusive words
-   such as production/staging or dark/light), or, when both carry triples, the same subject and
-   predicate with objects that share no word. Not for predicates that hold many values at once
-   ("likes", "uses": "I like tea" and "I like coffee" are both true).
+   such as production/staging, dark/light, weekly/monthly, navy/burgundy — beside which one side
+   may add detail), or, when both carry triples, the same subject and predicate with objects that
+   share no word ("is" + "written in Rust" is the slot "is written in"). Not for predicates that
+   hold many values at once ("likes", "uses": "I like tea" and "I like coffee" are both true),
+   except a name ("a dog named Luna / Max"); not when the new one adds ("… too", "also"); and not
+   when the differing words open both sentences — then they name the subject ("the staging /
+   production cluster has autoscaling", rule 8).
 8. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, or other
    names or numbers on both sides that rule 6/7 did not take as a conflict — two facts, both kept.
@@ -82,6 +90,25 @@ _CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
 )]
+# Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
+# "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
+_PHRASES = [(re.compile(p), r) for p, r in (
+    (r"\bevery\s+(?:other|two|2)\s+weeks\b", "biweekly"),
+    (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
+    (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
+    (r"\bdayly\b", "daily"),
+    (r"\bnot\b((?:\s+(?!not\b)[a-z]+){0,3}?)\s+(?:very\s+|that\s+)?often\b", r"\1 rarely"),
+)]
+# Past forms the stemmer leaves apart from their verb ("felt" / "feel").
+_IRREGULAR = dict(pair.split(":") for pair in """
+felt:feel had:have got:get gotten:get took:take taken:take went:go gone:go made:make bought:buy
+thought:think ran:run began:begin begun:begin left:leave kept:keep found:find told:tell heard:hear
+wrote:write written:write spent:spend sent:send built:build lost:lose paid:pay met:meet sold:sell
+taught:teach brought:bring caught:catch gave:give given:give came:come became:become chose:choose
+chosen:choose drove:drive driven:drive ate:eat eaten:eat saw:see seen:see knew:know known:know
+grew:grow grown:grow flew:fly flown:fly held:hold won:win sat:sit slept:sleep stood:stand
+understood:understand did:do done:do ran:run read:read set:set put:put cut:cut
+""".split())
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", thousand="1000",
@@ -92,7 +119,7 @@ a an the this that these those it its i me my mine we us our ours you your he sh
 user users team s is are was were be been being am do does did done have has had having will would shall
 should can could may might must to of in on at for with by from into onto about as than then so and or but
 if there here what which who whom whose when where how all any some each every both own same such very
-really just also actually now currently lately still usually typically normally generally always often
+really just also actually now currently lately still usually typically normally generally always
 around roughly approximately nearly almost please kind sort quite pretty too much many more most lot lots
 using use used uses get gets got getting make makes made thing things way ve ll re m d t one
 dollars dollar usd euros euro eur pounds pound gbp bucks
@@ -104,7 +131,8 @@ _NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids a
                       "forget forgets fail fails".split())  # "never miss" = "always go"
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 _BELOW = frozenset("under below less fewer shorter within".split())
-_NEGATION = frozenset("not no never without stopped stop quit anymore nobody nothing none neither nor".split())
+_NEGATION = frozenset("not no never without stop stops stopped stopping quit quits quitting anymore nobody nothing "
+                      "none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
                        "track maintain manage build write ship teach practise practice hate dislike").split()
@@ -121,9 +149,12 @@ _EXCLUSIVE = [[frozenset(c.split()) for c in classes.split("|")] for classes in 
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday", "first|second|third|last",
     "small|medium|large", "manual manually|automatic automatically", "allowed permitted|forbidden prohibited",
     "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
+    "often frequently regularly|rarely seldom", "real actual|mock mocked fake stub stubbed",
+    "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown",
 )]
 _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWords(sorted(c))) for c in classes] for classes in _EXCLUSIVE]
 _DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
+_ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
 
@@ -131,7 +162,7 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
     low = text.lower()
-    for pattern, repl in _CONTRACTIONS:
+    for pattern, repl in _CONTRACTIONS + _PHRASES:
         low = pattern.sub(repl, low)
     out = []
     for tok in _TOKEN.findall(low):
@@ -162,7 +193,7 @@ def _is_number(tok: str) -> bool:
 
 
 def _stem(tok: str) -> str:
-    return tok if _is_number(tok) or not tok.isalpha() else _STEMMER.stemWord(tok)
+    return tok if _is_number(tok) or not tok.isalpha() else _STEMMER.stemWord(_IRREGULAR.get(tok, tok))
 
 
 @dataclass(frozen=True)
@@ -173,6 +204,9 @@ class _Parsed:
     order: tuple[frozenset[str], frozenset[str]] | None  # "A over B"
     values: frozenset[str]           # stems that look like values (numbers, names, code-like tokens)
     multi_valued: bool
+    sequence: tuple[str, ...]        # the content stems in the order they are said
+    opens_with_content: bool         # only articles, pronouns and the like before the first content word
+    additive: bool                   # "… too", "also": one more value, not another one
 
 
 @lru_cache(maxsize=4096)
@@ -184,7 +218,7 @@ def _parse(text: str) -> _Parsed:
         denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
         body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
     words = _words(body)
-    negations = sum(1 for w in words if w in _NEGATION or w in _NEGATIVE or w in _BELOW)
+    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or w in _NEGATIVE or _bound(words, i))
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
@@ -196,12 +230,25 @@ def _parse(text: str) -> _Parsed:
     o = _ORDER.search(body)
     if o:
         first, second = (o.group("a"), o.group("b")) if o.group("a") else (o.group("pa"), o.group("pb"))
-        a = frozenset(_stem(w) for w in _words(first.split()[-1]) if w not in _STOP)
-        b = frozenset(_stem(w) for w in _words(second.split()[0]) if w not in _STOP)
+        a, b = _content_stems(_words(first)), _content_stems(_words(second))
         if a and b:
             order = (a, b)
     multi = any(w in _MULTI_VALUED_FORMS for w in words)
-    return _Parsed(content, negations % 2 == 1, frozenset(denied), order, values, multi)
+    sequence = tuple(_stem(w) for w in words if _stem(w) in content)
+    first = next((w for w in words if w not in _STOP), None)
+    return _Parsed(content, negations % 2 == 1, frozenset(denied), order, values, multi, sequence,
+                   first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)))
+
+
+def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words
+                     if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and w not in _NEGATIVE)
+
+
+def _bound(words: tuple[str, ...], i: int) -> bool:
+    """"under / less than / within" a number is a bound ("under 10 minutes" = "not over 10 minutes");
+    elsewhere ("under better control") it is an ordinary word."""
+    return words[i] in _BELOW and any(_is_number(w) for w in words[i + 1:i + 3])
 
 
 def _value_words(text: str) -> list[str]:
@@ -253,18 +300,23 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         return verdict("contradiction", "denied")
     if o.denied and o.denied <= n.content and not o.denied <= o.content:
         return verdict("contradiction", "denied")
-    if n.order and o.order and n.order[0] == o.order[1] and n.order[1] == o.order[0]:
+    if (n.order and o.order and n.order[0] & o.order[1] and n.order[1] & o.order[0]
+            and not n.order[1] & o.order[1]):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
     shared = n.content & o.content
-    only_new, only_old = n.content - o.content, o.content - n.content
-    if n.negated != o.negated and shared and 2 * len(shared) >= max(len(n.content), len(o.content)):
+    only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
+    if n.negated != o.negated and shared and (2 * len(shared) >= max(len(n.content), len(o.content))
+                                             or (n if n.negated else o).content <= shared):
+        # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
     if shared and only_new and only_old:
         if all(_is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
-        if _other_value(new, old, n, o, only_new, only_old):
+        if not n.additive and _other_value(new, old, n, o, only_new, only_old):
+            if _leading(n, only_new) and _leading(o, only_old):
+                return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
     if any(_is_number(w) for w in only_new) and any(_is_number(w) for w in only_old):
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
@@ -280,6 +332,48 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     return verdict("unrelated", "different")
 
 
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
+_ACRONYM_SKIP = frozenset("and of for the &".split())
+
+
+def _spelled_out(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
+                 ) -> tuple[frozenset[str], frozenset[str]]:
+    """An acronym on one side and its words on the other are the same thing ("NLP" / "Natural
+    Language Processing"): both drop out of the words that differ."""
+    only_new, only_old = _drop_acronyms(new, old, only_new, only_old)
+    only_old, only_new = _drop_acronyms(old, new, only_old, only_new)
+    return only_new, only_old
+
+
+def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozenset[str]
+                   ) -> tuple[frozenset[str], frozenset[str]]:
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", other) if w.lower() not in _ACRONYM_SKIP]
+    for acronym in _ACRONYM.findall(text):
+        letters, stem = acronym.rstrip("s").lower(), _stem(acronym.lower())
+        for i in range(len(words) - len(letters) + 1):
+            run = words[i:i + len(letters)]
+            stems = frozenset(_stem(w) for w in run)
+            if "".join(w[0] for w in run) == letters and stem in mine and stems <= theirs:
+                mine, theirs = mine - {stem}, theirs - stems
+                break
+    return mine, theirs
+
+
+_NAMED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'-]*\s*)+)")
+
+
+def _names(text: str) -> frozenset[str]:
+    """The stems of the names given with "named" / "called"."""
+    return frozenset(_stem(w) for m in _NAMED.finditer(text) for w in _words(m.group(1)))
+
+
+def _leading(parsed: _Parsed, only: frozenset[str]) -> bool:
+    """All the words of one side that differ come before every word both share: they name the
+    subject (its modifier), not the value said of it."""
+    first_shared = next((i for i, w in enumerate(parsed.sequence) if w not in only), len(parsed.sequence))
+    return parsed.opens_with_content and all(w in parsed.sequence[:first_shared] for w in only)
+
+
 def _multi_valued(statement: Statement, parsed: _Parsed) -> bool:
     """Can the subject hold many objects of this predicate at once? The triple's predicate decides when
     there is one ("The release manager is Sam": no), else any such verb in the sentence."""
@@ -289,11 +383,27 @@ def _multi_valued(statement: Statement, parsed: _Parsed) -> bool:
     return parsed.multi_valued
 
 
+_SLOT_WORDS = frozenset("in on at with by from to for of into via through".split())
+
+
+def _slot(statement: Statement) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+    """(subject, predicate, object) terms of a triple. A participle and preposition opening the
+    object belong to the predicate: "is" + "written in Rust" is the slot "is written in" holding
+    "Rust", another slot than "is deployed on" + "Fly.io"."""
+    if not (statement.subject and statement.predicate):
+        return None
+    words = (statement.object or "").split()
+    k = 0
+    while k < len(words) and words[k].isalpha() and words[k].islower() and (
+            words[k] in _SLOT_WORDS or words[k] in _IRREGULAR or words[k].endswith(("ed", "en"))):
+        k += 1
+    predicate = f"{statement.predicate} {' '.join(words[:k])}"
+    return _terms(statement.subject), _exact_terms(predicate), _terms(" ".join(words[k:]))
+
+
 def _same_slot_other_object(new: Statement, old: Statement) -> bool:
-    if not (new.subject and old.subject and new.predicate and old.predicate):
-        return False
-    return (_terms(new.subject) == _terms(old.subject) and _exact_terms(new.predicate) == _exact_terms(old.predicate)
-            and not _terms(new.object) & _terms(old.object))
+    a, b = _slot(new), _slot(old)
+    return a is not None and b is not None and a[:2] == b[:2] and not a[2] & b[2]
 
 
 def _other_subject(new: Statement, old: Statement) -> bool:
@@ -307,16 +417,18 @@ def _other_subject(new: Statement, old: Statement) -> bool:
 
 def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
                  only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    if only_new <= _names(new.content) and only_old <= _names(old.content):
+        return True  # one thing has one name, whatever the verb ("a dog named Luna" / "named Max")
     if _multi_valued(new, n) or _multi_valued(old, o):
         return False
-    if new.subject and old.subject and new.predicate and old.predicate:
-        same_slot = (_terms(new.subject) == _terms(old.subject)
-                     and _exact_terms(new.predicate) == _exact_terms(old.predicate))
-        if same_slot and not (_terms(new.object) & _terms(old.object)):
-            return True
+    if _same_slot_other_object(new, old):
+        return True
     if _exclusive(only_new, only_old):
         rest_new, rest_old = only_new - _all_exclusive(), only_old - _all_exclusive()
-        return not (rest_new - n.values) and not (rest_old - o.values)
+        if any(_is_number(w) for w in rest_new) and any(_is_number(w) for w in rest_old):
+            return False  # "staging db on 5432" / "production db on 5433": two things, each with its value
+        # beside the two values, one side may add detail ("a rich, dark stain" / "a light stain")
+        return not (rest_new - n.values) or not (rest_old - o.values)
     # everything that differs is a value, on both sides, and no number changed next to a word
     # (a changed number beside another changed name is another subject: "staging db 5432" / "prod db 5433")
     if only_new <= n.values and only_old <= o.values:

@@ -70,3 +70,61 @@ def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
     new, old = S("The service is written in Rust."), S("The service is written in Go.")
     assert judge(new, old, 0.53).relation == "contradiction"
     assert judge(new, old, 0.99).relation == "contradiction"
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # words on either side of "over" swapped places
+        (S("I prefer nested ifs over early returns."), S("I prefer early returns over nested ifs."), 0.98,
+         "contradiction", "reversed"),
+        # the negated side denies part of the other; an irregular past is its verb
+        (S("I haven't had any stress lately."), S("I've been dealing with a lot of stress and grief lately."), 0.62,
+         "contradiction", "negation"),
+        (S("I haven't felt overwhelmed by my tasks at all."),
+         S("I've been feeling overwhelmed with all the tasks I need to complete."), 0.84, "contradiction", "negation"),
+        (S("I'm stopping volunteering at the youth center."),
+         S("I'm definitely carrying on volunteering at the youth center."), 0.78, "contradiction", "negation"),
+        # "under" is a bound only before a number
+        (S("I want to get my grocery spending under better control."),
+         S("I'm trying to get a better handle on my grocery spending."), 0.84, "paraphrase", "close_wording"),
+        # "not … often" is a frequency: "rarely" paraphrases it, "every month" contradicts it
+        (S("We only go camping once or twice a year."),
+         S("We don't go camping often, usually only once or twice a year."), 0.94, "paraphrase", "added_detail"),
+        (S("We go camping every month."), S("We don't go camping often, usually only once or twice a year."), 0.83,
+         "contradiction", "other_value"),
+        (S("Our on-call rotation is every two weeks."), S("Our on-call rotation is weekly."), 0.95, "contradiction",
+         "other_value"),
+        # exclusive values beside detail on one side; colours
+        (S("I think I'll go with a wooden box with a light stain."),
+         S("I think I'll go with a wooden box with a rich, dark stain."), 0.98, "contradiction", "other_value"),
+        (S("I think I'll opt for a burgundy tie."), S("I think I'll opt for a navy blue tie."), 0.83,
+         "contradiction", "other_value"),
+        # the differing words open both sentences: another subject
+        (S("The production cluster has autoscaling enabled."), S("The staging cluster has autoscaling enabled."),
+         0.90, "unrelated", "other_subject"),
+        (S("I prefer light mode."), S("I prefer dark mode."), 0.86, "contradiction", "other_value"),
+        # a changed number beside a changed exclusive word is another thing with its own value
+        (S("The production database listens on port 5433."), S("The staging database listens on port 5432."),
+         0.84, "unrelated", "other_subject"),
+        # "too": one more value, not another one
+        (S("I'm planning a trip to Scotland too."), S("I'm planning a trip to Ireland."), 0.73, "unrelated",
+         "other_object"),
+        # a name is one value, whatever the verb
+        (S("I have a dog named Max."), S("I have a dog named Luna."), 0.70, "contradiction", "other_value"),
+        # an acronym is its words
+        (S("The Stanford NLP with Deep Learning Specialization on Coursera interests me."),
+         S("I'm interested in the Stanford Natural Language Processing with Deep Learning Specialization on "
+           "Coursera."), 0.84, "paraphrase", "same_words"),
+        # a participle opening the object is part of the slot
+        (S("The checkout service is deployed on Fly.io.", "checkout service", "is", "deployed on Fly.io"),
+         S("The checkout service is written in Rust.", "checkout service", "is", "written in Rust"), 0.60,
+         "unrelated", "different"),
+        (S("Our DNS is managed in Cloudflare.", "user", "dns", "managed in Cloudflare"),
+         S("Our DNS is managed in Route 53.", "user", "dns", "managed in Route 53"), 0.75, "contradiction",
+         "other_value"),
+    ],
+)
+def test_rules_for_phrasings(new, old, cosine, relation, reason):
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
