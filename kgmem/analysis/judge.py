@@ -121,6 +121,7 @@ should can could may might must to of in on at for with by from into onto about 
 if there here what which who whom whose when where how all any some each every both own same such very
 really just also actually now currently lately still usually typically normally generally always
 around roughly approximately nearly almost please kind sort quite pretty too much many more most lot lots
+least only something
 using use used uses get gets got getting make makes made thing things way ve ll re m d t one
 dollars dollar usd euros euro eur pounds pound gbp bucks
 """.split())
@@ -150,9 +151,11 @@ _EXCLUSIVE = [[frozenset(c.split()) for c in classes.split("|")] for classes in 
     "small|medium|large", "manual manually|automatic automatically", "allowed permitted|forbidden prohibited",
     "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
     "often frequently regularly|rarely seldom", "real actual|mock mocked fake stub stubbed",
-    "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown",
+    "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown", "free|paid",
+    "good well great excellent positive|bad badly poor poorly terrible negative|mixed",
 )]
-_EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWords(sorted(c))) for c in classes] for classes in _EXCLUSIVE]
+_EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) for c in classes]
+                    for classes in _EXCLUSIVE]
 _DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
@@ -166,7 +169,11 @@ def _words(text: str) -> tuple[str, ...]:
         low = pattern.sub(repl, low)
     out = []
     for tok in _TOKEN.findall(low):
-        tok = _number(tok.rstrip(","))
+        tok = tok.rstrip(",")
+        if _RANGE.match(tok):  # "20-25" says "20 to 25", "8am" says "8 am"
+            out.extend(_number(t) for t in _RANGE_PART.findall(tok))
+            continue
+        tok = _number(tok)
         if "-" in tok and not _is_number(tok):  # "squash-merge" says "squash merge"; "us-east-1" is a value
             out.extend(_NUMBER_WORDS.get(t, t) for t in tok.split("-") if t)
         else:
@@ -174,6 +181,8 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
+_RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
 
 
@@ -300,8 +309,7 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         return verdict("contradiction", "denied")
     if o.denied and o.denied <= n.content and not o.denied <= o.content:
         return verdict("contradiction", "denied")
-    if (n.order and o.order and n.order[0] & o.order[1] and n.order[1] & o.order[0]
-            and not n.order[1] & o.order[1]):  # what was preferred is now the one passed over
+    if n.order and o.order and _swapped(n.order, o.order):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
     shared = n.content & o.content
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
@@ -319,6 +327,8 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
     if any(_is_number(w) for w in only_new) and any(_is_number(w) for w in only_old):
+        if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
+            return verdict("contradiction", "other_number")  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if _other_subject(new, old):
         return verdict("unrelated", "other_subject")
@@ -365,6 +375,25 @@ _NAMED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'-]*\s*)+)")
 def _names(text: str) -> frozenset[str]:
     """The stems of the names given with "named" / "called"."""
     return frozenset(_stem(w) for m in _NAMED.finditer(text) for w in _words(m.group(1)))
+
+
+def _swapped(new: tuple[frozenset[str], frozenset[str]], old: tuple[frozenset[str], frozenset[str]]) -> bool:
+    """The words that tell the two sides of "over" apart swapped sides ("explicit imports to
+    wildcard imports": "explicit" / "wildcard", the shared "imports" aside)."""
+    new_first, new_second = new[0] - new[1], new[1] - new[0]
+    old_first, old_second = old[0] - old[1], old[1] - old[0]
+    return bool(new_first & old_second and new_second & old_first and not new_second & old_second)
+
+
+def _units_beside_numbers(parsed: _Parsed, only: frozenset[str]) -> bool:
+    """Besides the numbers that changed, at most one word changed, and it follows them (a unit:
+    "512 MiB" / "1 GiB"); a word before them names another thing ("the cache / session TTL is 5 /
+    30 minutes")."""
+    words = [w for w in only if not _is_number(w)]
+    if len(words) > 1:
+        return False
+    first_number = next(i for i, w in enumerate(parsed.sequence) if w in only and _is_number(w))
+    return all(w in parsed.sequence[first_number:] for w in words)
 
 
 def _leading(parsed: _Parsed, only: frozenset[str]) -> bool:

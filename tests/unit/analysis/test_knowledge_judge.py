@@ -116,6 +116,19 @@ def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
         (S("The Stanford NLP with Deep Learning Specialization on Coursera interests me."),
          S("I'm interested in the Stanford Natural Language Processing with Deep Learning Specialization on "
            "Coursera."), 0.84, "paraphrase", "same_words"),
+        # a range said two ways; "only" and "at least" are hedges
+        (S("I try to go to at least 3 to 4 classes per week."), S("I try to attend at least 3-4 classes a week."),
+         0.95, "paraphrase", "close_wording"),
+        (S("We want to spend only 2 days in each city."), S("We do want to spend at least 4-5 days in each city."),
+         0.88, "contradiction", "other_number"),
+        # a changed number with its unit is another value; with a word before it, another thing
+        (S("Our pods have a memory limit of 1 GiB."), S("Our pods have a memory limit of 512 MiB."), 0.85,
+         "contradiction", "other_number"),
+        (S("The session TTL is 30 minutes."), S("The cache TTL is 5 minutes."), 0.75, "unrelated", "other_subject"),
+        (S("I think I'll start with the paid plan."), S("I think I'll start with the free plan."), 0.82,
+         "contradiction", "other_value"),
+        (S("I prefer wildcard imports to explicit imports."), S("I prefer explicit imports to wildcard imports."),
+         1.0, "contradiction", "reversed"),
         # a participle opening the object is part of the slot
         (S("The checkout service is deployed on Fly.io.", "checkout service", "is", "deployed on Fly.io"),
          S("The checkout service is written in Rust.", "checkout service", "is", "written in Rust"), 0.60,
