@@ -1,11 +1,12 @@
 """The offline knowledge path measured on the HELD-BACK halves of the labelled sets in tests/data
 (README there): the judge with the real embedding model on the pairs, the offline extractor on
-the turns. The tuning halves were used to choose the rules and thresholds; these figures were not.
-``scripts/eval_knowledge.py`` prints both halves (docs/analysis.md)."""
+the turns. The tuning halves were used to choose the rules and thresholds; the held-back pairs
+only through aggregate figures. ``scripts/eval_knowledge.py`` prints both halves (docs/analysis.md)."""
 
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,14 @@ def evaluation():
 def test_the_labelled_sets_are_split_and_big_enough(evaluation):
     pairs = evaluation.load(evaluation.PAIRS, "all")
     assert len(pairs) >= 150 and {p["label"] for p in pairs} == {"paraphrase", "contradiction", "unrelated"}
+    # the held-back half is one batch written and committed before the rules were tuned against it,
+    # big enough that one pair is under 2 % of the paraphrases
     test = evaluation.load(evaluation.PAIRS, "test")
-    assert 0.4 < len(test) / len(pairs) < 0.6
+    assert {p.get("batch") for p in test} == {3}
+    labels = Counter(p["label"] for p in test)
+    assert labels["paraphrase"] >= 55 and labels["contradiction"] >= 35 and labels["unrelated"] >= 30, labels
+    # the pairs held back before it were looked at: they are tuning data now
+    assert all(p["split"] == "tune" for p in pairs if p.get("formerly") == "test")
     # one real statement and the pairs written from it stay in one half
     halves = {}
     for p in pairs:
@@ -43,22 +50,32 @@ def held_back(evaluation, embedder):
                                  evaluation.thresholds(_Settings()))
 
 
+def test_the_held_back_pairs_hold_todays_level(held_back):
+    """What the rules reach on pairs they were not tuned on (95/102 paraphrases merged, 60/80
+    contradictions found, 3/102 paraphrases and 1/47 unrelated pairs called a contradiction, 1/47
+    unrelated pairs merged): a change that does worse fails here."""
+    assert held_back["paraphrase_merged"] >= 95 / 102 - 1e-9, held_back
+    assert held_back["contradiction_detected"] >= 60 / 80 - 1e-9, held_back
+    assert held_back["paraphrase_called_contradiction"] <= 3 / 102 + 1e-9, held_back
+    assert held_back["unrelated_merged"] <= 0.04, held_back
+    assert held_back["unrelated_called_contradiction"] <= 0.04, held_back
+
+
+@pytest.mark.xfail(strict=True, reason="held-back half: 95/102 = 0.931 paraphrases merged (goal 0.95) — "
+                                       "docs/analysis.md, 'Knowledge you can trust'")
+def test_paraphrases_are_merged_on_the_held_back_pairs(held_back):
+    assert held_back["paraphrase_merged"] >= 0.95, held_back
+
+
+@pytest.mark.xfail(strict=True, reason="held-back half: 60/80 = 0.750 contradictions found (goal 0.80) — "
+                                       "docs/analysis.md, 'Knowledge you can trust'")
 def test_contradictions_are_found_on_the_held_back_pairs(held_back):
     assert held_back["contradiction_detected"] >= 0.80, held_back
 
 
-def test_the_held_back_pairs_hold_todays_level(held_back):
-    """What the rules reach on data they were not tuned on (36/38 paraphrases merged, 1/38 called a
-    contradiction, 0/25 unrelated pairs merged): a change that does worse fails here."""
-    assert held_back["paraphrase_merged"] >= 36 / 38 - 1e-9, held_back
-    assert held_back["paraphrase_called_contradiction"] <= 1 / 38 + 1e-9, held_back
-    assert held_back["unrelated_merged"] <= 0.04, held_back
-
-
-@pytest.mark.xfail(strict=True, reason="held-back half: 36/38 paraphrases merged (0.947 < 0.95) and 1/38 called "
-                                       "a contradiction (0.026 > 0.02) — docs/analysis.md, 'Knowledge you can trust'")
-def test_paraphrase_goals_on_the_held_back_pairs(held_back):
-    assert held_back["paraphrase_merged"] >= 0.95, held_back
+@pytest.mark.xfail(strict=True, reason="held-back half: 3/102 = 0.029 paraphrases called a contradiction (goal "
+                                       "0.02) — docs/analysis.md, 'Knowledge you can trust'")
+def test_paraphrases_are_not_called_contradictions_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_called_contradiction"] <= 0.02, held_back
 
 
