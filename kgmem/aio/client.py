@@ -94,30 +94,37 @@ class AsyncKGMem:
 
     @property
     def retrieval(self) -> RetrievalEngine:
+        """Retrieval's operations (run on the async stores)."""
         return self.engines.aio.retrieval
 
     @property
     def learning(self) -> LearningEngine:
+        """The error→fix engine's operations."""
         return self.engines.aio.learning
 
     @property
     def turns(self) -> TurnStore:
+        """The turn store's operations."""
         return self.engines.aio.turns
 
     @property
     def conversation(self) -> TurnRecorder:
+        """The turn recorder (store or spool)."""
         return self.engines.aio.conversation
 
     @property
     def counters(self) -> AnalysisStats:
+        """Conversation-analysis counters of this client."""
         return self.engines.aio.counters
 
     @property
     def knowledge(self) -> KnowledgeStore:
+        """The knowledge store's operations."""
         return self.engines.aio.knowledge
 
     @property
     def curator(self) -> Curator:
+        """Manual knowledge (store or spool)."""
         return self.engines.aio.curator
 
     async def open(self) -> "AsyncKGMem":
