@@ -1,8 +1,9 @@
 """``KGMem``: the Python client agents call.
 
-It owns (or is handed) the three expensive resources — the Neo4j driver, the
-Chroma client and the embedding model — creates them once, and injects them into
-the engines that do the work.
+A thin adapter over the composition root (:class:`kgmem.app.Engines`), which owns (or is
+handed) the expensive resources — the Neo4j driver, the Chroma client, the embedding model —
+and the engines that do the work, each built on first use. The operations and their
+arguments are declared in :mod:`kgmem.api` (``tests/unit/test_api.py`` holds this class to it).
 """
 
 from __future__ import annotations
@@ -14,20 +15,20 @@ from typing import Any
 
 import neo4j
 
-from kgmem.analysis import AnalysisService, TextGenerator
-from kgmem.llm import default_generator
+from kgmem.analysis import AnalysisService
+from kgmem.app import Engines
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.concepts import ConceptExtractor
-from kgmem.app import Engines
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
+from kgmem.graph import GraphStore
+from kgmem.ingest.ingester import IngestReport
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
-from kgmem.learning.adjudication import adjudicator_for
-from kgmem.ingest.ingester import IngestReport
+from kgmem.llm import TextGenerator
 from kgmem.retrieval import Context, Judgement, Retrieval, SearchResult
-from kgmem.vectors import Embedder, EmbeddingBackend
+from kgmem.vectors import Embedder, EmbeddingBackend, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -61,41 +62,68 @@ class KGMem:
         generator: TextGenerator | None = None,
         concepts: ConceptExtractor | None = None,
     ) -> None:
-        # The composition root builds (or adopts) driver, Chroma client, embedder and concept extractor once.
-        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts)
+        # The composition root builds (or adopts) every resource and engine, each on first use:
+        # constructing a client connects to nothing and loads nothing; its first call does.
+        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts,
+                               generator=generator)
         self.settings = self.engines.settings
-        self.driver = self.engines.driver
-        self.graph = self.engines.graph
-        self.vectors = self.engines.vectors
-        self.embedder = self.engines.embedder
         self.namespace = self.settings.namespace
-        # One LLM (or none) for the whole client: conversation analysis and match adjudication.
-        generator = generator if generator is not None else default_generator(self.settings)
-        self.concepts = self.engines.concepts
-        self.learning = LearningEngine(self.graph, self.vectors, self.embedder, self.settings.learning,
-                                       spool_dir=self.settings.spool_dir,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning),
-                                       concepts=self.concepts)
-        self.retrieval = Retrieval(self.graph, self.vectors, self.embedder, self.settings.retrieval.preset,
-                                   self.settings.retrieval.overrides(),
-                                   query_ttl_hours=self.settings.retrieval.query_ttl_hours,
-                                   thompson_seed=self.settings.retrieval.thompson_seed,
-                                   overlay_ttl_hours=self.settings.retrieval.overlay_ttl_hours,
-                                   concepts=self.concepts)
-        # -- conversation (kgmem/conversation) and its analysis (docs/design.md §5; kgmem/analysis) --
-        # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
-        # results use (unless learning.strict) and are replayed by it, in order.
-        replayer = None if self.settings.learning.strict else self.learning.replayer
-        self.turns = TurnStore(self.graph, self.vectors, self.embedder, self.concepts)
-        self.analysis = AnalysisService(self.settings, self.graph, self.vectors, self.embedder,
-                                        turns=self.turns, generator=generator, replayer=replayer)
-        a = self.settings.analysis
-        self.conversation = TurnRecorder(
-            self.turns, self.analysis.counters.count, replayer=replayer, write_behind=a.write_behind,
-            queue_size=a.write_behind_queue, batch_size=a.write_behind_batch, flush_timeout_s=a.flush_timeout_s,
-            on_stored=self.analysis.observe_turn, on_session_end=self.analysis.end_session)
-        # -- call graph (seed 003 §2.6; kgmem/callgraph) --
-        self.callgraph = CallGraph(self.graph)
+
+    # -- what the client runs on: the root's, built on first use ------------------------
+    @property
+    def driver(self) -> neo4j.Driver:
+        """The Neo4j driver."""
+        return self.engines.driver
+
+    @property
+    def graph(self) -> GraphStore:
+        """The graph store (its first use is the first connect: the schema step)."""
+        return self.engines.graph
+
+    @property
+    def vectors(self) -> VectorStore:
+        """The Chroma vector store."""
+        return self.engines.vectors
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder (the model loads on the first embedding)."""
+        return self.engines.embedder
+
+    @property
+    def concepts(self) -> ConceptExtractor:
+        """The concept extractor in use (for the query side)."""
+        return self.engines.concepts
+
+    @property
+    def learning(self) -> LearningEngine:
+        """The error→fix engine (kgmem/learning)."""
+        return self.engines.learning
+
+    @property
+    def retrieval(self) -> Retrieval:
+        """Graph RAG retrieval (kgmem/retrieval)."""
+        return self.engines.retrieval
+
+    @property
+    def turns(self) -> TurnStore:
+        """The turn store (kgmem/conversation)."""
+        return self.engines.turns
+
+    @property
+    def analysis(self) -> AnalysisService:
+        """Conversation analysis (kgmem/analysis)."""
+        return self.engines.analysis
+
+    @property
+    def conversation(self) -> TurnRecorder:
+        """The turn recorder (write-behind, spool) in front of the turn store."""
+        return self.engines.conversation
+
+    @property
+    def callgraph(self) -> CallGraph:
+        """Call-graph healing (kgmem/callgraph)."""
+        return self.engines.callgraph
 
     def _ns(self, ns: str | None) -> str:
         """The namespace of a call: ``ns`` if given (an empty one is an error, not the default)."""
@@ -328,13 +356,8 @@ class KGMem:
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:
-        """Store queued turns, flush pending conversation analysis, then release the rest."""
-        self.conversation.close()
-        self.analysis.close()
-        self.retrieval.close()
-        self.learning.close()  # deferred occurrences written (or left to the spool), flusher stopped
-        if self.learning.spool is not None:  # release the segment: another client may replay it now
-            self.learning.spool.close()
+        """Store queued turns, flush pending conversation analysis, then release the rest (only what
+        was built: a client that made no call closes nothing but itself)."""
         self.engines.close()
 
     def __enter__(self) -> "KGMem":

@@ -40,7 +40,6 @@ _CONVERSATION = [
 def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEMO_NS) -> None:
     """Run the demo in namespace ``ns`` (wiped first, so it is re-runnable), printing through ``echo``."""
     from kgmem import KGMem
-    from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
 
     from kgmem.server.local import is_local
@@ -56,16 +55,14 @@ def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEM
         settings = load_settings()  # `up` may have just written the generated password
     settings = settings.model_copy(update={"namespace": ns})
 
-    with connect(settings) as driver:
-        graph = GraphStore(driver, settings.neo4j.database)
-        apply_schema(graph)
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)  # re-runnable demo
+    with KGMem(settings) as mem:
+        apply_schema(mem.graph)
+        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)  # re-runnable demo
         echo("Loading the embedding model (offline) ...")
-        with KGMem(settings, driver=driver) as mem:
-            mem.vectors.drop_namespace(ns, ("error", "fix", "knowledge", "message", "entity"))
-            _errors_and_fixes(mem, echo)
-            _conversation(mem, echo)
-            _search(mem, echo)
+        mem.vectors.drop_namespace(ns, ("error", "fix", "knowledge", "message", "entity"))
+        _errors_and_fixes(mem, echo)
+        _conversation(mem, echo)
+        _search(mem, echo)
     _where_to_look(settings, echo)
 
 

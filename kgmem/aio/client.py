@@ -8,31 +8,26 @@ are the sync client's. The embedding model (and an embedded Chroma) run in worke
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
 from kgmem.analysis.curation import Curator
-from kgmem.llm import TextGenerator, default_generator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
-from kgmem.graph.schema import apply_schema_with, needs_schema, version_of
-from kgmem.graph.store import UNREACHABLE, FailurePolicy
+from kgmem.app import Engines
+from kgmem.async_stores import AsyncGraphStore
 from kgmem.concepts import ConceptExtractor
-from kgmem.config import Settings, load_settings, resolve_namespace
+from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
-from kgmem.learning.adjudication import adjudicator_for
-from kgmem.spool import Spool, SpoolReplayer
+from kgmem.llm import TextGenerator
 from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
 from kgmem.vectors import Embedder, EmbeddingBackend
-from kgmem.vectors.store import CUSTOM
 
 log = logging.getLogger(__name__)
 
@@ -60,67 +55,86 @@ class AsyncKGMem:
 
     def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
                  embedder: Embedder | EmbeddingBackend | None = None, generator: TextGenerator | None = None) -> None:
-        self.settings = settings or load_settings()
+        # The composition root builds the async driver and stores and the engines' operations, each on
+        # first use: constructing a client connects to nothing and loads nothing (open() connects).
+        self.engines = Engines(settings, async_driver=driver, embedder=embedder, generator=generator)
+        self.settings = self.engines.settings
         self.namespace = self.settings.namespace
-        self._owns_driver = driver is None
-        self.driver = driver if driver is not None else connect_async(self.settings)
-        self.graph = AsyncGraphStore(self.driver, self.settings.neo4j.database,
-                                     policy=FailurePolicy.from_settings(self.settings.neo4j))
-        self.embedder = (Embedder.wrap(embedder, self.settings.embedding) if embedder is not None
-                         else Embedder(self.settings.embedding, self.settings.models_dir))
-        self.vectors: Any = None  # opened by open() (the async HTTP client is created by a coroutine)
-        self.io: AsyncIO | None = None
-        # Concept extraction runs inside the operations (a few ms of CPU per text, on the loop).
-        self.concepts = ConceptExtractor(self.settings.concepts)
-        r = self.settings.retrieval
-        self.retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
-                                         thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours,
-                                         concepts=self.concepts)
-        # The sync engines' operations, run here on the async stores (their sync stores stay unset).
-        # The spool is the sync client's: the same files, replayed by the same operations; a replay
-        # already running in this process is skipped rather than waited for (wait=False: the loop).
-        replayer = SpoolReplayer(Spool(self.settings.spool_dir), self.graph, wait=False)
-        generator = generator if generator is not None else default_generator(self.settings)
-        self.learning = LearningEngine(None, None, None, self.settings.learning, replayer=replayer,
-                                       adjudicator=adjudicator_for(generator, self.settings.learning),
-                                       concepts=self.concepts)
-        writes = None if self.settings.learning.strict else replayer  # strict: raise instead of spooling
-        self.turns = TurnStore(None, None, None, self.concepts)
-        self.counters = AnalysisStats(extractor="none")
-        self.conversation = TurnRecorder(self.turns, self.counters.count, replayer=writes)
-        self.knowledge = KnowledgeStore(None, None, None, self.settings.analysis, self.counters,  # type: ignore[arg-type]
-                                        concepts=self.concepts)  # type: ignore[arg-type]
-        self.curator = Curator(self.knowledge, self.counters, writes)
+
+    # -- what the client runs on: the root's, built on first use ------------------------
+    @property
+    def driver(self) -> Any:
+        """The :class:`neo4j.AsyncDriver`."""
+        return self.engines.async_driver
+
+    @property
+    def graph(self) -> AsyncGraphStore:
+        """The graph store on the async driver."""
+        return self.engines.async_graph
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder (the model loads on the first embedding, in a worker thread)."""
+        return self.engines.embedder
+
+    @property
+    def concepts(self) -> ConceptExtractor:
+        """The concept extractor (run inside the operations: a few ms of CPU per text, on the loop)."""
+        return self.engines.concepts
+
+    @property
+    def io(self) -> AsyncIO | None:
+        """The async stores the operations run on (None before :meth:`open`)."""
+        return self.engines.async_io
+
+    @property
+    def vectors(self) -> Any:
+        """The async vector store (None before :meth:`open`: the async HTTP client is created by a coroutine)."""
+        return None if self.io is None else self.io.vectors
+
+    @property
+    def retrieval(self) -> RetrievalEngine:
+        """Retrieval's operations (run on the async stores)."""
+        return self.engines.aio.retrieval
+
+    @property
+    def learning(self) -> LearningEngine:
+        """The error→fix engine's operations."""
+        return self.engines.aio.learning
+
+    @property
+    def turns(self) -> TurnStore:
+        """The turn store's operations."""
+        return self.engines.aio.turns
+
+    @property
+    def conversation(self) -> TurnRecorder:
+        """The turn recorder (store or spool)."""
+        return self.engines.aio.conversation
+
+    @property
+    def counters(self) -> AnalysisStats:
+        """Conversation-analysis counters of this client."""
+        return self.engines.aio.counters
+
+    @property
+    def knowledge(self) -> KnowledgeStore:
+        """The knowledge store's operations."""
+        return self.engines.aio.knowledge
+
+    @property
+    def curator(self) -> Curator:
+        """Manual knowledge (store or spool)."""
+        return self.engines.aio.curator
 
     async def open(self) -> "AsyncKGMem":
         """The first connect (``async with`` and the first call run it): the schema step, then the
-        vector store."""
-        if self.io is None:
-            if self.settings.neo4j.auto_schema:
-                await self._ensure_schema()
-            # Its identity may hash weights or load an ONNX graph (kgmem/vectors/models.py): off the loop.
-            model, dimension = await asyncio.to_thread(lambda: (self.embedder.name, self.embedder.dimension))
-            self.vectors = await open_async_vectors(self.settings, model, dimension, self.embedder.configured_by or CUSTOM)
-            self.io = AsyncIO(self.graph, self.vectors, self.embedder)
+        vector store (:meth:`kgmem.app.Engines.open_async`)."""
+        await self.engines.open_async()
         return self
 
-    async def _ensure_schema(self) -> None:
-        """The schema step of :class:`kgmem.app.Engines`: one read of the recorded version; only a
-        graph without the schema (or with an older one) gets it, applied on a short-lived sync
-        driver in a worker thread (the schema file's DDL runs on the sync store)."""
-        try:
-            recorded = version_of(await self.graph.read("schema_version"))
-        except UNREACHABLE as exc:
-            log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
-                        "client connects, or run `kgmem init`", exc)
-            return
-        if needs_schema(recorded):
-            await asyncio.to_thread(apply_schema_with, self.settings)
-
     async def _run(self, op: Op[Any]) -> Any:
-        await self.open()
-        assert self.io is not None
-        return await arun(op, self.io)
+        return await arun(op, await self.engines.open_async())
 
     def _ns(self, ns: str | None) -> str:
         return resolve_namespace(ns, self.namespace)
@@ -230,13 +244,9 @@ class AsyncKGMem:
 
     # -- lifecycle --------------------------------------------------------------------------------
     async def aclose(self) -> None:
-        """Wait for background writes, then close the driver if this client created it."""
-        if self.io is not None:
-            await self.io.close()
-        if self.learning.spool is not None:  # release the segment: another client may replay it now
-            self.learning.spool.close()
-        if self._owns_driver:
-            await self.driver.close()
+        """Wait for background writes, release the spool segment, then close the driver if this
+        client created it (:meth:`kgmem.app.Engines.aclose`)."""
+        await self.engines.aclose()
 
     async def __aenter__(self) -> "AsyncKGMem":
         return await self.open()

@@ -105,9 +105,9 @@ class KnowledgeStore:
 
     def __init__(
         self,
-        graph: GraphStore,
-        vectors: VectorStore,
-        embedder: Embedder,
+        graph: GraphStore | None,
+        vectors: VectorStore | None,
+        embedder: Embedder | None,
         settings: AnalysisSettings,
         stats: AnalysisStats,
         concepts: ConceptExtractor | None = None,

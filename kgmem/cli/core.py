@@ -10,12 +10,12 @@ from kgmem.config import load_settings
 @click.command()
 def init() -> None:
     """Apply the graph schema (constraints, indexes) idempotently."""
-    from kgmem.graph import GraphStore, connect
+    from kgmem.app import Engines
     from kgmem.graph.schema import apply_schema
 
     settings = load_settings()
-    with connect(settings) as driver:
-        version = apply_schema(GraphStore(driver, settings.neo4j.database))
+    with Engines(settings, schema_step=False) as engines:  # the schema is applied here, in full
+        version = apply_schema(engines.graph)
     click.echo(f"schema version {version} applied to {settings.neo4j.uri}")
 
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from kgmem.config import load_settings, resolve_namespace
+from kgmem.config import Settings, load_settings, resolve_namespace
+
+if TYPE_CHECKING:
+    from kgmem.app import Engines
 
 
 @click.group()
@@ -14,11 +18,11 @@ def learning() -> None:
     """Inspect the error→fix learning engine."""
 
 
-def _graph(settings):  # type: ignore[no-untyped-def]
-    from kgmem.graph import GraphStore, connect
+def _engines(settings: Settings) -> Engines:
+    """The composition root for a graph-only command (no Chroma, no model)."""
+    from kgmem.app import Engines
 
-    driver = connect(settings)
-    return driver, GraphStore(driver, settings.neo4j.database)
+    return Engines(settings)
 
 
 @learning.command()
@@ -32,9 +36,8 @@ def status(ns: str | None, top: int, as_json: bool) -> None:
 
     settings = load_settings()
     namespace = resolve_namespace(ns, settings.namespace, "--ns")
-    driver, graph = _graph(settings)
-    with driver:
-        data = learning_status(graph, settings, namespace, top)
+    with _engines(settings) as engines:
+        data = learning_status(engines.graph, settings, namespace, top)
     data["analysis"] = analysis_stats(settings, namespace)
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str))
@@ -72,9 +75,8 @@ def history(ns: str | None, limit: int, as_json: bool) -> None:
     from kgmem.learning.report import learning_history
 
     settings = load_settings()
-    driver, graph = _graph(settings)
-    with driver:
-        rows = learning_history(graph, resolve_namespace(ns, settings.namespace, "--ns"), limit)
+    with _engines(settings) as engines:
+        rows = learning_history(engines.graph, resolve_namespace(ns, settings.namespace, "--ns"), limit)
     if as_json:
         click.echo(json.dumps(rows, indent=2, default=str))
         return

@@ -19,16 +19,10 @@ _ID = click.option("--id", "item_id", required=True, help="The item's id (see `k
 @contextmanager
 def _graph_only(settings: Settings) -> Iterator[Any]:
     """A knowledge store and curator backed by Neo4j alone (no model load) for read/flag commands."""
-    from kgmem.analysis.curation import Curator
-    from kgmem.analysis.events import AnalysisStats
-    from kgmem.analysis.store import KnowledgeStore
     from kgmem.app import Engines
 
     with Engines(settings) as engines:
-        stats = AnalysisStats()
-        # Vectors and the model are not needed to list, remove or reset (no text changes).
-        store = KnowledgeStore(engines.graph, None, None, settings.analysis, stats)  # type: ignore[arg-type]
-        yield Curator(store, stats)
+        yield engines.graph_only_curator()
 
 
 def _echo_item(item: dict[str, Any]) -> None:

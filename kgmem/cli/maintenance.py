@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pydantic import ValidationError
 
-from kgmem.config import EmbeddingSettings, load_settings, resolve_namespace
+from kgmem.config import EmbeddingSettings, Settings, load_settings, resolve_namespace
+
+if TYPE_CHECKING:
+    from kgmem.app import Engines
 
 
 @contextmanager
-def _graph(settings):  # type: ignore[no-untyped-def]
-    from kgmem.graph import GraphStore, connect
+def _engines(settings: Settings) -> Iterator[Engines]:
+    """The composition root of one batch command (closed at its end)."""
+    from kgmem.app import Engines
 
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-    with connect(settings) as driver:
-        yield GraphStore(driver, settings.neo4j.database)
+    with Engines(settings) as engines:
+        yield engines
 
 
 def _bar(total: int, label: str):  # type: ignore[no-untyped-def]
@@ -42,7 +48,6 @@ def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Pa
     A full rebuild adopts the configured embedding model: collections built with another model
     (or dimension) are dropped and refilled.
     """
-    from kgmem.app import Engines
     from kgmem.maintenance.reindex import reindex as run, total_nodes
 
     settings = load_settings()
@@ -53,7 +58,7 @@ def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Pa
         except ValidationError as exc:
             raise click.BadParameter("; ".join(e["msg"] for e in exc.errors()), param_hint="--model") from None
         settings = settings.model_copy(update={"embedding": embedding})
-    with Engines(settings) as engines:
+    with _engines(settings) as engines:
         ns = resolve_namespace(ns, engines.settings.namespace, "--ns")
         with _bar(total_nodes(engines.graph, ns), f"reindex {ns}") as bar:
             summary = run(engines.graph, engines.vectors, engines.embedder, ns, missing_only=missing_only,
@@ -78,8 +83,8 @@ def export_cmd(ns: str | None, file: Path) -> None:
 
     settings = load_settings()
     ns = resolve_namespace(ns, settings.namespace, "--ns")
-    with _graph(settings) as graph:
-        summary = export_namespace(graph, ns, file)
+    with _engines(settings) as engines:
+        summary = export_namespace(engines.graph, ns, file)
     click.echo(f"exported {ns}: {summary.total_nodes} nodes, {summary.total_relationships} relationships, "
                f"{summary.total_state} session-state entries -> {file}")
     if summary.skipped:
@@ -98,12 +103,10 @@ def import_cmd(file: Path, replace: bool, no_reindex: bool, target: str | None) 
     from kgmem.maintenance import import_namespace
     from kgmem.maintenance.importer import item_count
     from kgmem.maintenance.reindex import reindex as run_reindex
-    from kgmem.vectors import Embedder, VectorStore, open_chroma
 
     settings = load_settings()
-    with _graph(settings) as graph:
-        embedder = Embedder(settings.embedding, settings.models_dir)
-        vectors = VectorStore.for_embedder(open_chroma(settings), embedder)
+    with _engines(settings) as engines:
+        graph, vectors, embedder = engines.graph, engines.vectors, engines.embedder
         with _bar(item_count(file), f"import {file.name}") as bar:
             summary = import_namespace(graph, file, replace=replace, vectors=vectors, progress=bar.update, ns=target)
         backfill_ns_key(graph, summary.ns)  # an export written before schema 4 has no ns_key: keyword search needs it
@@ -130,7 +133,7 @@ def decay(ns: str | None, stale_days: int, half_life_days: float) -> None:
 
     settings = load_settings()
     ns = resolve_namespace(ns, settings.namespace, "--ns")
-    with _graph(settings) as graph:
-        result = run_decay(graph, ns, DecaySettings(stale_days=stale_days, half_life_days=half_life_days))
+    with _engines(settings) as engines:
+        result = run_decay(engines.graph, ns, DecaySettings(stale_days=stale_days, half_life_days=half_life_days))
     click.echo(f"decay {ns}: {result.knowledge_decayed} knowledge items lowered "
                f"(total {result.knowledge_total_drop:.3f}), {result.callgraph_decayed} call-graph edges lowered")

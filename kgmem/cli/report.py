@@ -62,7 +62,7 @@ def _list_reports() -> None:
 def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None, ns: str | None,
            run_all_reports: bool) -> None:
     """Run the Cypher report NAME (cypher/reports/NAME.cypher); without NAME, list the reports."""
-    from kgmem.graph import GraphStore, connect
+    from kgmem.app import Engines
     from kgmem.reports import load_report, render, run_report
     from kgmem.reports.spec import bind_params
 
@@ -83,8 +83,8 @@ def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None
     bind_params(spec, given)  # bad parameters: clear error before connecting
     # Property-key warnings for graphs that lack some data are noise for a report reader.
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-    with connect(settings) as driver:
-        result = run_report(GraphStore(driver, settings.neo4j.database), name, given)
+    with Engines(settings) as engines:
+        result = run_report(engines.graph, name, given)
     text = render(result, fmt)
     if out:
         out.write_text(text, encoding="utf-8")
@@ -94,7 +94,7 @@ def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None
 
 
 def _run_all(settings, name, given, fmt, out) -> None:  # type: ignore[no-untyped-def]
-    from kgmem.graph import GraphStore, connect
+    from kgmem.app import Engines
     from kgmem.reports.batch import run_all
 
     if name:
@@ -103,7 +103,7 @@ def _run_all(settings, name, given, fmt, out) -> None:  # type: ignore[no-untype
         raise ReportParamError("--all needs --out DIR (the directory to write the reports to)")
     namespace = given.pop("ns", None) or settings.namespace
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-    with connect(settings) as driver:
-        written = run_all(GraphStore(driver, settings.neo4j.database), namespace, fmt, out, given)
+    with Engines(settings) as engines:
+        written = run_all(engines.graph, namespace, fmt, out, given)
     for w in written:
         click.echo(f"{w.name:<20} {w.rows:>6} rows  {w.path}")

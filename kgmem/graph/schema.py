@@ -2,22 +2,18 @@
 
 Two entry points: :func:`apply_schema` (``kgmem init``: always runs the idempotent file) and
 :func:`ensure_schema`, the schema step of a client's first connect (:class:`kgmem.app.Engines`,
-:class:`kgmem.AsyncKGMem`, ``kgmem up``): one read of the recorded version, and the file is
+:class:`kgmem.AsyncKGMem` through it, ``kgmem up``): one read of the recorded version, and the file is
 applied only when the graph has no schema yet or an older one.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from neo4j.exceptions import ClientError
 
 from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import ns_key
-
-if TYPE_CHECKING:
-    from kgmem.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +90,3 @@ def ensure_schema(graph: GraphStore) -> int | None:
         log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
                     "client connects, or run `kgmem init`", exc)
         return None
-
-
-def apply_schema_with(settings: "Settings") -> int | None:
-    """:func:`ensure_schema` on a short-lived sync driver for ``settings`` (for callers that hold
-    no sync driver: the async client, whose driver cannot run the schema file's DDL)."""
-    from kgmem.graph.store import connect
-
-    with connect(settings) as driver:
-        return ensure_schema(GraphStore(driver, settings.neo4j.database))

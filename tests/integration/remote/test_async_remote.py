@@ -8,7 +8,7 @@ import asyncio
 import chromadb
 
 from kgmem import AsyncKGMem, KGMem
-from kgmem.aio.stores import AsyncHttpVectorStore
+from kgmem.async_stores import AsyncHttpVectorStore
 from kgmem.config import ChromaSettings, Settings
 from kgmem.vectors.store import collection_name
 
