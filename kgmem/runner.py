@@ -283,11 +283,16 @@ class SyncIO:
 
 def run(op: Op[T], io: SyncIO) -> T:
     """Drive ``op`` to completion with the sync backends in ``io``; return its result."""
+    return _drive(op, io.handle)
+
+
+def _drive(op: Op[T], handle: Callable[[Request], Any]) -> T:
+    """Drive ``op``, answering each request with ``handle`` (the sync runner; tests script replies)."""
     try:
         req = next(op)
         while True:
             try:
-                result = io.handle(req)
+                result = handle(req)
             except Exception as exc:  # noqa: BLE001 - handed to the operation, which may catch it
                 req = op.throw(exc)
             else:
