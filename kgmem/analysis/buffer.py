@@ -26,7 +26,7 @@ from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
 from kgmem.config import AnalysisSettings
-from kgmem.queueing import join_with_timeout
+from kgmem.queueing import join_async, join_with_timeout, stop_task
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,31 @@ class Windows:
                     "turns_pending": sum(len(w.messages) for w in self._windows.values())}
 
 
-class AnalysisBuffer:
+class _Front:
+    """What both buffers do on the caller's side: windows in, jobs submitted (``submit`` is theirs)."""
+
+    windows: Windows
+    _queue: Any
+
+    def submit(self, job: Job) -> bool:  # pragma: no cover - each buffer has its own
+        raise NotImplementedError
+
+    def add(self, ns: str, session: str, role: str, text: str) -> bool:
+        """Count one turn; queue the session's window when a threshold is reached. True if queued."""
+        job = self.windows.add(ns, session, role, text)
+        return job is not None and self.submit(job)
+
+    def flush(self, ns: str, session: str) -> bool:
+        """Queue what ``session`` has gathered since its last analysis (if anything)."""
+        job = self.windows.take(ns, session)
+        return job is not None and self.submit(job)
+
+    def pending(self) -> dict[str, int]:
+        """Queue depth and the number of sessions with a partial window."""
+        return {"queued": self._queue.qsize(), **self.windows.pending()}
+
+
+class AnalysisBuffer(_Front):
     """Per-session windows + a bounded queue + one worker thread.
 
     Args:
@@ -119,16 +143,6 @@ class AnalysisBuffer:
         self._closed = False
 
     # -- caller's thread ----------------------------------------------------------------
-    def add(self, ns: str, session: str, role: str, text: str) -> bool:
-        """Count one turn; queue the session's window when a threshold is reached. True if queued."""
-        job = self.windows.add(ns, session, role, text)
-        return job is not None and self.submit(job)
-
-    def flush(self, ns: str, session: str) -> bool:
-        """Queue what ``session`` has gathered since its last analysis (if anything)."""
-        job = self.windows.take(ns, session)
-        return job is not None and self.submit(job)
-
     def submit(self, job: Job) -> bool:
         """Put ``job`` on the queue without blocking; a full queue (or a closed buffer) drops it."""
         if self._closed:
@@ -141,10 +155,6 @@ class AnalysisBuffer:
             _drop(self.stats, self.settings, job, "queue full")
             return False
         return True
-
-    def pending(self) -> dict[str, int]:
-        """Queue depth and the number of sessions with a partial window."""
-        return {"queued": self._queue.qsize(), **self.windows.pending()}
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until every queued job has run; False if ``timeout`` passed first."""
@@ -193,7 +203,7 @@ class AnalysisBuffer:
                 self._queue.task_done()
 
 
-class AsyncAnalysisBuffer:
+class AsyncAnalysisBuffer(_Front):
     """:class:`AnalysisBuffer` on the running event loop: the same windows, a bounded
     :class:`asyncio.Queue` and one task (started on first use) that awaits ``handler`` per job.
 
@@ -209,16 +219,6 @@ class AsyncAnalysisBuffer:
         self._worker: asyncio.Task[None] | None = None
         self._closed = False
 
-    def add(self, ns: str, session: str, role: str, text: str) -> bool:
-        """As :meth:`AnalysisBuffer.add`."""
-        job = self.windows.add(ns, session, role, text)
-        return job is not None and self.submit(job)
-
-    def flush(self, ns: str, session: str) -> bool:
-        """As :meth:`AnalysisBuffer.flush`."""
-        job = self.windows.take(ns, session)
-        return job is not None and self.submit(job)
-
     def submit(self, job: Job) -> bool:
         """As :meth:`AnalysisBuffer.submit` (never blocks: a full queue drops the job)."""
         if self._closed:
@@ -233,17 +233,9 @@ class AsyncAnalysisBuffer:
             return False
         return True
 
-    def pending(self) -> dict[str, int]:
-        """Queue depth and the number of sessions with a partial window."""
-        return {"queued": self._queue.qsize(), **self.windows.pending()}
-
     async def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until every queued job has run; False if ``timeout`` passed first."""
-        try:
-            await asyncio.wait_for(self._queue.join(), timeout)
-        except asyncio.TimeoutError:
-            return False
-        return True
+        return await join_async(self._queue, timeout)
 
     async def close(self, timeout: float | None = None) -> bool:
         """Flush every partial window, let the task finish the queue, stop it. True if it finished."""
@@ -257,12 +249,7 @@ class AsyncAnalysisBuffer:
         if not finished:
             log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout,
                         self._queue.qsize())
-        if self._worker is not None:
-            self._worker.cancel()
-            try:
-                await self._worker
-            except asyncio.CancelledError:
-                pass
+        await stop_task(self._worker)
         return finished
 
     async def _run(self) -> None:

@@ -126,6 +126,7 @@ class AnalysisService:
         assert isinstance(self.buffer, AnalysisBuffer), "an asyncio service: await aclose()"
         self.buffer.close()
         self.counters.persist(self.settings.home)
+        self.store.io.close()  # the knowledge store's neighbour queries ran on its small thread pool
 
     async def aclose(self) -> None:
         """:meth:`close` for the asyncio buffer (the counters file is written in a worker thread)."""

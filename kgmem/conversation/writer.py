@@ -28,7 +28,7 @@ from typing import Any
 
 from kgmem.conversation.store import Turn
 from kgmem.graph.store import UNREACHABLE
-from kgmem.queueing import join_with_timeout
+from kgmem.queueing import join_async, join_with_timeout, stop_task
 from kgmem.runner import Op
 
 log = logging.getLogger(__name__)
@@ -175,11 +175,7 @@ class AsyncTurnWriter:
 
     async def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued turn is stored (and handed to analysis); False on timeout."""
-        try:
-            await asyncio.wait_for(self._queue.join(), timeout)
-        except asyncio.TimeoutError:
-            return False
-        return True
+        return await join_async(self._queue, timeout)
 
     async def close(self, timeout: float | None = None) -> bool:
         """Store what is queued, then stop the task."""
@@ -187,12 +183,7 @@ class AsyncTurnWriter:
             return True
         self._closed = True
         done = await self.flush(timeout)
-        if self._worker is not None:
-            self._worker.cancel()
-            try:
-                await self._worker
-            except asyncio.CancelledError:
-                pass
+        await stop_task(self._worker)
         if not done:
             log.error("write-behind: %d turn(s) not stored before close", self._queue.qsize())
         return done

@@ -422,7 +422,11 @@ def ingest(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batc
            progress: bool = False, analyze: bool = False) -> IngestReport:
     """Ingest a JSONL file path or an iterable of event dicts into namespace ``ns`` (``mem``'s sync
     stores: ``graph``, ``vectors``, ``embedder``)."""
-    return run(ingest_op(mem, source, ns, batch_size, progress, analyze), SyncIO(mem.graph, mem.vectors, mem.embedder))
+    io = SyncIO(mem.graph, mem.vectors, mem.embedder)
+    try:
+        return run(ingest_op(mem, source, ns, batch_size, progress, analyze), io)
+    finally:
+        io.close()
 
 
 def ingest_op(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
