@@ -32,7 +32,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgmem.config import Settings, load_settings
 
@@ -53,11 +53,13 @@ if TYPE_CHECKING:
     from kgmem.llm import TextGenerator
     from kgmem.retrieval import Retrieval
     from kgmem.retrieval.service import RetrievalEngine
-    from kgmem.runner import AsyncIO
+    from kgmem.runner import AsyncIO, Op
     from kgmem.spool import SpoolReplayer
     from kgmem.vectors import Embedder, EmbeddingBackend, VectorStore
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 _UNSET: Any = object()
 
@@ -84,9 +86,20 @@ class AsyncEngines:
     retrieval: "RetrievalEngine"
     turns: "TurnStore"
     conversation: "TurnRecorder"
-    counters: "AnalysisStats"
-    knowledge: "KnowledgeStore"
-    curator: "Curator"
+    analysis: "AnalysisService"
+    callgraph: "CallGraph"
+
+    @property
+    def counters(self) -> "AnalysisStats":
+        return self.analysis.counters
+
+    @property
+    def knowledge(self) -> "KnowledgeStore":
+        return self.analysis.store
+
+    @property
+    def curator(self) -> "Curator":
+        return self.analysis.curator
 
 
 class Engines:
@@ -313,9 +326,8 @@ class Engines:
         return self._once("_aio", self._build_async)
 
     def _build_async(self) -> AsyncEngines:
-        from kgmem.analysis.curation import Curator
-        from kgmem.analysis.events import AnalysisStats
-        from kgmem.analysis.store import KnowledgeStore
+        from kgmem.analysis import AnalysisService
+        from kgmem.callgraph import CallGraph
         from kgmem.conversation import TurnStore
         from kgmem.conversation.recorder import TurnRecorder
         from kgmem.learning import LearningEngine
@@ -323,7 +335,7 @@ class Engines:
         from kgmem.retrieval.service import RetrievalEngine
         from kgmem.spool import Spool, SpoolReplayer
 
-        s, r, concepts = self.settings, self.settings.retrieval, self.concepts
+        s, r, concepts, generator = self.settings, self.settings.retrieval, self.concepts, self.generator
         retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
                                     thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours,
                                     concepts=concepts)
@@ -331,14 +343,24 @@ class Engines:
         # running in this process is skipped rather than waited for (wait=False: the event loop).
         replayer = SpoolReplayer(Spool(s.spool_dir), self.async_graph, wait=False)
         learning = LearningEngine(None, None, None, s.learning, replayer=replayer,
-                                  adjudicator=adjudicator_for(self.generator, s.learning), concepts=concepts)
+                                  adjudicator=adjudicator_for(generator, s.learning), concepts=concepts)
         writes = None if s.learning.strict else replayer  # strict: raise instead of spooling
         turns = TurnStore(None, None, None, concepts)
-        counters = AnalysisStats(extractor="none")
-        conversation = TurnRecorder(turns, counters.count, replayer=writes)
-        knowledge = KnowledgeStore(None, None, None, s.analysis, counters, concepts=concepts)
-        return AsyncEngines(replayer, learning, retrieval, turns, conversation, counters, knowledge,
-                            Curator(knowledge, counters, writes))
+        # Analysis jobs and write-behind batches are queued on asyncio tasks and run with run_async.
+        analysis = AnalysisService(s, None, None, None, turns=turns, generator=generator, replayer=writes,
+                                   arun=self.run_async)
+        a = s.analysis
+        conversation = TurnRecorder(
+            turns, analysis.counters.count, replayer=writes, write_behind=a.write_behind,
+            queue_size=a.write_behind_queue, batch_size=a.write_behind_batch, flush_timeout_s=a.flush_timeout_s,
+            on_stored=analysis.observe_turn, on_session_end=analysis.end_session, arun=self.run_async)
+        return AsyncEngines(replayer, learning, retrieval, turns, conversation, analysis, CallGraph(None))
+
+    async def run_async(self, op: "Op[T]") -> T:
+        """Run an engine operation on the async stores (opened on first use)."""
+        from kgmem.runner import arun
+
+        return await arun(op, await self.open_async())
 
     async def open_async(self) -> "AsyncIO":
         """The async first connect (once): the schema step with one async read, then the vector store
@@ -415,6 +437,9 @@ class Engines:
     async def aclose(self) -> None:
         """Close the async side: wait for background writes, release the spool segment, close the async
         driver if this object created it; then :meth:`close` the sync side (if any was built)."""
+        if self._aio is not None:  # queued turns stored and queued analyses run while the stores are open
+            await self._aio.conversation.aclose()
+            await self._aio.analysis.aclose()
         if self._async_io is not None:
             await self._async_io.close()
             self._async_io = None

@@ -9,7 +9,8 @@ Everything between two yields is the shared pure logic.
 :func:`run` drives an operation with the sync stores (:class:`SyncIO`, used by
 :class:`kgmem.KGMem`); :func:`arun` with the async ones (:class:`AsyncIO`, used by
 :class:`kgmem.AsyncKGMem`). A new operation therefore needs no second async copy, and a
-new *kind* of I/O needs one request class and one branch in each runner.
+new *kind* of I/O needs one request class (added to :data:`Request`) and one handler in each
+runner's dispatch table (a unit test checks both tables cover :data:`Request`).
 """
 
 from __future__ import annotations
@@ -17,18 +18,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar, Union
 
 import numpy as np
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-#: An engine operation: yields requests, receives their results, returns ``T``.
-Op = Generator[Any, Any, T]
+#: An engine operation: yields :data:`Request` objects, receives their results, returns ``T``.
+Op = Generator["Request", Any, T]
 
 
 # -- the requests -------------------------------------------------------------------------
@@ -125,8 +126,9 @@ class VectorDelete:
 
 @dataclass(frozen=True)
 class LocalIO:
-    """A blocking call on local files (a spool append: ``write`` + ``fsync``) → its result. The
-    sync runner calls it; the async runner runs it in a worker thread, off the event loop."""
+    """A blocking call → its result: local files (a spool append: ``write`` + ``fsync``), an LLM
+    request through a sync SDK, CPU-heavy work (spaCy concept extraction, the offline extractor).
+    The sync runner calls it; the async runner runs it in a worker thread, off the event loop."""
 
     fn: Callable[..., Any]
     args: tuple[Any, ...] = ()
@@ -141,7 +143,7 @@ class Ping:
 class Gather:
     """Run several operations concurrently → their results, in order (the first error is raised)."""
 
-    ops: tuple[Op, ...]
+    ops: tuple[Op[Any], ...]
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ class Background:
     """Start an operation without waiting for it (its failure is logged) → ``None``.
     :class:`Flush` (or closing the client) waits for every background operation."""
 
-    op: Op
+    op: Op[Any]
     what: str = "background write"
 
 
@@ -158,6 +160,11 @@ class Flush:
     """Wait for the background operations started so far → ``None``."""
 
     timeout: float | None = 30.0
+
+
+#: Every request an operation may yield (each runner has one handler per member).
+Request = Union[Read, Write, Embed, EmbedQuery, VectorQuery, VectorUpsert, VectorQueryMany, VectorGet, VectorCount,
+                VectorDelete, LocalIO, Ping, Gather, Background, Flush]
 
 
 # -- the I/O ports -----------------------------------------------------------------------------
@@ -197,7 +204,59 @@ class SyncIO:
         if self._pool is not None:
             self._pool.shutdown(wait=False)
 
-    def _spawn(self, req: Background) -> None:
+    def handle(self, req: Request) -> Any:
+        """Run one request (the dispatch table :attr:`HANDLERS`, by the request's type)."""
+        handler = self.HANDLERS.get(type(req))
+        if handler is None:
+            raise TypeError(f"unknown I/O request {req!r}")
+        return handler(self, req)
+
+    # -- one handler per request type --------------------------------------------------------
+    def _read(self, req: Read) -> Any:
+        return self.graph.read(req.name, **req.params)
+
+    def _write(self, req: Write) -> Any:
+        return self.graph.write(req.name, **req.params)
+
+    def _embed(self, req: Embed) -> Any:
+        return self.embedder.embed(req.texts)
+
+    def _embed_query(self, req: EmbedQuery) -> Any:
+        return self.embedder.embed_query(req.text)
+
+    def _vector_query(self, req: VectorQuery) -> Any:
+        return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+
+    def _vector_upsert(self, req: VectorUpsert) -> Any:
+        return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
+
+    def _vector_query_many(self, req: VectorQueryMany) -> Any:
+        return self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+
+    def _vector_get(self, req: VectorGet) -> Any:
+        return self.vectors.get(req.ns, req.kind, req.ids)
+
+    def _vector_count(self, req: VectorCount) -> Any:
+        return self.vectors.count(req.ns, req.kind)
+
+    def _vector_delete(self, req: VectorDelete) -> Any:
+        return self.vectors.delete(req.ns, req.kind, req.ids)
+
+    def _local_io(self, req: LocalIO) -> Any:
+        return req.fn(*req.args)
+
+    def _ping(self, req: Ping) -> Any:
+        return self.graph.ping()
+
+    def _gather(self, req: Gather) -> list[Any]:
+        if not req.ops:
+            return []
+        pool = self._executor("_pool", self._workers, "kgmem-io") if len(req.ops) > 1 else None
+        futures = [pool.submit(run, op, self) for op in req.ops[1:]] if pool else []
+        first = run(req.ops[0], self)
+        return [first, *(f.result() for f in futures)]
+
+    def _background(self, req: Background) -> None:
         writer = self._executor("_writer", 1, "kgmem-background")
         future = writer.submit(run, req.op, self)
         with self._lock:
@@ -211,43 +270,15 @@ class SyncIO:
 
         future.add_done_callback(done)
 
-    def handle(self, req: Any) -> Any:
-        if isinstance(req, Read):
-            return self.graph.read(req.name, **req.params)
-        if isinstance(req, Write):
-            return self.graph.write(req.name, **req.params)
-        if isinstance(req, EmbedQuery):
-            return self.embedder.embed_query(req.text)
-        if isinstance(req, Embed):
-            return self.embedder.embed(req.texts)
-        if isinstance(req, VectorQuery):
-            return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
-        if isinstance(req, VectorUpsert):
-            return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
-        if isinstance(req, VectorQueryMany):
-            return self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
-        if isinstance(req, VectorGet):
-            return self.vectors.get(req.ns, req.kind, req.ids)
-        if isinstance(req, VectorCount):
-            return self.vectors.count(req.ns, req.kind)
-        if isinstance(req, VectorDelete):
-            return self.vectors.delete(req.ns, req.kind, req.ids)
-        if isinstance(req, LocalIO):
-            return req.fn(*req.args)
-        if isinstance(req, Ping):
-            return self.graph.ping()
-        if isinstance(req, Gather):
-            if not req.ops:
-                return []
-            pool = self._executor("_pool", self._workers, "kgmem-io") if len(req.ops) > 1 else None
-            futures = [pool.submit(run, op, self) for op in req.ops[1:]] if pool else []
-            first = run(req.ops[0], self)
-            return [first, *(f.result() for f in futures)]
-        if isinstance(req, Background):
-            return self._spawn(req)
-        if isinstance(req, Flush):
-            return self.flush(req.timeout)
-        raise TypeError(f"unknown I/O request {req!r}")
+    def _flush(self, req: Flush) -> None:
+        self.flush(req.timeout)
+
+    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {
+        Read: _read, Write: _write, Embed: _embed, EmbedQuery: _embed_query, VectorQuery: _vector_query,
+        VectorUpsert: _vector_upsert, VectorQueryMany: _vector_query_many, VectorGet: _vector_get,
+        VectorCount: _vector_count, VectorDelete: _vector_delete, LocalIO: _local_io, Ping: _ping,
+        Gather: _gather, Background: _background, Flush: _flush,
+    }
 
 
 def run(op: Op[T], io: SyncIO) -> T:
@@ -255,7 +286,8 @@ def run(op: Op[T], io: SyncIO) -> T:
     return _drive(op, io.handle)
 
 
-def _drive(op: Op[T], handle: Callable[[Any], Any]) -> T:
+def _drive(op: Op[T], handle: Callable[[Request], Any]) -> T:
+    """Drive ``op``, answering each request with ``handle`` (the sync runner; tests script replies)."""
     try:
         req = next(op)
         while True:
@@ -270,7 +302,7 @@ def _drive(op: Op[T], handle: Callable[[Any], Any]) -> T:
 
 
 class AsyncIO:
-    """The async backends: an :class:`~kgmem.aio.stores.AsyncGraphStore`, an async vector store
+    """The async backends: an :class:`~kgmem.async_stores.AsyncGraphStore`, an async vector store
     and the (sync) embedder, which runs in a worker thread (ONNX inference releases the GIL)."""
 
     def __init__(self, graph: Any, vectors: Any, embedder: Any) -> None:
@@ -287,7 +319,54 @@ class AsyncIO:
     async def close(self) -> None:
         await self.flush()
 
-    def _spawn(self, req: Background) -> None:
+    async def handle(self, req: Request) -> Any:
+        """Run one request (the dispatch table :attr:`HANDLERS`, by the request's type)."""
+        handler = self.HANDLERS.get(type(req))
+        if handler is None:
+            raise TypeError(f"unknown I/O request {req!r}")
+        return await handler(self, req)
+
+    # -- one handler per request type --------------------------------------------------------
+    async def _read(self, req: Read) -> Any:
+        return await self.graph.read(req.name, **req.params)
+
+    async def _write(self, req: Write) -> Any:
+        return await self.graph.write(req.name, **req.params)
+
+    async def _embed(self, req: Embed) -> Any:
+        return await asyncio.to_thread(self.embedder.embed, req.texts)
+
+    async def _embed_query(self, req: EmbedQuery) -> Any:
+        return await asyncio.to_thread(self.embedder.embed_query, req.text)
+
+    async def _vector_query(self, req: VectorQuery) -> Any:
+        return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+
+    async def _vector_upsert(self, req: VectorUpsert) -> Any:
+        return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
+
+    async def _vector_query_many(self, req: VectorQueryMany) -> Any:
+        return await self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
+
+    async def _vector_get(self, req: VectorGet) -> Any:
+        return await self.vectors.get(req.ns, req.kind, req.ids)
+
+    async def _vector_count(self, req: VectorCount) -> Any:
+        return await self.vectors.count(req.ns, req.kind)
+
+    async def _vector_delete(self, req: VectorDelete) -> Any:
+        return await self.vectors.delete(req.ns, req.kind, req.ids)
+
+    async def _local_io(self, req: LocalIO) -> Any:
+        return await asyncio.to_thread(req.fn, *req.args)
+
+    async def _ping(self, req: Ping) -> Any:
+        return await self.graph.ping()
+
+    async def _gather(self, req: Gather) -> list[Any]:
+        return list(await asyncio.gather(*(arun(op, self) for op in req.ops)))
+
+    async def _background(self, req: Background) -> None:
         task = asyncio.get_running_loop().create_task(arun(req.op, self))
         self._pending.add(task)
 
@@ -298,38 +377,15 @@ class AsyncIO:
 
         task.add_done_callback(done)
 
-    async def handle(self, req: Any) -> Any:
-        if isinstance(req, Read):
-            return await self.graph.read(req.name, **req.params)
-        if isinstance(req, Write):
-            return await self.graph.write(req.name, **req.params)
-        if isinstance(req, EmbedQuery):
-            return await asyncio.to_thread(self.embedder.embed_query, req.text)
-        if isinstance(req, Embed):
-            return await asyncio.to_thread(self.embedder.embed, req.texts)
-        if isinstance(req, VectorQuery):
-            return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
-        if isinstance(req, VectorUpsert):
-            return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
-        if isinstance(req, VectorQueryMany):
-            return await self.vectors.query_many(req.ns, req.kind, req.vectors, req.n, req.where)
-        if isinstance(req, VectorGet):
-            return await self.vectors.get(req.ns, req.kind, req.ids)
-        if isinstance(req, VectorCount):
-            return await self.vectors.count(req.ns, req.kind)
-        if isinstance(req, VectorDelete):
-            return await self.vectors.delete(req.ns, req.kind, req.ids)
-        if isinstance(req, LocalIO):
-            return await asyncio.to_thread(req.fn, *req.args)
-        if isinstance(req, Ping):
-            return await self.graph.ping()
-        if isinstance(req, Gather):
-            return list(await asyncio.gather(*(arun(op, self) for op in req.ops)))
-        if isinstance(req, Background):
-            return self._spawn(req)
-        if isinstance(req, Flush):
-            return await self.flush(req.timeout)
-        raise TypeError(f"unknown I/O request {req!r}")
+    async def _flush(self, req: Flush) -> None:
+        await self.flush(req.timeout)
+
+    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Awaitable[Any]]]] = {
+        Read: _read, Write: _write, Embed: _embed, EmbedQuery: _embed_query, VectorQuery: _vector_query,
+        VectorUpsert: _vector_upsert, VectorQueryMany: _vector_query_many, VectorGet: _vector_get,
+        VectorCount: _vector_count, VectorDelete: _vector_delete, LocalIO: _local_io, Ping: _ping,
+        Gather: _gather, Background: _background, Flush: _flush,
+    }
 
 
 async def arun(op: Op[T], io: AsyncIO) -> T:

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+from kgmem.analysis import AnalysisService
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.app import Engines
 from kgmem.async_stores import AsyncGraphStore
+from kgmem.callgraph import CallGraph, HealResult
+from kgmem.ingest.ingester import IngestReport, ingest_op
+from kgmem.reports import report_op
 from kgmem.concepts import ConceptExtractor
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
@@ -35,22 +40,26 @@ log = logging.getLogger(__name__)
 class AsyncKGMem:
     """Agent-facing asyncio client (``async with AsyncKGMem(settings) as mem: await mem.search(...)``).
 
-    Covers learning (:meth:`tool_result`, :meth:`tool_results`, :meth:`resolve`, :meth:`fix_applied`,
-    :meth:`correction`), retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation
-    and knowledge (:meth:`turn`, :meth:`end_session`, :meth:`add_knowledge`, :meth:`learnings`); the
-    method docs are :class:`kgmem.KGMem`'s. Like it, while Neo4j is unreachable tool results, turns,
+    Every feature of :class:`kgmem.KGMem`, on the same operations (:mod:`kgmem.runner`): learning
+    (:meth:`tool_result`, :meth:`tool_results`, :meth:`resolve`, :meth:`fix_applied`, :meth:`correction`),
+    retrieval (:meth:`search`, :meth:`context`, :meth:`feedback`), conversation and its analysis
+    (:meth:`turn`, :meth:`end_session`, :meth:`wait_for_analysis`, :meth:`analysis_stats`; analysis
+    runs on an asyncio task, the model call or the offline extractor in a worker thread; write-behind
+    of turns on an asyncio queue), knowledge (:meth:`add_knowledge`, :meth:`learnings`), :meth:`ingest`,
+    :meth:`report`, the call graph (:meth:`record_calls`, :meth:`observe_changes`) and :meth:`flush`;
+    the method docs are :class:`kgmem.KGMem`'s. Like it, while Neo4j is unreachable tool results, turns,
     manual knowledge and session ends go to the spool (``settings.spool_dir``) and are replayed once
-    it answers (:meth:`replay_spool`, and before the next write). Differences: no background
-    conversation *analysis* — turns are stored and searchable, but knowledge is extracted from them
-    only by a sync client — and no write-behind (docs/architecture.md, "Async client").
+    it answers (:meth:`replay_spool`, and before the next write). Use it from one event loop
+    (docs/architecture.md, "Async client").
 
     Args:
         settings: configuration; read from the environment and ``kgmem.toml`` when omitted.
         driver: an existing :class:`neo4j.AsyncDriver` (not closed by :meth:`aclose`).
         embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
             model once per process), or your own :class:`~kgmem.vectors.EmbeddingBackend`.
-        generator: the LLM that judges close error matches (``learning.adjudicate_band``; its call runs
-            in a worker thread); by default the Anthropic API when a key is set, else none.
+        generator: the LLM for conversation analysis and for judging close error matches
+            (``learning.adjudicate_band``); its calls run in a worker thread. By default the Anthropic
+            API when a key is set, else kgmem's offline extractor and the matching model alone.
     """
 
     def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
@@ -127,6 +136,17 @@ class AsyncKGMem:
         """Manual knowledge (store or spool)."""
         return self.engines.aio.curator
 
+    @property
+    def analysis(self) -> AnalysisService:
+        """Conversation analysis: jobs queued on asyncio tasks, the model call or the offline extractor
+        in a worker thread."""
+        return self.engines.aio.analysis
+
+    @property
+    def callgraph(self) -> CallGraph:
+        """The call graph's operations."""
+        return self.engines.aio.callgraph
+
     async def open(self) -> "AsyncKGMem":
         """The first connect (``async with`` and the first call run it): the schema step, then the
         vector store (:meth:`kgmem.app.Engines.open_async`)."""
@@ -187,6 +207,7 @@ class AsyncKGMem:
                      kinds: Sequence[str] | str | None = None, preset: str | None = None,
                      explain: bool = False) -> SearchResult:
         """See :meth:`kgmem.KGMem.search`."""
+        await self.conversation.flush_async()  # write-behind: this client's own turns are searchable at once
         return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset,
                                                         explain=explain))
 
@@ -196,6 +217,7 @@ class AsyncKGMem:
         """See :meth:`kgmem.KGMem.context`."""
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
+        await self.conversation.flush_async()
         return await self._run(self.retrieval.context_op(query, self._ns(ns), max_tokens, **search_kwargs))
 
     @keyword_only
@@ -209,15 +231,16 @@ class AsyncKGMem:
     @keyword_only
     async def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
                    ns: str | None = None) -> str:
-        """Store one conversation turn and return its message id (see :meth:`kgmem.KGMem.turn`;
-        stored at once — no write-behind, no background analysis in the async client)."""
-        return await self._run(self.conversation.record_op(self._ns(ns), Turn(session, role, text, ref, ts)))
+        """Store one conversation turn and return its message id; analysis runs in the background
+        (see :meth:`kgmem.KGMem.turn`; with ``[analysis] write_behind`` queued and stored in batches)."""
+        return await self.conversation.turn_async(self._ns(ns), Turn(session, role, text, ref, ts), self._run)
 
     @keyword_only
     async def end_session(self, session: str, *, ns: str | None = None) -> None:
         """Mark ``session`` ended and merge its retrieval feedback into the global posteriors
         (see :meth:`kgmem.KGMem.end_session`)."""
         ns = self._ns(ns)
+        await self.conversation.flush_async()  # the session's turns are stored before analysis reads them back
         await self._run(self.conversation.close_session_op(ns, session))  # spooled when Neo4j is down
         await self._run(self.retrieval.close_session_op(ns, session))
 
@@ -238,9 +261,43 @@ class AsyncKGMem:
         return await self._run(self.learning.replay_op())
 
     async def flush(self) -> None:
-        """Wait until background writes (the query log) are stored."""
+        """Write what this client holds back now: queued turns (``analysis.write_behind``) and
+        background writes (the query log); see :meth:`kgmem.KGMem.flush`."""
+        await self.conversation.flush_async()
         if self.io is not None:
             await self.io.flush()
+
+    async def wait_for_analysis(self, timeout: float | None = None) -> bool:
+        """Wait until queued turns are stored and queued conversation analyses have run; False on timeout."""
+        return await self.conversation.wait_async(timeout) and await self.analysis.wait_async(timeout)
+
+    @keyword_only
+    async def analysis_stats(self, *, ns: str | None = None) -> dict[str, Any]:
+        """See :meth:`kgmem.KGMem.analysis_stats`."""
+        return self.analysis.stats(self._ns(ns))
+
+    # -- bulk ingest, call graph and reports ---------------------------------------------------------
+    @keyword_only
+    async def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,
+                     progress: bool = False, analyze: bool = False) -> IngestReport:
+        """See :meth:`kgmem.KGMem.ingest` (the file is read in a worker thread, in chunks)."""
+        return await self._run(ingest_op(self, source, self._ns(ns), batch_size, progress, analyze))
+
+    @keyword_only
+    async def record_calls(self, calls: Sequence[tuple[str, str]], *, ns: str | None = None) -> int:
+        """See :meth:`kgmem.KGMem.record_calls`."""
+        return await self._run(self.callgraph.add_calls_op(self._ns(ns), calls))
+
+    @keyword_only
+    async def observe_changes(self, functions_changed: Sequence[str], *, session: str | None = None,
+                              ns: str | None = None) -> HealResult:
+        """See :meth:`kgmem.KGMem.observe_changes`."""
+        return await self._run(self.callgraph.observe_op(self._ns(ns), functions_changed, session))
+
+    @keyword_only
+    async def report(self, name: str, *, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
+        """See :meth:`kgmem.KGMem.report`."""
+        return (await self._run(report_op(name, {"ns": self._ns(ns), **params}))).rows
 
     # -- lifecycle --------------------------------------------------------------------------------
     async def aclose(self) -> None:

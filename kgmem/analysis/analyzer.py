@@ -7,10 +7,15 @@ marked, so the same call flags contradictions. Its answer must be strict JSON
 a generator that gives up after its retries yields no items — never an exception.
 Without a generator the deterministic :class:`~kgmem.analysis.offline.OfflineExtractor`
 is used and its items are stored with ``source = "offline"``.
+
+:meth:`ConversationAnalyzer.analyze_op` is an operation (:mod:`kgmem.runner`): the model call
+and the offline extractor are :class:`~kgmem.runner.LocalIO` requests, so under ``AsyncKGMem``
+they run in a worker thread, off the event loop.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +28,7 @@ from kgmem.analysis.prompt import SYSTEM, build_prompt
 from kgmem.analysis.schema import ExtractedItem, parse_items
 from kgmem.analysis.store import KnowledgeStore, Outcome
 from kgmem.errors import GeneratorError
+from kgmem.runner import LocalIO, Op, run
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +79,29 @@ class ConversationAnalyzer:
         min_confidence: float | None = None,
     ) -> AnalysisResult:
         """Analyse ``messages`` (dicts with role and text) of ``session``; store what is worth keeping."""
+        return run(self.analyze_op(ns, session, messages, session_end=session_end, min_confidence=min_confidence),
+                   self.store.io)
+
+    def analyze_op(
+        self,
+        ns: str,
+        session: str,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        session_end: bool = False,
+        min_confidence: float | None = None,
+    ) -> Op[AnalysisResult]:
+        """:meth:`analyze` as an operation (kgmem.runner)."""
         result = AnalysisResult(extractor=self.extractor)
         if not messages:
             return result
-        existing = self.store.active(ns)
+        existing = yield from self.store.active_op(ns)
         if self.generator is not None:
-            items, source = self._llm_items(ns, session, messages, existing, session_end, result), "llm"
+            items = yield from self._llm_items(ns, session, messages, existing, session_end, result)
+            source = "llm"
         else:
-            items, source = self.offline.extract(messages, existing), "offline"
+            items = yield LocalIO(self.offline.extract, (messages, existing))  # CPU: off the event loop
+            source = "offline"
         if min_confidence is not None:
             kept = [i for i in items if i.confidence >= min_confidence]
             for item in items:
@@ -89,7 +110,7 @@ class ConversationAnalyzer:
                                     content=item.content[:100])
             items = kept
         if items:
-            result.outcomes = self.store.apply(ns, session, items, source)
+            result.outcomes = yield from self.store.apply_op(ns, session, items, source)
         self.stats.count(ns, "analyses")
         log.debug("analysed %d turns of %s/%s with %s: %s", len(messages), ns, session, result.extractor,
                   [o.action for o in result.outcomes])
@@ -103,12 +124,13 @@ class ConversationAnalyzer:
         existing: list[dict[str, Any]],
         session_end: bool,
         result: AnalysisResult,
-    ) -> list[ExtractedItem]:
+    ) -> Op[list[ExtractedItem]]:
         assert self.generator is not None
         prompt = build_prompt(messages, existing, low_mark=self.store.settings.low_confidence_mark,
                               session_end=session_end)
         try:
-            text = self.generator.generate(prompt, system=SYSTEM)
+            # The SDK call blocks (HTTP, retries): a LocalIO request, in a worker thread under asyncio.
+            text = yield LocalIO(functools.partial(self.generator.generate, system=SYSTEM), (prompt,))
         except GeneratorError as exc:
             result.error = str(exc)
             self.stats.count(ns, "analysis_failed")

@@ -8,20 +8,25 @@ the agent. When the queue is full the job is dropped — counted, logged at WARN
 visible in ``kgmem learning status``; the turns themselves are already stored as
 ``Message`` nodes, only their analysis is lost. ``flush`` queues a session's partial
 window (``end_session``), ``close`` flushes every session and waits for the worker.
+
+:class:`AsyncAnalysisBuffer` is the same on an event loop (``AsyncKGMem``): an
+:class:`asyncio.Queue` and one task instead of the thread; the windows (:class:`Windows`)
+are shared code.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
 from kgmem.config import AnalysisSettings
-from kgmem.queueing import join_with_timeout
+from kgmem.queueing import join_async, join_with_timeout, stop_task
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +57,73 @@ class _Window:
 _STOP = object()
 
 
-class AnalysisBuffer:
+class Windows:
+    """Per-session windows of turns not analysed yet (thread-safe): which become a :class:`Job` when."""
+
+    def __init__(self, settings: AnalysisSettings) -> None:
+        self.settings = settings
+        self._windows: dict[tuple[str, str], _Window] = {}
+        self._lock = threading.Lock()
+
+    def add(self, ns: str, session: str, role: str, text: str) -> Job | None:
+        """Count one turn; the session's window as a job when a threshold is reached."""
+        with self._lock:
+            window = self._windows.setdefault((ns, session), _Window())
+            window.messages.append({"role": role, "text": text})
+            window.tokens += estimate_tokens(text)
+            due = (len(window.messages) >= self.settings.turn_threshold
+                   or window.tokens >= self.settings.token_threshold)
+            if not due:
+                return None
+            del self._windows[(ns, session)]
+        return Job("window", ns, session, window.messages)
+
+    def take(self, ns: str, session: str) -> Job | None:
+        """What ``session`` has gathered since its last analysis, as a job (None if nothing)."""
+        with self._lock:
+            window = self._windows.pop((ns, session), None)
+        if window is None or not window.messages:
+            return None
+        return Job("window", ns, session, window.messages)
+
+    def take_all(self) -> list[Job]:
+        """Every partial window, as jobs (at close)."""
+        with self._lock:
+            windows, self._windows = self._windows, {}
+        return [Job("window", ns, session, w.messages) for (ns, session), w in windows.items() if w.messages]
+
+    def pending(self) -> dict[str, int]:
+        """The number of sessions with a partial window and their turns."""
+        with self._lock:
+            return {"sessions_pending": len(self._windows),
+                    "turns_pending": sum(len(w.messages) for w in self._windows.values())}
+
+
+class _Front:
+    """What both buffers do on the caller's side: windows in, jobs submitted (``submit`` is theirs)."""
+
+    windows: Windows
+    _queue: Any
+
+    def submit(self, job: Job) -> bool:  # pragma: no cover - each buffer has its own
+        raise NotImplementedError
+
+    def add(self, ns: str, session: str, role: str, text: str) -> bool:
+        """Count one turn; queue the session's window when a threshold is reached. True if queued."""
+        job = self.windows.add(ns, session, role, text)
+        return job is not None and self.submit(job)
+
+    def flush(self, ns: str, session: str) -> bool:
+        """Queue what ``session`` has gathered since its last analysis (if anything)."""
+        job = self.windows.take(ns, session)
+        return job is not None and self.submit(job)
+
+    def pending(self) -> dict[str, int]:
+        """Queue depth and the number of sessions with a partial window."""
+        return {"queued": self._queue.qsize(), **self.windows.pending()}
+
+
+class AnalysisBuffer(_Front):
     """Per-session windows + a bounded queue + one worker thread.
 
     Args:
@@ -65,53 +136,25 @@ class AnalysisBuffer:
         self.handler = handler
         self.settings = settings
         self.stats = stats
+        self.windows = Windows(settings)
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=settings.queue_size)
-        self._windows: dict[tuple[str, str], _Window] = {}
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
         self._closed = False
 
     # -- caller's thread ----------------------------------------------------------------
-    def add(self, ns: str, session: str, role: str, text: str) -> bool:
-        """Count one turn; queue the session's window when a threshold is reached. True if queued."""
-        with self._lock:
-            window = self._windows.setdefault((ns, session), _Window())
-            window.messages.append({"role": role, "text": text})
-            window.tokens += estimate_tokens(text)
-            due = (len(window.messages) >= self.settings.turn_threshold
-                   or window.tokens >= self.settings.token_threshold)
-            if not due:
-                return False
-            del self._windows[(ns, session)]
-        return self.submit(Job("window", ns, session, window.messages))
-
-    def flush(self, ns: str, session: str) -> bool:
-        """Queue what ``session`` has gathered since its last analysis (if anything)."""
-        with self._lock:
-            window = self._windows.pop((ns, session), None)
-        if window is None or not window.messages:
-            return False
-        return self.submit(Job("window", ns, session, window.messages))
-
     def submit(self, job: Job) -> bool:
         """Put ``job`` on the queue without blocking; a full queue (or a closed buffer) drops it."""
         if self._closed:
-            self._drop(job, "buffer closed")
+            _drop(self.stats, self.settings, job, "buffer closed")
             return False
         self._ensure_worker()
         try:
             self._queue.put_nowait(job)
         except queue.Full:
-            self._drop(job, "queue full")
+            _drop(self.stats, self.settings, job, "queue full")
             return False
         return True
-
-    def pending(self) -> dict[str, int]:
-        """Queue depth and the number of sessions with a partial window."""
-        with self._lock:
-            sessions = len(self._windows)
-            turns = sum(len(w.messages) for w in self._windows.values())
-        return {"queued": self._queue.qsize(), "sessions_pending": sessions, "turns_pending": turns}
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until every queued job has run; False if ``timeout`` passed first."""
@@ -121,10 +164,8 @@ class AnalysisBuffer:
         """Flush every partial window, let the worker finish the queue, stop it. True if it finished."""
         if self._closed:
             return True
-        with self._lock:
-            windows, self._windows = self._windows, {}
-        for (ns, session), window in windows.items():
-            self.submit(Job("window", ns, session, window.messages))
+        for job in self.windows.take_all():
+            self.submit(job)
         self._closed = True
         timeout = self.settings.flush_timeout_s if timeout is None else timeout
         finished = self.wait_idle(timeout)
@@ -157,11 +198,76 @@ class AnalysisBuffer:
                     return
                 self.handler(job)
             except Exception as exc:  # noqa: BLE001 - one failed analysis must not stop the worker
-                self.stats.count(job.ns, "analysis_failed")
-                log.exception("analysis of %s/%s failed: %s", job.ns, job.session, exc)
+                _failed(self.stats, job, exc)
             finally:
                 self._queue.task_done()
 
-    def _drop(self, job: Job, why: str) -> None:
-        self.stats.emit("dropped", job.ns, level=logging.WARNING, session=job.session, kind=job.kind,
-                        turns=len(job.messages), reason=why, queue_size=self.settings.queue_size)
+
+class AsyncAnalysisBuffer(_Front):
+    """:class:`AnalysisBuffer` on the running event loop: the same windows, a bounded
+    :class:`asyncio.Queue` and one task (started on first use) that awaits ``handler`` per job.
+
+    ``add``, ``flush`` and ``submit`` are called on the loop (from the turn path's operations)."""
+
+    def __init__(self, handler: Callable[[Job], Awaitable[Any]], settings: AnalysisSettings,
+                 stats: AnalysisStats) -> None:
+        self.handler = handler
+        self.settings = settings
+        self.stats = stats
+        self.windows = Windows(settings)
+        self._queue: asyncio.Queue[Job] = asyncio.Queue(maxsize=settings.queue_size)
+        self._worker: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def submit(self, job: Job) -> bool:
+        """As :meth:`AnalysisBuffer.submit` (never blocks: a full queue drops the job)."""
+        if self._closed:
+            _drop(self.stats, self.settings, job, "buffer closed")
+            return False
+        if self._worker is None:
+            self._worker = asyncio.get_running_loop().create_task(self._run(), name="kgmem-analysis")
+        try:
+            self._queue.put_nowait(job)
+        except asyncio.QueueFull:
+            _drop(self.stats, self.settings, job, "queue full")
+            return False
+        return True
+
+    async def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job has run; False if ``timeout`` passed first."""
+        return await join_async(self._queue, timeout)
+
+    async def close(self, timeout: float | None = None) -> bool:
+        """Flush every partial window, let the task finish the queue, stop it. True if it finished."""
+        if self._closed:
+            return True
+        for job in self.windows.take_all():
+            self.submit(job)
+        self._closed = True
+        timeout = self.settings.flush_timeout_s if timeout is None else timeout
+        finished = await self.wait_idle(timeout)
+        if not finished:
+            log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout,
+                        self._queue.qsize())
+        await stop_task(self._worker)
+        return finished
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._queue.get()
+            try:
+                await self.handler(job)
+            except Exception as exc:  # noqa: BLE001 - one failed analysis must not stop the worker
+                _failed(self.stats, job, exc)
+            finally:
+                self._queue.task_done()
+
+
+def _failed(stats: AnalysisStats, job: Job, exc: BaseException) -> None:
+    stats.count(job.ns, "analysis_failed")
+    log.exception("analysis of %s/%s failed: %s", job.ns, job.session, exc)
+
+
+def _drop(stats: AnalysisStats, settings: AnalysisSettings, job: Job, why: str) -> None:
+    stats.emit("dropped", job.ns, level=logging.WARNING, session=job.session, kind=job.kind,
+               turns=len(job.messages), reason=why, queue_size=settings.queue_size)

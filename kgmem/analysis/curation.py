@@ -19,7 +19,7 @@ from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
 from kgmem.spool import KNOWLEDGE, SpoolReplayer
-from kgmem.runner import Embed, Op, Read, Write, run
+from kgmem.runner import Embed, LocalIO, Op, Read, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +93,9 @@ class Curator:
         norm = normalise_text(content)
         found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
+        concepts = yield LocalIO(self.store.concepts_of, (ns, content))  # spaCy: CPU, off the event loop
         rows = yield Write("analysis/add_manual", dict(ns=ns, id=kid, type=type, content=content, norm=norm,
-                                                       now=_now(), concepts=self.store.concepts_of(ns, content)))
+                                                       now=_now(), concepts=concepts))
         row = rows[0]
         if row["vector_pending"]:
             yield from self._write_vector_op(ns, row)

@@ -6,15 +6,21 @@ turn, :meth:`end_session` for each ended session) — analysis reads conversatio
 not write turns. Which extractor runs is decided here: the Anthropic generator when
 an API key is set (or a generator is injected), otherwise the offline extractor — and
 kgmem says so, once, in the log and in :meth:`stats`.
+
+One analysis job is one operation (:meth:`AnalysisService.job_op`, :mod:`kgmem.runner`): the
+sync client runs it on the buffer's worker thread with :func:`~kgmem.runner.run`, the async one
+on an asyncio task with its own runner (``arun``; the model call in a worker thread).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kgmem.analysis.analyzer import ConversationAnalyzer
-from kgmem.analysis.buffer import AnalysisBuffer, Job
+from kgmem.analysis.buffer import AnalysisBuffer, AsyncAnalysisBuffer, Job
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats, read_persisted
 from kgmem.llm import TextGenerator, default_generator
@@ -23,6 +29,7 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore
+from kgmem.runner import LocalIO, Op, run
 from kgmem.spool import SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
 
@@ -39,23 +46,28 @@ class AnalysisService:
         generator: the LLM; ``None`` → from settings (Anthropic with a key, else offline).
         replayer: the client's spool replayer: manual knowledge is spooled while Neo4j is unreachable
             (by the :class:`~kgmem.analysis.curation.Curator`).
+        arun: the async client's runner (a coroutine function running an operation on its async
+            stores): jobs then queue on an asyncio task (:class:`AsyncAnalysisBuffer`) and the
+            backends passed here may be ``None``; by default a worker thread runs them on these.
     """
 
     def __init__(
         self,
         settings: Settings,
-        graph: GraphStore,
-        vectors: VectorStore,
-        embedder: Embedder,
+        graph: GraphStore | None,
+        vectors: VectorStore | None,
+        embedder: Embedder | None,
         turns: TurnStore,
         generator: TextGenerator | None = None,
         replayer: SpoolReplayer | None = None,
+        *,
+        arun: Callable[[Op[Any]], Awaitable[Any]] | None = None,
     ) -> None:
         self.settings = settings
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
         # Knowledge MENTIONS concepts with the same extractor as the turns (kgmem.app.Engines.concepts).
-        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters,
+        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters,  # type: ignore[arg-type]
                                     concepts=getattr(turns, "concepts", None))
         # While Neo4j is unreachable, manual knowledge goes to the client's spool (the one tool
         # results and turns use) and is replayed by it, in order, once it answers again.
@@ -63,7 +75,12 @@ class AnalysisService:
         self.curator = Curator(self.store, self.counters, self.replayer)
         self.analyzer = ConversationAnalyzer(self.store, self.counters, generator)
         self.learner = SessionLearner(self.analyzer, settings.analysis)
-        self.buffer = AnalysisBuffer(self._handle, settings.analysis, self.counters)
+        self.buffer: AnalysisBuffer | AsyncAnalysisBuffer
+        if arun is None:
+            self.buffer = AnalysisBuffer(lambda job: run(self.job_op(job), self.store.io), settings.analysis,
+                                         self.counters)
+        else:
+            self.buffer = AsyncAnalysisBuffer(lambda job: arun(self.job_op(job)), settings.analysis, self.counters)
         self.turns = turns
 
     def observe_turn(self, ns: str, turn: Turn) -> None:
@@ -84,8 +101,14 @@ class AnalysisService:
         self.buffer.submit(Job("session", ns, session))
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until queued analyses have run."""
+        """Block until queued analyses have run (the thread buffer)."""
+        assert isinstance(self.buffer, AnalysisBuffer), "an asyncio service: await wait_async()"
         return self.buffer.wait_idle(timeout)
+
+    async def wait_async(self, timeout: float | None = None) -> bool:
+        """Wait until queued analyses have run (the asyncio buffer)."""
+        assert isinstance(self.buffer, AsyncAnalysisBuffer), "a thread service: call wait()"
+        return await self.buffer.wait_idle(timeout)
 
     def stats(self, ns: str | None = None) -> dict[str, Any]:
         """This client's counters for ``ns``, the extractor in use, token usage and the queue."""
@@ -100,16 +123,25 @@ class AnalysisService:
     def close(self) -> None:
         """Flush pending windows, finish the queue, save the counters (close the turn path first:
         write-behind still feeds this)."""
+        assert isinstance(self.buffer, AnalysisBuffer), "an asyncio service: await aclose()"
         self.buffer.close()
         self.counters.persist(self.settings.home)
+        self.store.io.close()  # the knowledge store's neighbour queries ran on its small thread pool
 
-    def _handle(self, job: Job) -> None:
+    async def aclose(self) -> None:
+        """:meth:`close` for the asyncio buffer (the counters file is written in a worker thread)."""
+        assert isinstance(self.buffer, AsyncAnalysisBuffer), "a thread service: call close()"
+        await self.buffer.close()
+        await asyncio.to_thread(self.counters.persist, self.settings.home)
+
+    def job_op(self, job: Job) -> Op[None]:
+        """Run one analysis job (a window, or an ended session's learning), then save the counters."""
         if job.kind == "window":
-            self.analyzer.analyze(job.ns, job.session, job.messages)
+            yield from self.analyzer.analyze_op(job.ns, job.session, job.messages)
         else:
-            messages = self.turns.messages(job.ns, job.session)
-            self.learner.learn(job.ns, job.session, messages)
-        self.counters.persist(self.settings.home)
+            messages = yield from self.turns.messages_op(job.ns, job.session)
+            yield from self.learner.learn_op(job.ns, job.session, messages)
+        yield LocalIO(self.counters.persist, (self.settings.home,))
 
 
 def persisted_stats(settings: Settings, ns: str | None = None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from kgmem.analysis.analyzer import AnalysisResult, ConversationAnalyzer
 from kgmem.config import AnalysisSettings
+from kgmem.runner import Op, run
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +44,15 @@ class SessionLearner:
 
     def learn(self, ns: str, session: str, messages: Sequence[Mapping[str, Any]]) -> AnalysisResult | None:
         """Analyse the ended ``session`` (its messages in order); ``None`` when it is too short."""
+        return run(self.learn_op(ns, session, messages), self.analyzer.store.io)
+
+    def learn_op(self, ns: str, session: str, messages: Sequence[Mapping[str, Any]]) -> Op[AnalysisResult | None]:
+        """:meth:`learn` as an operation (kgmem.runner)."""
         if len(messages) < self.settings.session_min_messages:
             self.analyzer.stats.emit("skipped", ns, session=session, reason="short_session",
                                      messages=len(messages))
             return None
         picked = [messages[i] for i in sample_indices(len(messages), self.settings.session_sample_above)]
         log.debug("session %s/%s: learning from %d of %d messages", ns, session, len(picked), len(messages))
-        return self.analyzer.analyze(ns, session, picked, session_end=True,
-                                     min_confidence=self.settings.session_min_confidence)
+        return (yield from self.analyzer.analyze_op(ns, session, picked, session_end=True,
+                                                    min_confidence=self.settings.session_min_confidence))

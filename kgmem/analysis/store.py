@@ -44,7 +44,7 @@ from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, Vec
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.vectors import Embedder, VectorStore
-from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
+from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,11 @@ class KnowledgeStore:
     def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
         """Active items, most trusted first — what the analyzer's prompt carries (all of them,
         low-confidence ones included, so the model does not resurrect them)."""
-        return self.list(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit)
+        return run(self.active_op(ns, limit), self.io)
+
+    def active_op(self, ns: str, limit: int | None = None) -> Op[list[dict[str, Any]]]:
+        """:meth:`active` as an operation (kgmem.runner)."""
+        return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
 
     def list(
         self,
@@ -194,6 +198,11 @@ class KnowledgeStore:
 
         ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
         stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised."""
+        return run(self.apply_op(ns, session, items, source, marks), self.io)
+
+    def apply_op(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str,
+                 marks: Sequence[str] = ()) -> Op[list[Outcome]]:
+        """:meth:`apply` as an operation (kgmem.runner)."""
         plan = _Plan()
         kept: list[ExtractedItem] = []
         for item in items:
@@ -202,21 +211,22 @@ class KnowledgeStore:
             else:
                 kept.append(item)
         if kept:
-            self._plan(ns, kept, plan)
+            yield from self._plan(ns, kept, plan)
             if any(r.seen for r in plan.rows.values()):
-                self._write(ns, session, source, plan, list(marks))
+                yield from self._write(ns, session, source, plan, list(marks))
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
-    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan) -> None:
+    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan) -> Op[None]:
         quoted = [i.contradicts for i in items if i.contradicts]
-        vectors = self.embedder.embed([i.content for i in items] + quoted)
+        vectors = yield Embed([i.content for i in items] + quoted)
         item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items):]))
-        hits = {text: self._neighbours(ns, vec) for text, vec in
-                [*zip((i.content for i in items), item_vecs), *quoted_vecs.items()]}
+        texts = [*zip((i.content for i in items), item_vecs), *quoted_vecs.items()]
+        found_hits = yield Gather(tuple(self._neighbours(ns, vec) for _, vec in texts))
+        hits = {text: found for (text, _), found in zip(texts, found_hits)}
         candidate_ids = sorted({h for found in hits.values() for h, _ in found})
         norms = sorted({i.norm for i in items} | {normalise_text(q) for q in quoted})
-        found_rows = self.graph.read("analysis/find_knowledge", ns=ns, norms=norms, ids=candidate_ids)
+        found_rows = yield Read("analysis/find_knowledge", dict(ns=ns, norms=norms, ids=candidate_ids))
         by_id = {r["id"]: r for r in found_rows}
         by_norm = {r["norm"]: r for r in found_rows}
         for item, vec in zip(items, item_vecs):
@@ -249,8 +259,8 @@ class KnowledgeStore:
                 outcome.action, outcome.contradicted_id = "contradicted", old.id
             plan.outcomes.append(outcome)
 
-    def _neighbours(self, ns: str, vector: np.ndarray) -> list[tuple[str, float]]:
-        hits = self.vectors.query(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
+    def _neighbours(self, ns: str, vector: np.ndarray) -> Op[list[tuple[str, float]]]:
+        hits = yield VectorQuery(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
         return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.related_cosine]
 
     def _row_for(self, existing: dict[str, Any], plan: _Plan) -> _Row:
@@ -320,15 +330,14 @@ class KnowledgeStore:
         plan.rows[row.id] = row
         return row
 
-    def _write(self, ns: str, session: str, source: str, plan: _Plan, marks: list[str] | None = None) -> None:
+    def _write(self, ns: str, session: str, source: str, plan: _Plan, marks: list[str] | None = None) -> Op[None]:
         contradicted = {c["old_id"] for c in plan.contradictions}
         # rows looked at but not used (a removed match, a self-contradiction) are not written
         used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
         rows = sorted(used, key=lambda r: not r.insert)  # inserts first: later rows may point at them
         entity_ids = sorted({r.triple[k] for r in rows if r.triple for k in ("subject_id", "object_id")})
-        concepts = self._row_concepts(ns, rows)
-        result = self.graph.write(
-            "analysis/apply_knowledge",
+        concepts = yield LocalIO(self._row_concepts, (ns, rows))  # spaCy: CPU, off the event loop
+        result = yield Write("analysis/apply_knowledge", dict(
             ns=ns,
             now=datetime.now(timezone.utc).isoformat(),
             session_id=node_id(ns, "session", session),
@@ -338,14 +347,14 @@ class KnowledgeStore:
             entity_ids=entity_ids,
             marks=marks or [],
             **confidence.params(self.settings),
-        )
+        ))
         if not result and marks:  # the ingest-mark guard stopped it: nothing was written
             raise AlreadyApplied("some of these knowledge items were already ingested; nothing written")
         result = result[0] if result else {"results": [], "pending_entities": []}  # every row vanished meanwhile
         results = {r["id"]: r for r in result["results"]}
         self._fill_outcomes(plan, results)
-        self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],
-                            result["pending_entities"])
+        yield from self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],
+                                       result["pending_entities"])
 
     def _fill_outcomes(self, plan: _Plan, results: dict[str, dict[str, Any]]) -> None:
         for outcome in plan.outcomes:
@@ -367,23 +376,24 @@ class KnowledgeStore:
                 else:
                     outcome.reason = f"penalised {old['old']:.3f} -> {old['new']:.3f}"
 
-    def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> None:
+    def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> Op[None]:
         # Only this batch's new items carry a vector; older pending ones are left to repair().
         k_rows = [r for r in rows if r.item is not None and r.vector is not None]
-        if k_rows and not self.upsert_or_defer(
+        if k_rows and not (yield from self.upsert_or_defer_op(
                 ns, KNOWLEDGE_KIND, [r.id for r in k_rows], np.stack([r.vector for r in k_rows]),
                 [r.item.content for r in k_rows],  # type: ignore[union-attr]
-                [_knowledge_meta(r.item.type, source) for r in k_rows]):  # type: ignore[union-attr]
+                [_knowledge_meta(r.item.type, source) for r in k_rows])):  # type: ignore[union-attr]
             k_rows = []  # still vector_pending in the graph
         if entities:
             names = [e["name"] for e in entities]
-            if not self.upsert_or_defer(ns, ENTITY_KIND, [e["id"] for e in entities], self.embedder.embed(names),
-                                        names, [kinds.ENTITY.metadata(e) for e in entities]):
+            vectors = yield Embed(names)
+            if not (yield from self.upsert_or_defer_op(ns, ENTITY_KIND, [e["id"] for e in entities], vectors,
+                                                       names, [kinds.ENTITY.metadata(e) for e in entities])):
                 entities = []
         if k_rows or entities:
-            self.graph.write("analysis/vectors_written", ns=ns, knowledge_ids=[r.id for r in k_rows],
-                             entity_ids=[e["id"] for e in entities])
-            self.repair_if_due(ns)
+            yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[r.id for r in k_rows],
+                                                         entity_ids=[e["id"] for e in entities]))
+            yield from self.repair_if_due_op(ns)
 
     def upsert_or_defer(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
                         metadatas: list[dict[str, Any]]) -> bool:

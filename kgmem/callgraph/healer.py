@@ -3,6 +3,9 @@ edges, confidence 1.0); observations of what changed together confirm those edge
 discover new ones (``observation`` edges, 0.6); observation edges that stop being
 confirmed decay. The pure functions below state the maths; the Cypher files in
 ``cypher/callgraph/`` apply the same maths inside the write transaction.
+
+Each write is an operation (:mod:`kgmem.runner`, the ``*_op`` methods): :class:`CallGraph` runs
+them on its sync graph store, ``AsyncKGMem`` on its async one.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from datetime import datetime, timezone
 from kgmem.errors import ValidationError
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
+from kgmem.runner import Op, SyncIO, Write, run
 
 log = logging.getLogger(__name__)
 
@@ -71,19 +75,28 @@ def pairs(functions: Iterable[str]) -> list[tuple[str, str]]:
 class CallGraph:
     """Writes and heals the call graph of one Neo4j database."""
 
-    def __init__(self, graph: GraphStore, settings: CallGraphSettings | None = None) -> None:
+    def __init__(self, graph: GraphStore | None, settings: CallGraphSettings | None = None) -> None:
         self.graph = graph
         self.settings = settings or CallGraphSettings()
+        self.io = SyncIO(graph, None, None)
 
     def add_functions(self, ns: str, qualnames: Sequence[str]) -> int:
         """Create (or touch) Function nodes; returns how many were written."""
+        return run(self.add_functions_op(ns, qualnames), self.io)
+
+    def add_functions_op(self, ns: str, qualnames: Sequence[str]) -> Op[int]:
+        """:meth:`add_functions` as an operation (kgmem.runner)."""
         rows = [{"id": node_id(ns, FUNCTION_KIND, q), "qualname": q} for q in _check_names(qualnames)]
         if not rows:
             return 0
-        return self.graph.write("callgraph/add_functions", ns=ns, now=_now(), rows=rows)[0]["written"]
+        return (yield Write("callgraph/add_functions", dict(ns=ns, now=_now(), rows=rows)))[0]["written"]
 
     def add_calls(self, ns: str, calls: Sequence[tuple[str, str]]) -> int:
         """Record edges found by static analysis (source ``ast``, confidence 1.0), one batch."""
+        return run(self.add_calls_op(ns, calls), self.io)
+
+    def add_calls_op(self, ns: str, calls: Sequence[tuple[str, str]]) -> Op[int]:
+        """:meth:`add_calls` as an operation (kgmem.runner)."""
         rows = []
         for i, call in enumerate(calls):
             if not (isinstance(call, (tuple, list)) and len(call) == 2):
@@ -93,10 +106,14 @@ class CallGraph:
                          "callee_id": node_id(ns, FUNCTION_KIND, callee), "callee": callee})
         if not rows:
             return 0
-        return self.graph.write("callgraph/add_ast_edges", ns=ns, now=_now(), rows=rows)[0]["written"]
+        return (yield Write("callgraph/add_ast_edges", dict(ns=ns, now=_now(), rows=rows)))[0]["written"]
 
     def observe(self, ns: str, functions_changed: Sequence[str], session: str | None = None) -> HealResult:
         """An observation changed these functions together: confirm or discover edges among them."""
+        return run(self.observe_op(ns, functions_changed, session), self.io)
+
+    def observe_op(self, ns: str, functions_changed: Sequence[str], session: str | None = None) -> Op[HealResult]:
+        """:meth:`observe` as an operation (kgmem.runner)."""
         names = _check_names(functions_changed, "functions_changed")
         if len(names) > MAX_FUNCTIONS_PER_OBSERVATION:
             raise ValidationError(
@@ -106,11 +123,11 @@ class CallGraph:
         if not todo:
             return HealResult(0, 0, 0)
         s = self.settings
-        row = self.graph.write(
-            "callgraph/observe", ns=ns, now=_now(), session=session,
+        row = (yield Write("callgraph/observe", dict(
+            ns=ns, now=_now(), session=session,
             boost=s.confirmation_boost, max_confidence=s.max_confidence, new_confidence=s.new_edge_confidence,
             pairs=[{"a": node_id(ns, FUNCTION_KIND, a), "b": node_id(ns, FUNCTION_KIND, b)} for a, b in todo],
-        )[0]
+        )))[0]
         confirmed, discovered = int(row["confirmed"] or 0), int(row["discovered"] or 0)
         result = HealResult(confirmed, discovered, len(todo) - confirmed - discovered)
         if confirmed or discovered:
@@ -119,9 +136,13 @@ class CallGraph:
 
     def decay(self, ns: str) -> int:
         """Decay stale observation edges; returns how many edges were lowered."""
+        return run(self.decay_op(ns), self.io)
+
+    def decay_op(self, ns: str) -> Op[int]:
+        """:meth:`decay` as an operation (kgmem.runner)."""
         s = self.settings
-        rows = self.graph.write("callgraph/decay", ns=ns, threshold=s.stale_sessions, step=s.stale_decay,
-                                floor=s.floor)
+        rows = yield Write("callgraph/decay", dict(ns=ns, threshold=s.stale_sessions, step=s.stale_decay,
+                                                   floor=s.floor))
         return int(rows[0]["decayed"]) if rows else 0
 
 

@@ -14,18 +14,20 @@ package and not the other way round.
 The store-or-spool steps are operations (:mod:`kgmem.runner`): :meth:`TurnRecorder.turn` and
 :meth:`~TurnRecorder.close_session` run them on the sync stores for ``KGMem``;
 ``AsyncKGMem`` runs :meth:`~TurnRecorder.record_op` and :meth:`~TurnRecorder.close_session_op`
-on its async ones (write-behind, a thread, is the sync client's).
+on its async ones. Write-behind stores batches with the same operation
+(:func:`~kgmem.conversation.writer.store_batch_op`): on a thread for ``KGMem``, on an asyncio
+task for ``AsyncKGMem`` (``arun`` given: :meth:`~TurnRecorder.turn_async` and friends).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
 from kgmem.conversation.store import Turn, TurnStore, message_id, validate_turn
-from kgmem.conversation.writer import TurnWriter
+from kgmem.conversation.writer import AsyncTurnWriter, Batch, TurnWriter, store_batch_op
 from kgmem.graph.store import UNREACHABLE
 from kgmem.spool import SESSION_END, TURN, SpoolReplayer
 from kgmem.runner import Op, run
@@ -57,12 +59,15 @@ class TurnRecorder:
         flush_timeout_s: how long :meth:`close_session`, :meth:`flush` and :meth:`close` wait for the queue.
         on_stored: called with each stored turn, in order.
         on_session_end: called with each session once it is marked ended.
+        arun: the async client's runner (a coroutine function running an operation): write-behind
+            then queues on an asyncio task (use the ``*_async`` methods); by default a thread.
     """
 
     def __init__(self, turns: TurnStore, count: Count, *, replayer: SpoolReplayer | None = None,
                  write_behind: bool = False, queue_size: int = 10_000, batch_size: int = 64,
                  flush_timeout_s: float = 30.0, on_stored: Callable[[str, Turn], None] = _ignore_turn,
-                 on_session_end: Callable[[str, str], None] = _ignore_session) -> None:
+                 on_session_end: Callable[[str, str], None] = _ignore_session,
+                 arun: Callable[[Op[Any]], Awaitable[Any]] | None = None) -> None:
         self.turns = turns
         self.count = count
         self.replayer = replayer
@@ -72,20 +77,37 @@ class TurnRecorder:
         if replayer is not None:
             replayer.register(TURN, self._replay_turns, transactional=False)
             replayer.register(SESSION_END, self._replay_session_ends, transactional=False)
-        self.writer: TurnWriter | None = None
-        if write_behind:
-            self.writer = TurnWriter(turns.record, on_stored, count, queue_size=queue_size, batch_size=batch_size,
-                                     on_unreachable=self._spool_batch if replayer else None)
+        self.writer: TurnWriter | AsyncTurnWriter | None = None
+        if write_behind and arun is None:
+            self.writer = TurnWriter(lambda batch: run(self.store_batch_op(batch), self.turns.io),
+                                     queue_size=queue_size, batch_size=batch_size)
+        elif write_behind:
+            self.writer = AsyncTurnWriter(lambda batch: arun(self.store_batch_op(batch)),
+                                          queue_size=queue_size, batch_size=batch_size)
 
     def turn(self, ns: str, turn: Turn) -> str:
         """Store ``turn`` (now, or queued with write-behind); returns the message id.
 
         While Neo4j is unreachable the turn is spooled and replayed later (same id)."""
         clean = validate_turn(turn)  # bad input fails here, on the caller's thread, naming the field
-        if self.writer is not None:
+        if isinstance(self.writer, TurnWriter):
             self.writer.submit(ns, clean)
             return message_id(ns, clean)
         return run(self.record_op(ns, clean), self.turns.io)
+
+    async def turn_async(self, ns: str, turn: Turn, arun: Callable[[Op[Any]], Awaitable[Any]]) -> str:
+        """:meth:`turn` for the async client: queued on the asyncio writer, or stored now with ``arun``."""
+        clean = validate_turn(turn)
+        if isinstance(self.writer, AsyncTurnWriter):
+            await self.writer.submit(ns, clean)
+            return message_id(ns, clean)
+        return await arun(self.record_op(ns, clean))
+
+    def store_batch_op(self, batch: Batch) -> Op[None]:
+        """Store one write-behind batch (:func:`~kgmem.conversation.writer.store_batch_op`); a batch
+        Neo4j did not take is spooled (with a spool)."""
+        return (yield from store_batch_op(batch, self.turns.record_batch_op, self.on_stored, self.count,
+                                          self._spool_turns if self.replayer is not None else None))
 
     def record_op(self, ns: str, turn: Turn) -> Op[str]:
         """Store one turn now (an operation): older spooled writes first, then the turn; spooled
@@ -127,17 +149,30 @@ class TurnRecorder:
 
     def wait(self, timeout: float | None) -> bool:
         """Wait until every queued turn is stored (``None``: as long as it takes); False on timeout."""
-        return True if self.writer is None else self.writer.flush(timeout)
+        return self.writer.flush(timeout) if isinstance(self.writer, TurnWriter) else True
 
     def close(self) -> None:
         """Store what write-behind still holds, then stop its thread."""
-        if self.writer is not None:
+        if isinstance(self.writer, TurnWriter):
             self.writer.close(self.flush_timeout_s)
 
+    async def wait_async(self, timeout: float | None) -> bool:
+        """:meth:`wait` for the asyncio writer."""
+        return await self.writer.flush(timeout) if isinstance(self.writer, AsyncTurnWriter) else True
+
+    async def flush_async(self) -> bool:
+        """:meth:`flush` for the asyncio writer."""
+        return await self.wait_async(self.flush_timeout_s)
+
+    async def aclose(self) -> None:
+        """:meth:`close` for the asyncio writer."""
+        if isinstance(self.writer, AsyncTurnWriter):
+            await self.writer.close(self.flush_timeout_s)
+
     # -- spool (Neo4j unreachable) -------------------------------------------------------
-    def _spool_batch(self, ns: str, turns: list[Turn], exc: BaseException) -> None:
-        """A write-behind batch Neo4j did not take (called on the writer thread)."""
-        run(self._spool(ns, TURN, [asdict(t) for t in turns], exc), self.turns.io)
+    def _spool_turns(self, ns: str, turns: list[Turn], exc: BaseException) -> Op[None]:
+        """A write-behind batch Neo4j did not take."""
+        yield from self._spool(ns, TURN, [asdict(t) for t in turns], exc)
 
     def _spool(self, ns: str, kind: str, events: list[dict[str, Any]], exc: BaseException) -> Op[None]:
         yield from self.replayer.divert_op(ns, events, kind, exc)  # type: ignore[union-attr]

@@ -25,7 +25,7 @@ from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
-from kgmem.runner import Embed, Op, Read, SyncIO, VectorUpsert, Write, run
+from kgmem.runner import Embed, LocalIO, Op, Read, SyncIO, VectorUpsert, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,8 @@ class TurnStore:
             }
             for t in clean
         ]
-        for row, concepts in zip(rows, self._concepts_of(ns, clean)):
+        found = yield LocalIO(self._concepts_of, (ns, clean))  # spaCy: CPU, off the event loop
+        for row, concepts in zip(rows, found):
             row["concepts"] = concepts
         now = datetime.now(timezone.utc).isoformat()
         written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows))

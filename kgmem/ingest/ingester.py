@@ -23,6 +23,7 @@ reported and every valid line lands.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from collections import Counter
@@ -38,18 +39,21 @@ from kgmem.conversation import Turn
 from kgmem.errors import AlreadyApplied, BackendUnavailable, IngestInterrupted, KGMemError, ValidationError
 from kgmem.ids import node_id
 from kgmem.ingest.events import Event, KnowledgeEvent, SessionEndEvent, ToolResultEvent, parse_event, parse_line
+from kgmem.runner import LocalIO, Op, Read, SyncIO, Write, run
 
 if TYPE_CHECKING:
     from kgmem.analysis import AnalysisService
     from kgmem.conversation import TurnStore
-    from kgmem.graph import GraphStore
     from kgmem.learning import LearningEngine
 
 
 class IngestEngines(Protocol):
-    """The engines ingest writes through (``KGMem`` has them; so can any composition)."""
+    """The engines ingest writes through (``KGMem`` and ``AsyncKGMem`` have them; so can any
+    composition). The graph, vector store and embedder are what :func:`ingest` runs on (sync)."""
 
-    graph: "GraphStore"
+    graph: Any
+    vectors: Any
+    embedder: Any
     turns: "TurnStore"
     analysis: "AnalysisService"
     learning: "LearningEngine"
@@ -129,8 +133,11 @@ def event_key(ns: str, event: ToolResultEvent | KnowledgeEvent, occurrence: int)
 class Ingester:
     """Applies events in batches for one namespace.
 
+    Every step is an operation (:mod:`kgmem.runner`) over the engines' own operations, so
+    ``KGMem.ingest`` runs it on the sync stores and ``AsyncKGMem.ingest`` on the async ones.
+
     Args:
-        mem: the client whose stores receive the events.
+        mem: the client whose engines receive the events.
         ns: target namespace.
         batch_size: events per transaction / embedding batch (per kind).
         analyze: also feed turns and session ends to conversation analysis (off by default:
@@ -151,24 +158,31 @@ class Ingester:
         self._occurrences: Counter[str] = Counter()
         self._last_line = 0
 
-    def run(self, numbered: Iterable[tuple[int, Event | Exception | None]], report: IngestReport) -> IngestReport:
+    def run_op(self, numbered: Iterable[tuple[int, Event | Exception | None]],
+               report: IngestReport) -> Op[IngestReport]:
         """Apply ``(line number, event or parse error)`` pairs; returns ``report`` filled in.
 
-        Raises :class:`IngestInterrupted` (with what was done so far) if Neo4j becomes unreachable.
-        """
+        ``numbered`` is read in chunks by :class:`~kgmem.runner.LocalIO` requests (a file: off the
+        event loop). Raises :class:`IngestInterrupted` (with what was done so far) if Neo4j becomes
+        unreachable."""
         start = time.perf_counter()
+        lines = iter(numbered)
         try:
-            for number, item in numbered:
-                self._last_line = number
-                if item is None:
-                    continue
-                if isinstance(item, Exception):
-                    report.errors.append(LineError(number, str(item)))
-                    log.warning("ingest: line %d rejected: %s", number, item)
-                    continue
-                report.events += 1
-                self._add(number, item, report)
-            self._flush_all(report)
+            while True:
+                chunk = yield LocalIO(_take, (lines, self.batch_size))
+                if not chunk:
+                    break
+                for number, item in chunk:
+                    self._last_line = number
+                    if item is None:
+                        continue
+                    if isinstance(item, Exception):
+                        report.errors.append(LineError(number, str(item)))
+                        log.warning("ingest: line %d rejected: %s", number, item)
+                        continue
+                    report.events += 1
+                    yield from self._add(number, item, report)
+            yield from self._flush_all(report)
         except _UNREACHABLE as exc:
             report.seconds = time.perf_counter() - start
             raise IngestInterrupted(
@@ -180,25 +194,25 @@ class Ingester:
         return report
 
     # -- batching ---------------------------------------------------------------------
-    def _add(self, line: int, event: Event, report: IngestReport) -> None:
+    def _add(self, line: int, event: Event, report: IngestReport) -> Op[None]:
         if isinstance(event, Turn):
             self._turns.append(Numbered(line, event))
             if len(self._turns) >= self.batch_size:
-                self._flush_turns(report)
+                yield from self._flush_turns(report)
         elif isinstance(event, ToolResultEvent):
             self._tools.append(Numbered(line, event, self._key(event)))
             if len(self._tools) >= self.batch_size:
-                self._flush_tools(report)
+                yield from self._flush_tools(report)
         elif isinstance(event, KnowledgeEvent):
             self._knowledge.append(Numbered(line, event, self._key(event)))
             if len(self._knowledge) >= self.batch_size:
-                self._flush_knowledge(report)
+                yield from self._flush_knowledge(report)
         elif isinstance(event, SessionEndEvent):
             # Everything said in the session must be stored before it ends: the end is applied
             # right after the batch holding its last turns (not by flushing a small batch now).
             self._ends.append(Numbered(line, event.session))
             if not self._turns:
-                self._apply_ends(report)
+                yield from self._apply_ends(report)
 
     def _key(self, event: ToolResultEvent | KnowledgeEvent) -> str:
         if event.event_id is not None:
@@ -207,57 +221,57 @@ class Ingester:
         self._occurrences[event.key] += 1
         return event_key(self.ns, event, occurrence)
 
-    def _flush_all(self, report: IngestReport) -> None:
-        self._flush_turns(report)
-        self._apply_ends(report)
-        self._flush_tools(report)
-        self._flush_knowledge(report)
+    def _flush_all(self, report: IngestReport) -> Op[None]:
+        yield from self._flush_turns(report)
+        yield from self._apply_ends(report)
+        yield from self._flush_tools(report)
+        yield from self._flush_knowledge(report)
 
-    def _flush_turns(self, report: IngestReport) -> None:
+    def _flush_turns(self, report: IngestReport) -> Op[None]:
         if not self._turns:
             return
         batch, self._turns = self._turns, []
 
-        def apply(items: Sequence[Numbered[Turn]]) -> None:
+        def apply(items: Sequence[Numbered[Turn]]) -> Op[None]:
             turns = [n.event for n in items]
-            recorded = self.mem.turns.record_batch(self.ns, turns)
+            recorded = yield from self.mem.turns.record_batch_op(self.ns, turns)
             report.turns_new += recorded.created
             report.turns += len(turns)
             if self.analyze:
                 for t in turns:
                     self.mem.analysis.observe(self.ns, t.session, t.role, t.text)
 
-        _isolating(batch, apply, report)
-        self._apply_ends(report)
+        yield from _isolating(batch, apply, report)
+        yield from self._apply_ends(report)
 
-    def _apply_ends(self, report: IngestReport) -> None:
+    def _apply_ends(self, report: IngestReport) -> Op[None]:
         ends, self._ends = self._ends, []
         for end in ends:
-            self._flush_tools(report)  # tool results reported before the end belong to the session
+            yield from self._flush_tools(report)  # tool results reported before the end belong to the session
 
-            def apply(items: Sequence[Numbered[str]]) -> None:
-                self.mem.turns.end_session(self.ns, items[0].event)
+            def apply(items: Sequence[Numbered[str]]) -> Op[None]:
+                yield from self.mem.turns.end_session_op(self.ns, items[0].event)
                 if self.analyze:
                     self.mem.analysis.end_session(self.ns, items[0].event)
                 report.sessions_ended += 1
 
-            _isolating([end], apply, report)
+            yield from _isolating([end], apply, report)
 
-    def _flush_tools(self, report: IngestReport) -> None:
+    def _flush_tools(self, report: IngestReport) -> Op[None]:
         if not self._tools:
             return
         batch, self._tools = self._tools, []
 
-        def apply(items: Sequence[Numbered[ToolResultEvent]]) -> None:
+        def apply(items: Sequence[Numbered[ToolResultEvent]]) -> Op[None]:
             # The learning engine's batch call: one transaction, in order (success-after-error needs it),
             # the marks inside it; never spooled (see the module docstring).
-            self.mem.learning.tool_results(self.ns, [_tool_event(n.event) for n in items],
-                                           marks=[n.key for n in items], spool=False)
+            yield from self.mem.learning.tool_results_op(self.ns, [_tool_event(n.event) for n in items],
+                                                         marks=[n.key for n in items], spool=False)
             report.tool_results += len(items)
 
-        self._apply_marked(batch, "tool_result", apply, report)
+        yield from self._apply_marked(batch, "tool_result", apply, report)
 
-    def _flush_knowledge(self, report: IngestReport) -> None:
+    def _flush_knowledge(self, report: IngestReport) -> Op[None]:
         if not self._knowledge:
             return
         batch, self._knowledge = self._knowledge, []
@@ -265,12 +279,12 @@ class Ingester:
 
         store = self.mem.analysis.store
 
-        def apply(items: Sequence[Numbered[KnowledgeEvent]]) -> None:
+        def apply(items: Sequence[Numbered[KnowledgeEvent]]) -> Op[None]:
             by_session: dict[str, list[Numbered[KnowledgeEvent]]] = {}
             for n in items:
                 e = n.event
                 if e.manual:  # idempotent by itself (manual items are not counted)
-                    self.mem.analysis.curator.add(self.ns, e.knowledge_type, e.content)
+                    yield from self.mem.analysis.curator.add_op(self.ns, e.knowledge_type, e.content)
                     report.knowledge += 1
                 else:
                     by_session.setdefault(e.session or "ingest", []).append(n)
@@ -281,38 +295,38 @@ class Ingester:
                     extracted.append(ExtractedItem(type=n.event.knowledge_type, content=n.event.content,
                                                    confidence=n.event.confidence, subject=subject,
                                                    predicate=predicate, object=obj))
-                store.apply(self.ns, session, extracted, source="ingest", marks=[n.key for n in group])
+                yield from store.apply_op(self.ns, session, extracted, source="ingest", marks=[n.key for n in group])
                 report.knowledge += len(group)
 
-        self._apply_marked(batch, "knowledge", apply, report)
+        yield from self._apply_marked(batch, "knowledge", apply, report)
 
     def _apply_marked(self, batch: list[Numbered[Any]], kind: str,
-                      apply: Callable[[Sequence[Numbered[Any]]], None], report: IngestReport) -> None:
+                      apply: Callable[[Sequence[Numbered[Any]]], Op[None]], report: IngestReport) -> Op[None]:
         """Apply the events whose keys are not marked yet; mark them (idempotently) afterwards too,
         for events that wrote nothing of their own (a success with no open failure, a skipped item)."""
         for _ in range(_GUARD_RETRIES):
-            fresh = self._unmarked(batch)
+            fresh = yield from self._unmarked(batch)
             if not fresh:
                 break
             rejected_before = len(report.errors)
             try:
-                _isolating(fresh, apply, report)
+                yield from _isolating(fresh, apply, report)
             except AlreadyApplied:
                 del report.errors[rejected_before:]
                 continue  # another writer got some of them first: re-read the marks
             rejected = {e.line for e in report.errors[rejected_before:]}  # not marked: a re-run names them again
-            self.mem.graph.write("ingest/mark_events", ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
-                                 events=[{"id": n.key, "type": kind, "source": "ingest"}
-                                         for n in fresh if n.line not in rejected])
+            yield Write("ingest/mark_events", dict(ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
+                                                   events=[{"id": n.key, "type": kind, "source": "ingest"}
+                                                           for n in fresh if n.line not in rejected]))
             break
         else:
             raise KGMemError(f"ingest: the marks of lines {batch[0].line}-{batch[-1].line} kept changing "
                              "(is another ingest of the same input running?)")
         report.already_ingested += len(batch) - len(fresh)
 
-    def _unmarked(self, batch: list[Numbered[Any]]) -> list[Numbered[Any]]:
+    def _unmarked(self, batch: list[Numbered[Any]]) -> Op[list[Numbered[Any]]]:
         keys = list(dict.fromkeys(n.key for n in batch))
-        seen = {r["id"] for r in self.mem.graph.read("ingest/seen_events", ns=self.ns, ids=keys)}
+        seen = {r["id"] for r in (yield Read("ingest/seen_events", dict(ns=self.ns, ids=keys)))}
         fresh: list[Numbered[Any]] = []
         for n in batch:  # the same explicit id twice in one batch: the first one is the event
             if n.key not in seen:
@@ -321,13 +335,18 @@ class Ingester:
         return fresh
 
 
-def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[E]]], None],
-               report: IngestReport) -> None:
+def _take(lines: Iterator[tuple[int, Any]], n: int) -> list[tuple[int, Any]]:
+    """Up to ``n`` more items of ``lines`` (empty at the end)."""
+    return list(itertools.islice(lines, n))
+
+
+def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[E]]], Op[None]],
+               report: IngestReport) -> Op[None]:
     """``apply(items)``; if Neo4j (or a store) rejects the batch for its data, apply the items one
     by one so only the bad lines are reported and every other line lands. Unreachable-backend
     errors and guard conflicts propagate (the caller stops or re-reads the marks)."""
     try:
-        apply(items)
+        yield from apply(items)
         return
     except (*_UNREACHABLE, AlreadyApplied):
         raise
@@ -339,7 +358,7 @@ def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[
         log.info("ingest: batch of lines %d-%d rejected (%s); retrying line by line",
                  items[0].line, items[-1].line, _reason(exc))
     for item in items:
-        _isolating([item], apply, report)
+        yield from _isolating([item], apply, report)
 
 
 def _reason(exc: BaseException) -> str:
@@ -401,7 +420,18 @@ def numbered_events(events: Iterable[Any]) -> Iterator[tuple[int, Event | Except
 
 def ingest(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
            progress: bool = False, analyze: bool = False) -> IngestReport:
-    """Ingest a JSONL file path or an iterable of event dicts into namespace ``ns``."""
+    """Ingest a JSONL file path or an iterable of event dicts into namespace ``ns`` (``mem``'s sync
+    stores: ``graph``, ``vectors``, ``embedder``)."""
+    io = SyncIO(mem.graph, mem.vectors, mem.embedder)
+    try:
+        return run(ingest_op(mem, source, ns, batch_size, progress, analyze), io)
+    finally:
+        io.close()
+
+
+def ingest_op(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
+              progress: bool = False, analyze: bool = False) -> Op[IngestReport]:
+    """:func:`ingest` as an operation (kgmem.runner): ``AsyncKGMem.ingest`` runs it on its async stores."""
     numbered = (numbered_lines(Path(source), progress) if isinstance(source, (str, Path))
                 else numbered_events(source))
-    return Ingester(mem, ns, batch_size, analyze).run(numbered, IngestReport())
+    return (yield from Ingester(mem, ns, batch_size, analyze).run_op(numbered, IngestReport()))

@@ -11,6 +11,7 @@ from kgmem import cypher
 from kgmem.errors import ReportError
 from kgmem.graph import GraphStore
 from kgmem.reports.spec import ReportSpec, bind_params, parse_header
+from kgmem.runner import LocalIO, Op, Read, SyncIO, run
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +49,14 @@ def load_report(name: str) -> ReportSpec:
 
 def run_report(graph: GraphStore, name: str, params: Mapping[str, Any] | None = None) -> ReportResult:
     """Validate ``params`` against the header and run the report (one read transaction)."""
-    spec = load_report(name)
+    return run(report_op(name, params), SyncIO(graph, None, None))
+
+
+def report_op(name: str, params: Mapping[str, Any] | None = None) -> Op[ReportResult]:
+    """:func:`run_report` as an operation (kgmem.runner): ``AsyncKGMem.report`` runs it on its async store."""
+    spec = yield LocalIO(load_report, (name,))  # reads the report file: off the event loop
     bound = bind_params(spec, params or {})
-    rows = graph.read(spec.cypher_name, **bound)
+    rows = yield Read(spec.cypher_name, bound)
     columns = spec.column_names
     missing = [c for c in columns if rows and c not in rows[0]]
     if missing:

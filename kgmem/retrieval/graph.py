@@ -18,7 +18,7 @@ from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, SearchHit
-from kgmem.runner import Gather, Op, Read
+from kgmem.runner import Gather, LocalIO, Op, Read
 
 if TYPE_CHECKING:
     from kgmem.concepts import ConceptExtractor
@@ -130,7 +130,8 @@ class GraphRAGRetriever:
         """Neighbours through shared concepts (:mod:`kgmem.retrieval.concept_hop`), one round trip."""
         cfg = self.config
         if self.concepts is not None:
-            keys = [m.key for m in self.concepts.extract(query)]
+            found = yield LocalIO(self.concepts.extract, (query,))  # spaCy: CPU, off the event loop
+            keys = [m.key for m in found]
         else:
             keys = [normalise_key(name) for name in slots.query_names(query)]
         walkable = [f for f in fused if KIND_LABELS[f.kind] != "Entity"]

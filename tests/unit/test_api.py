@@ -24,10 +24,6 @@ from kgmem.retrieval.context import MIN_TOKENS
 from kgmem.retrieval.feedback import LEVELS
 from kgmem.retrieval.scope import MAX_K, Scope
 
-#: Declared for both clients, not yet methods of AsyncKGMem. Each name here must be missing from
-#: AsyncKGMem (the test fails once it is added): empty the entry when the method lands.
-NOT_YET_IN_ASYNC = frozenset({"wait_for_analysis", "analysis_stats", "ingest", "report", "record_calls",
-                              "observe_changes"})
 #: Lifecycle methods: not operations.
 LIFECYCLE = {KGMem: {"close"}, AsyncKGMem: {"open", "aclose"}}
 KINDS_OF = {api.Pass.POSITIONAL: inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -58,8 +54,6 @@ def _mismatches(op: api.Operation, method: Any) -> list[str]:
 def test_every_declared_operation_is_a_method_as_declared(client: type, surface: str) -> None:
     problems = {}
     for op in api.exposed_on(surface):
-        if client is AsyncKGMem and op.name in NOT_YET_IN_ASYNC:
-            continue
         method = getattr(client, op.name, None)
         if method is None:
             problems[op.name] = ["missing"]
@@ -76,13 +70,6 @@ def test_every_declared_operation_is_a_method_as_declared(client: type, surface:
 def test_every_public_method_is_declared(client: type, surface: str) -> None:
     declared = {op.name for op in api.exposed_on(surface)}
     assert _public_methods(client) - declared == set(), f"declare these in kgmem/api.py ({surface})"
-
-
-def test_the_not_yet_list_names_only_missing_async_methods() -> None:
-    both = {op.name for op in api.exposed_on(api.SYNC)} & {op.name for op in api.exposed_on(api.ASYNC)}
-    assert NOT_YET_IN_ASYNC <= both
-    landed = {name for name in NOT_YET_IN_ASYNC if hasattr(AsyncKGMem, name)}
-    assert landed == set(), f"AsyncKGMem has {sorted(landed)} now: remove them from NOT_YET_IN_ASYNC"
 
 
 def test_the_check_catches_a_disagreeing_method() -> None:

@@ -168,3 +168,12 @@ def test_sync_gather_runs_its_branches_concurrently() -> None:
 
 def _gather_reads(n: int) -> Op[Any]:
     return (yield Gather(tuple(_read_op(f"r{i}") for i in range(n))))
+
+
+def test_each_runner_has_one_handler_for_every_request_type() -> None:
+    from typing import get_args
+
+    from kgmem.runner import Request
+
+    assert set(SyncIO.HANDLERS) == set(get_args(Request))
+    assert set(AsyncIO.HANDLERS) == set(get_args(Request))

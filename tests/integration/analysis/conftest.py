@@ -1,5 +1,5 @@
-"""Fixtures for the analysis integration tests: a KGMem factory on the real stack (the scripted
-Anthropic API, ``scripted``, is in tests/integration/conftest.py)."""
+"""Fixtures for the analysis integration tests: client factories on the real stack (the scripted
+Anthropic API, ``scripted``, and the both-clients adapter are in tests/integration/conftest.py)."""
 
 from __future__ import annotations
 
@@ -23,25 +23,34 @@ def asettings(settings: Settings, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def make_mem(asettings: Settings, driver, embedder, graph):
-    """Build KGMem clients on the real stack; ``offline=True`` drops the API key."""
-    from kgmem import KGMem
+def make_mem(asettings: Settings, driver, embedder, graph, open_client_of):
+    """Build clients on the real stack: ``KGMem`` (``kind="sync"``, the default) or ``AsyncKGMem``
+    (``kind="async"``, behind the test adapter); ``offline=True`` drops the API key."""
+    made: list[Any] = []
 
-    made: list[KGMem] = []
-
-    def make(generator=None, offline: bool = False, **analysis: Any) -> KGMem:
+    def make(generator=None, offline: bool = False, kind: str = "sync", **analysis: Any) -> Any:
         settings = asettings
         if analysis:
             settings = settings.model_copy(update={"analysis": settings.analysis.model_copy(update=analysis)})
         if offline:
             settings = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={"api_key": None})})
-        client = KGMem(settings, driver=driver, embedder=embedder, generator=generator)
+        client = open_client_of(kind, settings, driver, embedder, generator=generator)
         made.append(client)
         return client
 
     yield make
     for client in made:
         client.close()
+
+
+@pytest.fixture
+def make_client(make_mem, client_kind: str):
+    """``make_mem`` for the client under test: the test runs once with ``KGMem``, once with ``AsyncKGMem``."""
+
+    def make(generator=None, offline: bool = False, **analysis: Any) -> Any:
+        return make_mem(generator, offline, kind=client_kind, **analysis)
+
+    return make
 
 
 @pytest.fixture

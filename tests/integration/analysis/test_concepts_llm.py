@@ -15,8 +15,8 @@ TURNS = [
 ]
 
 
-def test_llm_triples_link_subject_and_object_concepts(make_mem, scripted, asettings, q, ns):
-    mem = make_mem(generator=scripted.generator(asettings))
+def test_llm_triples_link_subject_and_object_concepts(make_client, scripted, asettings, q, ns):
+    mem = make_client(generator=scripted.generator(asettings))
     scripted.then(scripted.items(TRIPLE))
     for i, (role, text) in enumerate(TURNS):
         mem.turn(session="s1", role=role, text=text, ref=str(i))

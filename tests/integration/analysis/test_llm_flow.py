@@ -41,8 +41,8 @@ def item(mem, content):
     return found[0]
 
 
-def test_llm_analysis_through_the_sdk(make_mem, scripted, asettings, q, ns):
-    mem = make_mem(generator=scripted.generator(asettings))
+def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
+    mem = make_client(generator=scripted.generator(asettings))
     stats = mem.analysis_stats
     assert stats()["extractor"] == f"anthropic:{asettings.anthropic.model}"
     manual = mem.add_knowledge(MANUAL, type="fact")
@@ -116,8 +116,8 @@ def test_llm_analysis_through_the_sdk(make_mem, scripted, asettings, q, ns):
     assert saved_stats(asettings, ns)["revived"] == 1
 
 
-def test_drops_are_counted_when_the_queue_is_full(make_mem, scripted, asettings, q, ns, caplog):
-    mem = make_mem(generator=scripted.generator(asettings), queue_size=1, turn_threshold=1)
+def test_drops_are_counted_when_the_queue_is_full(make_client, scripted, asettings, q, ns, caplog):
+    mem = make_client(generator=scripted.generator(asettings), queue_size=1, turn_threshold=1)
     scripted.gate = __import__("threading").Event()
     with caplog.at_level(logging.WARNING, logger="kgmem.analysis.events"):
         mem.turn(session="busy", role="user", text="I prefer option 0")

@@ -47,8 +47,8 @@ def by_content(items, fragment):
     return found[0]
 
 
-def test_offline_multi_session_conversation(make_mem, q, ns, asettings):
-    mem = make_mem(offline=True)
+def test_offline_multi_session_conversation(make_client, q, ns, asettings):
+    mem = make_client(offline=True)
     assert mem.analysis_stats()["extractor"] == "offline"
     manual = mem.add_knowledge("The release manager is Sam.", type="fact")
     assert manual["is_manual"] and manual["confidence"] == 1.0 and manual["source"] == "manual"
@@ -119,8 +119,8 @@ def test_offline_multi_session_conversation(make_mem, q, ns, asettings):
     assert saved["contradicted"] == 2 and saved["extractor"] == "offline"
 
 
-def test_short_session_is_skipped_by_session_learner(make_mem):
-    mem = make_mem(offline=True)
+def test_short_session_is_skipped_by_session_learner(make_client):
+    mem = make_client(offline=True)
     mem.turn(session="short", role="user", text="I prefer dark mode.")
     mem.turn(session="short", role="assistant", text="OK.")
     mem.end_session("short")

@@ -1,5 +1,6 @@
-"""The same tests for both clients: ``KGMem`` and ``AsyncKGMem`` (through a small adapter that
-runs the async client's coroutines on an event loop, so each test body is written once).
+"""The same tests for both clients: ``KGMem`` and ``AsyncKGMem`` (the ``client`` fixture of
+tests/integration/conftest.py runs the async client's coroutines on an event loop thread, so each
+test body is written once).
 
 The data is written by the sync client (``mem``); ``client`` is the client under test.
 """
@@ -7,7 +8,6 @@ The data is written by the sync client (``mem``); ``client`` is the client under
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
 from typing import Any
 
@@ -17,41 +17,6 @@ from kgmem import AsyncKGMem, KGMem
 from kgmem.config import Settings
 from kgmem.errors import ValidationError
 from kgmem.retrieval.service import UnknownQuery
-
-
-class SyncAdapter:
-    """An AsyncKGMem driven from sync test code: each coroutine method runs on this adapter's loop."""
-
-    def __init__(self, client: AsyncKGMem) -> None:
-        self.aio = client
-        self.loop = asyncio.new_event_loop()
-        self.loop.run_until_complete(client.open())
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self.aio, name)
-        if not callable(attr):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            out = attr(*args, **kwargs)
-            return self.loop.run_until_complete(out) if inspect.isawaitable(out) else out
-
-        return call
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.aio.aclose())
-        self.loop.close()
-
-
-@pytest.fixture(params=["sync", "async"])
-def client(request: pytest.FixtureRequest, settings: Settings, driver, embedder, graph):
-    """The client under test, on the test's namespace and Chroma directory."""
-    if request.param == "sync":
-        c: Any = KGMem(settings, driver=driver, embedder=embedder)
-    else:
-        c = SyncAdapter(AsyncKGMem(settings, embedder=embedder))
-    yield c
-    c.close()
 
 
 FACTS = [
@@ -169,6 +134,51 @@ def test_turns_are_stored_searchable_and_the_session_ends(client, driver, ns: st
         client.turn(session="s-1", role="user", text="  ")
 
 
+@pytest.fixture
+def behind(client_kind: str, settings: Settings, driver, embedder, graph, open_client_of, tmp_path):
+    """The client under test with write-behind of turns and the offline extractor (no key)."""
+    analysis = settings.analysis.model_copy(update={"write_behind": True, "write_behind_batch": 8,
+                                                    "flush_timeout_s": 300.0})  # a slow first model load
+    c = open_client_of(client_kind, settings.model_copy(update={"analysis": analysis, "home": tmp_path / "home"}),
+                       driver, embedder)
+    yield c
+    c.close()
+
+
+def test_write_behind_turns_are_searchable_and_analysed_in_the_background(behind, driver, ns: str) -> None:
+    turns = [("user", "I prefer tabs over spaces."), ("assistant", "Noted."),
+             ("user", "The deploy target is staging."), ("assistant", "Understood."), ("user", "Thanks.")]
+    ids = [behind.turn(session="wb", role=role, text=text) for role, text in turns]
+    assert len(set(ids)) == 5
+    hits = behind.search("which deploy target", k=5, kinds="message").hits  # search flushes the queue first
+    assert ids[2] in [h.id for h in hits]
+    behind.end_session("wb")
+    assert behind.wait_for_analysis(120)
+    stats = behind.analysis_stats()
+    assert stats["extractor"] == "offline" and stats["turns_written"] == 5 and stats["queued"] == 0
+    contents = [k["content"] for k in behind.learnings()]
+    assert "The user prefers tabs over spaces." in contents
+    records, _, _ = driver.execute_query(
+        "MATCH (k:Knowledge {ns: $ns})-[:FROM_SESSION]->(:Session {ns: $ns, key: 'wb'}) RETURN count(k) AS n", ns=ns)
+    assert records[0]["n"] == len(contents)
+
+
+def test_call_graph_and_reports(client, ns: str) -> None:
+    assert client.record_calls([("pkg.a", "pkg.b"), ("pkg.b", "pkg.c")]) == 2
+    healed = client.observe_changes(["pkg.a", "pkg.b", "pkg.c"], session="s")
+    assert (healed.confirmed, healed.discovered, healed.unknown) == (2, 1, 0)
+    with pytest.raises(ValidationError, match="functions_changed"):
+        client.observe_changes("pkg.a")
+    client.tool_result("psql", {"port": 5432}, error="connection refused (10.0.0.5:5432)", session="s1")
+    client.tool_result("psql", {"port": 5432}, error="connection refused (10.0.0.9:5432)", session="s2")
+    client.flush()
+    rows = client.report("top_errors")
+    assert [(r["tool"], r["occurrences"], r["sessions"]) for r in rows] == [("psql", 2, 2)]
+    edges = client.report("callgraph_edges", source="*", max_confidence=1.0, limit=10)
+    assert {(r["caller"], r["callee"], r["source"]) for r in edges} == {
+        ("pkg.a", "pkg.b", "ast"), ("pkg.b", "pkg.c", "ast"), ("pkg.a", "pkg.c", "observation")}
+
+
 def test_add_knowledge_and_learnings(client) -> None:
     item = client.add_knowledge("Always run migrations before deploying the API.", type="pattern")
     assert item["confidence"] == 1.0 and item["type"] == "pattern"
@@ -273,7 +283,7 @@ def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(kind: str, private_neo4j,
-                                                                              embedder) -> None:
+                                                                              embedder, open_client_of) -> None:
     """A private Neo4j (ports ``client_spool``, tests/private_neo4j.py) is stopped under a live client:
     tool result, turn, manual knowledge and session end are spooled (the calls return), the graph is
     untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
@@ -286,8 +296,7 @@ def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(ki
     settings = private.settings
     with connect(settings) as drv:
         apply_schema(GraphStore(drv))
-    c: Any = (KGMem(settings, embedder=embedder) if kind == "sync"
-              else SyncAdapter(AsyncKGMem(settings, embedder=embedder)))
+    c: Any = open_client_of(kind, settings, None, embedder)  # its own driver to the private server
     try:
         first = c.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup")
         private.down()

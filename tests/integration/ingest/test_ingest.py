@@ -1,4 +1,5 @@
-"""Bulk ingest on the real stack: batching, idempotency, bad lines, delegation, CLI."""
+"""Bulk ingest on the real stack: batching, idempotency, bad lines, delegation, CLI — the Python
+calls run with both clients (``client``: KGMem and AsyncKGMem)."""
 
 from __future__ import annotations
 
@@ -29,40 +30,52 @@ def write_jsonl(path: Path, events: list, bad_at: int | None = None, bad: str = 
     return path
 
 
-def count(mem, ns: str, label: str) -> int:
-    rows = mem.graph.driver.execute_query(f"MATCH (n:{label} {{ns: $ns}}) RETURN count(n) AS n", ns=ns).records
+def count(driver, ns: str, label: str) -> int:
+    rows = driver.execute_query(f"MATCH (n:{label} {{ns: $ns}}) RETURN count(n) AS n", ns=ns).records
     return rows[0]["n"]
 
 
-def test_ingest_file_with_one_bad_line_stores_the_rest_and_names_it(mem, ns, tmp_path):
+def refs(driver, ns: str, session: str) -> list[str]:
+    """The session's message refs along its NEXT chain."""
+    rows = driver.execute_query(
+        "MATCH (m:Message {ns: $ns})-[:PART_OF]->(:Session {ns: $ns, key: $s}) WHERE NOT ()-[:NEXT]->(m) "
+        "MATCH p = (m)-[:NEXT*0..]->(last) RETURN [x IN nodes(p) | x.ref] AS refs ORDER BY length(p) DESC LIMIT 1",
+        ns=ns, s=session).records
+    return rows[0]["refs"]
+
+
+def test_ingest_file_with_one_bad_line_stores_the_rest_and_names_it(client, driver, ns, tmp_path):
+    mem = client
     path = write_jsonl(tmp_path / "events.jsonl", GOOD, bad_at=3)
     report = mem.ingest(path, ns=ns, batch_size=2)
     assert [e.line for e in report.errors] == [3]
     assert "not valid JSON" in report.errors[0].message
     assert (report.turns, report.turns_new, report.tool_results, report.knowledge, report.sessions_ended) == (3, 3, 1, 1, 1)
-    assert [m["ref"] for m in mem.turns.messages(ns, "s1")] == ["t1", "t2", "t3"]  # NEXT chain across batches
-    assert count(mem, ns, "ErrorPattern") == 1 and count(mem, ns, "Knowledge") == 1
-    ended = mem.graph.driver.execute_query(
+    assert refs(driver, ns, "s1") == ["t1", "t2", "t3"]  # NEXT chain across batches
+    assert count(driver, ns, "ErrorPattern") == 1 and count(driver, ns, "Knowledge") == 1
+    ended = driver.execute_query(
         "MATCH (s:Session {ns: $ns, key: 's1'}) RETURN s.ended_at AS e", ns=ns).records[0]["e"]
     assert ended is not None
     hits = mem.search("arm64 runner base image", ns=ns, k=5)
     assert {"message", "knowledge"} <= {h.kind for h in hits.hits}
 
 
-def test_reingest_adds_nothing(mem, ns, tmp_path):
+def test_reingest_adds_nothing(client, driver, ns, tmp_path):
+    mem = client
     path = write_jsonl(tmp_path / "events.jsonl", GOOD)
     mem.ingest(path, ns=ns)
-    occurrences = mem.graph.driver.execute_query(
+    occurrences = driver.execute_query(
         "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"]
     again = mem.ingest(path, ns=ns)
     assert again.ok and again.turns_new == 0 and again.already_ingested == 2 and again.knowledge == 0  # 1 tool result + 1 knowledge
-    assert count(mem, ns, "Message") == 3 and count(mem, ns, "Knowledge") == 1
-    assert mem.graph.driver.execute_query(
+    assert count(driver, ns, "Message") == 3 and count(driver, ns, "Knowledge") == 1
+    assert driver.execute_query(
         "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"] == occurrences
     assert mem.vectors.count(ns, "message") == 3
 
 
-def test_ingest_python_events_reports_bad_items_by_number(mem, ns):
+def test_ingest_python_events_reports_bad_items_by_number(client, ns):
+    mem = client
     events = [GOOD[0], {"type": "turn", "session": "s1", "role": "user"}, GOOD[1]]
     report = mem.ingest(events, ns=ns)
     assert [(e.line, "turn.text" in e.message) for e in report.errors] == [(2, True)]

@@ -115,3 +115,44 @@ def test_thresholds_configurable(threshold):
     buf.wait_idle(5)
     assert len(rec.jobs) == 1
     buf.close()
+
+
+# -- the asyncio buffer (AsyncKGMem): the same windows, a task instead of the thread ---------------------
+def test_async_buffer_windows_drops_failures_and_close():
+    import asyncio
+
+    from kgmem.analysis.buffer import AsyncAnalysisBuffer
+
+    stats = AnalysisStats()
+    handled: list[str] = []
+
+    async def main() -> None:
+        gate, entered = asyncio.Event(), asyncio.Event()
+
+        async def handler(job: Job) -> None:
+            entered.set()
+            await gate.wait()
+            if job.messages[0]["text"] == "bad":
+                raise RuntimeError("boom")
+            handled.append(job.messages[0]["text"])
+
+        buf = AsyncAnalysisBuffer(handler, AnalysisSettings(turn_threshold=1, queue_size=2), stats)
+        assert buf.add("ns", "s", "user", "bad")
+        await asyncio.wait_for(entered.wait(), 5)  # the task holds job 0; the queue (size 2) is empty
+        results = [buf.add("ns", "s", "user", f"t{i}") for i in range(1, 5)]
+        assert results == [True, True, False, False]
+        assert buf.pending() == {"queued": 2, "sessions_pending": 0, "turns_pending": 0}
+        assert not await buf.wait_idle(0.05)  # the gate is shut: not idle
+        gate.set()
+        assert await buf.wait_idle(5)
+        # partial windows are analysed at close; a closed buffer drops
+        windowed = AsyncAnalysisBuffer(handler, AnalysisSettings(), stats)
+        assert not windowed.add("ns", "w", "user", "partial")
+        assert await windowed.close(5)
+        assert not windowed.submit(Job("window", "ns", "w", [{"role": "user", "text": "late"}]))
+        assert await buf.close(5)
+
+    asyncio.run(main())
+    assert handled == ["t1", "t2", "partial"]
+    snap = stats.snapshot("ns")
+    assert snap["dropped"] == 3 and snap["analysis_failed"] == 1
