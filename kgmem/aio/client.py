@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from kgmem.aio.stores import AsyncGraphStore, connect_async, open_async_vectors
-from pathlib import Path
-
 from kgmem.analysis import AnalysisService
 from kgmem.callgraph import CallGraph, HealResult
 from kgmem.ingest.ingester import IngestReport, ingest_op
