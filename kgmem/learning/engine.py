@@ -219,8 +219,8 @@ class LearningEngine:
                    "success": success, "at": now_iso()}
         state = yield from self._recovery_state(ns, info["id"], session)
         outcomes, retracts, recoveries = plan_resolve(outcome, *state)
-        rows = yield Write("learning/apply_events", self._params(ns, [], outcomes, [], retracts=retracts,
-                                                                 recoveries=recoveries))
+        params = yield from self._params(ns, [], outcomes, [], retracts=retracts, recoveries=recoveries)
+        rows = yield Write("learning/apply_events", params)
         resolved = rows[0]["resolved"]
         try:
             yield from self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
@@ -285,9 +285,9 @@ class LearningEngine:
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
         """Apply one run of spooled tool results, moving the segment cursor in the same transaction."""
         _, errors, outcomes, closes, recoveries = yield from self._plan(ns, [Prepared.from_json(e) for e in run])
-        rows = yield Write("learning/apply_events", self._params(
-            ns, errors, outcomes, closes, segment=cursor.segment, expected=cursor.expected, upto=cursor.upto,
-            recoveries=recoveries))
+        params = yield from self._params(ns, errors, outcomes, closes, segment=cursor.segment,
+                                         expected=cursor.expected, upto=cursor.upto, recoveries=recoveries)
+        rows = yield Write("learning/apply_events", params)
         if not rows:
             return False
         self._known.add(ns, indexed_ids(rows[0]["errors"]))
@@ -473,8 +473,8 @@ class LearningEngine:
         plan, errors, outcomes, closes, recoveries = yield from self._plan(ns, events)
         if not (errors or outcomes or closes or recoveries):
             return [], [], plan  # successes with no open failure and nothing to hold: nothing to write
-        rows = yield Write("learning/apply_events", self._params(ns, errors, outcomes, closes,
-                                                                 recoveries=recoveries, marks=marks))
+        params = yield from self._params(ns, errors, outcomes, closes, recoveries=recoveries, marks=marks)
+        rows = yield Write("learning/apply_events", params)
         self._last_ok = time.monotonic()
         if not rows:  # only the ingest-mark guard returns nothing
             raise AlreadyApplied("some of these events were already ingested; nothing written")
@@ -500,8 +500,9 @@ class LearningEngine:
 
     def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
                 expected: int = -1, upto: int = -1, retracts: list | None = None,
-                recoveries: list | None = None, marks: list[str] | None = None) -> dict[str, Any]:
-        errors, outcomes = self._with_concepts(ns, errors, outcomes)
+                recoveries: list | None = None, marks: list[str] | None = None) -> Op[dict[str, Any]]:
+        """The parameters of ``learning/apply_events`` (concept extraction — spaCy, CPU — off the event loop)."""
+        errors, outcomes = yield LocalIO(self._with_concepts, (ns, errors, outcomes))
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
                 "marks": marks or [], "errors": errors, "outcomes": outcomes, "closes": closes,
                 "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
