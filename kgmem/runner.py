@@ -71,6 +71,7 @@ class VectorQuery:
     vector: np.ndarray
     n: int
     where: Mapping[str, Any] | None = None
+    payload: bool = True  # False: ids and distances only (no documents, no metadata)
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ class SyncIO:
         if isinstance(req, Embed):
             return self.embedder.embed(req.texts)
         if isinstance(req, VectorQuery):
-            return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+            return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where, payload=req.payload)
         if isinstance(req, VectorUpsert):
             return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
         if isinstance(req, VectorQueryMany):
@@ -308,7 +309,7 @@ class AsyncIO:
         if isinstance(req, Embed):
             return await asyncio.to_thread(self.embedder.embed, req.texts)
         if isinstance(req, VectorQuery):
-            return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+            return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where, payload=req.payload)
         if isinstance(req, VectorUpsert):
             return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
         if isinstance(req, VectorQueryMany):
