@@ -113,12 +113,12 @@ class AsyncHttpVectorStore:
         return self._collections[key]
 
     async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
-                    where: Mapping[str, Any] | None = None) -> list[VectorHit]:
+                    where: Mapping[str, Any] | None = None, payload: bool = True) -> list[VectorHit]:
         coll = await self.collection(ns, kind, create=False)
         if coll is None or n <= 0:
             return []
         try:
-            res = await coll.query(**query_args(vector, n, where))
+            res = await coll.query(**query_args(vector, n, where, payload))
         except Exception as exc:  # noqa: BLE001 - as VectorStore.query: a failed server is "unavailable"
             self._collections.pop((ns, kind), None)
             raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
@@ -163,8 +163,8 @@ class ThreadedVectorStore:
         self.store = store
 
     async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
-                    where: Mapping[str, Any] | None = None) -> list[VectorHit]:
-        return await asyncio.to_thread(self.store.query, ns, kind, vector, n, where)
+                    where: Mapping[str, Any] | None = None, payload: bool = True) -> list[VectorHit]:
+        return await asyncio.to_thread(self.store.query, ns, kind, vector, n, where, payload)
 
     async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
                      documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:

@@ -72,6 +72,7 @@ class VectorQuery:
     vector: np.ndarray
     n: int
     where: Mapping[str, Any] | None = None
+    payload: bool = True  # False: ids and distances only (no documents, no metadata)
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class SyncIO:
         return self.embedder.embed_query(req.text)
 
     def _vector_query(self, req: VectorQuery) -> Any:
-        return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+        return self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where, payload=req.payload)
 
     def _vector_upsert(self, req: VectorUpsert) -> Any:
         return self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)
@@ -340,7 +341,7 @@ class AsyncIO:
         return await asyncio.to_thread(self.embedder.embed_query, req.text)
 
     async def _vector_query(self, req: VectorQuery) -> Any:
-        return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where)
+        return await self.vectors.query(req.ns, req.kind, req.vector, req.n, where=req.where, payload=req.payload)
 
     async def _vector_upsert(self, req: VectorUpsert) -> Any:
         return await self.vectors.upsert(req.ns, req.kind, req.ids, req.vectors, req.documents, req.metadatas)

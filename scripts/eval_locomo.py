@@ -20,6 +20,7 @@ Systems, side by side in one run:
 The data is read from where it lies (default ../shared/data/locomo-dev.json); nothing is copied.
 
     .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
+    .venv/bin/python scripts/eval_locomo.py --peer --presets fast --stages --system hop:concept_hop=true
     .venv/bin/python scripts/eval_locomo.py --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
     .venv/bin/python scripts/eval_locomo.py --tune-on conv-26 --eval-on conv-30 --grid ...
     .venv/bin/python scripts/eval_locomo.py --two-fold --private-neo4j 22687:22474 ...   # reproducible BM25
@@ -255,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peer", action="store_true", help="also run neo4j-graphrag's retrievers")
     ap.add_argument("--presets", default="", help="extra presets to run, comma-separated (e.g. fast,deep)")
     ap.add_argument("--set", dest="overrides", action="append", default=[], help="SearchConfig override key=value")
+    ap.add_argument("--system", dest="variants", action="append", default=[], metavar="NAME:KEY=VALUE,...",
+                    help="one more system kg-NAME: the balanced preset (with --set) plus these overrides, e.g. "
+                    "hop:concept_hop=true (measured in the same run as the others)")
     ap.add_argument("--keep", action="store_true", help="keep the namespaces after the run")
     ap.add_argument("--run-id", default=None, help="namespace suffix; with --keep and --chroma a re-run reuses the "
                     "stored data (ingest is idempotent, so the second ingest only checks)")
@@ -280,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     overrides = parse_overrides(args.overrides)
     base = PRESETS["balanced"].with_overrides(**overrides)
     systems = kgmem_systems(base, [p for p in args.presets.split(",") if p], overrides)
+    for spec in args.variants:
+        name, _, pairs = spec.partition(":")
+        systems[f"kg-{name}"] = base.with_overrides(name=name, **parse_overrides(pairs.split(",") if pairs else []))
     wanted = set(args.systems.split(",")) if args.systems else set()
     if wanted:
         systems = {k: v for k, v in systems.items() if k in wanted}

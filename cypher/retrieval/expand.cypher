@@ -68,7 +68,7 @@ CALL (seed, s) {
     id: n.id, label: label, weight: weight,
     path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
     text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
-    ref: n.ref, session: n.session, ts: n.ts, role: n.role,
+    ref: n.ref, session: n.session, ts: n.ts, role: n.role, seq: n.seq, tool: n.tool,
     confidence: n.confidence, alpha: n.alpha, beta: n.beta,
     updated_at: n.updated_at, last_used: n.last_used,
     v_alpha: ov.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END,
@@ -84,7 +84,7 @@ OPTIONAL CALL (seed) {
 RETURN collect({
   id: seed.id, label: seed.label,
   text: coalesce(s.text, s.content, s.description, s.pattern, s.name),
-  ref: s.ref, session: s.session, ts: s.ts, role: s.role,
+  ref: s.ref, session: s.session, ts: s.ts, role: s.role, seq: s.seq, tool: s.tool,
   confidence: s.confidence, alpha: s.alpha, beta: s.beta,
   updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true),
   v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,

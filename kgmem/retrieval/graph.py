@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_PROP_KEYS = ("text", "ref", "session", "ts", "role", "confidence", "alpha", "beta", "updated_at", "last_used",
-              "v_alpha", "v_beta")
+# What the expansion read hydrates of every item (its hit's text, metadata and quality inputs): the legs
+# of a Graph RAG search return ids and scores only (Scope.payload), so this is all a hit carries.
+_PROP_KEYS = ("text", "ref", "session", "ts", "role", "seq", "tool", "confidence", "alpha", "beta", "updated_at",
+              "last_used", "v_alpha", "v_beta")
 
 
 class GraphRAGRetriever:
@@ -45,7 +47,8 @@ class GraphRAGRetriever:
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best items after expansion, fusion and quality adjustment (an operation)."""
-        legs = yield from self.hybrid.candidates(query, scope)
+        lean = not self._needs_text(query)  # the expansion read hydrates what the hits show
+        legs = yield from self.hybrid.candidates(query, replace(scope, payload=False) if lean else scope)
         first = self.hybrid.fuse(legs, scope)
         if not first:
             self.last_timings = dict(self.hybrid.last_timings)
@@ -72,6 +75,16 @@ class GraphRAGRetriever:
         lap(scope, "rank", t2)
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
+
+    def _needs_text(self, query: str) -> bool:
+        """Whether seeds are picked by their text before the expansion read: a question's entity seeds
+        (two or more names) and the concept hop look for names in the candidates' text."""
+        cfg = self.config
+        if not cfg.use_graph:
+            return False
+        if cfg.concept_hop:
+            return True
+        return cfg.hops > 0 and cfg.entity_seeds and len(slots.query_names(query)) >= 2
 
     def _expansion_seeds(self, fused: list[fusion.Fused], query: str) -> set[str]:
         """The best ``expansion_seeds`` candidates, plus (``entity_seeds``, a question naming two or more

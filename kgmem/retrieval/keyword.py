@@ -52,7 +52,7 @@ class KeywordRetriever:
         try:
             result = yield Read("retrieval/keyword", dict(
                 index=self.config.keyword_index, query=lucene, ns=scope.ns,
-                labels=scope.labels, session=scope.session, fetch=fetch, n=n,
+                labels=scope.labels, session=scope.session, fetch=fetch, n=n, payload=scope.payload,
             ))
         except neo4j.exceptions.ClientError as exc:
             if _index_missing(exc):  # a broken install, not a bad query: say how to fix it
@@ -63,7 +63,7 @@ class KeywordRetriever:
             raise
         cands = [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
-                      text=r["text"] or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
+                      text=r.get("text") or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
                       explain={"bm25": float(r["score"])})
             for i, r in enumerate(result[0]["rows"], start=1)
         ]

@@ -28,6 +28,10 @@ class Scope:
     # view when the expansion reads it (kgmem.retrieval.service); 1.0 = the view as written.
     overlay_epoch: int = 0
     overlay_damping: float = 1.0
+    # Whether the legs return each candidate's text and properties. Graph RAG re-reads them from Neo4j
+    # when it hydrates the fused head, so it asks the legs for ids and scores only (False) unless it
+    # needs the text before that read (entity seeds, the concept hop).
+    payload: bool = True
     # Per-stage timing of this search (``explain=True``; kgmem.retrieval.timing); None = not timed.
     clock: StageClock | None = field(default=None, compare=False, repr=False)
 

@@ -115,6 +115,9 @@ class RetrievalEngine:
         self._sessions: OrderedDict[tuple[str, str], bqar.ShiftState] = OrderedDict()
         self._lock = threading.Lock()
         self._rng = np.random.default_rng(thompson_seed)
+        # Query-log entries not yet written, and whether a write that will take them is scheduled.
+        self._log_pending: list[dict[str, Any]] = []
+        self._log_scheduled = False
 
     def _preset(self, name: str | None) -> SearchConfig:
         base = preset(name, self.default_preset)
@@ -229,11 +232,25 @@ class RetrievalEngine:
         params = dict(
             id=result.query_id, ns=result.ns, session=session, query=result.query, preset=result.preset,
             hit_ids=[i for i, _ in entry.hits], hit_kinds=[k for _, k in entry.hits], included=included,
-            now_ms=now_ms, expires_ms=now_ms + self.query_ttl_ms, prune=QUERY_PRUNE_BATCH,
+            now_ms=now_ms, expires_ms=now_ms + self.query_ttl_ms,
             state=None if state is None else {"centroid": list(state.centroid), "n": state.n, "shifts": state.shifts},
         )
+        with self._lock:
+            self._log_pending.append(params)
+            schedule, self._log_scheduled = not self._log_scheduled, True
         # Query-log writes leave the search path: feedback from this process works from memory meanwhile.
-        yield Background(_write("retrieval/query_log", params), "query log write")
+        # Searches that end while a write is waiting or running go together into the next one (one
+        # UNWIND): a transaction per search competed with the searches for Neo4j and the client.
+        if schedule:
+            yield Background(self._write_log(), "query log write")
+
+    def _write_log(self) -> Op[None]:
+        """Write every pending query-log entry in one statement (a background operation)."""
+        with self._lock:
+            entries, self._log_pending, self._log_scheduled = self._log_pending, [], False
+        if entries:
+            yield Write("retrieval/query_log", dict(entries=entries, now_ms=int(time.time() * 1000),
+                                                    prune=QUERY_PRUNE_BATCH))
 
     def _query(self, query_id: str) -> Op[_Query]:
         with self._lock:
@@ -510,8 +527,3 @@ class Retrieval(RetrievalEngine):
 
     def close(self) -> None:
         self.io.close()
-
-
-def _write(name: str, params: dict[str, Any]) -> Op[list[dict[str, Any]]]:
-    """A single write as an operation (for :class:`~kgmem.runner.Background`)."""
-    return (yield Write(name, params))

@@ -4,6 +4,9 @@ One collection per (namespace, kind), so namespace and kind scope cost nothing.
 Session scope is a post-filter on the over-fetched hits (Chroma ``where`` filters
 were ~20× slower at 100 K vectors); only when too few in-session hits survive is
 the collection asked again with a ``where`` filter.
+
+Without ``scope.payload`` (Graph RAG, which re-reads every candidate it keeps from Neo4j) Chroma is
+asked for ids and distances only: its documents and metadata are most of a query's cost.
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ class VectorRetriever:
         ]
 
     def _query_kind(self, scope: Scope, kind: str, vector: np.ndarray, n: int) -> Op[list[VectorHit]]:
-        hits = yield VectorQuery(scope.ns, kind, vector, n)
-        if scope.session is not None and kind == "message":
+        by_session = scope.session is not None and kind == "message"  # the post-filter reads the metadata
+        hits = yield VectorQuery(scope.ns, kind, vector, n, payload=scope.payload or by_session)
+        if by_session:
             in_session = [h for h in hits if h.metadata.get("session") == scope.session]
             if len(in_session) < n and len(hits) == n:  # the session's turns may lie deeper: ask Chroma to filter
                 in_session = yield VectorQuery(scope.ns, kind, vector, n, where={"session": scope.session})

@@ -173,16 +173,18 @@ class VectorStore:
             raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     def query(
-        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None
+        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None,
+        payload: bool = True,
     ) -> list[VectorHit]:
-        """The ``n`` nearest vectors to ``vector`` in (ns, kind), nearest first."""
+        """The ``n`` nearest vectors to ``vector`` in (ns, kind), nearest first; without ``payload``
+        the hits carry no document and no metadata (Chroma then reads no row of its SQLite)."""
         coll = self.collection(ns, kind, create=False)
         if coll is None or n <= 0:
             return []
         # No count() first: it cost ~8 ms at 100 K vectors against ~2 ms for the query, and
         # Chroma >= 1.0 returns fewer results (or none) by itself when the collection is smaller.
         try:
-            res = coll.query(**query_args(vector, n, where))
+            res = coll.query(**query_args(vector, n, where, payload))
         except Exception as exc:  # noqa: BLE001 - see upsert
             self._collections.pop((ns, kind), None)
             raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
@@ -282,13 +284,16 @@ def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: s
             + f" to rebuild them with {model!r} (or configure {collection_model(metadata)!r} again)")
 
 
-def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store)."""
+def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None,
+               payload: bool = True) -> dict[str, Any]:
+    """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store).
+    Documents and metadata cost ~3 ms a query (60 results) on top of ~1–2 ms for ids and
+    distances: they are fetched row by row from Chroma's SQLite."""
     return dict(
         query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
         n_results=n,
         where=dict(where) if where else None,
-        include=["distances", "metadatas", "documents"],
+        include=["distances", "metadatas", "documents"] if payload else ["distances"],
     )
 
 

@@ -216,3 +216,21 @@ def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     boosted = mem.retrieval.search(query, ns, k=4, config=keyword)  # the default boost
     assert [h.ref for h in plain.hits][0] == "r1"
     assert [h.ref for h in boosted.hits][0] == "r2"
+
+
+def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
+    # Graph RAG asks Chroma for ids and distances only and the full-text read for ids and scores
+    # (Scope.payload); every hit it returns is hydrated by the expansion read instead. The hits of
+    # the same items from plain hybrid (which carries the legs' payload) must read the same.
+    hybrid_cfg = PRESETS["balanced"].with_overrides(use_graph=False, use_quality=False)
+    for query in QUESTIONS:
+        graph_hits = {h.id: h for h in mem.retrieval.search(query, corpus, k=10).hits}
+        hybrid_hits = mem.retrieval.search(query, corpus, k=10, config=hybrid_cfg).hits
+        shared = [h for h in hybrid_hits if h.id in graph_hits]
+        assert shared, query
+        for h in shared:
+            g = graph_hits[h.id]
+            assert (g.text, g.ref, g.session, g.ts, g.metadata.get("role"), g.metadata.get("seq")) == (
+                h.text, h.ref, h.session, h.ts, h.metadata.get("role"), h.metadata.get("seq")), (query, h.id)
+            if "vector" in h.provenance.legs:
+                assert g.breakdown["distance"] == pytest.approx(h.breakdown["distance"])

@@ -52,7 +52,8 @@ class Graph:
 
 
 class Vectors:
-    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None) -> list[VectorHit]:
+    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None,
+              payload: bool = True) -> list[VectorHit]:
         return VECTOR_HITS if kind == "message" else []
 
 
