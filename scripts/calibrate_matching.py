@@ -9,8 +9,7 @@
     python scripts/calibrate_matching.py --eval --band 0.2   # ... and the pairs an LLM would judge
     python scripts/calibrate_matching.py --eval --scope close   # ... only the close calls
     python scripts/calibrate_matching.py --eval --corrections   # user corrections: auto-applied by confidence
-                                                    # alone (the rule before identity links), by the same
-                                                    # template and keys, and by proven identity (now)
+                                                    # alone (the rule before identity links) vs identity
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -170,37 +169,32 @@ def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...])
 def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
     """A user correction (confidence 1.0) on each group's first variant; each later variant and each hard
     negative against it: linked, auto-applied by confidence alone (score ≥ 0.7, the rule before identity
-    links), by the same core template and keys (the first identity rule), and now (the same pattern, or a
-    link between errors proven the same: :func:`kgmem.learning.identity.same_error`)."""
+    links) and now (the same pattern, or a link between errors proven the same:
+    :func:`kgmem.learning.identity.same_error`)."""
     threshold = load_settings().learning.auto_apply_threshold
     pats = [describe_error("cal", "agent", r.text).pattern for r in rows]
     at = {id(r): i for i, r in enumerate(rows)}
     by_group = groups(rows)
     first = {g: at[id(vs[0])] for g, vs in by_group.items()}
 
-    def judge(i: int, j: int) -> tuple[bool, bool, bool, bool]:
+    def judge(i: int, j: int) -> tuple[bool, bool, bool]:
         if pats[i] == pats[j]:  # one node: the correction is the error's own fix
             return True, True, True, True
         score = match_score(texts[i], texts[j], float(sim[i, j]), model)
         linked = score is not None and score >= model.threshold
-        same_template = bool(texts[i].template) and texts[i].template == texts[j].template and \
-            dict(texts[i].keys) == dict(texts[j].keys)
-        return (linked, linked and score + 1e-9 >= threshold, linked and same_template,
-                linked and same_error(texts[i], texts[j]))
+        return linked, linked and score + 1e-9 >= threshold, linked and same_error(texts[i], texts[j])
 
     later = [judge(at[id(v)], first[g]) for g, vs in by_group.items() for v in vs[1:]]
     negatives = [judge(at[id(r)], first[r.confusable_with]) for r in rows
                  if r.kind == "n" and r.confusable_with in by_group]
 
-    def count(rows_: list[tuple[bool, bool, bool, bool]], k: int) -> int:
+    def count(rows_: list[tuple[bool, bool, bool]], k: int) -> int:
         return sum(r[k] for r in rows_)
 
     return {"variants": len(later), "variants_linked": count(later, 0),
-            "variants_auto_by_confidence": count(later, 1), "variants_auto_same_template": count(later, 2),
-            "variants_auto_identity": count(later, 3),
+            "variants_auto_by_confidence": count(later, 1), "variants_auto_identity": count(later, 2),
             "hard_negatives": len(negatives), "negatives_linked": count(negatives, 0),
-            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_same_template": count(negatives, 2),
-            "negatives_auto_identity": count(negatives, 3)}
+            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_identity": count(negatives, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:

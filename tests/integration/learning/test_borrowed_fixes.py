@@ -1,5 +1,6 @@
 """A fix learnt on one error acts on another only when the two are provably the same error (same tool;
-the same statements and identity keys: kgmem/learning/identity.py); otherwise it is offered as a suggestion with its evidence — on the real
+the same core template and identity keys:
+kgmem/learning/identity.py); otherwise it is offered as a suggestion with its evidence — on the real
 stack (Neo4j + Chroma + the embedding model), through the write path and the deferred repeat path.
 The look-alikes of the held-out half of the error corpus are checked against the rule too."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from kgmem import KGMem
-from kgmem.learning.identity import same_error, statement
+from kgmem.learning.identity import same_error
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.plan import describe_error
 from kgmem.learning.similarity import decode_keys
@@ -20,9 +21,10 @@ PEER = 'FATAL:  Peer authentication failed for user "app"'
 PEER_VIA_PSQL = ('psql: error: connection to server at "db" (10.0.0.7), port 5432 failed: FATAL:  Peer authentication '
                  'failed for user "postgres"')
 PEER_HBA_FIX = "set the pg_hba.conf method to md5 for local connections"
-# Held-out look-alikes proven the same error as a variant of the group they imitate, all indistinguishable by text
-# (measured once: docs/learning.md, "Borrowed fixes: when they auto-apply").
-MAX_INDISTINGUISHABLE_LOOK_ALIKES = 6  # measured: 6 hard negatives (11 pairs of 835), all with the same statements and keys
+# Held-out look-alikes with the same core template and keys as a variant of the group they imitate: no text tells
+# them apart (docs/learning.md, "Borrowed fixes: when they auto-apply"). Measured: 6 (11 pairs of 835) when
+# templates were compared without letter case and punctuation, a looser rule than now.
+MAX_INDISTINGUISHABLE_LOOK_ALIKES = 6
 
 
 def _fix(obs, description: str):
@@ -70,11 +72,11 @@ def test_the_corrections_measure_counts_both_rules(mem: KGMem, ns: str) -> None:
         1, ["npm_private"], [], ["npm_private"])
 
 
-def test_a_correction_acts_on_the_same_statement_and_suggests_over_a_wrapper(mem: KGMem, ns: str) -> None:
+def test_a_correction_acts_on_the_same_template_and_suggests_over_a_wrapper(mem: KGMem, ns: str) -> None:
     peer = mem.tool_result("psql", {}, error=PEER)
     mem.correction(PEER_HBA_FIX, error=peer)
-    # the same statement and keys, rendered otherwise (container prefix, case, a full stop): proven
-    rendered = mem.tool_result("psql", {}, error='db_1 | FATAL: peer authentication failed for user "postgres".')
+    # the same template and keys under a container prefix, another user: proven
+    rendered = mem.tool_result("psql", {}, error='db_1  | FATAL:  Peer authentication failed for user "postgres"')
     assert rendered.id != peer.id
     fix = _fix(rendered, PEER_HBA_FIX)
     assert fix is not None and fix.kind == "similar" and fix.borrowed_from == peer.id, rendered.fixes
@@ -90,11 +92,11 @@ def _error_text(message: str) -> ErrorText:
     return ErrorText(info.template, decode_keys(info.keys))
 
 
-def test_held_out_look_alikes_are_never_proven_the_same_error() -> None:
+def test_held_out_look_alikes_are_proven_the_same_error_only_when_no_text_tells_them_apart() -> None:
     """Every hard negative of the held-out half against every variant of the group it imitates (the fix may
     have been learnt on any of them; linking can only lower this count, so no server is needed). A pair
     proven the same error is a look-alike's fix acted on; the only ones allowed are those no text can tell
-    apart: the same statements and keys (the cause is outside the message)."""
+    apart: the same core template and keys (the cause is outside the message)."""
     from error_corpus import groups, load_corpus, split_corpus
 
     held_out = split_corpus(load_corpus(), "test")
@@ -109,9 +111,10 @@ def test_held_out_look_alikes_are_never_proven_the_same_error() -> None:
             a, b = texts[n.text], texts[v.text]
             if same_error(a, b):
                 proven.append(n.group)
-                indistinguishable += ([statement(x).casefold() for x in a.lines] ==
-                                      [statement(y).casefold() for y in b.lines] and dict(a.keys) == dict(b.keys))
+                indistinguishable += a.template == b.template and dict(a.keys) == dict(b.keys)
     print(f"held-out look-alike pairs {pairs} ({len(negatives)} hard negatives): proven the same error {len(proven)}, "
           f"of which indistinguishable by text {indistinguishable}")
-    assert indistinguishable == len(proven), "a wrapper or key rule proved a look-alike the same error"
+    # a rule looser than the same template and keys (a wrapper, letter case) proved look-alikes the same error
+    # on this half when it was measured: this fails if one comes back
+    assert indistinguishable == len(proven), "a rule looser than the same template and keys proved a look-alike"
     assert len(set(proven)) <= MAX_INDISTINGUISHABLE_LOOK_ALIKES
