@@ -40,6 +40,7 @@ import numpy as np  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
 from kgmem.learning.adjudication import SCOPES, asks_about  # noqa: E402
+from kgmem.learning.identity import same_error  # noqa: E402
 from error_corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 from kgmem.learning.matching import (  # noqa: E402
     DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
@@ -168,7 +169,8 @@ def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...])
 def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
     """A user correction (confidence 1.0) on each group's first variant; each later variant and each hard
     negative against it: linked, auto-applied by confidence alone (score ≥ 0.7, the rule before identity
-    links) and auto-applied now (the same pattern, or the same core template and keys: an identity link)."""
+    links) and now (the same pattern, or a link between errors proven the same:
+    :func:`kgmem.learning.identity.same_error`)."""
     threshold = load_settings().learning.auto_apply_threshold
     pats = [describe_error("cal", "agent", r.text).pattern for r in rows]
     at = {id(r): i for i, r in enumerate(rows)}
@@ -177,12 +179,10 @@ def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
 
     def judge(i: int, j: int) -> tuple[bool, bool, bool]:
         if pats[i] == pats[j]:  # one node: the correction is the error's own fix
-            return True, True, True
+            return True, True, True, True
         score = match_score(texts[i], texts[j], float(sim[i, j]), model)
         linked = score is not None and score >= model.threshold
-        same = bool(texts[i].template) and texts[i].template == texts[j].template and \
-            dict(texts[i].keys) == dict(texts[j].keys)
-        return linked, linked and score + 1e-9 >= threshold, linked and same
+        return linked, linked and score + 1e-9 >= threshold, linked and same_error(texts[i], texts[j])
 
     later = [judge(at[id(v)], first[g]) for g, vs in by_group.items() for v in vs[1:]]
     negatives = [judge(at[id(r)], first[r.confusable_with]) for r in rows

@@ -44,6 +44,7 @@ from kgmem.learning.plan import (
 from kgmem.ids import node_id
 from kgmem.learning import matching
 from kgmem.learning.adjudication import Borderline, MatchAdjudicator
+from kgmem.learning.identity import same_error
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
@@ -572,7 +573,7 @@ class LearningEngine:
         unseen = sorted({cid for per in cands.values() for cid, (cos, _) in per.items() if cos is None})
         stored = (yield VectorGet(ns, ERROR_KIND, unseen)) if unseen else {}
         model = matching.DEFAULT_MODEL
-        scored: list[tuple[str, str, float]] = []
+        scored: list[tuple[str, str, float, bool]] = []
         asks: dict[str, tuple[str, list[Borderline]]] = {}
         for i, own in enumerate(rows):
             mine = ErrorText(own.get("template") or "", decode_keys(own["keys"] or ""))
@@ -584,21 +585,23 @@ class LearningEngine:
                 score = matching.match_score(mine, other, cosine, model)
                 if score is None:
                     continue
-                scored.append((own["id"], cid, score))
+                scored.append((own["id"], cid, score, same_error(mine, other)))
                 if self.adjudicator is not None and self.adjudicator.asks_about(score, model.threshold):
                     asks.setdefault(own["id"], (mine.template, []))[1].append(
                         Borderline(cid, other.template, score))
         verdicts = ((yield LocalIO(self.adjudicator.decide_all, (asks, model.threshold)))
                     if asks and self.adjudicator else {})
-        links: dict[tuple[str, str], float] = {}
-        for own_id, cid, score in scored:
+        links: dict[tuple[str, str], tuple[float, bool]] = {}
+        for own_id, cid, score, identity in scored:
             same = verdicts.get((own_id, cid))
             if not (same if same is not None else score >= model.threshold):
                 continue
             pair = (min(own_id, cid), max(own_id, cid))
-            # an adjudicated link is as strong as a link at the threshold, whatever the text signals said
-            links[pair] = max(links.get(pair, 0.0), round(max(score, model.threshold), 6))
-        return [{"a": a, "b": b, "score": s} for (a, b), s in links.items()]
+            # an adjudicated link is as strong as a link at the threshold, whatever the text signals said;
+            # whether it is an identity (a borrowed fix may act) is the text's proof alone (same_error)
+            before = links.get(pair, (0.0, False))
+            links[pair] = (max(before[0], round(max(score, model.threshold), 6)), before[1] or identity)
+        return [{"a": a, "b": b, "score": s, "identity": i} for (a, b), (s, i) in links.items()]
 
     def _vector_leg(self, ns: str, rows: list[dict[str, Any]], vectors: Any,
                     k: int) -> Op[dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:

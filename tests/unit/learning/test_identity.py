@@ -1,0 +1,57 @@
+"""Proven identity of two linked errors (kgmem/learning/identity.py): what lets a borrowed fix act."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgmem.learning.identity import same_error
+from kgmem.learning.matching import ErrorText
+from kgmem.learning.plan import describe_error
+from kgmem.learning.similarity import decode_keys
+
+
+def _text(message: str) -> ErrorText:
+    info = describe_error("t", "tool", message)
+    return ErrorText(info.template, decode_keys(info.keys))
+
+
+def _both_ways(a: ErrorText, b: ErrorText) -> bool:
+    # a SIMILAR_TO link is undirected: the rule must give one answer whichever side lends the fix
+    assert same_error(a, b) == same_error(b, a)
+    return same_error(a, b)
+
+
+@pytest.mark.parametrize("a, b", [
+    # values and the wrappers the core leaves out differ
+    ('FATAL:  Peer authentication failed for user "x"', 'db_1 | FATAL:  Peer authentication failed for user "postgres"'),
+    ("npm ERR! 404  'lodahs@*' is not in this registry.", "npm ERR! 404  'reqeust@*' is not in this registry."),
+])
+def test_the_same_template_and_keys_are_proven(a: str, b: str) -> None:
+    assert _both_ways(_text(a), _text(b))
+
+
+@pytest.mark.parametrize("a, b", [
+    # letter case and punctuation: measured, and not proof on unseen data
+    ("Host key verification failed.", "fatal: host key verification failed"),
+    # a statement wrapped by another layer: what the layer prints first can be the cause
+    ('FATAL:  Peer authentication failed for user "x"',
+     'psql: error: connection to server at "db" (10.0.0.1), port 5432 failed: FATAL:  Peer authentication failed '
+     'for user "postgres"'),
+    # a tail after the statement is another detail of the error
+    ("Cannot use import statement outside a module", "Cannot use import statement outside a module (at main.js:1:1)"),
+    # another line is another diagnosis
+    ("npm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
+     "npm ERR! 404  'lodahs@*' is not in the npm registry.",
+     "npm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
+     "npm ERR! 404  'lodahs@*' is not in the npm registry.\nnpm ERR! 404 It was specified as a dependency of 'app'"),
+    # a key on one side only: the other may have raised a generic class, or dropped another status
+    ("botocore.exceptions.NoCredentialsError: Unable to locate credentials", "Unable to locate credentials"),
+    ("You exceeded your current quota, please check your plan and billing details.",
+     "Error code: 429 - You exceeded your current quota, please check your plan and billing details."),
+    # keys of one kind on both sides must be equal
+    ("[Errno 13] Permission denied", "[Errno 1] Permission denied"),
+    # variables only: nothing proven
+    ("12345", "67890"),
+])
+def test_what_the_text_does_not_prove_stays_a_suggestion(a: str, b: str) -> None:
+    assert not _both_ways(_text(a), _text(b))
