@@ -75,7 +75,7 @@ class SearchConfig(BaseModel):
     # concept_seed_pool), through the concepts they MENTION that at most concept_max_df memories mention,
     # to the other memories mentioning them: score = concept_weight × Σ seeds' fused score ×
     # min(concept_cap, Σ df^-concept_alpha, × concept_query_boost for a concept the question names).
-    # The neighbours then compete for positions of the ranking (kgmem.retrieval.concept_hop.place): never
+    # The neighbours then compete for positions of the ranking (kgmem.retrieval.slots.interleave): never
     # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
     # reserved slot (every concept_slot_every-th; 0 = none).
     # Weights chosen on LoCoMo conv-26 and reported on conv-30, and the other way round (two-fold,
@@ -94,6 +94,8 @@ class SearchConfig(BaseModel):
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
     concept_slot_start: int = Field(3, ge=1)
+    concept_floor: float = Field(0.0, ge=0.0, description="no concept neighbour ahead of a direct hit scoring "
+                                 ">= this × the first; 0 = none protected")
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
     confidence_weight: float = Field(0.3, ge=0.0, le=1.0)
