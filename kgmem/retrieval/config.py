@@ -78,10 +78,15 @@ class SearchConfig(BaseModel):
     # The neighbours then compete for positions of the ranking (kgmem.retrieval.slots.interleave): never
     # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
     # reserved slot (every concept_slot_every-th; 0 = none).
-    # Weights chosen on LoCoMo conv-26 and reported on conv-30, and the other way round (two-fold,
-    # docs/retrieval.md "Concept hop: two-fold on LoCoMo"). Off in `balanced`: on the LongMemEval check
-    # it lost an evidence turn that hybrid and the hop-less default keep (a result must hold on both);
-    # on in `deep`, or per search with concept_hop=True.
+    # concept_cap 0.5 (one shared concept of df 2): a neighbour gets at most half its seed's score, however
+    # many concepts it shares. With cap 1, a long turn sharing many mid-frequency concepts with a long seed
+    # (LongMemEval's assistant replies) reached the seed's full score, and several such neighbours pushed
+    # an evidence turn out of the top 10. Two-fold on LoCoMo (docs/retrieval.md "Concept hop: two-fold on
+    # LoCoMo"): conv-26 chose cap 0.5; conv-30 chose cap 1 by half a question (0.746 vs 0.740), which
+    # fails the LongMemEval check that cap 0.5 passes.
+    # concept_floor 0: a floor kept the hop from helping at all on LoCoMo (same measurement).
+    # Off in `balanced`: held out, its multi-hop gain over plain hybrid is short of the +0.05 goal; on in
+    # `deep`, or per search with concept_hop=True.
     concept_hop: bool = False
     concept_seeds: int = Field(3, ge=0)
     concept_seed_pool: int = Field(30, ge=0)
@@ -89,7 +94,7 @@ class SearchConfig(BaseModel):
     concept_max_df: int = Field(15, ge=2)
     concept_alpha: float = Field(1.0, ge=0.0)
     concept_query_boost: float = Field(1.0, ge=0.0)
-    concept_cap: float = Field(1.0, gt=0.0)
+    concept_cap: float = Field(0.5, gt=0.0)
     concept_weight: float = Field(1.0, ge=0.0)
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
