@@ -78,15 +78,14 @@ class SearchConfig(BaseModel):
     # The neighbours then compete for positions of the ranking (kgmem.retrieval.slots.interleave): never
     # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
     # reserved slot (every concept_slot_every-th; 0 = none).
-    # concept_cap 0.5 (one shared concept of df 2): a neighbour gets at most half its seed's score, however
-    # many concepts it shares. With cap 1, a long turn sharing many mid-frequency concepts with a long seed
-    # (LongMemEval's assistant replies) reached the seed's full score, and several such neighbours pushed
-    # an evidence turn out of the top 10. Two-fold on LoCoMo (docs/retrieval.md "Concept hop: two-fold on
-    # LoCoMo"): conv-26 chose cap 0.5; conv-30 chose cap 1 by half a question (0.746 vs 0.740), which
-    # fails the LongMemEval check that cap 0.5 passes.
-    # concept_floor 0: a floor kept the hop from helping at all on LoCoMo (same measurement).
-    # Off in `balanced`: held out, its multi-hop gain over plain hybrid is short of the +0.05 goal; on in
-    # `deep`, or per search with concept_hop=True.
+    # Two-fold on LoCoMo and the LongMemEval check (docs/retrieval.md "Concept hop: two-fold on LoCoMo"):
+    # with concept_cap 1 a long turn sharing many mid-frequency concepts with a long seed (LongMemEval's
+    # assistant replies) reaches the seed's full score, and several such pushed an evidence turn out of
+    # the top 10. concept_cap 0.5 keeps it and measures as well on LoCoMo, but it also
+    # halves a neighbour sharing two rare concepts with its seed (the integration test's bridge), so the
+    # default stays 1 until a cap tells many mid-frequency concepts from a few rare ones. concept_floor 0:
+    # a floor took every LoCoMo gain away. Off in `balanced`: held out, the multi-hop gain over plain
+    # hybrid is short of the +0.05 goal; on in `deep`, or per search with concept_hop=True.
     concept_hop: bool = False
     concept_seeds: int = Field(3, ge=0)
     concept_seed_pool: int = Field(30, ge=0)
@@ -94,7 +93,7 @@ class SearchConfig(BaseModel):
     concept_max_df: int = Field(15, ge=2)
     concept_alpha: float = Field(1.0, ge=0.0)
     concept_query_boost: float = Field(1.0, ge=0.0)
-    concept_cap: float = Field(0.5, gt=0.0)
+    concept_cap: float = Field(1.0, gt=0.0)
     concept_weight: float = Field(1.0, ge=0.0)
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
