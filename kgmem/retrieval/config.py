@@ -54,7 +54,7 @@ class SearchConfig(BaseModel):
     # Neighbours compete for their own slots (kgmem.retrieval.slots.interleave): direct hits keep their
     # order; a neighbour takes a position only when its inherited score beats the direct hit there by
     # × (1 + graph_margin), or when the position is a reserved graph slot (every graph_slot_every-th from
-    # graph_slot_start). margin 0 without slots = the first version's max-lift ranking.
+    # graph_slot_start; no neighbour before it). margin 0 without slots = the first version's max-lift ranking.
     # Defaults (margin 0.5, no reserved slots, expand from the best seed only): chosen on LoCoMo conv-26 —
     # the only expanding grid point there that kept every question category at plain hybrid's level —
     # and reported on conv-30 (docs/retrieval.md): recall@10 0.713 vs hybrid 0.683, every

@@ -12,6 +12,9 @@ multi-hop questions. Here the two lists stay apart:
   when they beat the direct item that would otherwise go there by ``margin`` (× ``1 + margin``), or when
   the position is a *reserved* graph slot (every ``slot_every``-th position, from ``slot_start`` on).
 
+No neighbour takes a position before ``slot_start``. The concept hop's neighbours enter the result the
+same way, against the ranking the first step made (:mod:`kgmem.retrieval.concept_hop`).
+
 An item that is both (a direct hit that is also some seed's neighbour) is placed at whichever position
 it wins first and only once. With ``margin = 0`` and no reserved slots this is exactly the old
 max-lift ranking, so the old behaviour is one setting of this one.
