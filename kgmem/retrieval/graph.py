@@ -187,7 +187,7 @@ class GraphRAGRetriever:
                 [(p.id, p.score, p.source) for p in placed],
                 [(c.id, c.score * quality(c.id, c.kind)) for c in hop_cands],
                 k, cfg.concept_margin, cfg.concept_slot_every, cfg.concept_slot_start,
-                source="concept", floor=cfg.concept_floor)
+                source="concept", floor=cfg.concept_floor, lift=False)
         hits = []
         for item in placed:
             f = direct.get(item.id)

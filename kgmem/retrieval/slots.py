@@ -52,6 +52,7 @@ def interleave(
     *,
     source: str = "graph",
     floor: float = 0.0,
+    lift: bool = True,
 ) -> list[Slotted]:
     """Let ``neighbours`` compete for the first ``k`` positions of ``ranking``, which keeps its order.
 
@@ -72,11 +73,15 @@ def interleave(
             hit, and no neighbour is placed ahead of one: neighbours compete only for the positions
             after the last strong hit (so they never push a strong hit down, let alone out); 0 = no
             item is strong.
-    Returns at most ``k`` items. An item in both lists is placed once, where it wins first.
+        lift: an item in both lists is placed once, where it wins first; with ``lift`` False a
+            neighbour already in the first ``k`` of ``ranking`` keeps its place there (and its source,
+            so its provenance: the concept hop does not relabel a traversal neighbour).
+    Returns at most ``k`` items.
     """
     if k < 0 or margin < 0 or slot_every < 0 or slot_start < 1 or floor < 0:
         raise ValueError("interleave: k, margin, slot_every and floor must be >= 0 and slot_start >= 1")
-    queue = sorted(neighbours, key=lambda x: -x[1])
+    head = set() if lift else {item_id for item_id, _, _ in ranking[:k]}
+    queue = [n for n in sorted(neighbours, key=lambda x: -x[1]) if n[0] not in head]
     top = ranking[0][1] if ranking else 0.0
     strong = {item_id for item_id, score, _ in ranking if floor > 0 and score >= floor * top}
     placed: dict[str, Slotted] = {}
