@@ -15,10 +15,10 @@ wires the two together when ``SearchConfig.concept_hop`` is on.
   score × min(cap, Σ over shared concepts of their specificity, × ``query_boost`` for a concept the
   question names) × ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop
   question) adds both.
-* **Slots** (:func:`place`): neighbours never reorder the ranking they enter; one takes a position only
-  when it beats the item there by ``× (1 + margin)`` or the position is one of its reserved slots
-  (every ``slot_every``-th from ``slot_start``), and never one before ``slot_start``: a strong direct hit
-  is not pushed out of the head.
+* **Slots**: the neighbours then compete for positions of the ranking they enter through
+  :func:`kgmem.retrieval.slots.interleave` (the traversal's neighbours use it too), which never
+  reorders that ranking, never places a neighbour before ``slot_start`` nor ahead of a strong direct
+  hit (one scoring at least ``floor ×`` the first).
 """
 
 from __future__ import annotations
@@ -46,15 +46,6 @@ class Neighbour:
     id: str
     score: float
     via: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class Placed:
-    """One ranked position: ``source`` is the ranking's own (``"direct"``, ``"graph"``) or ``"concept"``."""
-
-    id: str
-    score: float
-    source: str
 
 
 def specificity(df: int, alpha: float, max_df: int) -> float:
@@ -142,52 +133,3 @@ def neighbour_scores(
     ranked = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))
     return [Neighbour(i, s, tuple((seed, key) for _, seed, key in sorted(via[i], reverse=True))) for i, s in ranked]
 
-
-def place(
-    ranking: Sequence[tuple[str, float, str]],
-    neighbours: Sequence[tuple[str, float]],
-    k: int,
-    margin: float = 0.0,
-    slot_every: int = 0,
-    slot_start: int = 1,
-) -> list[Placed]:
-    """Let ``neighbours`` compete for positions of ``ranking`` (kept in its order) up to ``k``.
-
-    Args:
-        ranking: ``(id, score, source)`` as ranked so far (direct hits and graph neighbours).
-        neighbours: ``(id, score)`` of the concept hop, any order; an id already ranked is ignored
-            unless ranked below ``k``, where it may be lifted.
-        k: positions to fill.
-        margin: a neighbour takes an ordinary position only with a score > ``(1 + margin) ×`` the score
-            of the item that would go there.
-        slot_every: every ``slot_every``-th position from ``slot_start`` on is offered to the best
-            remaining neighbour first; 0 = none.
-        slot_start: no neighbour takes a position before this one (1-based).
-    """
-    if k < 0 or margin < 0 or slot_every < 0 or slot_start < 1:
-        raise ValueError("place: k, margin and slot_every must be >= 0 and slot_start >= 1")
-    head_ids = {item_id for item_id, _, _ in ranking[:k]}
-    queue = [n for n in sorted(neighbours, key=lambda x: -x[1]) if n[0] not in head_ids]
-    placed: dict[str, Placed] = {}
-    i = j = 0
-    while len(placed) < k:
-        while i < len(ranking) and ranking[i][0] in placed:
-            i += 1
-        while j < len(queue) and queue[j][0] in placed:
-            j += 1
-        if i >= len(ranking) and j >= len(queue):
-            break
-        position = len(placed) + 1
-        reserved = slot_every > 0 and position >= slot_start and (position - slot_start) % slot_every == slot_every - 1
-        take = j < len(queue) and position >= slot_start and (
-            i >= len(ranking) or reserved or queue[j][1] > (1.0 + margin) * ranking[i][1])
-        if take:
-            placed[queue[j][0]] = Placed(queue[j][0], queue[j][1], "concept")
-            j += 1
-        elif i < len(ranking):
-            item_id, score, source = ranking[i]
-            placed[item_id] = Placed(item_id, score, source)
-            i += 1
-        else:
-            break  # only neighbours left, and this position is closed to them
-    return list(placed.values())

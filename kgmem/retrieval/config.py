@@ -54,7 +54,7 @@ class SearchConfig(BaseModel):
     # Neighbours compete for their own slots (kgmem.retrieval.slots.interleave): direct hits keep their
     # order; a neighbour takes a position only when its inherited score beats the direct hit there by
     # × (1 + graph_margin), or when the position is a reserved graph slot (every graph_slot_every-th from
-    # graph_slot_start). margin 0 without slots = the first version's max-lift ranking.
+    # graph_slot_start; no neighbour before it). margin 0 without slots = the first version's max-lift ranking.
     # Defaults (margin 0.5, no reserved slots, expand from the best seed only): chosen on LoCoMo conv-26 —
     # the only expanding grid point there that kept every question category at plain hybrid's level —
     # and reported on conv-30 (docs/retrieval.md): recall@10 0.713 vs hybrid 0.683, every
@@ -75,13 +75,17 @@ class SearchConfig(BaseModel):
     # concept_seed_pool), through the concepts they MENTION that at most concept_max_df memories mention,
     # to the other memories mentioning them: score = concept_weight × Σ seeds' fused score ×
     # min(concept_cap, Σ df^-concept_alpha, × concept_query_boost for a concept the question names).
-    # The neighbours then compete for positions of the ranking (kgmem.retrieval.concept_hop.place): never
+    # The neighbours then compete for positions of the ranking (kgmem.retrieval.slots.interleave): never
     # before concept_slot_start, elsewhere by beating the item there × (1 + concept_margin) or in a
     # reserved slot (every concept_slot_every-th; 0 = none).
-    # Weights chosen on LoCoMo conv-26 and reported on conv-30, and the other way round (two-fold,
-    # docs/retrieval.md "Concept hop: two-fold on LoCoMo"). Off in `balanced`: on the LongMemEval check
-    # it lost an evidence turn that hybrid and the hop-less default keep (a result must hold on both);
-    # on in `deep`, or per search with concept_hop=True.
+    # Two-fold on LoCoMo and the LongMemEval check (docs/retrieval.md "Concept hop: two-fold on LoCoMo"):
+    # with concept_cap 1 a long turn sharing many mid-frequency concepts with a long seed (LongMemEval's
+    # assistant replies) reaches the seed's full score, and several such pushed an evidence turn out of
+    # the top 10. concept_cap 0.5 keeps it and measures as well on LoCoMo, but it also
+    # halves a neighbour sharing two rare concepts with its seed (the integration test's bridge), so the
+    # default stays 1 until a cap tells many mid-frequency concepts from a few rare ones. concept_floor 0:
+    # a floor took every LoCoMo gain away. Off in `balanced`: held out, the multi-hop gain over plain
+    # hybrid is short of the +0.05 goal; on in `deep`, or per search with concept_hop=True.
     concept_hop: bool = False
     concept_seeds: int = Field(3, ge=0)
     concept_seed_pool: int = Field(30, ge=0)
@@ -94,6 +98,8 @@ class SearchConfig(BaseModel):
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
     concept_slot_start: int = Field(3, ge=1)
+    concept_floor: float = Field(0.0, ge=0.0, description="no concept neighbour ahead of a direct hit scoring "
+                                 ">= this × the first; 0 = none protected")
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
     confidence_weight: float = Field(0.3, ge=0.0, le=1.0)

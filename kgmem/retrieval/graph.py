@@ -191,16 +191,17 @@ class GraphRAGRetriever:
         direct = {f.id: f for f in fused}
         graph = {c.id: c for c in graph_cands}
         placed = slots.interleave(
-            [(f.id, f.score * quality(f.id, f.kind)) for f in fused],
+            sorted(((f.id, f.score * quality(f.id, f.kind), "direct") for f in fused), key=lambda x: -x[1]),
             [(c.id, cfg.graph_weight * c.score * quality(c.id, c.kind)) for c in graph_cands],
             k, cfg.graph_margin, cfg.graph_slot_every, cfg.graph_slot_start,
         )
         hop = {c.id: c for c in hop_cands}
         if hop:
-            placed = concept_hop.place(
+            placed = slots.interleave(
                 [(p.id, p.score, p.source) for p in placed],
                 [(c.id, c.score * quality(c.id, c.kind)) for c in hop_cands],
-                k, cfg.concept_margin, cfg.concept_slot_every, cfg.concept_slot_start)
+                k, cfg.concept_margin, cfg.concept_slot_every, cfg.concept_slot_start,
+                source="concept", floor=cfg.concept_floor, lift=False)
         hits = []
         for item in placed:
             f = direct.get(item.id)

@@ -1,11 +1,11 @@
-"""The concept hop's weighting: specificity, seed choice, neighbour scores, slot competition."""
+"""The concept hop's weighting: specificity, seed choice, neighbour scores (its slots: test_slots.py)."""
 
 from __future__ import annotations
 
 
 import pytest
 
-from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, place, specificity
+from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, specificity
 
 
 # -- specificity ------------------------------------------------------------------------------
@@ -107,48 +107,3 @@ def test_neighbour_scores_rejects_bad_settings():
     with pytest.raises(ValueError):
         neighbour_scores([], {}, cap=0.0)
 
-
-# -- slots --------------------------------------------------------------------------------------
-RANKING = [("d1", 0.09, "direct"), ("d2", 0.08, "direct"), ("g1", 0.07, "graph"), ("d3", 0.03, "direct")]
-
-
-def ids(placed):
-    return [(p.id, p.source) for p in placed]
-
-
-def test_a_neighbour_never_takes_a_position_before_slot_start():
-    placed = place(RANKING, [("n", 1.0)], k=4, slot_start=3)
-    assert ids(placed)[:2] == [("d1", "direct"), ("d2", "direct")]
-    assert ids(placed)[2] == ("n", "concept")
-
-
-def test_a_neighbour_takes_an_ordinary_position_only_by_the_margin():
-    assert ("n", "concept") not in ids(place(RANKING, [("n", 0.05)], k=3, margin=0.0, slot_start=1))
-    assert ids(place(RANKING, [("n", 0.05)], k=4, margin=0.0, slot_start=1))[3] == ("n", "concept")  # > d3's 0.03
-    assert ("n", "concept") not in ids(place(RANKING, [("n", 0.05)], k=4, margin=0.8, slot_start=1))
-
-
-def test_reserved_slots_go_to_neighbours_first():
-    placed = place(RANKING, [("n1", 0.001), ("n2", 0.002)], k=6, slot_every=2, slot_start=3)
-    assert [p.id for p in placed] == ["d1", "d2", "g1", "n2", "d3", "n1"]
-
-
-def test_the_ranking_keeps_its_order_and_sources():
-    placed = place(RANKING, [], k=4)
-    assert ids(placed) == [(i, s) for i, _, s in RANKING]
-
-
-def test_an_item_already_in_the_head_is_not_placed_twice_but_one_below_k_may_be_lifted():
-    placed = place(RANKING, [("d1", 1.0), ("d3", 1.0)], k=3, slot_start=2)
-    assert ids(placed) == [("d1", "direct"), ("d3", "concept"), ("d2", "direct")]
-
-
-def test_only_neighbours_left_fill_the_remaining_positions_after_slot_start():
-    placed = place(RANKING[:1], [("n", 0.0)], k=3, slot_start=2)
-    assert ids(placed) == [("d1", "direct"), ("n", "concept")]
-    assert ids(place([], [("n", 0.1)], k=3, slot_start=2)) == []
-
-
-def test_place_rejects_bad_settings():
-    with pytest.raises(ValueError):
-        place(RANKING, [], k=3, slot_start=0)
