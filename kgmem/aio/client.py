@@ -88,7 +88,7 @@ class AsyncKGMem:
 
     @property
     def concepts(self) -> ConceptExtractor:
-        """The concept extractor (run inside the operations: a few ms of CPU per text, on the loop)."""
+        """The concept extractor (run inside the operations, in a worker thread: a few ms of CPU per text)."""
         return self.engines.concepts
 
     @property
