@@ -204,7 +204,7 @@ class AnalysisSettings(_Section):
     # statement only adds detail; a contradiction needs a real conflict, whatever the cosine.
     dedup_cosine: float = Field(0.70, ge=0.0, le=1.0)
     related_cosine: float = Field(0.50, ge=0.0, le=1.0)
-    detail_cosine: float = Field(0.70, ge=0.0, le=1.0)
+    detail_cosine: float = Field(0.65, ge=0.0, le=1.0)
     initial_confidence: float = Field(0.5, ge=0.0, le=1.0)
     max_auto_confidence: float = Field(0.95, ge=0.0, le=1.0)
     boost_factor: float = Field(0.2, ge=0.0, le=1.0)

@@ -62,8 +62,8 @@ def decide_pair(a: str, b: str, embedder: Any, limits: Any = None) -> tuple[str,
     for j, item in enumerate(new):
         for i, prev in enumerate(old):
             sim = float(vecs[i] @ vecs[len(old) + j])
-            verdicts.append(judge(Statement(item.content, item.subject, item.predicate, item.object),
-                                  Statement(prev.content, prev.subject, prev.predicate, prev.object), sim,
+            verdicts.append(judge(Statement(item.content, item.subject, item.predicate, item.object, item.type),
+                                  Statement(prev.content, prev.subject, prev.predicate, prev.object, prev.type), sim,
                                   limits or DEFAULT))
     for relation in ("contradiction", "paraphrase"):
         for v in verdicts:

@@ -8,32 +8,43 @@ decides, and its name is the verdict's ``reason``:
 2. ``denied``: the new one says "X, not Y" (or "instead of Y") and Y is what the old one says.
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs").
-4. ``negation``: one is negated ("not", "never", "no longer", "stopping", "hate" …) and the other
-   is not, and they say the same thing otherwise (their content words overlap by half, or the
-   negated one denies part of the other: "no stress" / "stress and grief"). Negations count in
-   pairs: "never miss" is "always go", "must not take longer than 10" is "stay under 10" ("under"
-   is a bound only before a number). "Not … often" is the frequency "rarely", not a negation.
-5. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
-   dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "every week" is
-   "weekly"; an acronym is its spelled-out words) — a paraphrase.
-6. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
-   "two years") — one value replaced another.
-7. ``other_value``: the same slot with another value — the same words except one value on each
-   side (a name, a version, a code-like token, a member of a set of mutually exclusive words
-   such as production/staging, dark/light, weekly/monthly, navy/burgundy — beside which one side
-   may add detail), or, when both carry triples, the same subject and predicate with objects that
-   share no word ("is" + "written in Rust" is the slot "is written in"). Not for predicates that
-   hold many values at once ("likes", "uses": "I like tea" and "I like coffee" are both true),
-   except a name ("a dog named Luna / Max"); not when the new one adds ("… too", "also"); and not
-   when the differing words open both sentences — then they name the subject ("the staging /
-   production cluster has autoscaling", rule 8).
-8. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
-   main / release branch is protected"), or another object of a many-valued predicate, or other
-   names or numbers on both sides that rule 6/7 did not take as a conflict — two facts, both kept.
-9. ``added_detail``: one says everything the other does plus a little more — a paraphrase, when
-   the cosine is at least ``detail_cosine``.
-10. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
-11. otherwise ``different``: two facts that can both be true.
+4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
+   "still hasn't arrived"), the other that it is done ("already decided", "finished"), and
+   they share half their words.
+5. ``negation``: one is negated ("not", "never", "no longer", "stopping", "except", "decided
+   against", "hate", "failed" …) and the other is not, and they say the same thing otherwise
+   (their content words overlap by half, or the negated one denies part of the other: "no
+   stress" / "stress and grief"). Negations count in pairs: "never miss" is "always go", "must
+   not take longer than 10" is "stay under 10" ("under" is a bound only before a number). "Not
+   … often" is the frequency "rarely", and "not … yet" is "still", not a negation.
+6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
+   dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
+   "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
+   "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
+   "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights"; an acronym is its
+   spelled-out words) — a paraphrase.
+7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
+   "two years", "February 10th" / "March 3rd") — one value replaced another.
+8. ``other_value``: the same slot with another value — the same words except one value on each
+   side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
+   "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
+   dark/light, weekly/monthly, long/short — beside which one side may add detail), or, when both
+   carry triples, the same subject and predicate with objects that share no word ("is" + "written
+   in Rust" is the slot "is written in"). Not for predicates that hold many values at once
+   ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
+   name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
+   long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
+   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``); not when the new
+   one adds ("… too", "also"); and not when the differing words open both sentences — then they
+   name the subject ("the staging / production cluster has autoscaling", rule 9).
+9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
+   main / release branch is protected"), or another object of a many-valued predicate, other
+   names or numbers on both sides that rule 7/8 did not take as a conflict, other members of an
+   exclusive set, or one more thing ("… too") — two facts, both kept.
+10. ``added_detail``: one says everything the other does plus a little more (no more added words
+    than shared ones) — a paraphrase, when the cosine is at least ``detail_cosine``.
+11. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
+12. otherwise ``different``: two facts that can both be true.
 
 This follows how Graphiti invalidates an edge only on an explicit conflict between facts and
 how Mem0 sorts a new memory into ADD / UPDATE / NOOP against its neighbours: similarity finds
@@ -56,12 +67,14 @@ Relation = Literal["paraphrase", "contradiction", "unrelated"]
 
 @dataclass(frozen=True)
 class Statement:
-    """What the judge compares: an item's text and, when the extractor gave one, its triple."""
+    """What the judge compares: an item's text, when the extractor gave one its triple, and its
+    type (``fact``, ``correction``, …): a correction replaces what it corrects, whatever the verb."""
 
     content: str
     subject: str | None = None
     predicate: str | None = None
     object: str | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,7 @@ class Thresholds:
     """Cosine thresholds of the rules (all-MiniLM-L6-v2, unit vectors)."""
 
     related_cosine: float = 0.50
-    detail_cosine: float = 0.70
+    detail_cosine: float = 0.65
     paraphrase_cosine: float = 0.70
 
 
@@ -98,6 +111,15 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
     (r"\bdayly\b", "daily"),
     (r"\bnot\b((?:\s+(?!not\b)[a-z]+){0,3}?)\s+(?:very\s+|that\s+)?often\b", r"\1 rarely"),
+    # a stance against something is its negation ("I've decided against the Pinot")
+    (r"\b(decided?|voted?|i|we|am|are|is)\s+against\b", r"\1 not"),
+    (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),  # "took up running" = "started running"
+    # one spelling per clock time: "2 am" = "02:00" = "2"; "6 pm" = "18"; "6:30 am" = "6:30"
+    (r"\b0?(\d{1,2})(?::00)?\s*(?:a\.m\.|am)(?![a-z])", r"\1"),
+    (r"\b0?(\d{1,2})(:[0-5]\d)?\s*(?:p\.m\.|pm)(?![a-z])",
+     lambda m: f"{int(m.group(1)) % 12 + 12}{m.group(2) or ''}"),
+    (r"\b0?(\d{1,2}):00\b", r"\1"),
+    (r"\b(\d+)-(?=[a-z]{3,}\b)", r"\1 "),  # "a 5-night stay" says "5 nights"
 )]
 # Past forms the stemmer leaves apart from their verb ("felt" / "feel").
 _IRREGULAR = dict(pair.split(":") for pair in """
@@ -111,6 +133,9 @@ understood:understand did:do done:do ran:run read:read set:set put:put cut:cut
 """.split())
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# A month is a number of a date ("February 10th" / "March 3rd" is another date); "may" is a verb too often.
+_NUMBER_WORDS.update({m: f"month{i}" for i, m in enumerate(
+    "january february march april _ june july august september october november december".split(), 1) if m != "_"})
 _NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", thousand="1000",
                      single="1", once="1", twice="2", half="0.5", dozen="12")
 # Words that carry no content for the comparison (articles, pronouns, auxiliaries, hedges).
@@ -128,35 +153,50 @@ dollars dollar usd euros euro eur pounds pound gbp bucks
 # Stance words: "like", "love", "prefer"… say the same thing for our purpose; "hate" says the opposite.
 _POSITIVE = frozenset("like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred "
                       "fond favourite favorite want wants".split())
-_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided miss misses skip skips "
-                      "forget forgets fail fails".split())  # "never miss" = "always go"
+_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided miss misses missed skip skips "
+                      "skipped forget forgets forgot fail fails failed".split())  # "never miss" = "always go"
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 _BELOW = frozenset("under below less fewer shorter within".split())
-_NEGATION = frozenset("not no never without stop stops stopped stopping quit quits quitting anymore nobody nothing "
-                      "none neither nor".split())
+_NEGATION = frozenset("not no never without except stop stops stopped stopping quit quits quitting anymore nobody "
+                      "nothing none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
-                       "track maintain manage build write ship teach practise practice hate dislike").split()
+                       "track maintain manage build write ship teach practise practice hate dislike follow").split()
+# ... and nouns that say the same after "is": one is a fan of many teams at once
 _MULTI_VALUED_FORMS = frozenset(f for v in _MULTI_VALUED_VERBS
-                                for f in (v, v + "s", v + "es", v + "d", v + "ed", v + "ing", v[:-1] + "ing"))
+                                for f in (v, v + "s", v + "es", v + "d", v + "ed", v + "ing", v[:-1] + "ing")
+                                ) | frozenset("fan fans".split())
+_COPULA = frozenset("is am are was were be been".split())
 # Mutually exclusive classes: a word of one class and a word of another class of the same set, in the
 # same slot, are two values ("production" / "staging"); words of one class are synonyms ("concise" / "short").
-_EXCLUSIVE = [[frozenset(c.split()) for c in classes.split("|")] for classes in (
+_EXCLUSIVE_SETS = (
     "production prod live|staging stage|development dev|qa|sandbox",
     "dark|light", "enabled enable on|disabled disable off", "open opened|closed close shut", "public|private",
     "true|false", "concise short brief terse|detailed long verbose lengthy thorough",
     "daily|nightly|weekly|biweekly fortnightly|monthly|yearly annually annual|hourly",
     "british uk|american us", "synchronous sync|asynchronous async", "morning|afternoon|evening|night",
     "monday|tuesday|wednesday|thursday|friday|saturday|sunday", "first|second|third|last",
-    "small|medium|large", "manual manually|automatic automatically", "allowed permitted|forbidden prohibited",
+    "small little tiny|medium|large big huge", "manual manually|automatic automatically",
+    "allowed permitted|forbidden prohibited",
     "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
     "often frequently regularly|rarely seldom", "real actual|mock mocked fake stub stubbed",
     "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown", "free|paid",
-    "good well great excellent positive|bad badly poor poorly terrible negative|mixed",
-)]
+    "good well great excellent positive best|bad badly poor poorly terrible negative disappointing awful worst|mixed",
+)
+_EXCLUSIVE = [[c.split() for c in classes.split("|")] for classes in _EXCLUSIVE_SETS]
 _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) for c in classes]
                     for classes in _EXCLUSIVE]
+# The words of one class are synonyms: each is compared as the class's first word ("excellent cook" =
+# "best cook", "concise" = "short"), except words with another everyday sense ("I live in", "on", "us").
+_AMBIGUOUS = frozenset("live on us well close actual".split())
+_CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EXCLUSIVE for c in classes
+          for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
 _DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
+_DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
+# Progress of one thing: still under way or already done ("still deciding" / "already decided").
+_DONE = frozenset("already finished completed".split())
+_STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
+_ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
@@ -202,7 +242,10 @@ def _is_number(tok: str) -> bool:
 
 
 def _stem(tok: str) -> str:
-    return tok if _is_number(tok) or not tok.isalpha() else _STEMMER.stemWord(_IRREGULAR.get(tok, tok))
+    if _is_number(tok) or not tok.isalpha():
+        return tok
+    stem = _STEMMER.stemWord(_IRREGULAR.get(tok, tok))
+    return _CANON.get(stem, stem)
 
 
 @dataclass(frozen=True)
@@ -216,6 +259,8 @@ class _Parsed:
     sequence: tuple[str, ...]        # the content stems in the order they are said
     opens_with_content: bool         # only articles, pronouns and the like before the first content word
     additive: bool                   # "… too", "also": one more value, not another one
+    progress: str | None             # "pending" ("still deciding", "not … yet") or "done" ("already", "finished")
+    role: str | None                 # "as my shell": the one slot a many-valued verb fills here
 
 
 @lru_cache(maxsize=4096)
@@ -231,6 +276,17 @@ def _parse(text: str) -> _Parsed:
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
+    progress = None
+    if "yet" in words and negations:  # "haven't decided yet" says "still deciding", not the opposite of deciding
+        negations -= 1
+        progress = "pending"
+    elif _STILL_NOT.search(body):  # "still hasn't arrived" = "not yet arrived"
+        negations -= 1
+        progress = "pending"
+    elif "still" in words:
+        progress = "pending"
+    elif _DONE & set(words):
+        progress = "done"
     content = frozenset(_stem(w) for w in words
                         if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and w not in _NEGATIVE
                         and w != "longer")
@@ -244,9 +300,13 @@ def _parse(text: str) -> _Parsed:
             order = (a, b)
     multi = any(w in _MULTI_VALUED_FORMS for w in words)
     sequence = tuple(_stem(w) for w in words if _stem(w) in content)
-    first = next((w for w in words if w not in _STOP), None)
+    # the subject opens the sentence after at most a determiner ("the staging cluster"); after "I have" or
+    # "use", the first content word is already the object ("I have long hair")
+    first = next((w for w in words if w not in _DETERMINERS), None)
+    role = _ROLE.search(body)
     return _Parsed(content, negations % 2 == 1, frozenset(denied), order, values, multi, sequence,
-                   first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)))
+                   first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
+                   _stem(role.group(1).lower()) if role else None)
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -312,6 +372,8 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     if n.order and o.order and _swapped(n.order, o.order):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
     shared = n.content & o.content
+    if {n.progress, o.progress} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
+        return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
     if n.negated != o.negated and shared and (2 * len(shared) >= max(len(n.content), len(o.content))
                                              or (n if n.negated else o).content <= shared):
@@ -334,8 +396,14 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         return verdict("unrelated", "other_subject")
     if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
         return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
+    if only_new and only_old and _exclusive(only_new, only_old):
+        return verdict("unrelated", "other_object")  # "deploys to production are frozen" / "to staging continue"
+    if n.additive and not o.additive and only_new:
+        return verdict("unrelated", "other_object")  # "… on Sundays too": one more thing, not the same one
     if not only_new or not only_old:
-        if similarity >= thresholds.detail_cosine:
+        # "a little more": no more added words than shared ones ("I love all dances" / "… running my own
+        # dance studio" adds three)
+        if similarity >= thresholds.detail_cosine and len(only_new | only_old) <= len(shared):
             return verdict("paraphrase", "added_detail")
     if similarity >= thresholds.paraphrase_cosine:
         return verdict("paraphrase", "close_wording")
@@ -408,6 +476,9 @@ def _multi_valued(statement: Statement, parsed: _Parsed) -> bool:
     there is one ("The release manager is Sam": no), else any such verb in the sentence."""
     if statement.predicate:  # its verb comes first ("takes", "works on"); "online clothes store" is an attribute
         words = _words(statement.predicate)
+        if words and words[0] in _COPULA:  # "is" + "a big Lakers fan": the object says it
+            words = _words(statement.object or "")
+            return any(w in _MULTI_VALUED_FORMS for w in words)
         return bool(words) and words[0] in _MULTI_VALUED_FORMS
     return parsed.multi_valued
 
@@ -448,8 +519,12 @@ def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
                  only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     if only_new <= _names(new.content) and only_old <= _names(old.content):
         return True  # one thing has one name, whatever the verb ("a dog named Luna" / "named Max")
-    if _multi_valued(new, n) or _multi_valued(old, o):
-        return False
+    if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():
+        return True  # nothing but one value for another of its set ("long / short hair", "British / American spelling")
+    one_slot = new.kind == "correction" or (n.role is not None and n.role == o.role)
+    if not one_slot and (_multi_valued(new, n) or _multi_valued(old, o)):
+        return False  # "likes tea" / "likes coffee"; but a correction replaces ("No, the build uses Maven") and
+        # "uses Zsh / Fish as my shell" fills one slot
     if _same_slot_other_object(new, old):
         return True
     if _exclusive(only_new, only_old):
@@ -460,11 +535,27 @@ def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
         return not (rest_new - n.values) or not (rest_old - o.values)
     # everything that differs is a value, on both sides, and no number changed next to a word
     # (a changed number beside another changed name is another subject: "staging db 5432" / "prod db 5433")
-    if only_new <= n.values and only_old <= o.values:
-        numbers = any(_is_number(w) for w in only_new | only_old)
-        words = any(not _is_number(w) for w in only_new | only_old)
+    if _named_value(n, only_new) and _named_value(o, only_old):
+        numbers = any(_QUANTITY.match(w) for w in only_new | only_old)  # "5432", not "s3" or "v2"
+        words = any(not _QUANTITY.match(w) for w in only_new | only_old)
         return not (numbers and words)
     return False
+
+
+_QUANTITY = re.compile(r"^\$?\d[\d.,:]*%?$")
+
+
+def _named_value(parsed: _Parsed, only: frozenset[str]) -> bool:
+    """Everything that differs is a value, or a value and the one noun after it that says what kind
+    of thing it is ("an S3 bucket" / "Terraform Cloud")."""
+    rest = only - parsed.values
+    if not rest:
+        return True
+    if len(rest) > 1 or not only & parsed.values:
+        return False
+    (word,) = rest
+    i = parsed.sequence.index(word) if word in parsed.sequence else 0
+    return i > 0 and parsed.sequence[i - 1] in only & parsed.values
 
 
 @lru_cache(maxsize=1)

@@ -471,8 +471,10 @@ class KnowledgeStore:
 
 
 def _statement(item: dict[str, Any]) -> Statement:
-    """What the judge compares of a stored item or an extracted one."""
-    return Statement(str(item.get("content") or ""), item.get("subject"), item.get("predicate"), item.get("object"))
+    """What the judge compares of a stored item or an extracted one: its type too, since a
+    correction replaces the value it corrects even under a many-valued verb ("No, the build uses Maven.")."""
+    return Statement(str(item.get("content") or ""), item.get("subject"), item.get("predicate"), item.get("object"),
+                     item.get("type"))
 
 
 def _triple(ns: str, item: ExtractedItem) -> dict[str, str]:

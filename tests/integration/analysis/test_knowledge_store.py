@@ -100,6 +100,23 @@ def test_the_demo_correction_contradicts_the_old_port(make_mem, q):
              n=new["id"], o=old["id"])[0]["c"] == 1
 
 
+def test_a_correction_replaces_a_value_of_a_many_valued_verb(make_mem, q):
+    """"No, the build uses Maven." is a correction: the store hands its type to the judge, so it
+    contradicts "The build uses Gradle." although "uses" holds many values; a plain fact under the
+    same verb ("The build uses Bazel.") is a second fact, not a contradiction."""
+    mem = make_mem(offline=True)
+    say(mem, "s1", "The build uses Gradle.")
+    say(mem, "s2", "No, the build uses Maven.")
+    items = {i["content"]: i for i in mem.learnings()}
+    old, new = items["The build uses Gradle."], items["The build uses Maven."]
+    assert new["type"] == "correction" and old["confidence"] == pytest.approx(0.2) and new["confidence"] == 0.5
+    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+             n=new["id"], o=old["id"])[0]["c"] == 1
+    (plain,) = mem.analysis.store.apply(mem.namespace, "s3", [
+        fact("The build uses Bazel.", subject="build", predicate="uses", object="Bazel")], "llm")
+    assert plain.action == "inserted" and plain.contradicted_id is None
+
+
 def test_two_facts_that_can_both_be_true_are_both_kept(make_mem, q):
     mem = make_mem(offline=True)
     say(mem, "s1", "I like tea.")

@@ -39,8 +39,9 @@ S = Statement
          S("The release manager is Sam.", "release manager", "is", "Sam"), 0.79, "contradiction", "other_value"),
         (S("The user prefers detailed answers."), S("The user prefers short answers."), 0.80, "contradiction",
          "other_value"),
+        # words of one class of an exclusive set are synonyms
         (S("The user prefers concise answers."), S("The user prefers short answers."), 0.90, "paraphrase",
-         "close_wording"),
+         "same_words"),
         (S("The user's grandpa is 78.", "user", "grandpa", "78"), S("The user's grandma is 75.", "user", "grandma", "75"),
          0.84, "unrelated", "other_subject"),
         (S("The release branch is protected.", "release branch", "is", "protected"),
@@ -64,6 +65,16 @@ def test_thresholds_are_parameters():
     assert judge(new, old, 0.78).relation == "paraphrase"
     assert judge(new, old, 0.78, Thresholds(paraphrase_cosine=0.9)).relation == "unrelated"
     assert judge(new, old, 0.78, Thresholds(related_cosine=0.8)).reason == "distant"
+
+
+def test_a_correction_replaces_the_value_of_a_many_valued_verb():
+    """The item's type decides: a correction replaces the object it corrects; a plain fact under
+    "uses" is a second value."""
+    old = S("The build uses Gradle.", "build", "uses", "Gradle", "fact")
+    corrected = judge(S("The build uses Maven.", "build", "uses", "Maven", "correction"), old, 0.64)
+    assert (corrected.relation, corrected.reason) == ("contradiction", "other_value")
+    plain = judge(S("The build uses Maven.", "build", "uses", "Maven", "fact"), old, 0.64)
+    assert (plain.relation, plain.reason) == ("unrelated", "other_object")
 
 
 def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
@@ -136,6 +147,44 @@ def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
         (S("Our DNS is managed in Cloudflare.", "user", "dns", "managed in Cloudflare"),
          S("Our DNS is managed in Route 53.", "user", "dns", "managed in Route 53"), 0.75, "contradiction",
          "other_value"),
+        # still under way / already done; "not … yet" and "still hasn't" are under way, not negations
+        (S("I've already picked a venue for the party."), S("I'm still looking for a venue for the party."), 0.85,
+         "contradiction", "progress"),
+        (S("I haven't picked a venue for the party yet."), S("I'm still looking for a venue for the party."), 0.85,
+         "paraphrase", "close_wording"),
+        (S("My order still hasn't shipped."), S("I'm still waiting for my order to ship."), 0.80, "paraphrase",
+         "added_detail"),
+        # "except" excludes; "decided against" and "failed" deny
+        (S("I eat mushrooms."), S("I eat anything except mushrooms."), 0.75, "contradiction", "negation"),
+        (S("I've decided against the blue sofa."), S("I think I'll get the blue sofa."), 0.80, "contradiction",
+         "negation"),
+        (S("I failed my driving test last week."), S("I passed my driving test last week."), 0.85, "contradiction",
+         "negation"),
+        # words of one class are synonyms: "excellent" is "the best", denied by "not"
+        (S("I'm an excellent swimmer."), S("I'm not the best swimmer around."), 0.60, "contradiction", "negation"),
+        # a date, a clock time, "a 3-night stay"
+        (S("My lease ends on July 31st."), S("My lease ends on June 30th."), 0.90, "contradiction", "other_number"),
+        (S("The backup job runs at 02:00."), S("The backup job runs at 2 am."), 0.90, "paraphrase", "same_words"),
+        (S("The backup job runs at 6 pm."), S("The backup job runs at 18:00."), 0.90, "paraphrase", "same_words"),
+        (S("We booked three nights in Rome."), S("We booked a 3-night stay in Rome."), 0.85, "paraphrase",
+         "added_detail"),
+        # one value of a set for another, even under a many-valued verb; "as my browser" is one slot
+        (S("I have short, curly hair."), S("I have long, curly hair."), 0.90, "contradiction", "other_value"),
+        (S("I use Chrome as my browser."), S("I use Firefox as my browser."), 0.70, "contradiction", "other_value"),
+        # a value and the noun that says what it is ("a GCS bucket")
+        (S("Our backups live in Backblaze B2."), S("Our backups live in a GCS bucket."), 0.75, "contradiction",
+         "other_value"),
+        # a fan of many teams at once
+        (S("I'm a big Arsenal fan.", "user", "is", "a big Arsenal fan"),
+         S("I'm a big Celtics fan.", "user", "is", "a big Celtics fan"), 0.60, "unrelated", "other_object"),
+        # values of an exclusive set that differ are never a paraphrase
+        (S("Deploys to staging carry on in August."), S("Deploys to production are paused in August."), 0.75,
+         "unrelated", "other_object"),
+        # "too" adds one more thing
+        (S("I'm learning to bake bread on weekends too."), S("I'm learning to bake cakes on weekends."), 0.80,
+         "unrelated", "other_object"),
+        # "a little more" detail: not three new words on one shared one
+        (S("I enjoy coaching a youth sports league."), S("I enjoy all sports."), 0.68, "unrelated", "different"),
     ],
 )
 def test_rules_for_phrasings(new, old, cosine, relation, reason):
