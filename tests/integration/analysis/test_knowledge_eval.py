@@ -1,7 +1,8 @@
 """The offline knowledge path measured on the HELD-BACK halves of the labelled sets in tests/data
 (README there): the judge with the real embedding model on the pairs, the offline extractor on
 the turns. The tuning halves were used to choose the rules and thresholds; the held-back pairs
-only through aggregate figures. ``scripts/eval_knowledge.py`` prints both halves (docs/analysis.md)."""
+were committed before the judge ran on them and measured once, with the rules frozen (aggregate
+figures only). ``scripts/eval_knowledge.py`` prints both halves (docs/analysis.md)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_the_labelled_sets_are_split_and_big_enough(evaluation):
     test = evaluation.load(evaluation.PAIRS, "test")
     assert {p.get("batch") for p in test} == {6}
     labels = Counter(p["label"] for p in test)
-    assert labels["paraphrase"] >= 55 and labels["contradiction"] >= 35 and labels["unrelated"] >= 30, labels
+    assert labels["paraphrase"] >= 90 and labels["contradiction"] >= 70 and labels["unrelated"] >= 30, labels
     # the pairs held back before it were looked at: they are tuning data now
     assert all(p["split"] == "tune" for p in pairs if p.get("formerly") == "test")
     # one real statement and the pairs written from it stay in one half
@@ -51,29 +52,30 @@ def held_back(evaluation, embedder):
 
 
 def test_the_held_back_pairs_hold_todays_level(held_back):
-    """What the rules reach on pairs they were not tuned on (95/102 paraphrases merged, 60/80
-    contradictions found, 3/102 paraphrases and 1/47 unrelated pairs called a contradiction, 1/47
-    unrelated pairs merged): a change that does worse fails here."""
-    assert held_back["paraphrase_merged"] >= 95 / 102 - 1e-9, held_back
-    assert held_back["contradiction_detected"] >= 60 / 80 - 1e-9, held_back
-    assert held_back["paraphrase_called_contradiction"] <= 3 / 102 + 1e-9, held_back
-    assert held_back["unrelated_merged"] <= 0.04, held_back
-    assert held_back["unrelated_called_contradiction"] <= 0.04, held_back
+    """What the rules reach on pairs they were not tuned on, as measured at the one look at the
+    held-back batch (92/100 paraphrases merged, 65/92 contradictions found, 3/100 paraphrases and
+    0/42 unrelated pairs called a contradiction, 4/42 unrelated pairs merged): a change that does
+    worse fails here."""
+    assert held_back["paraphrase_merged"] >= 92 / 100 - 1e-9, held_back
+    assert held_back["contradiction_detected"] >= 65 / 92 - 1e-9, held_back
+    assert held_back["paraphrase_called_contradiction"] <= 3 / 100 + 1e-9, held_back
+    assert held_back["unrelated_merged"] <= 4 / 42 + 1e-9, held_back
+    assert held_back["unrelated_called_contradiction"] <= 0 + 1e-9, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 95/102 = 0.931 paraphrases merged (goal 0.95) — "
+@pytest.mark.xfail(strict=True, reason="held-back half: 92/100 = 0.920 paraphrases merged (goal 0.95) — "
                                        "docs/analysis.md, 'Knowledge you can trust'")
 def test_paraphrases_are_merged_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_merged"] >= 0.95, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 60/80 = 0.750 contradictions found (goal 0.80) — "
+@pytest.mark.xfail(strict=True, reason="held-back half: 65/92 = 0.707 contradictions found (goal 0.80) — "
                                        "docs/analysis.md, 'Knowledge you can trust'")
 def test_contradictions_are_found_on_the_held_back_pairs(held_back):
     assert held_back["contradiction_detected"] >= 0.80, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 3/102 = 0.029 paraphrases called a contradiction (goal "
+@pytest.mark.xfail(strict=True, reason="held-back half: 3/100 = 0.030 paraphrases called a contradiction (goal "
                                        "0.02) — docs/analysis.md, 'Knowledge you can trust'")
 def test_paraphrases_are_not_called_contradictions_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_called_contradiction"] <= 0.02, held_back
