@@ -94,6 +94,8 @@ class SearchConfig(BaseModel):
     concept_alpha: float = Field(1.0, ge=0.0)
     concept_query_boost: float = Field(1.0, ge=0.0)
     concept_cap: float = Field(1.0, gt=0.0)
+    concept_best_multiple: float = Field(2.0, ge=1.0, description="one seed's shared concepts add up to at "
+                                         "most this × the most specific one")
     concept_weight: float = Field(1.0, ge=0.0)
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
