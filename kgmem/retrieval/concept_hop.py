@@ -12,9 +12,9 @@ wires the two together when ``SearchConfig.concept_hop`` is on.
   ``max_df`` memories mention (a speaker's name that every turn carries) counts nothing, and the read
   never walks it, which also bounds the fan-out.
 * **Neighbour score** (:func:`neighbour_scores`): Σ over the seeds that reach it of the seed's fused
-  score × min(cap, Σ over shared concepts of their specificity, × ``query_boost`` for a concept the
-  question names) × ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop
-  question) adds both.
+  score × :func:`shared_weight` (the shared concepts' specificities, × ``query_boost`` for a concept
+  the question names, summed up to ``cap`` and to ``best_multiple`` × the most specific one) ×
+  ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop question) adds both.
 * **Slots**: the neighbours then compete for positions of the ranking they enter through
   :func:`kgmem.retrieval.slots.interleave` (the traversal's neighbours use it too), which never
   reorders that ranking, never places a neighbour before ``slot_start`` nor ahead of a strong direct
@@ -23,6 +23,7 @@ wires the two together when ``SearchConfig.concept_hop`` is on.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,6 +89,21 @@ def pick_seeds(ranked: Sequence[tuple[str, float, str]], keys: Sequence[str], to
     return dict(sorted(seeds.items(), key=lambda kv: -kv[1]))
 
 
+def shared_weight(specificities: Sequence[float], cap: float, best_multiple: float = math.inf) -> float:
+    """What the concepts one seed shares with one neighbour add up to: their sum, at most ``cap`` and at
+    most ``best_multiple`` × the most specific one.
+
+    The second bound tells a few rare concepts from many mid-frequency ones: two shared names of df 2
+    (0.5 + 0.5) keep their sum under ``best_multiple`` 2, while a long reply sharing fifteen words of
+    df 10 with a long seed (15 × 0.1) counts 0.2, not the full ``cap``.
+    """
+    if cap <= 0 or best_multiple < 1:
+        raise ValueError("shared_weight: cap must be > 0 and best_multiple >= 1")
+    if not specificities:
+        return 0.0
+    return min(cap, math.fsum(specificities), best_multiple * max(specificities))
+
+
 def neighbour_scores(
     reached: Iterable[tuple[str, str, Sequence[Shared]]],
     seeds: Mapping[str, float],
@@ -97,6 +113,7 @@ def neighbour_scores(
     max_df: int = 50,
     query_boost: float = 1.0,
     cap: float = 1.0,
+    best_multiple: float = math.inf,
     weight: float = 1.0,
 ) -> list[Neighbour]:
     """Score every neighbour the read returned.
@@ -108,24 +125,22 @@ def neighbour_scores(
         alpha, max_df: :func:`specificity`.
         cap: the most one seed's shared concepts can add up to (a long turn sharing many mid-frequency
             words with the seed is not a better neighbour than one sharing a rare name).
+        best_multiple: one seed's shared concepts add up to at most this × the most specific of them
+            (:func:`shared_weight`; ``inf``: only ``cap`` bounds the sum).
         weight: scales every neighbour score against the direct hits' fused scores.
     Returns the neighbours with a score above 0, best first (ties by id, so the order is stable).
     """
-    if cap <= 0 or weight < 0 or query_boost < 0:
-        raise ValueError("neighbour_scores: cap must be > 0, weight and query_boost >= 0")
+    if cap <= 0 or best_multiple < 1 or weight < 0 or query_boost < 0:
+        raise ValueError("neighbour_scores: cap must be > 0, best_multiple >= 1, weight and query_boost >= 0")
     asked = set(question_keys)
     total: dict[str, float] = {}
     via: dict[str, list[tuple[float, str, str]]] = {}
     for seed_id, item_id, shared in reached:
         if item_id == seed_id:
             continue
-        spec = 0.0
-        best = (0.0, "")
-        for c in shared:
-            s = specificity(c.df, alpha, max_df) * (query_boost if c.key in asked else 1.0)
-            spec += s
-            best = max(best, (s, c.key))
-        contribution = weight * seeds.get(seed_id, 0.0) * min(cap, spec)
+        specs = [(specificity(c.df, alpha, max_df) * (query_boost if c.key in asked else 1.0), c.key) for c in shared]
+        best = max(specs, default=(0.0, ""))
+        contribution = weight * seeds.get(seed_id, 0.0) * shared_weight([s for s, _ in specs], cap, best_multiple)
         if contribution <= 0:
             continue
         total[item_id] = total.get(item_id, 0.0) + contribution

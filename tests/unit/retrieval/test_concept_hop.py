@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, specificity
+from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, shared_weight, specificity
 
 
 # -- specificity ------------------------------------------------------------------------------
@@ -84,6 +84,34 @@ def test_shared_concepts_add_up_to_the_cap():
     assert neighbour_scores([("s", "n", shared)], {"s": 1.0}, cap=5.0)[0].score == pytest.approx(1.5)
 
 
+def test_shared_weight_is_the_sum_bounded_by_the_cap_and_a_multiple_of_the_best():
+    assert shared_weight([0.5, 0.5], cap=1.0, best_multiple=2.0) == pytest.approx(1.0)
+    assert shared_weight([0.5, 0.25], cap=0.5, best_multiple=2.0) == pytest.approx(0.5)
+    assert shared_weight([0.1] * 15, cap=1.0, best_multiple=2.0) == pytest.approx(0.2)
+    assert shared_weight([0.1] * 15, cap=1.0) == pytest.approx(1.0)
+    assert shared_weight([0.5, 0.1, 0.1], cap=1.0, best_multiple=1.0) == pytest.approx(0.5)
+    assert shared_weight([], cap=1.0, best_multiple=2.0) == 0.0
+
+
+def test_shared_weight_rejects_bad_settings():
+    with pytest.raises(ValueError, match="cap"):
+        shared_weight([0.5], cap=0.0)
+    with pytest.raises(ValueError, match="best_multiple"):
+        shared_weight([0.5], cap=1.0, best_multiple=0.5)
+
+
+def test_two_rare_concepts_beat_many_mid_frequency_ones():
+    # The bridge shares two names (df 2) with its seed; the long reply shares fifteen words of df 10 with
+    # it. By the cap alone both reach 1 (the reply inherits the seed's full score); bounded by a multiple
+    # of the best single concept, the reply counts a fifth of the bridge.
+    rows = [("s", "bridge", [Shared("marisol", 2), Shared("harbor street", 2)]),
+            ("s", "reply", [Shared(f"w{i}", 10) for i in range(15)])]
+    capped = neighbour_scores(rows, {"s": 0.1}, cap=1.0)
+    assert [n.score for n in capped] == [pytest.approx(0.1), pytest.approx(0.1)]
+    out = neighbour_scores(rows, {"s": 0.1}, cap=1.0, best_multiple=2.0)
+    assert [(n.id, n.score) for n in out] == [("bridge", pytest.approx(0.1)), ("reply", pytest.approx(0.02))]
+
+
 def test_a_concept_the_question_names_is_boosted():
     rows = [("s", "named", [Shared("lisbon", 4)]), ("s", "other", [Shared("tile", 4)])]
     out = neighbour_scores(rows, {"s": 1.0}, ["lisbon"], query_boost=2.0)
@@ -106,4 +134,6 @@ def test_weight_scales_and_a_seed_is_not_its_own_neighbour():
 def test_neighbour_scores_rejects_bad_settings():
     with pytest.raises(ValueError):
         neighbour_scores([], {}, cap=0.0)
+    with pytest.raises(ValueError, match="best_multiple"):
+        neighbour_scores([], {}, best_multiple=0.9)
 
