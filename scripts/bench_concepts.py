@@ -32,6 +32,9 @@ import time
 import uuid
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_locomo import _private_server  # noqa: E402
+
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
 TUNED, HELD_OUT = "conv-26", "conv-30"
 
@@ -197,7 +200,11 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                     n += 1
         server = _private_server(private, Path(tmp)) if private else None
         try:
-            settings = server.settings if server is not None else None
+            settings = None
+            if server is not None:  # its own Chroma too, beside its Neo4j
+                from kgmem.config import ChromaSettings
+
+                settings = server.settings.model_copy(update={"chroma": ChromaSettings(path=Path(tmp) / "chroma")})
             with KGMem(settings) as mem:
                 server_pid = _server_pid(mem.settings)
                 if server is not None:
@@ -252,24 +259,6 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
     print(f"turns/s on / off, {len(ratios)} pairs: {', '.join(f'{r:.2f}' for r in ratios)}; "
           f"median {statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f}; process CPU on / off "
           f"(medians) {statistics.median(cpu['on']) / statistics.median(cpu['off']):.2f}{db}")
-
-
-def _private_server(ports: str, tmp: Path):  # noqa: ANN202 - kgmem.server.LocalNeo4j
-    """Start a fresh Neo4j of this run's own on ``BOLT:HTTP`` (home under ``tmp``)."""
-    from kgmem.config import load_settings
-    from kgmem.server import LocalNeo4j
-
-    try:
-        bolt, http = (int(p) for p in ports.split(":"))
-    except ValueError:
-        raise SystemExit(f"--private-neo4j: expected BOLT:HTTP ports, got {ports!r}") from None
-    settings = load_settings(home=tmp / "home", neo4j={
-        "uri": f"bolt://127.0.0.1:{bolt}", "bolt_port": bolt, "http_port": http,
-        "password": "kgmem-bench-private", "heap": "512m", "pagecache": "128m"},
-        chroma={"path": tmp / "chroma"})
-    server = LocalNeo4j(settings)
-    server.up()
-    return server
 
 
 def _server_pid(settings) -> int | None:  # noqa: ANN001 - kgmem.config.Settings
