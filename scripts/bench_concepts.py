@@ -7,8 +7,9 @@
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py yake
     # one 256-turn TurnStore.record, concepts off vs on: graph write time and extraction CPU
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py record --runs 2
-    # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it), concepts off vs on alternating
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 3
+    # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it), concepts off vs on alternating,
+    # on a fresh Neo4j of its own (its server CPU is read from /proc) on ports BOLT:HTTP
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 5 --private-neo4j 27301:27302
 
 ``extract`` splits the two dev conversations: rules were chosen looking at conv-26 only; conv-30
 is reported beside it as the held-out half. For every multi-hop question (category 1) with two or
@@ -23,12 +24,16 @@ import argparse
 import itertools
 import json
 import random
+import signal
 import statistics
 import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_locomo import _private_server  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
 TUNED, HELD_OUT = "conv-26", "conv-30"
@@ -171,12 +176,14 @@ def _one_component(ev: list[str], keys: dict[str, set[str]]) -> bool:
     return len(seen) == len(ev)
 
 
-def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
+def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = "", limit: int = 0) -> None:
     """Bulk ingest turns/s with concept extraction off and on, alternating in one process (the order
-    flips every run), so both arms see the same machine load; each run into a fresh namespace, each
-    "on" run with a fresh extractor (its text cache cold) on the one loaded spaCy pipeline. Reports
-    turns/s per run, the on/off ratio of each pair, and this process's CPU seconds per arm (the
-    embedding model and spaCy run here; Neo4j's own work, the MENTIONS writes included, does not)."""
+    flips every pair), so both arms of a pair see the same machine load; each run into a fresh
+    namespace, each "on" run with a fresh extractor (its text cache cold) on the one loaded spaCy
+    pipeline. Reports turns/s per run, the on/off ratio of each pair (median and range), this
+    process's CPU seconds per arm (the embedding model and spaCy run here) and, when the server's
+    process is visible (a ``--private-neo4j`` one, or a local one), Neo4j's CPU seconds per arm
+    (the graph writes, the MENTIONS and df included). ``limit``: only the first that many turns."""
     from kgmem import KGMem
     from kgmem.concepts import ConceptExtractor
 
@@ -186,42 +193,95 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int) -> None:
         with path.open("w") as f:
             for conv in data:
                 for session, dia, speaker, text in turns_of(conv):
+                    if limit and n >= limit:
+                        break
                     f.write(json.dumps({"type": "turn", "session": f"{conv['sample_id']}/{session}",
                                         "role": speaker, "text": text, "ref": dia}) + "\n")
                     n += 1
-        with KGMem() as mem:
-            # Models load once per process (start-up, scripts/bench_startup.py), not per turn.
-            mem.embedder.embed(["warm up"])
-            t0 = time.perf_counter()
-            mem.concepts.extract("warm up")
-            print(f"concept model loaded in {time.perf_counter() - t0:.1f} s")
-            rates: dict[str, list[float]] = {"off": [], "on": []}
-            cpu: dict[str, list[float]] = {"off": [], "on": []}
-            for run in range(runs):
-                for arm in ("off", "on") if run % 2 == 0 else ("on", "off"):
-                    extractor = None
-                    if arm == "on":
-                        extractor = ConceptExtractor(mem.concepts.settings)
-                        extractor._nlp = mem.concepts._nlp
-                    mem.turns.concepts = extractor
-                    ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
-                    try:
-                        t0, c0 = time.perf_counter(), time.process_time()
-                        mem.ingest(path, ns=ns, batch_size=batch_size, progress=False)
-                        rates[arm].append(n / (time.perf_counter() - t0))
-                        cpu[arm].append(time.process_time() - c0)
-                    finally:
-                        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-                        mem.vectors.drop_namespace(ns, ["message"])
-            mem.turns.concepts = mem.concepts
-            for arm in ("off", "on"):
-                print(f"ingest {n} LoCoMo dev turns, batch {batch_size}, concepts {arm}: turns/s per run "
-                      f"{', '.join(f'{r:.1f}' for r in rates[arm])}; median {statistics.median(rates[arm]):.1f}; "
-                      f"process CPU s per run {', '.join(f'{c:.1f}' for c in cpu[arm])}")
-            ratios = [on / off for on, off in zip(rates["on"], rates["off"])]
-            print(f"turns/s on / off, pair by pair: {', '.join(f'{r:.2f}' for r in ratios)}; "
-                  f"median {statistics.median(ratios):.2f}; process CPU on / off (medians) "
-                  f"{statistics.median(cpu['on']) / statistics.median(cpu['off']):.2f}")
+        server = _private_server(private, Path(tmp)) if private else None
+        try:
+            settings = None
+            if server is not None:  # its own Chroma too, beside its Neo4j
+                from kgmem.config import ChromaSettings
+
+                settings = server.settings.model_copy(update={"chroma": ChromaSettings(path=Path(tmp) / "chroma")})
+            with KGMem(settings) as mem:
+                server_pid = _server_pid(mem.settings)
+                if server is not None:
+                    from kgmem.graph.schema import apply_schema
+
+                    apply_schema(mem.graph)
+                # Models load once per process (start-up, scripts/bench_startup.py), not per turn.
+                mem.embedder.embed(["warm up"])
+                t0 = time.perf_counter()
+                mem.concepts.extract("warm up")
+                print(f"concept model loaded in {time.perf_counter() - t0:.1f} s; Neo4j server pid "
+                      f"{server_pid if server_pid else 'not visible (its CPU is not reported)'}")
+                rates: dict[str, list[float]] = {"off": [], "on": []}
+                cpu: dict[str, list[float]] = {"off": [], "on": []}
+                db_cpu: dict[str, list[float]] = {"off": [], "on": []}
+                for run in range(runs):
+                    for arm in ("off", "on") if run % 2 == 0 else ("on", "off"):
+                        extractor = None
+                        if arm == "on":
+                            extractor = ConceptExtractor(mem.concepts.settings)
+                            extractor._nlp = mem.concepts._nlp
+                        mem.turns.concepts = extractor
+                        ns = f"bench-concepts-{uuid.uuid4().hex[:8]}"
+                        try:
+                            d0 = _cpu_seconds(server_pid)
+                            t0, c0 = time.perf_counter(), time.process_time()
+                            mem.ingest(path, ns=ns, batch_size=batch_size, progress=False)
+                            rates[arm].append(n / (time.perf_counter() - t0))
+                            cpu[arm].append(time.process_time() - c0)
+                            if server_pid:
+                                db_cpu[arm].append(_cpu_seconds(server_pid) - d0)
+                            print(f"pair {run + 1} concepts {arm}: {rates[arm][-1]:.1f} turns/s, process CPU "
+                                  f"{cpu[arm][-1]:.1f} s" + (f", Neo4j CPU {db_cpu[arm][-1]:.1f} s" if server_pid else ""),
+                                  flush=True)
+                        finally:
+                            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                            mem.vectors.drop_namespace(ns, ["message"])
+                mem.turns.concepts = mem.concepts
+        finally:
+            if server is not None:
+                server.down()
+    for arm in ("off", "on"):
+        db = (f"; Neo4j CPU s per run {', '.join(f'{c:.1f}' for c in db_cpu[arm])}" if db_cpu[arm] else "")
+        print(f"ingest {n} LoCoMo dev turns, batch {batch_size}, concepts {arm}: turns/s per run "
+              f"{', '.join(f'{r:.1f}' for r in rates[arm])}; median {statistics.median(rates[arm]):.1f}; "
+              f"process CPU s per run {', '.join(f'{c:.1f}' for c in cpu[arm])}{db}")
+    ratios = [on / off for on, off in zip(rates["on"], rates["off"])]
+    db = ""
+    if db_cpu["on"]:
+        db = (f"; Neo4j CPU on / off (medians) {statistics.median(db_cpu['on']) / statistics.median(db_cpu['off']):.2f} "
+              f"({statistics.median(db_cpu['on']):.1f} vs {statistics.median(db_cpu['off']):.1f} s)")
+    print(f"turns/s on / off, {len(ratios)} pairs: {', '.join(f'{r:.2f}' for r in ratios)}; "
+          f"median {statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f}; process CPU on / off "
+          f"(medians) {statistics.median(cpu['on']) / statistics.median(cpu['off']):.2f}{db}")
+
+
+def _server_pid(settings) -> int | None:  # noqa: ANN001 - kgmem.config.Settings
+    """The local Neo4j's java pid when this machine runs it (kgmem.server.LocalNeo4j), else None."""
+    from kgmem.server import LocalNeo4j
+    from kgmem.server.local import is_local
+
+    if not is_local(settings):
+        return None
+    return LocalNeo4j(settings).status().pid
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of process ``pid`` so far (/proc/PID/stat), 0 when unknown."""
+    if not pid:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    import os
+
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def bench_record(data: list[dict], runs: int) -> None:
@@ -259,11 +319,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["extract", "ingest", "yake", "record"])
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5, help="record: runs; ingest: alternating off/on pairs")
+    ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP",
+                    help="ingest: run on a fresh Neo4j of its own on these ports (stopped at the end)")
     ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--turns", type=int, default=0, help="ingest: only the first N dev turns (0 = all 788)")
     ap.add_argument("--cap", type=int, default=24, help="max concepts per memory (extract)")
     ap.add_argument("--max-df", type=int, default=20, help="'specific' concepts: mentioned by at most this many turns")
     opts = ap.parse_args()
+    # A stopped run (SIGTERM) still stops its private Neo4j: the finally blocks run on SystemExit.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data = load(opts.data)
     if opts.what == "extract":
         bench_extract(data, opts.cap, opts.max_df)
@@ -272,7 +337,7 @@ def main() -> None:
     elif opts.what == "record":
         bench_record(data, opts.runs)
     else:
-        bench_ingest(data, opts.runs, opts.batch_size)
+        bench_ingest(data, opts.runs, opts.batch_size, opts.private_neo4j, opts.turns)
     sys.stdout.flush()
 
 

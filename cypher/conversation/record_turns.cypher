@@ -1,6 +1,7 @@
 // A batch of conversation turns, in one transaction (kgmem.conversation.TurnStore.record).
-// Params: ns, now, rows: [{id, session_id, session, role, text, ref, ts, concepts}] in conversation order;
-//   concepts = the turn's concept rows (kgmem.concepts.concept_rows), or null when not extracted.
+// Params: ns, now, rows: [{id, session_id, session, role, text, ref, ts}] in conversation order;
+//   links: [{id, concepts}] one per message of the batch whose concepts were extracted (the last row
+//   of a message repeated in the batch wins), concepts = its concept rows (kgmem.concepts.concept_rows).
 // Each row runs in its own CALL so the session's tail pointer written by one row is
 // seen by the next: that is how the NEXT chain continues across batches.
 // A message that already exists (same deterministic id) is not re-linked, so re-running
@@ -16,8 +17,6 @@ CALL (row) {
   SET m.updated_at = $now, m.ns_key = $ns_key,
       m.vector_pending = (m.vector_pending OR m.text <> row.text),
       m.text = row.text, m.role = row.role
-  WITH s, m, row, m AS mem, row.concepts AS concepts
-  // @include concepts/fragments/link_mentions
   WITH s, m
   OPTIONAL MATCH (m)-[linked:PART_OF]->(s)
   WITH s, m, linked IS NULL AS is_new
@@ -30,4 +29,13 @@ CALL (row) {
   }
   RETURN m.id AS id, m.vector_pending AS vector_pending, m.seq AS seq, m.ts AS ts, is_new AS created
 }
-RETURN id, vector_pending, seq, ts, created
+WITH collect({id: id, vector_pending: vector_pending, seq: seq, ts: ts, created: created}) AS written
+// The concepts after every message of the batch exists: each Concept is written once per batch.
+CALL () {
+  UNWIND $links AS link
+  MATCH (mem:Message {ns: $ns, id: link.id})
+  RETURN collect({mem: mem, concepts: link.concepts}) AS mentions
+}
+// @include concepts/fragments/link_mentions_batch
+UNWIND written AS w
+RETURN w.id AS id, w.vector_pending AS vector_pending, w.seq AS seq, w.ts AS ts, w.created AS created

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from kgmem.ids import node_id
 
@@ -46,6 +46,19 @@ def concept_rows(ns: str, mentions: Iterable[ConceptMention]) -> list[dict[str, 
         elif m.kind == ENTITY:
             row["kind"] = ENTITY
     return list(rows.values())
+
+
+def mention_links(ids: Sequence[str], concepts: Sequence[list[dict[str, str]] | None]) -> list[dict[str, Any]]:
+    """The ``links`` a batch writer's Cypher takes (``concepts/fragments/link_mentions_batch``):
+    one ``{id, concepts}`` per memory id of ``ids``, with that memory's concept rows ``concepts[i]``.
+
+    A memory written twice in one batch keeps the concepts of its last row, as writing the rows one
+    after the other would; a row whose concepts were not extracted (None) changes nothing."""
+    links: dict[str, list[dict[str, str]]] = {}
+    for memory_id, rows in zip(ids, concepts, strict=True):
+        if rows is not None:
+            links[memory_id] = rows
+    return [{"id": memory_id, "concepts": rows} for memory_id, rows in links.items()]
 
 
 def merge_mentions(*groups: Sequence[ConceptMention], cap: int | None = None) -> list[ConceptMention]:

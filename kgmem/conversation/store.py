@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
-from kgmem.concepts import ENTITY, ConceptExtractor, concept_rows, resolve_aliases
+from kgmem.concepts import ENTITY, ConceptExtractor, concept_rows, mention_links, resolve_aliases
 from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
@@ -164,10 +164,9 @@ class TurnStore:
             for t in clean
         ]
         found = yield LocalIO(self._concepts_of, (ns, clean))  # spaCy: CPU, off the event loop
-        for row, concepts in zip(rows, found):
-            row["concepts"] = concepts
+        links = mention_links([r["id"] for r in rows], found)
         now = datetime.now(timezone.utc).isoformat()
-        written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows))
+        written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows, links=links))
         index = {r["id"]: i for i, r in enumerate(rows)}
         pending = []
         seen: set[str] = set()

@@ -15,7 +15,7 @@ NODE_LABELS: tuple[str, ...] = (
     "Concept",  # the concept graph (docs/concepts.md); its df travels with it
 )
 
-# The memories that MENTION concepts (cypher/concepts/fragments/link_mentions.cypher).
+# The memories that MENTION concepts (cypher/concepts/fragments/link_mentions*.cypher).
 MEMORY_LABELS: tuple[str, ...] = ("Message", "Knowledge", "ErrorPattern", "Fix")
 
 # type -> (start labels, end labels): the labels its two ends may have

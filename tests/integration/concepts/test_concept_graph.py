@@ -141,3 +141,70 @@ def test_reindex_recounts_df_and_drops_unmentioned_concepts(mem, ns):
     assert (summary.concept_df_fixed, summary.concept_orphans) == (1, 1)
     assert "orphan" not in concepts(mem, ns)
     assert_df_is_degree(mem, ns)
+
+
+def test_a_batch_writes_each_concept_once_with_the_exact_df(mem, ns):
+    # One batch: names every turn carries (one Concept each, df 40 from one aggregated write) and a
+    # turn written twice in the batch (its last text wins).
+    turns = [Turn("s2", "Caroline", f"Melanie and I talked about pottery number {i}.", ref=f"p{i}") for i in range(40)]
+    turns += [Turn("s2", "Melanie", "Hiking with the dog.", ref="dup"),
+              Turn("s2", "Melanie", "Swimming in the lake.", ref="dup")]
+    mem.turns.record(ns, turns)
+    found = concepts(mem, ns)
+    assert found["melanie"]["df"] == 40 and found["pottery"]["df"] == 40
+    assert "lake" in mentioned(mem, ns, "dup") and "dog" not in found
+    assert_df_is_degree(mem, ns)
+    mem.turns.record(ns, turns)  # a retried batch (same rows) moves no df
+    assert concepts(mem, ns) == found
+
+
+def _row(ns: str, ref: str) -> dict[str, Any]:
+    from kgmem.conversation.store import message_id
+    from kgmem.ids import node_id
+
+    turn = Turn("s3", "user", f"text {ref}", ref=ref)
+    return {"id": message_id(ns, turn), "session_id": node_id(ns, "session", "s3"), "session": "s3",
+            "role": "user", "text": turn.text, "ref": ref, "ts": None}
+
+
+def test_batch_concepts_name_kind_and_stale_edges(mem, ns):
+    from datetime import datetime, timezone
+
+    from kgmem.concepts import mention_links
+
+    def concept(key: str, name: str, kind: str) -> dict[str, str]:
+        return {"id": concept_id(ns, key), "key": key, "name": name, "kind": kind}
+
+    rows = [_row(ns, "a"), _row(ns, "b"), _row(ns, "c")]
+    found = [[concept("paris", "paris", "phrase"), concept("lake", "lake", "phrase")],
+             [concept("paris", "Paris", "entity")],
+             [concept("lake", "Lake", "phrase")]]
+    now = datetime.now(timezone.utc).isoformat()
+    mem.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], found))
+    got = concepts(mem, ns)
+    # The first mention of the batch names the concept; an entity reading anywhere in it wins.
+    assert (got["paris"]["name"], got["paris"]["kind"], got["paris"]["df"]) == ("paris", "entity", 2)
+    assert (got["lake"]["name"], got["lake"]["kind"], got["lake"]["df"]) == ("lake", "phrase", 2)
+    # a and c re-written: a loses lake and gains dog, c loses lake; b's concepts were not extracted.
+    again = [[concept("paris", "Paris", "phrase"), concept("dog", "dog", "phrase")], None, []]
+    mem.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], again))
+    got = concepts(mem, ns)
+    assert (got["paris"]["df"], got["lake"]["df"], got["dog"]["df"]) == (2, 0, 1)
+    assert got["paris"]["kind"] == "entity"  # no edge created: nothing to downgrade
+    assert_df_is_degree(mem, ns)
+
+
+def test_reingesting_a_file_keeps_df(mem, ns, tmp_path):
+    import json
+
+    path = tmp_path / "turns.jsonl"
+    lines = [{"type": "turn", "session": f"s{i % 3}", "role": ["Caroline", "Melanie"][i % 2],
+              "text": f"Caroline told Melanie about the adoption agency and the support group ({i}).", "ref": f"r{i}"}
+             for i in range(30)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    mem.ingest(path, ns=ns, batch_size=8, progress=False)
+    first = concepts(mem, ns)
+    assert first["adoption agency"]["df"] == 30 and first["caroline"]["df"] == 30
+    mem.ingest(path, ns=ns, batch_size=7, progress=False)  # other batch boundaries, same graph
+    assert concepts(mem, ns) == first
+    assert_df_is_degree(mem, ns)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgmem.concepts import ENTITY, PHRASE, ConceptMention, alias_map, concept_id, concept_rows, merge_mentions
+from kgmem.concepts import mention_links
 from kgmem.concepts import normalise_key, resolve_aliases, usable_key
 
 
@@ -78,3 +79,12 @@ def test_merge_mentions_caps_in_order():
     a = [ConceptMention(f"k{i}", f"k{i}", PHRASE) for i in range(5)]
     assert [m.key for m in merge_mentions(a[:3], a, cap=4)] == ["k0", "k1", "k2", "k3"]
     assert merge_mentions(a, cap=0) == []
+
+
+def test_mention_links_one_per_memory_last_extracted_row_wins():
+    a, b = [{"id": "c1"}], [{"id": "c2"}]
+    links = mention_links(["m1", "m2", "m1", "m3", "m1"], [a, None, b, [], None])
+    assert links == [{"id": "m1", "concepts": b}, {"id": "m3", "concepts": []}]
+    assert mention_links([], []) == []
+    with pytest.raises(ValueError):
+        mention_links(["m1"], [])
