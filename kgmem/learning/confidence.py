@@ -113,8 +113,9 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
     A borrowed fix is ``auto_apply`` only when its row says the link is an ``identity`` (the two
     errors provably the same, :func:`kgmem.learning.identity.link_proof`); a high match score alone
     never acts on the agent's behalf. Over an identity link the fix keeps its confidence (one error:
-    nothing to attenuate), and a fix the error also has directly is offered with the stronger of the
-    two unless it failed here (the error's own failures speak first).
+    nothing to attenuate); a fix the error also has directly is offered as the borrowed copy only when
+    that copy may act and the own one may not, and never once it failed here (the error's own failures
+    speak first).
     """
     out: dict[str, FixSuggestion] = {}
     seen: set[str] = set()
@@ -136,7 +137,10 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
         identity = bool(row.get("identity"))  # absent (an older row shape): not proven, suggest only
         conf = base if identity else base * sim
         own = out.get(row["fix_id"])
-        if row["fix_id"] in seen and not (identity and own is not None and own.failures == 0 and conf > own.confidence):
+        # The error's own copy of a fix stands unless only the copy over an identity link may act (the own
+        # success just reported, 0.6; the user's correction it was proven one with, 1.0) and it never failed here.
+        if row["fix_id"] in seen and not (identity and own is not None and own.failures == 0 and not own.auto_apply
+                                          and is_auto_apply(conf, auto_apply)):
             continue
         best = borrowed.get(row["fix_id"])
         # Of two links lending one fix, the stronger evidence wins: an identity first, then confidence.

@@ -83,8 +83,12 @@ def test_an_own_fix_is_offered_with_the_stronger_evidence_of_an_identity_link() 
                         [_row("f", 1.0, "user", similarity=0.55, via="first", identity=False)], 0.7)
     failed_here = rank_fixes([_row("f", 0.4, "explicit", successes=1, failures=1)],
                              [_row("f", 1.0, "user", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
+    # Nor when the copy over the identity link may not act either: the error's own evidence is shown.
+    weak = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
+                      [_row("f", 0.62, "explicit", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
     assert [(f.kind, f.auto_apply) for f in looser] == [("direct", False)]
     assert [(f.kind, f.auto_apply) for f in failed_here] == [("direct", False)]
+    assert [(f.kind, f.confidence) for f in weak] == [("direct", 0.6)]
 
 
 def test_a_borrowed_fix_acts_only_over_an_identity_link() -> None:
