@@ -63,9 +63,10 @@ def link_proof(text: bool, confirmed: int, contradicted: int) -> Proof | None:
 
     ``text``: :func:`same_error` held when the link was made; ``confirmed``: outcomes that proved it
     (``SIMILAR_TO.proven_by_outcome``: a fix the link lent, one that proves identity, worked here);
-    ``contradicted``: fixes the link lent that failed here. One failure refutes the link for good; otherwise the text, then the outcome.
-    The same rule is written in ``cypher/learning/apply_events.cypher`` (where outcomes are recorded)
-    and ``cypher/learning/fragments/known_fix_similar.cypher`` (where fixes are borrowed).
+    ``contradicted``: fixes the link lent that failed here. One failure refutes the link for good;
+    otherwise the text proves it, then an outcome. The same rule is written in
+    ``cypher/learning/apply_events.cypher`` (where outcomes are recorded) and
+    ``cypher/learning/fragments/known_fix_similar.cypher`` (where fixes are borrowed).
     """
     if contradicted > 0:
         return None

@@ -73,16 +73,14 @@ def test_over_an_identity_link_a_fix_keeps_its_confidence() -> None:
 
 def test_an_own_fix_is_offered_with_the_stronger_evidence_of_an_identity_link() -> None:
     # The variant's own success (0.6) and the user's correction on the error it was proven one with (1.0).
-    fixes = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
-                       [_row("f", 1.0, "user", similarity=0.55, via="first", identity=True, proof="outcome", successes=1)],
-                       0.7)
+    proven = _row("f", 1.0, "user", similarity=0.55, via="first", identity=True, proof="outcome", successes=1)
+    fixes = rank_fixes([_row("f", 0.6, "explicit", successes=1)], [proven], 0.7)
     assert len(fixes) == 1 and fixes[0].auto_apply and fixes[0].borrowed_from == "first"
     assert (fixes[0].kind, fixes[0].confidence, fixes[0].proof) == ("similar", 1.0, "outcome")
     # Not over a link that is no identity, and not once the fix failed on this error itself.
     looser = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
                         [_row("f", 1.0, "user", similarity=0.55, via="first", identity=False)], 0.7)
-    failed_here = rank_fixes([_row("f", 0.4, "explicit", successes=1, failures=1)],
-                             [_row("f", 1.0, "user", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
+    failed_here = rank_fixes([_row("f", 0.4, "explicit", successes=1, failures=1)], [proven], 0.7)
     # Nor when the copy over the identity link may not act either: the error's own evidence is shown.
     weak = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
                       [_row("f", 0.62, "explicit", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
