@@ -44,7 +44,6 @@ def test_a_borrowed_fix_that_worked_proves_the_link_and_acts_next_time(mem: KGMe
     assert _link(driver, ns, variant.id, first.id)["identity"] is False
 
     mem.fix_applied(variant, START_UPSTREAM, success=True)
-    mem.fix_applied(variant, START_UPSTREAM, success=True)  # a retried report: one judgement
     link = _link(driver, ns, variant.id, first.id)
     assert link["proven_by_outcome"] == 1 and link["confirmed"] == 1 and link.get("contradicted", 0) == 0
     assert link["identity"] is False  # the text's verdict stays as it was; the outcome is recorded beside it
@@ -55,6 +54,9 @@ def test_a_borrowed_fix_that_worked_proves_the_link_and_acts_next_time(mem: KGMe
     assert acted is not None and acted.auto_apply and acted.identity and acted.proof == "outcome"
     assert acted.kind == "similar" and acted.borrowed_from == first.id and acted.confidence == 1.0
     assert acted.match_score is not None and acted.match_score < 1.0  # the evidence: not the text
+
+    mem.fix_applied(again, START_UPSTREAM, success=True)  # another success (or a retried report) ...
+    assert _link(driver, ns, variant.id, first.id)["proven_by_outcome"] == 1  # ... proves nothing more
 
 
 def test_a_failure_refutes_the_link_for_good(mem: KGMem, driver, ns: str) -> None:
