@@ -5,6 +5,7 @@
     python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
     python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
     python scripts/bench_learning.py corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
+    python scripts/bench_learning.py corpus --corrections --use --half train   # ... with the agent's outcome reports
     ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging fuzzy matches
     python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
     python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
@@ -68,8 +69,8 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from error_corpus import (load_corpus, measure_corrections, measure_fix_recall, measure_with_feedback,
-                                       measure_with_use, split_corpus)
+    from error_corpus import (load_corpus, measure_correction_replay, measure_corrections, measure_fix_recall,
+                              measure_with_feedback, measure_with_use, split_corpus)
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
@@ -80,6 +81,10 @@ def corpus(args: argparse.Namespace) -> dict:
                                "band": judge.band if judge else 0.0, "scope": judge.scope if judge else None}
         try:
             for split in HALVES[args.half]:
+                if args.corrections and args.use:
+                    out[split] = _correction_replay(mem, split_corpus(rows, split), split, args.json,
+                                                    measure_correction_replay)
+                    continue
                 if args.corrections:
                     out[split] = _corrections(mem, split_corpus(rows, split), split, args.json, measure_corrections)
                     continue
@@ -133,10 +138,9 @@ def corpus(args: argparse.Namespace) -> dict:
     return out
 
 
-def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
-    """corpus --corrections: a user correction on each group's first variant; is it auto-applied to the
-    later variants (it should) and to the hard negatives (it must not)?"""
-    ns = f"bench-corrections-{split}-{uuid.uuid4().hex[:8]}"
+def _measured(mem, prefix: str, rows, split: str, quiet: bool, measure):
+    """``measure(mem, ns, rows, split)`` in a namespace of its own (dropped after); (result, seconds)."""
+    ns = f"{prefix}-{split}-{uuid.uuid4().hex[:8]}"
     t0 = time.perf_counter()
     try:
         r = measure(mem, ns, rows, split)
@@ -144,13 +148,32 @@ def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
         _drop(mem, ns)
     if not quiet:
         print(r.summary())
+    return r, round(time.perf_counter() - t0, 1)
+
+
+def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
+    """corpus --corrections: a user correction on each group's first variant; is it auto-applied to the
+    later variants (it should) and to the hard negatives (it must not)?"""
+    r, seconds = _measured(mem, "bench-corrections", rows, split, quiet, measure)
     return {"variants": r.variants, "variants_offered": r.variants_offered, "variants_auto": r.variants_auto,
             "variant_auto_rate": round(r.variant_auto_rate, 3), "variants_auto_direct": r.variants_direct,
             "variants_auto_borrowed": r.variants_borrowed, "hard_negatives": r.hard_negatives,
             "negatives_offered": len(r.negatives_offered), "negatives_auto": len(r.negatives_auto),
             "negatives_auto_groups": r.negatives_auto, "variants_by_confidence": r.variants_by_confidence,
             "negatives_by_confidence": len(r.negatives_by_confidence),
-            "negatives_by_confidence_groups": r.negatives_by_confidence, "seconds": round(time.perf_counter() - t0, 1)}
+            "negatives_by_confidence_groups": r.negatives_by_confidence, "seconds": seconds}
+
+
+def _correction_replay(mem, rows, split: str, quiet: bool, measure) -> dict:
+    """corpus --corrections --use: the corrections replayed with the agent's outcome reports (a success
+    proves a link, a failure refutes it); auto-applied at first sight and at the next occurrence."""
+    r, seconds = _measured(mem, "bench-correction-replay", rows, split, quiet, measure)
+    return {"variants": r.variants, "variants_auto_first": r.variants_auto_first,
+            "variants_proven_by_outcome": r.variants_proven_by_outcome, "variants_auto_again": r.variants_auto_again,
+            "variant_auto_rate_first": round(r.variants_auto_first / max(1, r.variants), 3),
+            "variant_auto_rate_again": round(r.variants_auto_again / max(1, r.variants), 3),
+            "hard_negatives": r.hard_negatives, "negatives_auto_first": r.negatives_auto_first,
+            "negatives_auto_again": r.negatives_auto_again, "seconds": seconds}
 
 
 # -- stream -----------------------------------------------------------------------------
@@ -590,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(knowledge that grows with use)")
     parser.add_argument("--corrections", action="store_true",
                         help="corpus: a user correction on each group's first variant instead of a resolved fix; "
-                             "count it auto-applied to later variants and to hard negatives")
+                             "count it auto-applied to later variants and to hard negatives (with --use: replayed "
+                             "with the agent's outcome reports, then a next occurrence)")
     parser.add_argument("--adjudicate-band", type=float, default=None,
                         help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
                              "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")

@@ -10,6 +10,7 @@
     python scripts/calibrate_matching.py --eval --scope close   # ... only the close calls
     python scripts/calibrate_matching.py --eval --corrections   # user corrections: auto-applied by confidence
                                                     # alone (the rule before identity links) vs identity
+    python scripts/calibrate_matching.py --eval --corrections --looser lines-added   # ... looser evidence (not adopted)
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -28,8 +29,10 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import re
 import sys
 import tempfile
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
@@ -166,7 +169,36 @@ def _choose_threshold(rows, texts, sim, bias: float, weights: tuple[float, ...])
     return plateau[len(plateau) // 2]
 
 
-def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _statement_lines(t: ErrorText) -> list[str]:
+    """The core lines that say something: a line of values only (a path or a location such as
+    ``node:internal/modules/cjs/loader:<*>``) is left out."""
+    def value(line: str) -> bool:
+        s = line.strip()
+        return not _WORD.search(s.replace("<*>", "")) or (" " not in s and (any(c in s for c in "/\\") or ":<*>" in s))
+    return [ln for ln in t.lines if not value(ln)]
+
+
+def _in_order(short: tuple[str, ...] | list[str], long: tuple[str, ...] | list[str]) -> bool:
+    rest = iter(long)
+    return all(line in rest for line in short) and any(_WORD.search(line) for line in short)
+
+
+# Looser evidence measured against the identity rule and not adopted (docs/learning.md, "Borrowed fixes: when
+# they auto-apply"): each proves a pair when same_error does or when it holds with equal keys. a = the new
+# error, b = the pattern the correction was learnt on.
+LOOSER: dict[str, Callable[[ErrorText, ErrorText], bool]] = {
+    "value-lines": lambda a, b: bool(_statement_lines(a)) and _statement_lines(a) == _statement_lines(b),
+    "lines-added-or-dropped": lambda a, b: _in_order(a.lines, b.lines) or _in_order(b.lines, a.lines),
+    "lines-added": lambda a, b: _in_order(b.lines, a.lines),
+    "lines-dropped": lambda a, b: _in_order(a.lines, b.lines),
+    "first-line": lambda a, b: a.lines[:1] == b.lines[:1] and bool(_WORD.search(a.lines[0] if a.lines else "")),
+}
+
+
+def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel, looser: str | None = None) -> dict:
     """A user correction (confidence 1.0) on each group's first variant; each later variant and each hard
     negative against it: linked, auto-applied by confidence alone (score ≥ 0.7, the rule before identity
     links) and now (the same pattern, or a link between errors proven the same:
@@ -179,10 +211,15 @@ def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
 
     def judge(i: int, j: int) -> tuple[bool, bool, bool]:
         if pats[i] == pats[j]:  # one node: the correction is the error's own fix
-            return True, True, True, True
+            return True, True, True
         score = match_score(texts[i], texts[j], float(sim[i, j]), model)
         linked = score is not None and score >= model.threshold
-        return linked, linked and score + 1e-9 >= threshold, linked and same_error(texts[i], texts[j])
+        return linked, linked and score + 1e-9 >= threshold, linked and proven(texts[i], texts[j])
+
+    def proven(a: ErrorText, b: ErrorText) -> bool:
+        if same_error(a, b):
+            return True
+        return looser is not None and dict(a.keys) == dict(b.keys) and LOOSER[looser](a, b)
 
     later = [judge(at[id(v)], first[g]) for g, vs in by_group.items() for v in vs[1:]]
     negatives = [judge(at[id(r)], first[r.confusable_with]) for r in rows
@@ -191,10 +228,14 @@ def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel) -> dict:
     def count(rows_: list[tuple[bool, bool, bool]], k: int) -> int:
         return sum(r[k] for r in rows_)
 
-    return {"variants": len(later), "variants_linked": count(later, 0),
+    named = [r.group for r, n in zip((r for r in rows if r.kind == "n" and r.confusable_with in by_group), negatives)
+             if n[2]]
+    return {"rule": f"identity + {looser}" if looser else "identity",
+            "variants": len(later), "variants_linked": count(later, 0),
             "variants_auto_by_confidence": count(later, 1), "variants_auto_identity": count(later, 2),
             "hard_negatives": len(negatives), "negatives_linked": count(negatives, 0),
-            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_identity": count(negatives, 2)}
+            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_identity": count(negatives, 2),
+            "negatives_auto_identity_groups": named}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corrections", action="store_true",
                         help="with --eval: user corrections auto-applied to later variants and hard negatives, "
                              "by confidence alone vs over identity links only")
+    parser.add_argument("--looser", choices=sorted(LOOSER), default=None,
+                        help="with --corrections: also prove pairs by this looser evidence (measured, not adopted)")
     parser.add_argument("--half", choices=("train", "test"), default="train",
                         help="with --eval: the half scored (test = held-out: the lead's single measurement)")
     parser.add_argument("--i-am-the-lead", action="store_true",
@@ -227,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         half = train if args.half == "train" else test
         texts, sim = _prepare(half, None)
         if args.corrections:
-            print(json.dumps({args.half: _corrections(half, texts, sim, DEFAULT_MODEL)}, indent=2))
+            print(json.dumps({args.half: _corrections(half, texts, sim, DEFAULT_MODEL, args.looser)}, indent=2))
             return 0
         measured = _measure(half, texts, sim, DEFAULT_MODEL, band, scope)
         measured["identical_templates"] = _identical_templates(half, texts)

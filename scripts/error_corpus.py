@@ -418,10 +418,7 @@ def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str
 
     threshold = mem.settings.learning.auto_apply_threshold
     by_group = groups(rows)
-    fix_of = _fix_names(by_group)
-    for g, variants in by_group.items():
-        obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
-        mem.learning.resolve(ns, obs, fix_of[g], True, source="user", recovery=False)  # what correction() records
+    fix_of = _correct_first_variants(mem, ns, by_group, tool)
     n = offered = auto = direct = borrowed = confident = 0
     for g, variants in by_group.items():
         for v in variants[1:]:
@@ -445,6 +442,67 @@ def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str
             if is_auto_apply(fix.confidence, threshold):
                 sure.append(r.group)
     return CorrectionRecall(split, n, offered, auto, direct, borrowed, len(negatives), given, acted, confident, sure)
+
+
+@dataclass(frozen=True)
+class CorrectionReplay:
+    """User corrections with use, a sequential replay: every group's first variant gets a user correction;
+    then each group's later variants in order, then the hard negatives. Whenever the correction is offered
+    (auto-applied or suggested) the agent applies it and reports the labelled outcome — success on a
+    variant, failure on a look-alike (``fix_applied``). Then every variant and hard negative occurs once
+    more: a success proves a link (``proof == "outcome"``), a failure refutes it."""
+
+    split: str
+    variants: int
+    variants_auto_first: int  # auto-applied at the variant's first sight (an earlier variant's proof counts)
+    variants_proven_by_outcome: int  # ... of these, over a link proven by an outcome
+    variants_auto_again: int  # auto-applied at its next occurrence
+    hard_negatives: int
+    negatives_auto_first: list[str]
+    negatives_auto_again: list[str]  # must be empty: their first failure refuted the link
+
+    def summary(self) -> str:
+        return (f"{self.split} user corrections with use: variants auto-applied at first sight "
+                f"{self.variants_auto_first}/{self.variants} ({self.variants_proven_by_outcome} proven by an outcome), "
+                f"at their next occurrence {self.variants_auto_again}/{self.variants}; hard negatives auto-applied "
+                f"at first sight {len(self.negatives_auto_first)}/{self.hard_negatives} {self.negatives_auto_first}, "
+                f"after their failure {len(self.negatives_auto_again)} {self.negatives_auto_again}")
+
+
+def measure_correction_replay(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
+                              tool: str = "agent") -> CorrectionReplay:
+    """:class:`CorrectionReplay` on the real stack (one namespace: every group competes)."""
+    by_group = groups(rows)
+    fix_of = _correct_first_variants(mem, ns, by_group, tool)
+    later = [(g, v) for g, variants in by_group.items() for v in variants[1:]]
+    negatives = [r for r in rows if r.kind == "n" and r.confusable_with in by_group]
+
+    def occur(text: str, fix_name: str, success: bool | None) -> Any:
+        obs = mem.tool_result(tool, {}, error=text, ns=ns)
+        fix = _offered(obs, fix_name)
+        if fix is not None and success is not None:
+            mem.fix_applied(obs, fix_name, success=success, ns=ns)
+        return fix
+
+    first = [occur(v.text, fix_of[g], True) for g, v in later]
+    neg_first = [occur(r.text, fix_of[r.confusable_with or ""], False) for r in negatives]
+    again = [occur(v.text, fix_of[g], None) for g, v in later]
+    neg_again = [occur(r.text, fix_of[r.confusable_with or ""], None) for r in negatives]
+    return CorrectionReplay(
+        split, len(later), sum(bool(f and f.auto_apply) for f in first),
+        sum(bool(f and f.auto_apply and f.proof == "outcome") for f in first),
+        sum(bool(f and f.auto_apply) for f in again), len(negatives),
+        [r.group for r, f in zip(negatives, neg_first) if f is not None and f.auto_apply],
+        [r.group for r, f in zip(negatives, neg_again) if f is not None and f.auto_apply])
+
+
+def _correct_first_variants(mem: Any, ns: str, by_group: dict[str, list[CorpusRow]], tool: str) -> dict[str, str]:
+    """A user correction ("fix: <group>") on every group's first variant; returns the fix of each group."""
+    fix_of = _fix_names(by_group)
+    for g, variants in by_group.items():
+        obs = mem.tool_result(tool, {}, error=variants[0].text, ns=ns)
+        mem.learning.resolve(ns, obs, fix_of[g], True, source="user", recovery=False)  # what correction() records
+    return fix_of
 
 
 def _offered(obs: Any, description: str) -> Any:

@@ -13,7 +13,8 @@
 //             concepts / error_concepts / fix_concepts: concept rows of the pattern / fix description
 //             (kgmem.concepts; MENTIONS, cypher/concepts/fragments/link_mentions), null = not extracted
 //   outcomes: [{error_id, tool, pattern, signature, keys, category, template, fix_id, description, source,
-//               success, at, weight?, error_concepts, fix_concepts}]
+//               success, at, weight?, proves, error_concepts, fix_concepts}]
+//             proves: a success of this fix may prove two linked errors one (kgmem/learning/identity.py)
 //             weight (default 1): how many successes/failures this outcome counts; 0 confirms an
 //             already counted recovery (names it, upgrades an 'observed' edge to the caller's source)
 //   closes:   [{error_id, session_id}]
@@ -132,8 +133,13 @@ CALL () {
                                       ELSE r.successes = 0 AND r.failures = w END
     MATCH (e)-[s:SIMILAR_TO]-(n:ErrorPattern)
     WHERE n <> e AND EXISTS { MATCH (n)-[lent:RESOLVED_BY]->(f) WHERE lent.successes > 0 }
+    // A success of a fix that proves identity (not a plain retry: o.proves, kgmem/learning/identity.py)
+    // between two patterns of one tool also proves the two one error (proven_by_outcome; a fix borrowed
+    // over the link may then act), unless a fix the link lent ever failed here: refuted for good.
+    WITH s, o, o.success AND coalesce(o.proves, false) AND n.tool = e.tool AS proves
     SET s.contradicted = coalesce(s.contradicted, 0) + CASE WHEN o.success THEN 0 ELSE 1 END,
         s.confirmed = coalesce(s.confirmed, 0) + CASE WHEN o.success THEN 1 ELSE 0 END,
+        s.proven_by_outcome = coalesce(s.proven_by_outcome, 0) + CASE WHEN proves THEN 1 ELSE 0 END,
         s.rejected_at = CASE WHEN o.success THEN s.rejected_at ELSE $now END,
         s.confirmed_at = CASE WHEN o.success THEN $now ELSE s.confirmed_at END
     RETURN count(s) AS evidence

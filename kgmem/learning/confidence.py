@@ -9,7 +9,9 @@
   ``rate × boost × similarity`` (rate 0.3);
 - a fix borrowed from a similar error is attenuated: ``confidence × similarity``, and is
   auto-applied only over an *identity* link (the two errors provably the same: same tool, core
-  template and identity keys); over any other link it stays a suggestion, whatever its confidence;
+  template and identity keys, or a fix the link lent worked on both —
+  :func:`kgmem.learning.identity.link_proof`); over any other link it stays a suggestion, whatever
+  its confidence; over an identity link it keeps its confidence;
 - a fix that failed on an error and never worked there (successes 0, failures ≥ 1, not a
   user's) is not suggested for it — neither directly nor borrowed through a neighbour — but
   listed as failed (:func:`failed_fixes`); one success brings it back. A neighbour's fix that
@@ -109,27 +111,37 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
     out, borrowed copies included; so is a neighbour's fix that never worked on the neighbour.
 
     A borrowed fix is ``auto_apply`` only when its row says the link is an ``identity`` (the two
-    errors provably the same); a high match score alone never acts on the agent's behalf.
+    errors provably the same, :func:`kgmem.learning.identity.link_proof`); a high match score alone
+    never acts on the agent's behalf. Over an identity link the fix keeps its confidence (one error:
+    nothing to attenuate); a fix the error also has directly is offered as the borrowed copy only when
+    that copy may act and the own one may not, and never once it failed here (the error's own failures
+    speak first).
     """
-    out: list[FixSuggestion] = []
+    out: dict[str, FixSuggestion] = {}
     seen: set[str] = set()
     for row in direct:
         if never_worked(row):
             seen.add(row["fix_id"])  # and not borrowed back through a neighbour either
             continue
         conf = float(row["confidence"])
-        out.append(FixSuggestion(
+        out[row["fix_id"]] = FixSuggestion(
             fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=conf,
             source=row.get("source") or "observed", kind="direct", auto_apply=is_auto_apply(conf, auto_apply),
-            successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0)))
+            successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0))
         seen.add(row["fix_id"])
     borrowed: dict[str, FixSuggestion] = {}
     for row in similar:
-        if row["fix_id"] in seen or never_worked(row):
+        if never_worked(row):
             continue
         base, sim = float(row["confidence"]), float(row["similarity"])
-        conf = base * sim
         identity = bool(row.get("identity"))  # absent (an older row shape): not proven, suggest only
+        conf = base if identity else base * sim
+        own = out.get(row["fix_id"])
+        # The error's own copy of a fix stands unless only the copy over an identity link may act (the own
+        # success just reported, 0.6; the user's correction it was proven one with, 1.0) and it never failed here.
+        if row["fix_id"] in seen and not (identity and own is not None and own.failures == 0 and not own.auto_apply
+                                          and is_auto_apply(conf, auto_apply)):
+            continue
         best = borrowed.get(row["fix_id"])
         # Of two links lending one fix, the stronger evidence wins: an identity first, then confidence.
         if best is None or (identity, conf) > (best.identity, best.confidence):
@@ -139,9 +151,12 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
                 auto_apply=identity and is_auto_apply(conf, auto_apply),
                 similarity=sim, via_error_id=row.get("via"),
                 successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0),
-                identity=identity, match_score=sim, borrowed_from=row.get("via"))
+                identity=identity, match_score=sim, borrowed_from=row.get("via"),
+                proof=row.get("proof") if identity else None)
+    for fix_id in borrowed.keys() & out.keys():  # the error's own fix, stronger over an identity link
+        del out[fix_id]
 
     def key(f: FixSuggestion) -> tuple[int, int, float]:
         return (_SOURCE_RANK.get(f.source, 1), 0 if f.kind == "direct" else 1, -f.confidence)
 
-    return tuple(sorted(out, key=key)) + tuple(sorted(borrowed.values(), key=key))
+    return tuple(sorted(out.values(), key=key)) + tuple(sorted(borrowed.values(), key=key))

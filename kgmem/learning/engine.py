@@ -44,7 +44,7 @@ from kgmem.learning.plan import (
 from kgmem.ids import node_id
 from kgmem.learning import matching
 from kgmem.learning.adjudication import Borderline, MatchAdjudicator
-from kgmem.learning.identity import same_error
+from kgmem.learning.identity import fix_proves_identity, same_error
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
@@ -504,6 +504,8 @@ class LearningEngine:
                 recoveries: list | None = None, marks: list[str] | None = None) -> Op[dict[str, Any]]:
         """The parameters of ``learning/apply_events`` (concept extraction — spaCy, CPU — off the event loop)."""
         errors, outcomes = yield LocalIO(self._with_concepts, (ns, errors, outcomes))
+        # Whether a success of the fix may prove two linked errors one (a retry proves nothing; unnamed: no).
+        outcomes = [{**o, "proves": fix_proves_identity(o.get("description") or "")} for o in outcomes]
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
                 "marks": marks or [], "errors": errors, "outcomes": outcomes, "closes": closes,
                 "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}

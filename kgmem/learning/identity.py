@@ -19,15 +19,31 @@ letter case or punctuation, and a statement wrapped by another layer (``PG::Conn
 <statement>``), each proved more look-alikes the same error on unseen data. What no text can prove
 stays a suggestion: two errors with the same statement and keys whose causes differ outside the
 message (the tool's state, a source line) are indistinguishable here.
+
+**Proof by outcome** (:func:`link_proof`): a fix borrowed over a link that the agent then reports
+successful on the borrowing error, while it worked on the lending one, is evidence the text cannot
+give — two errors that one specific fix resolved. The link is then an identity with proof
+``"outcome"``, so the next occurrence of that error acts on the lender's fixes. A fix that changed
+nothing (``retry with the same parameters``) proves nothing: every transient error takes it
+(:func:`fix_proves_identity`). A reported failure of a fix the link lent refutes the link for good:
+it is no identity again, whatever text or later outcomes say. Each outcome counts once (the first
+success or the first failure of a fix on an error: ``learning/apply_events``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from kgmem.learning.matching import ErrorText
 
-__all__ = ["same_error"]
+__all__ = ["PROOF_OUTCOME", "PROOF_TEXT", "Proof", "fix_proves_identity", "link_proof", "same_error"]
+
+Proof = Literal["text", "outcome"]
+PROOF_TEXT: Proof = "text"  # same core template and identity keys (same_error)
+PROOF_OUTCOME: Proof = "outcome"  # a fix the link lent worked on both errors, none failed
+# The fix an observed recovery records when no parameter changed (kgmem.learning.plan.fix_description).
+_RETRY = re.compile(r"(?:^|:\s)retry with the same parameters\s*$", re.IGNORECASE)
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 
@@ -35,3 +51,25 @@ _WORDS = re.compile(r"[A-Za-z]{2,}")
 def same_error(a: ErrorText, b: ErrorText) -> bool:
     """Whether ``a`` and ``b`` (core templates and identity keys) are provably one error."""
     return a.template == b.template and bool(_WORDS.search(a.template)) and dict(a.keys) == dict(b.keys)
+
+
+def fix_proves_identity(description: str) -> bool:
+    """Whether a fix working on two errors is evidence they are one error: a named fix, not a plain retry."""
+    return bool(description and description.strip()) and not _RETRY.search(description)
+
+
+def link_proof(text: bool, confirmed: int, contradicted: int) -> Proof | None:
+    """The proof that a ``SIMILAR_TO`` link joins one error, or None (a borrowed fix only suggests).
+
+    ``text``: :func:`same_error` held when the link was made; ``confirmed``: outcomes that proved it
+    (``SIMILAR_TO.proven_by_outcome``: a fix the link lent, one that proves identity, worked here);
+    ``contradicted``: fixes the link lent that failed here. One failure refutes the link for good;
+    otherwise the text proves it, then an outcome. The same rule is written in
+    ``cypher/learning/apply_events.cypher`` (where outcomes are recorded) and
+    ``cypher/learning/fragments/known_fix_similar.cypher`` (where fixes are borrowed).
+    """
+    if contradicted > 0:
+        return None
+    if text:
+        return PROOF_TEXT
+    return PROOF_OUTCOME if confirmed > 0 else None

@@ -20,7 +20,10 @@ class FixSuggestion:
     provably the same (same tool, same core template, same identity keys — exception class,
     errno, SQLSTATE, HTTP status, …). Only a fix of the error itself or one borrowed over an
     identity link is ever ``auto_apply``; any other borrowed fix is a suggestion, whatever its
-    confidence. A direct fix has ``identity=True``, no ``match_score`` and no ``borrowed_from``.
+    confidence. ``proof`` says what proved an identity link: ``"text"`` (the same core template and
+    keys) or ``"outcome"`` (a fix the link lent was reported working on this error; a reported failure
+    refutes the link for good). A direct fix has ``identity=True``, no ``match_score``, no
+    ``borrowed_from`` and no ``proof``.
     """
 
     fix_id: str
@@ -37,6 +40,7 @@ class FixSuggestion:
     identity: bool = True
     match_score: float | None = None
     borrowed_from: str | None = None
+    proof: str | None = None  # "text" | "outcome" for a fix borrowed over an identity link
 
 
 @dataclass(frozen=True)

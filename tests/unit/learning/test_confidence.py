@@ -50,15 +50,43 @@ def _row(fix_id: str, conf: float, source: str = "observed", **extra):
 def test_ranking_direct_first_then_similar_attenuated() -> None:
     fixes = rank_fixes(
         direct=[_row("d-low", 0.3), _row("d-high", 0.8)],
-        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2", identity=True),
-                 _row("s-weak", 0.9, similarity=0.5, via="e3", identity=True)],
+        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2", identity=False),
+                 _row("s-weak", 0.9, similarity=0.5, via="e3", identity=False)],
         auto_apply=0.7,
     )
     assert [f.fix_id for f in fixes] == ["d-high", "d-low", "s-strong", "s-weak"]
     strong = fixes[2]
-    assert strong.kind == "similar" and strong.confidence == pytest.approx(0.855) and strong.auto_apply
+    assert strong.kind == "similar" and strong.confidence == pytest.approx(0.855) and not strong.auto_apply
     assert fixes[3].confidence == pytest.approx(0.45) and not fixes[3].auto_apply
     assert fixes[0].auto_apply and not fixes[1].auto_apply
+
+
+def test_over_an_identity_link_a_fix_keeps_its_confidence() -> None:
+    # Provably one error: nothing to attenuate (a link proven by outcome may score below 1).
+    fixes = rank_fixes([], [_row("s", 0.95, similarity=0.5, via="e2", identity=True, proof="outcome"),
+                            _row("t", 0.6, similarity=1.0, via="e3", identity=True, proof="text")], 0.7)
+    by_id = {f.fix_id: f for f in fixes}
+    assert by_id["s"].confidence == pytest.approx(0.95) and by_id["s"].match_score == 0.5
+    assert by_id["s"].auto_apply and by_id["s"].proof == "outcome"
+    assert by_id["t"].confidence == pytest.approx(0.6) and not by_id["t"].auto_apply and by_id["t"].proof == "text"
+
+
+def test_an_own_fix_is_offered_with_the_stronger_evidence_of_an_identity_link() -> None:
+    # The variant's own success (0.6) and the user's correction on the error it was proven one with (1.0).
+    proven = _row("f", 1.0, "user", similarity=0.55, via="first", identity=True, proof="outcome", successes=1)
+    fixes = rank_fixes([_row("f", 0.6, "explicit", successes=1)], [proven], 0.7)
+    assert len(fixes) == 1 and fixes[0].auto_apply and fixes[0].borrowed_from == "first"
+    assert (fixes[0].kind, fixes[0].confidence, fixes[0].proof) == ("similar", 1.0, "outcome")
+    # Not over a link that is no identity, and not once the fix failed on this error itself.
+    looser = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
+                        [_row("f", 1.0, "user", similarity=0.55, via="first", identity=False)], 0.7)
+    failed_here = rank_fixes([_row("f", 0.4, "explicit", successes=1, failures=1)], [proven], 0.7)
+    # Nor when the copy over the identity link may not act either: the error's own evidence is shown.
+    weak = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
+                      [_row("f", 0.62, "explicit", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
+    assert [(f.kind, f.auto_apply) for f in looser] == [("direct", False)]
+    assert [(f.kind, f.auto_apply) for f in failed_here] == [("direct", False)]
+    assert [(f.kind, f.confidence) for f in weak] == [("direct", 0.6)]
 
 
 def test_a_borrowed_fix_acts_only_over_an_identity_link() -> None:

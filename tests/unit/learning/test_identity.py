@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.learning.identity import same_error
+from kgmem.learning.identity import fix_proves_identity, link_proof, same_error
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.plan import describe_error
 from kgmem.learning.similarity import decode_keys
@@ -55,3 +55,26 @@ def test_the_same_template_and_keys_are_proven(a: str, b: str) -> None:
 ])
 def test_what_the_text_does_not_prove_stays_a_suggestion(a: str, b: str) -> None:
     assert not _both_ways(_text(a), _text(b))
+
+
+@pytest.mark.parametrize("text, confirmed, contradicted, proof", [
+    (True, 0, 0, "text"),
+    (False, 1, 0, "outcome"),  # a fix the link lent worked on the borrowing error
+    (True, 2, 0, "text"),  # the text proof is named first
+    (False, 0, 0, None),  # a look-alike link: suggest only
+    (True, 0, 1, None),  # a lent fix failed here: refuted, whatever the text says ...
+    (False, 3, 1, None),  # ... and whatever later outcomes say
+])
+def test_link_proof(text: bool, confirmed: int, contradicted: int, proof: str | None) -> None:
+    assert link_proof(text, confirmed, contradicted) == proof
+
+
+@pytest.mark.parametrize("description, proves", [
+    ("Use the pgbouncer port 6432", True),
+    ("psql: set port=6432 (was 5432)", True),
+    ("psql: retry with the same parameters", False),  # every transient error takes it: no proof of one error
+    ("Retry with the same parameters", False),
+    ("", False),
+])
+def test_a_plain_retry_proves_nothing(description: str, proves: bool) -> None:
+    assert fix_proves_identity(description) is proves
