@@ -487,6 +487,10 @@ class Run:
         self.per_system: dict[str, list[dict[str, float]]] = defaultdict(list)
         self.per_cat: dict[tuple[str, int], list[dict[str, float]]] = defaultdict(list)
         self.latency: dict[str, list[float]] = defaultdict(list)
+        # Process CPU ms per search (every thread of this process: the client's share of a search, which the
+        # machine's load inflates least) and each search's ranked hit ids (to compare two runs' rankings).
+        self.cpu: dict[str, list[float]] = defaultdict(list)
+        self.rankings: dict[str, list[list[str]]] = defaultdict(list)
         # With stages: system → stage → ms per question (SearchResult.timings_ms of explain=True).
         self.stages: dict[str, dict[str, list[float]]] | None = defaultdict(lambda: defaultdict(list)) if stages else None
 
@@ -500,9 +504,11 @@ class Run:
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
                 _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
             for name, cfg in systems.items():
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 result = mem.retrieval.search(q["question"], conv.ns, k=20, config=cfg, explain=self.stages is not None)
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
+                self.cpu[name].append((time.process_time() - c0) * 1000)
+                self.rankings[name].append([h.id for h in result.hits])
                 if self.stages is not None:
                     for stage in STAGES:
                         if f"{stage}_ms" in result.timings_ms:
@@ -510,7 +516,7 @@ class Run:
                 ranked = [h.ref for h in result.hits if h.kind == "message"]
                 _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
             for name, retriever in peer_r.items():
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there):
                 # escape it for the peer; the vector is embedded from the raw question.
                 if name == "peer-hybrid":
@@ -520,6 +526,7 @@ class Run:
                 else:
                     res = retriever.get_search_results(query_text=q["question"], top_k=20)
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
+                self.cpu[name].append((time.process_time() - c0) * 1000)
                 _record(name, q, score(peer_refs(res), gold), self.per_system, self.per_cat)
 
 
@@ -594,15 +601,16 @@ def _report(run: Run, ingest_stats, base: SearchConfig, where: str) -> dict[str,
     print(f"\nLoCoMo {where}: {n} answerable questions; search k=20")
     print(f"config: balanced preset + overrides {base.model_dump(exclude_defaults=True)}")
     cols = ["recall@1", "recall@5", "recall@10", "recall@20", "hit@1", "hit@5", "hit@10", "mrr"]
-    print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms |")
-    print("|---" * (len(cols) + 3) + "|")
+    print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms | CPU ms/search |")
+    print("|---" * (len(cols) + 4) + "|")
     figures: dict[str, Any] = {"questions": n, "systems": {}, "categories": {}}
     for name, rows in per_system.items():
         m = mean_scores(rows)
         lat = latency[name]
-        figures["systems"][name] = {**m, "p50_ms": statistics.median(lat), "p95_ms": _pct(lat, 95)}
+        cpu = statistics.fmean(run.cpu[name]) if run.cpu.get(name) else float("nan")
+        figures["systems"][name] = {**m, "p50_ms": statistics.median(lat), "p95_ms": _pct(lat, 95), "cpu_ms": cpu}
         print(f"| {name} | " + " | ".join(f"{m[c]:.3f}" for c in cols)
-              + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} |")
+              + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} | {cpu:.1f} |")
     print("\nrecall@10 by category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop):")
     cats = sorted({c for _, c in per_cat})
     print("| system | " + " | ".join(f"cat {c} (n={len(per_cat[(next(iter(per_system)), c)])})" for c in cats) + " |")
@@ -611,6 +619,7 @@ def _report(run: Run, ingest_stats, base: SearchConfig, where: str) -> dict[str,
         vals = {c: mean_scores(per_cat[(name, c)])["recall@10"] for c in cats}
         figures["categories"][name] = vals
         print(f"| {name} | " + " | ".join(f"{vals[c]:.3f}" for c in cats) + " |")
+    figures["rankings"] = dict(run.rankings)
     if run.stages:
         figures["stages"] = _stage_table(run.stages, n)
     turns = sum(t for t, _ in ingest_stats)

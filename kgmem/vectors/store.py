@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import shlex
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -55,6 +56,10 @@ def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
         return chromadb.HttpClient(**http_args(settings.chroma.url), settings=config)
     private_dir(settings.chroma_path)  # mode 0700: kgmem's data is not for other local users
     return chromadb.PersistentClient(path=str(settings.chroma_path), settings=config)
+
+
+#: How long a collection Chroma said is missing counts as missing without asking again (seconds).
+MISSING_TTL_S = 1.0
 
 
 def http_args(url: str) -> dict[str, Any]:
@@ -103,6 +108,9 @@ class VectorStore:
         self.dimension = dimension
         self.embedding = embedding
         self._collections: dict[tuple[str, str], Any] = {}
+        # (ns, kind) → monotonic time until which the collection counts as missing without asking Chroma
+        # (see collection()).
+        self._missing: dict[tuple[str, str], float] = {}
 
     @classmethod
     def for_embedder(cls, client, embedder: "Embedder") -> "VectorStore":
@@ -117,9 +125,17 @@ class VectorStore:
         """
         key = (ns, kind)
         if key not in self._collections:
+            if not create and self._missing.get(key, 0.0) > time.monotonic():
+                return None
             coll = self._open(ns, kind, create)
             if coll is None:
+                # A search asks for every kind in scope, most of which a namespace often has no vectors
+                # of; Chroma's answer for a missing collection costs ~1.5 ms CPU (an error raised and
+                # caught), so it is remembered briefly. A write from this store creates the collection
+                # at once; one from another process is seen by this store's searches within the TTL.
+                self._missing[key] = time.monotonic() + MISSING_TTL_S
                 return None
+            self._missing.pop(key, None)
             check_model(coll.metadata, self.model, ns, kind, self.dimension, self.embedding)
             self._collections[key] = coll
         return self._collections[key]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
 
 from kgmem.vectors import Embedder, VectorStore, open_chroma
-from kgmem.vectors.store import collection_name
+from kgmem.vectors.store import MISSING_TTL_S, collection_name
 
 
 def test_embeddings_are_normalised_batched_and_meaningful(embedder: Embedder) -> None:
@@ -41,3 +42,30 @@ def test_namespaces_and_kinds_do_not_see_each_other(settings, tmp_path: Path, em
     assert collection_name("ns a/ü", "error") != collection_name("ns-a", "error")
     store.drop_namespace("ns-a", ("error",))
     assert store.count("ns-a", "error") == 0 and store.count("ns-b", "error") == 1
+
+
+class _CountingClient:
+    """The real Chroma client, counting the collection look-ups that reach it."""
+
+    def __init__(self, client) -> None:  # noqa: ANN001 - a chromadb client
+        self.client, self.lookups = client, 0
+
+    def get_collection(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        self.lookups += 1
+        return self.client.get_collection(*args, **kwargs)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.client, name)
+
+
+def test_a_missing_collection_is_asked_for_once_until_written_or_the_ttl_ends(settings, embedder: Embedder) -> None:
+    client = _CountingClient(open_chroma(settings))
+    store, other = VectorStore(client), VectorStore(client)  # `other`: another process's store
+    vec = embedder.embed(["disk full on /var"])
+    assert store.query("ns-miss", "fix", vec[0], 5) == [] and store.query("ns-miss", "fix", vec[0], 5) == []
+    assert client.lookups == 1  # the second search did not ask Chroma again
+    assert other.query("ns-miss", "fix", vec[0], 5) == []
+    store.upsert("ns-miss", "fix", ["f1"], vec, ["free space"], None)  # this store's write: seen at once
+    assert [h.id for h in store.query("ns-miss", "fix", vec[0], 5)] == ["f1"]
+    time.sleep(MISSING_TTL_S + 0.1)  # the other store asks Chroma again once its answer has expired
+    assert [h.id for h in other.query("ns-miss", "fix", vec[0], 5)] == ["f1"]
