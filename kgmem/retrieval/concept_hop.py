@@ -1,8 +1,7 @@
 """The concept hop: from strong seeds, through the concepts they MENTION, to other memories.
 
 Pure weighting (no I/O; unit-tested in tests/unit/retrieval/test_concept_hop.py). The read is
-``cypher/retrieval/fragments/concept_hop_seed.cypher``, part of the expansion's statement;
-:class:`kgmem.retrieval.graph.GraphRAGRetriever`
+``cypher/retrieval/concept_hop.cypher`` (one round trip); :class:`kgmem.retrieval.graph.GraphRAGRetriever`
 wires the two together when ``SearchConfig.concept_hop`` is on.
 
 * **Seeds** (:func:`pick_seeds`): the best ``concept_seeds`` fused candidates, plus, for every concept
