@@ -1,6 +1,5 @@
-// Hydrate the fused candidates of the legs, expand the best of them and (concept hop) walk the
-// concepts of others, in one round trip (docs/design.md §6.4).
-// For each seed: its properties (for quality ranking), and, when seed.expand, up to $per_seed
+// Hydrate the fused candidates of both legs and expand the best of them, in one round trip
+// (docs/design.md §6.4). For each seed: its properties (for quality ranking), and up to $per_seed
 // neighbours within $hops hops over the Graph RAG relationships — fixes of errors (RESOLVED_BY),
 // similar errors (SIMILAR_TO, but not a contradicted link), knowledge about the same entities
 // (ABOUT / MENTIONS), neighbouring turns (NEXT) — each with its path and a weight decayed per
@@ -9,24 +8,86 @@
 // feedback.cypher), one index seek per item; null = none. The view is damped here, at read
 // time, by $overlay_damping for every conversation shift since it was written ($overlay_epoch − the
 // overlay's epoch): a shift costs the search no write.
-// For each hop seed: its neighbours through shared concepts (fragments/concept_hop_seed).
 // Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
 //         labels), session (null = any; restricts Message neighbours), overlay_session (null = none),
-//         overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none),
-//         hop_seeds [{id, label}] ([] = no concept hop), concept_max_df, concept_alpha, concept_per_seed.
-// Returns one row: rows, one map per seed found (its properties, active, v_alpha, v_beta, expanded);
-// hop, one {seed, neighbours} per hop seed found. Each part is one list: a row per seed would cost the
-// client a Bolt message each.
-CALL () {
-  UNWIND $seeds AS seed
-// @include retrieval/fragments/expand_seed
-  RETURN collect(
-// @include retrieval/fragments/expand_row
-  ) AS rows
+//         overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
+// Returns one row: rows, one map per seed found (its properties, active, v_alpha, v_beta, expanded).
+UNWIND $seeds AS seed
+CALL (seed) {
+  MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
+  UNION ALL
+  MATCH (s:Knowledge {ns: $ns, id: seed.id}) WHERE seed.label = 'Knowledge' RETURN s
+  UNION ALL
+  MATCH (s:ErrorPattern {ns: $ns, id: seed.id}) WHERE seed.label = 'ErrorPattern' RETURN s
+  UNION ALL
+  MATCH (s:Fix {ns: $ns, id: seed.id}) WHERE seed.label = 'Fix' RETURN s
+  UNION ALL
+  MATCH (s:Entity {ns: $ns, id: seed.id}) WHERE seed.label = 'Entity' RETURN s
 }
-CALL () {
-  UNWIND $hop_seeds AS seed
-// @include retrieval/fragments/concept_hop_seed
-  RETURN collect({seed: seed.id, neighbours: neighbours}) AS hop
+CALL (seed, s) {
+  WITH seed, s WHERE seed.expand AND $hops > 0
+  // The walks from the seed, one branch per kind of hop, each returning its paths p to neighbours n;
+  // the neighbours of all branches are ranked together below. Concept nodes (the concept graph,
+  // MENTIONS) are not walked by these branches (a predicate on every node of the path). A contradicted SIMILAR_TO link (a fix
+  // it lent failed across it) is not walked: the same rule by which it lends no fixes
+  // (cypher/learning/fragments/known_fix_similar.cypher). The bound is a literal per branch (Cypher
+  // takes no parameter there), so a 1-hop search does not walk 2-hop paths only to drop them.
+  CALL (s) {
+    WITH s WHERE $hops = 1
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..1]-(n)
+    WHERE none(x IN nodes(p) WHERE x:Concept)
+      AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+    UNION ALL
+    WITH s WHERE $hops = 2
+    MATCH p = (s)-[:NEXT|RESOLVED_BY|SIMILAR_TO|ABOUT|MENTIONS*1..2]-(n)
+    WHERE none(x IN nodes(p) WHERE x:Concept)
+      AND all(link IN relationships(p) WHERE type(link) <> 'SIMILAR_TO'
+              OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
+    RETURN p, n
+  }
+  WITH p, n WHERE n.ns = $ns AND coalesce(n.is_active, true)
+  WITH p, n,
+       CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
+            WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'
+            WHEN n:Entity THEN 'Entity' END AS label
+  WHERE label IN $labels AND ($session IS NULL OR label <> 'Message' OR n.session = $session)
+  WITH p, n, label,
+       reduce(w = 1.0, r IN relationships(p) |
+              w * $decay * CASE WHEN type(r) IN ['SIMILAR_TO', 'RESOLVED_BY']
+                                THEN coalesce(r.score, r.confidence, 1.0) ELSE 1.0 END) AS weight
+  ORDER BY weight DESC
+  LIMIT $per_seed
+  OPTIONAL CALL (n) {
+    WITH n WHERE $overlay_session IS NOT NULL  // no index seek at all for session-less searches
+    MATCH (ov:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: n.id})
+    RETURN ov
+  }
+  RETURN collect({
+    id: n.id, label: label, weight: weight,
+    path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
+    text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
+    ref: n.ref, session: n.session, ts: n.ts, role: n.role, seq: n.seq, tool: n.tool,
+    confidence: n.confidence, alpha: n.alpha, beta: n.beta,
+    updated_at: n.updated_at, last_used: n.last_used,
+    v_alpha: ov.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END,
+    v_beta: ov.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END
+  }) AS expanded
 }
-RETURN rows, hop
+OPTIONAL CALL (seed) {
+  WITH seed WHERE $overlay_session IS NOT NULL
+  MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: seed.id})
+  RETURN o
+}
+// One row holding the list: a row per seed would cost the client a Bolt message each.
+RETURN collect({
+  id: seed.id, label: seed.label,
+  text: coalesce(s.text, s.content, s.description, s.pattern, s.name),
+  ref: s.ref, session: s.session, ts: s.ts, role: s.role, seq: s.seq, tool: s.tool,
+  confidence: s.confidence, alpha: s.alpha, beta: s.beta,
+  updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true),
+  v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
+  v_beta: o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
+  expanded: expanded
+}) AS rows

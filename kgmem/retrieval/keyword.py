@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import neo4j
 
@@ -41,51 +40,35 @@ class KeywordRetriever:
         A missing full-text index raises :class:`SearchIndexMissing`; other Neo4j errors propagate
         (under :class:`~kgmem.retrieval.legs.GuardedLeg` they only remove this leg from the search)."""
         t0 = start(scope)
-        params = self.params(query, scope)
-        if params["query"] is None:
-            return []
-        try:
-            result = yield Read("retrieval/keyword", {**params, "payload": scope.payload})
-        except neo4j.exceptions.ClientError as exc:
-            raise self.index_error(exc) or exc
-        cands = self.parse(result[0]["rows"])
-        lap(scope, "keyword", t0)
-        return cands
-
-    def params(self, query: str, scope: Scope) -> dict[str, Any]:
-        """The full-text read's parameters (``retrieval/fragments/keyword_hits``); ``query`` is None
-        when the question has no searchable term (only stop words). Graph RAG passes them to the
-        statement that also fuses and expands (``retrieval/search_expand``)."""
         body = lucene_query(query, None, self.config.keyword_role_boost)
+        if body is None:
+            return []
         # The namespace is required inside Lucene as one exact token (ns_key, see kgmem.ids), so rows of
         # look-alike namespaces ("team" for "Team-A") never take the fetch limit; Cypher re-checks ns.
-        lucene = None if body is None else f"+ns_key:{ns_key(scope.ns)} +({body})"
+        lucene = f"+ns_key:{ns_key(scope.ns)} +({body})"
         n = scope.k * self.config.overfetch
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
-        return dict(index=self.config.keyword_index, query=lucene, ns=scope.ns, labels=scope.labels,
-                    session=scope.session, fetch=fetch, n=n)
-
-    @staticmethod
-    def parse(rows: list[dict[str, Any]]) -> list[Candidate]:
-        """The read's rows (best first) as candidates ranked from 1."""
-        return [
+        try:
+            result = yield Read("retrieval/keyword", dict(
+                index=self.config.keyword_index, query=lucene, ns=scope.ns,
+                labels=scope.labels, session=scope.session, fetch=fetch, n=n, payload=scope.payload,
+            ))
+        except neo4j.exceptions.ClientError as exc:
+            if _index_missing(exc):  # a broken install, not a bad query: say how to fix it
+                raise SearchIndexMissing(
+                    f"keyword_index: full-text index {self.config.keyword_index!r} is missing or not online — "
+                    "run `kgmem init` to apply the schema"
+                ) from exc
+            raise
+        cands = [
             Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
                       text=r.get("text") or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
                       explain={"bm25": float(r["score"])})
-            for i, r in enumerate(rows, start=1)
+            for i, r in enumerate(result[0]["rows"], start=1)
         ]
-
-    def index_error(self, exc: neo4j.exceptions.ClientError) -> SearchIndexMissing | None:
-        """A :class:`SearchIndexMissing` when ``exc`` says the full-text index is missing (a broken
-        install, not a bad query: it says how to fix it), else None."""
-        if not _index_missing(exc):
-            return None
-        err = SearchIndexMissing(
-            f"keyword_index: full-text index {self.config.keyword_index!r} is missing or not online — "
-            "run `kgmem init` to apply the schema")
-        err.__cause__ = exc
-        return err
+        lap(scope, "keyword", t0)
+        return cands
 
 
 def _index_missing(exc: neo4j.exceptions.ClientError) -> bool:

@@ -450,9 +450,8 @@ _Observe = Callable[[str, Scope, SearchConfig], Op["bqar.ShiftState | None"]]
 class _SessionGraphRAG(GraphRAGRetriever):
     """Graph RAG for a session search with shift detection. The query is folded into the session's
     centroid between the legs and the expansion read: after the vector leg has embedded the query
-    (so detection neither waits for nor delays the keyword leg: it overlaps the embedding, or runs in
-    the expansion's statement), and before the overlay is read, which it reaches as the session's
-    epoch (damping per shift)."""
+    (so detection neither waits for nor delays the keyword leg, which overlaps the embedding), and
+    before the overlay is read, which it reaches as the session's epoch (damping per shift)."""
 
     def __init__(self, hybrid: HybridRetriever, config: SearchConfig, sample: Callable[[float, float], float],
                  observe: _Observe, concepts: "ConceptExtractor | None" = None) -> None:
@@ -468,11 +467,11 @@ class _SessionGraphRAG(GraphRAGRetriever):
             self.state = yield from self._observe(query, scope, self.config)
         return self
 
-    def _expansion_scope(self, query: str, scope: Scope) -> Op[Scope]:
+    def _expand(self, fused, scope, query=""):  # noqa: ANN001, ANN202 - same signature as the base class
         yield from self.observed(query, scope)
         if self.state is not None:
             scope = replace(scope, overlay_epoch=self.state.shifts, overlay_damping=self.config.shift_damping)
-        return scope
+        return (yield from super()._expand(fused, scope, query))
 
 
 class Retrieval(RetrievalEngine):

@@ -7,13 +7,10 @@ stage costs one attribute test. Stages (docs/retrieval.md, "Latency by stage"):
 
 * ``embed`` — the query embedding (an LRU-cache hit when the query was seen before);
 * ``vector`` — the Chroma queries of the vector leg (every kind in scope);
-* ``keyword`` — the keyword leg's Neo4j round trip (full-text query), rows to candidates included,
-  when it runs as a leg (not in a Graph RAG search that reads no text first: there the expansion's
-  statement runs the full-text query, and ``expand`` holds both);
-* ``legs`` — wall time of the legs run before the expansion, run concurrently (≈ the slower leg);
+* ``keyword`` — the keyword leg's Neo4j round trip (full-text query), rows to candidates included;
+* ``legs`` — wall time of all legs, run concurrently (≈ the slower leg, not the sum);
 * ``fusion`` — reciprocal-rank fusion of the legs (before and after the expansion);
-* ``expand`` — the one Neo4j round trip that hydrates the fused head and walks the graph (and the
-  concept hop; or the keyword leg, fusion and expansion in one statement);
+* ``expand`` — the one Neo4j round trip that hydrates the fused head and walks the graph;
 * ``rank`` — neighbours to candidates, quality factors, slot interleaving, hits built;
 * ``total`` — the whole search as the engine saw it.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pytest
 
 from kgmem.retrieval.config import PRESETS
 from kgmem.retrieval.service import RetrievalEngine
@@ -26,34 +25,21 @@ NODES = {
 }
 
 
-def _rows(seeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"id": s["id"], "label": s["label"], "active": True, "expanded": [], **PROPS, **NODES[s["id"]]}
-            for s in seeds]
-
-
 class Graph:
-    """Answers the keyword, expansion and combined reads; records each read's parameters.
+    """Answers the keyword, expansion and concept-hop reads; records each read's parameters."""
 
-    ``retrieval/search_expand`` (keyword leg + fusion + expansion in one statement) is answered with
-    the head the statement would pick (the keyword hit m2 outranks the vector hit m1), or with
-    ``wrong_head`` (a statement that picked another head: the engine must read the expansion again)."""
-
-    def __init__(self, wrong_head: bool = False) -> None:
+    def __init__(self) -> None:
         self.reads: dict[str, dict[str, Any]] = {}
-        self.wrong_head = wrong_head
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         self.reads[name] = params
-        kw = {"id": "m2", "label": "Message", "score": 2.0}
         if name == "retrieval/keyword":
-            return [{"rows": [{**kw, **NODES["m2"]}] if params["payload"] else [kw]}]
+            full = [{"id": "m2", "label": "Message", "score": 2.0, **NODES["m2"]}]
+            return [{"rows": full if params["payload"] else [{"id": "m2", "label": "Message", "score": 2.0}]}]
         if name == "retrieval/expand":
-            return [{"rows": _rows(params["seeds"]), "hop": []}]
-        if name == "retrieval/search_expand":
-            order = ["m1", "m2"] if self.wrong_head else ["m2", *(p["id"] for p in params["pre"])]
-            seeds = [{"id": i, "label": "Message", "expand": n < params["expand"]} for n, i in enumerate(order)]
-            return [{"kw": [kw], "head": order, "expanded": order[: params["expand"]], "rows": _rows(seeds)}]
-        if name == "retrieval/session_state":
+            return [{"rows": [{"id": s["id"], "label": s["label"], "active": True, "expanded": [],
+                               **PROPS, **NODES[s["id"]]} for s in params["seeds"]]}]
+        if name in ("retrieval/concept_hop", "retrieval/session_state"):
             return []
         raise AssertionError(f"unexpected read {name}")
 
@@ -87,9 +73,8 @@ class Concepts:
         return []
 
 
-def search(query: str, preset: str = "balanced", session: str | None = None, wrong_head: bool = False,
-           **overrides: Any):
-    graph, vectors = Graph(wrong_head), Vectors()
+def search(query: str, preset: str = "balanced", session: str | None = None, **overrides: Any):
+    graph, vectors = Graph(), Vectors()
     engine = RetrievalEngine(concepts=Concepts())  # type: ignore[arg-type]
     cfg = PRESETS[preset].with_overrides(**overrides)
     io = SyncIO(graph, vectors, Embedder())
@@ -103,10 +88,7 @@ def search(query: str, preset: str = "balanced", session: str | None = None, wro
 def test_graph_rag_asks_the_legs_for_ids_and_scores_and_shows_what_it_hydrated() -> None:
     result, graph, vectors = search("What did Jon open?")
     assert vectors.payloads == [False]
-    # One statement runs the keyword leg, fuses and expands: no separate keyword or expansion read.
-    assert set(graph.reads) == {"retrieval/search_expand"}
-    assert graph.reads["retrieval/search_expand"]["pre"] == [
-        {"id": "m1", "label": "Message", "score": pytest.approx(0.3 / 11), "vrank": 1}]
+    assert graph.reads["retrieval/keyword"]["payload"] is False
     by_id = {h.id: h for h in result.hits}
     assert set(by_id) == {"m1", "m2"}
     for item_id, hit in by_id.items():
@@ -130,16 +112,8 @@ def test_the_concept_hop_keeps_the_payload_for_its_seeds() -> None:
 def test_a_session_search_reads_the_metadata_it_filters_turns_by() -> None:
     result, graph, vectors = search("What did Jon open?", session="s1")
     assert vectors.payloads == [True]
-    assert graph.reads["retrieval/search_expand"]["session"] == "s1"
+    assert graph.reads["retrieval/keyword"]["payload"] is False
     assert {h.id for h in result.hits} == {"m1", "m2"}
-
-
-def test_a_statement_that_picked_another_head_is_read_again_with_the_same_hits() -> None:
-    one_trip, graph, _ = search("What did Jon open?")
-    again, graph_again, _ = search("What did Jon open?", wrong_head=True)
-    assert "retrieval/expand" not in graph.reads
-    assert [s["id"] for s in graph_again.reads["retrieval/expand"]["seeds"] if s["expand"]] == ["m2"]
-    assert [(h.id, h.score, h.text) for h in again.hits] == [(h.id, h.score, h.text) for h in one_trip.hits]
 
 
 def test_strategies_without_hydration_keep_the_payload() -> None:

@@ -1,9 +1,11 @@
-// The concept hop (kgmem.retrieval.concept_hop) from one `seed` ({id, label}): through the concepts
-// it MENTIONS that at most $concept_max_df memories mention (specific ones: a name every turn carries
-// is not walked, which also bounds the fan-out), to the other memories that MENTION them — the
-// $concept_per_seed sharing the most specific concepts (Σ df^-$concept_alpha), each with the concepts
-// shared and the properties the ranking needs (`neighbours`). Concept lookups are index seeks
-// (MENTIONS from the seed node). Included by retrieval/expand.
+// The concept hop (kgmem.retrieval.concept_hop): from each seed, through the concepts it MENTIONS
+// that at most $max_df memories mention (specific ones: a name every turn carries is not walked,
+// which also bounds the fan-out), to the other memories that MENTION them. Per seed, the $per_seed
+// neighbours sharing the most specific concepts (Σ df^-alpha), each with the concepts shared and the
+// properties the ranking needs. Concept lookups are index seeks (MENTIONS from the seed node).
+// Params: ns, seeds [{id, label}], max_df, alpha, per_seed, labels (allowed result labels),
+//         session (null = any; restricts Message neighbours).
+UNWIND $seeds AS seed
 CALL (seed) {
   MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
   UNION ALL
@@ -15,15 +17,15 @@ CALL (seed) {
 }
 CALL (seed, s) {
   MATCH (s)-[:MENTIONS]->(c:Concept)
-  WHERE c.df >= 2 AND c.df <= $concept_max_df
+  WHERE c.df >= 2 AND c.df <= $max_df
   MATCH (c)<-[:MENTIONS]-(n)
   WHERE n <> s AND n.ns = $ns AND coalesce(n.is_active, true)
-  WITH n, collect({key: c.key, df: c.df}) AS shared, sum(toFloat(c.df) ^ (-$concept_alpha)) AS strength,
+  WITH n, collect({key: c.key, df: c.df}) AS shared, sum(toFloat(c.df) ^ (-$alpha)) AS strength,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix' END AS label
   WHERE label IN $labels AND ($session IS NULL OR label <> 'Message' OR n.session = $session)
   ORDER BY strength DESC, n.id
-  LIMIT $concept_per_seed
+  LIMIT $per_seed
   RETURN collect({
     id: n.id, label: label, shared: shared,
     text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
@@ -32,3 +34,4 @@ CALL (seed, s) {
     updated_at: n.updated_at, last_used: n.last_used
   }) AS neighbours
 }
+RETURN seed.id AS seed, neighbours
