@@ -178,6 +178,8 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("success", bool, True, K, "False if the fix did not work."),
         Param("tool", str, None, K, "The tool, when the error is given as a message.", mcp=False),
         Param("session", str, None, K, "The session the failure happened in."),
+        Param("occurrence", str, None, K, "The occurrence tool_result returned for the failure: "
+              "a repeat with the same fix counts once (omitted: counts each time)."),
         _ns(),
     ), "Record what fixed a failure (or did not). A recovery already observed in the session is "
        "named, not counted twice.", group="learning"),
@@ -187,6 +189,8 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("success", bool, kind=K, doc="Whether it worked."),
         Param("tool", str, None, K),
         Param("session", str, None, K),
+        Param("occurrence", str, None, K, "The occurrence tool_result returned for the failure: "
+              "a repeat with the same fix counts once (omitted: counts each time)."),
         _ns(),
     ), "Report the outcome of applying a suggested fix.", CLIENTS, group="learning"),
     Operation("correction", (

@@ -171,7 +171,7 @@ class KGMem:
 
     @keyword_only
     def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
-                session: str | None = None, ns: str | None = None) -> FixOutcome:
+                session: str | None = None, occurrence: str | None = None, ns: str | None = None) -> FixOutcome:
         """Record that ``fix`` resolved ``error`` (an Observation, error id, or message + ``tool``),
         or failed to (``success=False``); confidence moves by +boost / −penalty and successes
         propagate to similar errors carrying the same fix.
@@ -180,14 +180,25 @@ class KGMem:
         ``session``) and a later success there was already recorded as the observed fix, this
         confirms that recovery and gives its fix your description — no second Fix, no second
         success. Called while the failure is still open, it names the fix the next success
-        of the tool in that session will complete (counted once)."""
-        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session)
+        of the tool in that session will complete (counted once).
+
+        A judgement counts once: on an Observation (one recorded failure, ``Observation.occurrence``)
+        or with ``occurrence`` given, a repeat of the same fix — a retried call, from any process —
+        is a no-op that returns the current :class:`FixOutcome` with ``counted=False``; the first
+        outcome stands, a repeat with the opposite ``success`` changes nothing either. An error id
+        or message without ``occurrence`` counts each time."""
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session,
+                                     occurrence=occurrence)
 
     @keyword_only
     def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
-                    session: str | None = None, ns: str | None = None) -> FixOutcome:
-        """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one)."""
-        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session)
+                    session: str | None = None, occurrence: str | None = None, ns: str | None = None) -> FixOutcome:
+        """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one).
+
+        Counted once per (error occurrence, fix), like :meth:`resolve`: a repeat on the same
+        Observation (or ``occurrence``) returns the current :class:`FixOutcome`, ``counted=False``."""
+        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session,
+                                     occurrence=occurrence)
 
     def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
                    ns: str | None = None) -> FixOutcome | None:

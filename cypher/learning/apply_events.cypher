@@ -7,7 +7,8 @@
 // (the value the replayer read); it then moves the cursor to $upto. A replay that
 // already committed returns no rows and changes nothing.
 //
-// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), boost, penalty, lo, hi, initial, rate,
+// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []),
+//   judgements (judgement keys, usually []), call (a fresh id per call), boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category, template,
 //               example, count, first, last, open, params, concepts}]
 //             concepts / error_concepts / fix_concepts: concept rows of the pattern / fix description
@@ -37,6 +38,18 @@ WITH 1 AS one
 // below in this same transaction, and if any of them is already there (a re-run, or a retry
 // whose first commit went through) the statement returns no rows and changes nothing.
 WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done.id IN $marks }
+// A judgement counts once (resolve / fix_applied on one error occurrence with one fix,
+// kgmem/learning/judgement.py): $judgements are its keys, written as IngestedEvent marks. The MERGE
+// comes first — a plain write under the (ns, id) uniqueness constraint, so a retry racing from another
+// thread or process waits for the first to commit — and a mark this call ($call) did not create
+// means the outcome was already counted: the statement returns no rows and changes nothing.
+CALL () {
+  UNWIND $judgements AS key
+  MERGE (j:IngestedEvent {ns: $ns, id: key})
+    ON CREATE SET j.type = 'fix_judgement', j.source = 'resolve', j.call = $call, j.created_at = $now
+  RETURN count(CASE WHEN coalesce(j.call, '') <> $call THEN 1 END) AS repeats
+}
+WITH repeats WHERE repeats = 0
 
 CALL () {
   UNWIND $errors AS ev

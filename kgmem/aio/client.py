@@ -175,16 +175,19 @@ class AsyncKGMem:
 
     @keyword_only
     async def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
-                      session: str | None = None, ns: str | None = None) -> FixOutcome:
+                      session: str | None = None, occurrence: str | None = None,
+                      ns: str | None = None) -> FixOutcome:
         """See :meth:`kgmem.KGMem.resolve`."""
         return await self._run(self.learning.resolve_op(self._ns(ns), error, fix, success, tool=tool,
-                                                        session=session))
+                                                        session=session, occurrence=occurrence))
 
     @keyword_only
     async def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
-                          session: str | None = None, ns: str | None = None) -> FixOutcome:
+                          session: str | None = None, occurrence: str | None = None,
+                          ns: str | None = None) -> FixOutcome:
         """See :meth:`kgmem.KGMem.fix_applied`."""
-        return await self.resolve(error, fix, success=success, tool=tool, session=session, ns=ns)
+        return await self.resolve(error, fix, success=success, tool=tool, session=session,
+                                  occurrence=occurrence, ns=ns)
 
     async def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
                          ns: str | None = None) -> FixOutcome | None:

@@ -19,6 +19,7 @@ append-only spool and is replayed exactly once when Neo4j answers again. With
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -45,6 +46,7 @@ from kgmem.ids import node_id
 from kgmem.learning import matching
 from kgmem.learning.adjudication import Borderline, MatchAdjudicator
 from kgmem.learning.identity import fix_proves_identity, same_error
+from kgmem.learning.judgement import judgement_key, new_occurrence, occurrence_of
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
@@ -136,6 +138,14 @@ class LearningEngine:
         event = prepare(tool, params, error, session, ts, self.settings.error_max_chars)
         if event.message is None and event.session is None:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
+        observation = yield from self._record(ns, event)
+        if observation.ok:
+            return observation
+        # Made here, on the client, on every path (written, deferred, spooled): no round trip.
+        return dataclasses.replace(observation, occurrence=new_occurrence())
+
+    def _record(self, ns: str, event: Prepared) -> Op[Observation]:
+        """Write (or defer, or spool) one prepared event; its :class:`Observation`."""
         if event.message is not None and self._deferred is not None:
             deferred = yield from self._defer(ns, event)
             if deferred is not None:
@@ -187,8 +197,14 @@ class LearningEngine:
 
     def resolve(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
                 tool: str | None = None, source: str = "explicit", session: str | None = None,
-                recovery: bool = True) -> FixOutcome:
+                recovery: bool = True, occurrence: str | None = None) -> FixOutcome:
         """Record that ``fix`` was applied to ``error`` and worked (or not).
+
+        One judgement per (error occurrence, fix): with an occurrence (``occurrence``, else the
+        Observation's) a repeat of this fix on it — a retried call, from any process — is a no-op
+        returning the edge as it stands (``FixOutcome.counted`` false); the first outcome stands,
+        a repeat with the opposite ``success`` changes nothing either. An error id or message
+        without ``occurrence`` counts each time.
 
         ``error`` is an :class:`Observation`, an error id, or an error message (then
         ``tool`` is required). With a session (the Observation's, or ``session``) one
@@ -198,16 +214,17 @@ class LearningEngine:
         recovery). Raises :class:`BackendUnavailable` if Neo4j is down.
         """
         return run(self.resolve_op(ns, error, fix, success, tool=tool, source=source, session=session,
-                                   recovery=recovery), self.io)
+                                   recovery=recovery, occurrence=occurrence), self.io)
 
     def resolve_op(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
                    tool: str | None = None, source: str = "explicit", session: str | None = None,
-                   recovery: bool = True) -> Op[FixOutcome]:
+                   recovery: bool = True, occurrence: str | None = None) -> Op[FixOutcome]:
         """:meth:`resolve` as an operation (kgmem.runner)."""
         if not isinstance(fix, str) or not fix.strip():
             raise ValidationError("fix: must be a non-empty string")
         if not isinstance(success, bool):
             raise ValidationError("success: must be true or false")
+        occurrence = occurrence_of(error, occurrence)
         if isinstance(error, Observation) and session is None and recovery:
             session = error.session
         yield from self._flush_deferred()  # the recovery state read below must see every occurrence
@@ -221,7 +238,11 @@ class LearningEngine:
         state = yield from self._recovery_state(ns, info["id"], session)
         outcomes, retracts, recoveries = plan_resolve(outcome, *state)
         params = yield from self._params(ns, [], outcomes, [], retracts=retracts, recoveries=recoveries)
+        if occurrence is not None:
+            params["judgements"] = [judgement_key(ns, occurrence, info["id"], outcome["fix_id"])]
         rows = yield Write("learning/apply_events", params)
+        if not rows:  # a judgement already counted: nothing was written
+            return (yield from self._current_outcome(ns, info["id"], outcome["fix_id"]))
         resolved = rows[0]["resolved"]
         try:
             yield from self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
@@ -233,6 +254,16 @@ class LearningEngine:
         row = resolved[0]
         return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
                           int(row["successes"]), int(row["failures"]), int(row["propagated"]))
+
+    def _current_outcome(self, ns: str, error_id: str, fix: str) -> Op[FixOutcome]:
+        """The error→fix edge as it stands (the answer to a repeated judgement)."""
+        rows = yield Read("learning/fix_outcome", {"ns": ns, "error_id": error_id, "fix_id": fix})
+        if not rows:  # the first judgement's edge was removed since (a renamed recovery): nothing to count
+            raise ErrorNotFound(f"fix: {fix!r} is no longer recorded on error {error_id!r}; "
+                                "this outcome was already counted")
+        row = rows[0]
+        return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
+                          int(row["successes"]), int(row["failures"]), 0, counted=False)
 
     def _recovery_state(self, ns: str, error_id: str,
                         session: str | None) -> Op[tuple[dict[str, Any] | None, str | None]]:
@@ -507,7 +538,8 @@ class LearningEngine:
         # Whether a success of the fix may prove two linked errors one (a retry proves nothing; unnamed: no).
         outcomes = [{**o, "proves": fix_proves_identity(o.get("description") or "")} for o in outcomes]
         return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
-                "marks": marks or [], "errors": errors, "outcomes": outcomes, "closes": closes,
+                "marks": marks or [], "judgements": [], "call": new_occurrence(),  # call: whose judgement marks
+                "errors": errors, "outcomes": outcomes, "closes": closes,
                 "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
 
     def _with_concepts(self, ns: str, errors: list, outcomes: list) -> tuple[list, list]:

@@ -74,6 +74,11 @@ class Observation:
 
     ``spooled`` is true when Neo4j was unreachable: the event is safe in the spool and
     will be counted when it is replayed; ``fixes`` is then empty.
+
+    ``occurrence`` (a failure only): the id of this one failure, made when it was recorded. A fix
+    outcome is one judgement per (occurrence, fix): ``fix_applied`` / ``resolve`` on this
+    observation with the same fix count once, however often they are retried (docs/learning.md,
+    "Fixes and confidence"). ``None`` for a success.
     """
 
     id: str
@@ -88,6 +93,7 @@ class Observation:
     session: str | None = None
     fix_id: str | None = None
     failed_fixes: tuple[FailedFix, ...] = ()
+    occurrence: str | None = None
 
     @property
     def error_id(self) -> str | None:
@@ -127,7 +133,11 @@ class ToolEvent:
 
 @dataclass(frozen=True)
 class FixOutcome:
-    """The state of one error→fix edge after :meth:`resolve` / :meth:`fix_applied`."""
+    """The state of one error→fix edge after :meth:`resolve` / :meth:`fix_applied`.
+
+    ``counted`` is false when the call repeated a judgement already counted (the same fix on the
+    same error occurrence): nothing changed and this is the edge as it stands (``propagated`` 0).
+    """
 
     error_id: str
     fix_id: str
@@ -136,6 +146,7 @@ class FixOutcome:
     successes: int
     failures: int
     propagated: int
+    counted: bool = True
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,10 @@ def test_a_repeat_is_durable_on_return_and_counted_once_after_the_flush(
         assert _deferred_lines(mem.settings.spool_dir) == 0  # applied: the segment was deleted
         mem.flush()
         assert mem.replay_spool() == 0 and _occurrences(driver, ns) == {first.pattern: 3}  # exactly once
+        # a deferred repeat is an occurrence of its own: a fix reported on it counts, once
+        assert len({first.occurrence, *(o.occurrence for o in repeats)}) == 3 and repeats[0].occurrence
+        outs = [mem.fix_applied(repeats[0], "raise the timeout to 30 s", success=True) for _ in range(2)]
+        assert [(o.successes, o.counted) for o in outs] == [(2, True), (2, False)]
     assert Spool(tmp_path / "home" / "spool").stats() == {"pending": 0, "spooled": 0, "replayed": 0, "dropped": 0,
                                                           "quarantined": 0}
 

@@ -39,7 +39,7 @@ def _borrowed_twin(mem: KGMem):
     """The look-alike resolved (twice) and the twin's first occurrence, which borrows its fix."""
     typo = mem.tool_result("npm", {"pkg": "lodahs"}, error=TYPO, session="s1")
     mem.resolve(typo, SPELLING)
-    mem.resolve(typo, SPELLING, session="s2")
+    mem.resolve(typo.id, SPELLING, session="s2")  # by id: a second report (one Observation counts once)
     twin = mem.tool_result("npm", {"pkg": "@acme/ui"}, error=PRIVATE, session="s3")
     assert twin.id != typo.id
     [borrowed] = [f for f in twin.fixes if f.description == SPELLING]  # the wrong fix matching hands over
@@ -115,7 +115,7 @@ def test_a_failed_fix_comes_back_once_it_succeeds(mem: KGMem, driver, ns: str) -
     mem.fix_applied(twin, borrowed.description, success=False)
     assert SPELLING not in _descriptions(mem.tool_result("npm", {}, error=PRIVATE))
 
-    mem.fix_applied(twin, borrowed.description, success=True)  # it did work, after all
+    mem.fix_applied(twin.id, borrowed.description, success=True, session=twin.session)  # it did work, after all
     back = mem.tool_result("npm", {}, error=PRIVATE)
     [fix] = [f for f in back.fixes if f.description == SPELLING]
     assert fix.kind == "direct" and fix.confidence == pytest.approx(after_outcomes([False, True], rules))
@@ -129,7 +129,8 @@ def test_a_failed_fix_comes_back_once_it_succeeds(mem: KGMem, driver, ns: str) -
 def test_a_failure_of_a_fix_that_worked_here_contradicts_nothing(mem: KGMem, driver, ns: str) -> None:
     typo, twin, borrowed = _borrowed_twin(mem)
     mem.fix_applied(twin, borrowed.description, success=True)
-    mem.fix_applied(twin, borrowed.description, success=False)  # flaky, but it has worked here
+    # flaky, but it has worked here (by id: another report, not a repeat of the Observation's judgement)
+    mem.fix_applied(twin.id, borrowed.description, success=False, session=twin.session)
     link = _link(driver, ns, twin.id, typo.id)
     assert link.get("contradicted", 0) == 0 and link["confirmed"] == 1
     again = mem.tool_result("npm", {}, error=PRIVATE)

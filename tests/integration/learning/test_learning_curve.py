@@ -63,7 +63,7 @@ def test_fix_is_learnt_suggested_auto_applied_borrowed_and_dropped(mem: KGMem, d
 
     # 6. The fix fails twice: its confidence drops below auto-apply and stays clamped.
     mem.fix_applied(third, fix.description, success=False)
-    out = mem.fix_applied(third, fix.description, success=False)
+    out = mem.fix_applied(third.id, fix.description, success=False, session=third.session)  # by id: counts again
     assert out.confidence == pytest.approx(after_outcomes([True, True, False, False], rules))
     again = mem.tool_result("psql", {"host": "db1", "port": 5432},
                             error=PG_REFUSED.format(host="db1", ip="10.0.0.5", port=5432), session="e")
@@ -87,7 +87,7 @@ def test_success_propagates_to_similar_errors_with_the_same_fix(mem: KGMem, driv
     mem.resolve(b, fix, success=True)  # the fix is known on b ...
     fix_id = mem.resolve(a, fix, success=True).fix_id  # ... and on a
     before = _edge(driver, ns, b.id, fix_id)["confidence"]
-    after_a = mem.resolve(a, fix, success=True)  # another success on a propagates to b
+    after_a = mem.resolve(a.id, fix, success=True)  # another success on a (by id: counts) propagates to b
     assert after_a.propagated == 1
     after_b = _edge(driver, ns, b.id, after_a.fix_id)["confidence"]
     assert after_b == pytest.approx(propagated(before, score, rules))
@@ -97,7 +97,7 @@ def test_user_correction_outranks_learnt_fixes(mem: KGMem, ns: str) -> None:
     err = "fatal: not a git repository (or any of the parent directories): .git"
     obs = mem.tool_result("git", {"cwd": "/tmp/x"}, error=err, session="s")
     for _ in range(4):
-        mem.resolve(obs, "git: set cwd=/work/repo (was /tmp/x)", success=True)
+        mem.resolve(obs.id, "git: set cwd=/work/repo (was /tmp/x)", success=True, session=obs.session)  # by id: each counts
     mem.correction("Run git commands from the repository root; use `git -C <repo>`", error=obs)
     again = mem.tool_result("git", {"cwd": "/tmp/y"}, error=err, session="t")
     assert again.fixes[0].source == "user" and again.fixes[0].auto_apply

@@ -73,9 +73,8 @@ def test_a_failure_refutes_the_link_for_good(mem: KGMem, driver, ns: str) -> Non
     link = _link(driver, ns, twin.id, typo.id)
     assert (link["contradicted"], link["confirmed"], link["proven_by_outcome"]) == (1, 1, 1)
     # ... yet nothing borrowed over it acts any more: the failure refuted it.
-    mem.resolve(typo, "clear the npm cache")
-    mem.resolve(typo, "clear the npm cache")
-    mem.resolve(typo, "clear the npm cache")
+    for _ in range(3):  # by id: three reports (one Observation's would count once)
+        mem.resolve(typo.id, "clear the npm cache")
     later = mem.tool_result("npm", {"pkg": "@acme/ui"}, error=PRIVATE)
     cache = _fix(later, "clear the npm cache")
     assert cache is not None and cache.kind == "similar" and cache.confidence < 1.0

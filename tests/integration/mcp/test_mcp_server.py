@@ -68,6 +68,10 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     bad = await client.call_tool("resolve", {"error_id": "0" * 32, "fix": "x"})
     not_an_id = await client.call_tool("resolve", {"error_id": "psql refused", "fix": "x"})
     invalid = await client.call_tool("search", {"query": "x", "k": 0})
+    # a retried report of one fix on one failure (its occurrence) counts once
+    report = {"error_id": again["id"], "fix": "use the pgbouncer port 6432", "occurrence": again["occurrence"]}
+    reported, re_reported = await _call(client, "resolve", **report), await _call(client, "resolve", **report)
+    seen["resolve_counted"] = [(r["counted"], r["successes"]) for r in (reported, re_reported)]
     await _call(client, "end_session", session="m1")
     seen.update(failed=failed, ok=ok, named=named, again=again, found=found, ctx=ctx, items=items, rows=rows,
                 bad=bad, invalid=invalid, sctx=sctx, cited=cited, no_render=no_render, unknown_query=unknown_query,
@@ -97,6 +101,7 @@ def _check(seen: dict[str, Any]) -> None:
     assert seen["json_error"]["ok"] is False and seen["json_error"]["id"]
     assert seen["unknown_query"].is_error and "UnknownQuery" in seen["unknown_query"].content[0].text
     assert seen["feedback_counted"] == (True, False)  # a retried feedback call counts once
+    assert seen["resolve_counted"] == [(True, 2), (False, 2)]  # a retried resolve on one occurrence too
     assert seen["invalid"].is_error  # k=0 violates the schema (ge=1)
 
 
