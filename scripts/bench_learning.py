@@ -453,9 +453,11 @@ def propagation(args: argparse.Namespace) -> dict:
                 eid = f"bench-{rng.randrange(args.patterns)}"
                 outcome = {"error_id": eid, "tool": "bench", "pattern": "", "signature": "", "keys": "",
                            "category": "general", "fix_id": "bench-fix", "description": "bench: retry",
-                           "source": "observed", "success": True, "at": now_iso()}
+                           "source": "observed", "success": True, "at": now_iso(), "template": "",
+                           "proves": False, "error_concepts": [], "fix_concepts": []}
                 params = {"ns": ns, "now": now_iso(), "segment": None, "expected": -1, "upto": -1, "errors": [],
-                          "outcomes": [outcome], "closes": [], **rules}
+                          "outcomes": [outcome], "closes": [], "marks": [], "judgements": [], "call": "bench",
+                          "retracts": [], "recoveries": [], **rules}
                 t1 = time.perf_counter()
                 row = mem.graph.write("learning/apply_events", **params)[0]["resolved"][0]
                 if i >= 20:
