@@ -38,11 +38,11 @@ def bound(driver, base_settings):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def errors_and_fixes(mem):  # type: ignore[no-untyped-def]
     """A namespace written through the public API: two errors (3 and 2 occurrences), fixes with outcomes."""
-    timeout = [mem.tool_result("bash", {"cmd": "make"}, error=TIMEOUT, session=f"s{i}") for i in range(3)][0]
+    timeouts = [mem.tool_result("bash", {"cmd": "make"}, error=TIMEOUT, session=f"s{i}") for i in range(3)]
     perm = [mem.tool_result("http", {"url": "/out"}, error=PERM, session="s1") for _ in range(2)][0]
-    for success in (True, True, False):
+    for timeout, success in zip(timeouts, (True, True, False)):  # one outcome per occurrence: each counts
         mem.resolve(timeout, "raise the timeout to 120 s", success=success)
-    mem.resolve(timeout, "retry once", success=False)
+    mem.resolve(timeouts[0], "retry once", success=False)
     mem.resolve(perm, "write to /tmp instead", success=True)
     mem.turn(session="s1", role="user", text="why does make keep timing out?", ref="t1")
     mem.turn(session="s1", role="assistant", text="the build exceeds 30 seconds", ref="t2")

@@ -11,8 +11,8 @@ def rows(mem, name, **params):  # type: ignore[no-untyped-def]
 def test_fix_statistics_from_the_learning_engine(mem) -> None:
     obs = mem.tool_result("git", {"cmd": "push"}, error="fatal: remote rejected the push (hook declined)", session="w1")
     mem.tool_result("git", {"cmd": "push"}, error="fatal: remote rejected the push (hook declined)", session="w2")
-    for success in (True, True, True, False):
-        mem.resolve(obs, "pull --rebase before pushing", success=success)
+    for success in (True, True, True, False):  # by error id: no occurrence, so each report counts
+        mem.resolve(obs.id, "pull --rebase before pushing", success=success, session="w1")
     fixes = {r["fix"]: r for r in rows(mem, "fix_effectiveness")}
     fix = fixes["pull --rebase before pushing"]
     assert (fix["errors"], fix["successes"], fix["failures"], fix["success_rate"]) == (1, 3, 1, 0.75)
