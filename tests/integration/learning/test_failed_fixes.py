@@ -9,19 +9,11 @@ import pytest
 from kgmem import KGMem
 from kgmem.learning.confidence import ConfidenceRules, after_outcomes
 
-from near_twins import PRIVATE, SPELLING, TYPO  # type: ignore[import-not-found]
+from near_twins import PRIVATE, SPELLING, TYPO, similar_link  # type: ignore[import-not-found]
 
 # A true variant: the same Postgres error behind a docker-compose prefix, another user.
 PG = 'FATAL:  password authentication failed for user "nfldb"'
 PG_WRAPPED = 'db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password authentication failed for user "postgres"'
-
-
-def _link(driver, ns: str, a: str, b: str) -> dict:
-    records, _, _ = driver.execute_query(
-        "MATCH (:ErrorPattern {ns: $ns, id: $a})-[s:SIMILAR_TO]-(:ErrorPattern {ns: $ns, id: $b}) RETURN s {.*} AS s",
-        ns=ns, a=a, b=b)
-    assert len(records) == 1, records
-    return records[0]["s"]
 
 
 def _edge(driver, ns: str, error_id: str, fix_id: str) -> dict:
@@ -51,11 +43,11 @@ def test_a_failed_borrowed_fix_is_not_offered_again_and_the_link_stops_lending(m
                                                                                 ns: str) -> None:
     rules = ConfidenceRules.from_settings(mem.settings.learning)
     typo, twin, borrowed = _borrowed_twin(mem)
-    score = _link(driver, ns, twin.id, typo.id)["score"]
+    score = similar_link(driver, ns, twin.id, typo.id)["score"]
 
     out = mem.fix_applied(twin, borrowed.description, success=False)
     assert (out.successes, out.failures) == (0, 1)
-    link = _link(driver, ns, twin.id, typo.id)
+    link = similar_link(driver, ns, twin.id, typo.id)
     assert link["contradicted"] == 1 and link.get("confirmed", 0) == 0 and link["rejected_at"]
 
     # The next occurrence of the twin: the failed fix is not offered (directly or borrowed) but listed.
@@ -77,7 +69,7 @@ def test_a_failed_borrowed_fix_is_not_offered_again_and_the_link_stops_lending(m
     # Re-linking the pair (a re-index) neither resurrects nor re-scores the contradicted link.
     driver.execute_query("MATCH (e:ErrorPattern {ns: $ns, id: $id}) SET e.vector_pending = true", ns=ns, id=twin.id)
     assert mem.index_errors() == 1
-    relinked = _link(driver, ns, twin.id, typo.id)
+    relinked = similar_link(driver, ns, twin.id, typo.id)
     assert relinked["contradicted"] == 1 and relinked["score"] == score
     assert mem.tool_result("npm", {}, error=PRIVATE).fixes == ()
 
@@ -94,7 +86,7 @@ def test_a_borrowed_fix_that_works_keeps_coming_back_with_rising_confidence(mem:
     assert borrowed.kind == "similar"
 
     mem.fix_applied(variant, borrowed.description, success=True)
-    link = _link(driver, ns, variant.id, first.id)
+    link = similar_link(driver, ns, variant.id, first.id)
     assert link["confirmed"] == 1 and link.get("contradicted", 0) == 0
     second = mem.tool_result("psql", {}, error=PG_WRAPPED, session="s3")
     assert second.fixes[0].description == "set PGPASSWORD" and second.fixes[0].kind == "direct"
@@ -102,7 +94,7 @@ def test_a_borrowed_fix_that_works_keeps_coming_back_with_rising_confidence(mem:
     mem.fix_applied(second, "set PGPASSWORD", success=True)
     third = mem.tool_result("psql", {}, error=PG_WRAPPED, session="s4")
     assert third.fixes[0].confidence == pytest.approx(after_outcomes([True, True], rules)) and third.fixes[0].auto_apply
-    assert _link(driver, ns, variant.id, first.id)["confirmed"] == 1  # one confirmation per fix, not per success
+    assert similar_link(driver, ns, variant.id, first.id)["confirmed"] == 1  # one confirmation per fix, not per success
 
     # A confirmed link keeps lending: a new fix of the first error reaches the variant.
     mem.resolve(first, "use the .pgpass file", session="s5")
@@ -120,7 +112,7 @@ def test_a_failed_fix_comes_back_once_it_succeeds(mem: KGMem, driver, ns: str) -
     [fix] = [f for f in back.fixes if f.description == SPELLING]
     assert fix.kind == "direct" and fix.confidence == pytest.approx(after_outcomes([False, True], rules))
     assert back.failed_fixes == ()
-    link = _link(driver, ns, twin.id, typo.id)
+    link = similar_link(driver, ns, twin.id, typo.id)
     assert (link["contradicted"], link["confirmed"]) == (1, 1)  # even: the link lends again
     mem.resolve(typo, "clear the npm cache", session="s9")
     assert "clear the npm cache" in _descriptions(mem.tool_result("npm", {}, error=PRIVATE))
@@ -131,7 +123,7 @@ def test_a_failure_of_a_fix_that_worked_here_contradicts_nothing(mem: KGMem, dri
     mem.fix_applied(twin, borrowed.description, success=True)
     # flaky, but it has worked here (by id: another report, not a repeat of the Observation's judgement)
     mem.fix_applied(twin.id, borrowed.description, success=False, session=twin.session)
-    link = _link(driver, ns, twin.id, typo.id)
+    link = similar_link(driver, ns, twin.id, typo.id)
     assert link.get("contradicted", 0) == 0 and link["confirmed"] == 1
     again = mem.tool_result("npm", {}, error=PRIVATE)
     assert SPELLING in _descriptions(again) and again.failed_fixes == ()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kgmem import KGMem
 
-from near_twins import PRIVATE, SPELLING, TYPO  # type: ignore[import-not-found]
+from near_twins import PRIVATE, SPELLING, TYPO, similar_link  # type: ignore[import-not-found]
 
 # One nginx error (an upstream host compose has not started) as two reports: the second drops the
 # compose line "nginx exited with code 1", so their core templates differ and the text proves nothing.
@@ -18,14 +18,6 @@ NGINX_AGAIN = ('2024/06/22 16:54:59 [emerg] 1#1: host not found in upstream "pip
                '/etc/nginx/conf.d/pipedfrontend.conf:2\nnginx: [emerg] host not found in upstream '
                '"pipedfrontend:80" in /etc/nginx/conf.d/pipedfrontend.conf:2')
 START_UPSTREAM = "start the upstream service before nginx (depends_on)"
-
-
-def _link(driver, ns: str, a: str, b: str) -> dict:
-    records, _, _ = driver.execute_query(
-        "MATCH (:ErrorPattern {ns: $ns, id: $a})-[s:SIMILAR_TO]-(:ErrorPattern {ns: $ns, id: $b}) RETURN s {.*} AS s",
-        ns=ns, a=a, b=b)
-    assert len(records) == 1, records
-    return records[0]["s"]
 
 
 def _fix(obs, description: str):
@@ -41,10 +33,10 @@ def test_a_borrowed_fix_that_worked_proves_the_link_and_acts_next_time(mem: KGMe
     borrowed = _fix(variant, START_UPSTREAM)
     assert borrowed is not None and borrowed.kind == "similar" and borrowed.borrowed_from == first.id
     assert not borrowed.auto_apply and not borrowed.identity and borrowed.proof is None  # text: no proof
-    assert _link(driver, ns, variant.id, first.id)["identity"] is False
+    assert similar_link(driver, ns, variant.id, first.id)["identity"] is False
 
     mem.fix_applied(variant, START_UPSTREAM, success=True)
-    link = _link(driver, ns, variant.id, first.id)
+    link = similar_link(driver, ns, variant.id, first.id)
     assert link["proven_by_outcome"] == 1 and link["confirmed"] == 1 and link.get("contradicted", 0) == 0
     assert link["identity"] is False  # the text's verdict stays as it was; the outcome is recorded beside it
 
@@ -56,7 +48,7 @@ def test_a_borrowed_fix_that_worked_proves_the_link_and_acts_next_time(mem: KGMe
     assert acted.match_score is not None and acted.match_score < 1.0  # the evidence: not the text
 
     mem.fix_applied(again, START_UPSTREAM, success=True)  # another success (or a retried report) ...
-    assert _link(driver, ns, variant.id, first.id)["proven_by_outcome"] == 1  # ... proves nothing more
+    assert similar_link(driver, ns, variant.id, first.id)["proven_by_outcome"] == 1  # ... proves nothing more
 
 
 def test_a_failure_refutes_the_link_for_good(mem: KGMem, driver, ns: str) -> None:
@@ -70,7 +62,7 @@ def test_a_failure_refutes_the_link_for_good(mem: KGMem, driver, ns: str) -> Non
     # Later both errors share a fix that worked (the link lends again: confirmed = contradicted) ...
     mem.resolve(typo, "npm login to the registry")
     mem.resolve(twin, "npm login to the registry")
-    link = _link(driver, ns, twin.id, typo.id)
+    link = similar_link(driver, ns, twin.id, typo.id)
     assert (link["contradicted"], link["confirmed"], link["proven_by_outcome"]) == (1, 1, 1)
     # ... yet nothing borrowed over it acts any more: the failure refuted it.
     for _ in range(3):  # by id: three reports (one Observation's would count once)
@@ -88,7 +80,7 @@ def test_a_plain_retry_that_worked_on_both_proves_nothing(mem: KGMem, driver, ns
     retry = [f for f in variant.fixes if f.description.endswith("retry with the same parameters")]
     assert retry and retry[0].kind == "similar"
     mem.tool_result("nginx", {"conf": "b"}, session="s2")  # ... and it worked here too
-    link = _link(driver, ns, variant.id, first.id)
+    link = similar_link(driver, ns, variant.id, first.id)
     assert link["confirmed"] == 1 and link.get("proven_by_outcome", 0) == 0
 
     mem.correction(START_UPSTREAM, error=first)
