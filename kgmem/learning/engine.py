@@ -251,9 +251,7 @@ class LearningEngine:
             if self.settings.strict:
                 raise
             log.warning("vector indexing of a new fix failed (repaired later): %s", exc)
-        row = resolved[0]
-        return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
-                          int(row["successes"]), int(row["failures"]), int(row["propagated"]))
+        return _fix_outcome(resolved[0], int(resolved[0]["propagated"]))
 
     def _current_outcome(self, ns: str, error_id: str, fix: str) -> Op[FixOutcome]:
         """The error→fix edge as it stands (the answer to a repeated judgement)."""
@@ -261,9 +259,7 @@ class LearningEngine:
         if not rows:  # the first judgement's edge was removed since (a renamed recovery): nothing to count
             raise ErrorNotFound(f"fix: {fix!r} is no longer recorded on error {error_id!r}; "
                                 "this outcome was already counted")
-        row = rows[0]
-        return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
-                          int(row["successes"]), int(row["failures"]), 0, counted=False)
+        return _fix_outcome(rows[0], 0, counted=False)
 
     def _recovery_state(self, ns: str, error_id: str,
                         session: str | None) -> Op[tuple[dict[str, Any] | None, str | None]]:
@@ -701,3 +697,9 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_cha
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")
+
+
+def _fix_outcome(row: Mapping[str, Any], propagated: int, *, counted: bool = True) -> FixOutcome:
+    """A :class:`FixOutcome` from an error→fix edge row of ``learning/apply_events`` or ``learning/fix_outcome``."""
+    return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
+                      int(row["successes"]), int(row["failures"]), propagated, counted=counted)
