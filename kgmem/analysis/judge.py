@@ -5,18 +5,23 @@ the two contents comes from the embedding model). The rules, in order — the fi
 decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
-2. ``denied``: the new one says "X, not Y" (or "instead of Y") and Y is what the old one says.
+2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
+   X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
-   "still hasn't arrived"), the other that it is done ("already decided", "finished"), and
-   they share half their words.
+   "still hasn't arrived", "trying to decide", "thinking of", "meaning to"), the other that it is
+   done ("already decided", "finished"), and they share half their words.
 5. ``negation``: one is negated ("not", "never", "no longer", "stopping", "except", "decided
-   against", "hate", "failed" …) and the other is not, and they say the same thing otherwise
-   (their content words overlap by half, or the negated one denies part of the other: "no
-   stress" / "stress and grief"). Negations count in pairs: "never miss" is "always go", "must
-   not take longer than 10" is "stay under 10" ("under" is a bound only before a number). "Not
-   … often" is the frequency "rarely", and "not … yet" is "still", not a negation.
+   against", "hate", "failed", and ending a thing in any form: "skipping", "dropped the plan",
+   "given up on", "cancelled", "banned" …) and the other is not, and they say the same thing
+   otherwise: the negated one denies all of what it says of the other ("no stress" / "stress and
+   grief"), or a negated clause shares half its words with a clause of the other — a negation
+   speaks of its own clause ("I want to try the local dishes, but I can't handle much spice"
+   denies nothing about the dishes). Negations count in pairs: "never miss" is "always go", "must
+   not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
+   "Not … often" is the frequency "rarely", "not … yet" is "still", not a negation, and "X-free"
+   is "no X".
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
@@ -24,17 +29,24 @@ decides, and its name is the verdict's ``reason``:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights"; an acronym is its
    spelled-out words) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
-   "two years", "February 10th" / "March 3rd") — one value replaced another.
+   "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
+   another with other words changed on one side only (a hedge or a clause: "I think I can give
+   3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
+   ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("14 days" / "two weeks" is not
+   another number) and not naming the subject ("the staging database / API listens on …").
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
-   dark/light, weekly/monthly, long/short — beside which one side may add detail), or, when both
+   dark/light, weekly/monthly, long/short, low/high, summer/winter, budget/mid-range/luxury,
+   remote/onsite, beginner/advanced — beside which one side may add detail), or, when both
    carry triples, the same subject and predicate with objects that share no word ("is" + "written
    in Rust" is the slot "is written in"). Not for predicates that hold many values at once
    ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
-   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``); not when the new
+   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``) — a correction
+   that names another value than the old one contradicts it ("No, the repo is MIT licensed." /
+   "The repo's license is Apache 2.0."); not when the new
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9).
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
@@ -45,6 +57,11 @@ decides, and its name is the verdict's ``reason``:
     than shared ones) — a paraphrase, when the cosine is at least ``detail_cosine``.
 11. ``close_wording``: cosine ≥ ``paraphrase_cosine`` and no conflict found — a paraphrase.
 12. otherwise ``different``: two facts that can both be true.
+
+When no rule finds a contradiction between two statements of which one has several clauses
+("…; …", "… but …", "…, which …"), rules 2–9 run on each pair of clauses (the same cosine): a
+conflict with one clause is a contradiction, its reason suffixed ``_in_clause`` ("I love new cities,
+but I have a low budget" / "I have a high budget").
 
 This follows how Graphiti invalidates an edge only on an explicit conflict between facts and
 how Mem0 sorts a new memory into ADD / UPDATE / NOOP against its neighbours: similarity finds
@@ -113,7 +130,12 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bnot\b((?:\s+(?!not\b)[a-z]+){0,3}?)\s+(?:very\s+|that\s+)?often\b", r"\1 rarely"),
     # a stance against something is its negation ("I've decided against the Pinot")
     (r"\b(decided?|voted?|i|we|am|are|is)\s+against\b", r"\1 not"),
-    (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),  # "took up running" = "started running"
+    (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
+    (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
+    (r"\b([a-z]+)-free\b", r"no \1"),
+    (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
+    (r"\b([a-z]+)-(\d+(?:\.\d+)+)\b", r"\1 \2"),  # "Apache-2.0" = "Apache 2.0"  # "jargon-free" = "no jargon"
+    (r"\b(?:going|gonna|tend|tends|tended)\s+to\b|\bgonna\b", ""),  # "I'm going to stop …" = "I'll stop …"  # "took up running" = "started running"
     # one spelling per clock time: "2 am" = "02:00" = "2"; "6 pm" = "18"; "6:30 am" = "6:30"
     (r"\b0?(\d{1,2})(?::00)?\s*(?:a\.m\.|am)(?![a-z])", r"\1"),
     (r"\b0?(\d{1,2})(:[0-5]\d)?\s*(?:p\.m\.|pm)(?![a-z])",
@@ -145,7 +167,7 @@ user users team s is are was were be been being am do does did done have has had
 should can could may might must to of in on at for with by from into onto about as than then so and or but
 if there here what which who whom whose when where how all any some each every both own same such very
 really just also actually now currently lately still usually typically normally generally always
-around roughly approximately nearly almost please kind sort quite pretty too much many more most lot lots
+around roughly approximately nearly almost probably maybe perhaps please kind sort quite pretty too much many more most lot lots
 least only something
 using use used uses get gets got getting make makes made thing things way ve ll re m d t one
 dollars dollar usd euros euro eur pounds pound gbp bucks
@@ -153,11 +175,16 @@ dollars dollar usd euros euro eur pounds pound gbp bucks
 # Stance words: "like", "love", "prefer"… say the same thing for our purpose; "hate" says the opposite.
 _POSITIVE = frozenset("like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred "
                       "fond favourite favorite want wants".split())
-_NEGATIVE = frozenset("hate hates hated dislike dislikes disliked avoid avoids avoided miss misses missed skip skips "
-                      "skipped forget forgets forgot fail fails failed".split())  # "never miss" = "always go"
+# Compared by stem, so every form counts ("skipping", "cancelled"); ending or dropping a thing denies it
+# ("we dropped the plan to …", "the switch is cancelled", "deploys on Tuesday are banned").
+_NEGATIVE = frozenset(_STEMMER.stemWord(w) for w in (
+    "hate dislike avoid miss skip forget forgot fail "  # "never miss" = "always go"
+    "drop dropped cancel cancelled canceled abandon scrap scrapped ditch ditched ban banned shelve "
+    "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
+    "retire retired").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 _BELOW = frozenset("under below less fewer shorter within".split())
-_NEGATION = frozenset("not no never without except stop stops stopped stopping quit quits quitting anymore nobody "
+_NEGATION = frozenset("not no never without cannot unable except stop stops stopped stopping quit quits quitting anymore nobody "
                       "nothing none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
@@ -182,6 +209,15 @@ _EXCLUSIVE_SETS = (
     "often frequently regularly|rarely seldom", "real actual|mock mocked fake stub stubbed",
     "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown", "free|paid",
     "good well great excellent positive best|bad badly poor poorly terrible negative disappointing awful worst|mixed",
+    "spring|summer|autumn fall|winter", "low|high", "early|late", "fast quick|slow", "hot|cold",
+    "easy simple|difficult", "strict|lenient loose relaxed", "remote remotely|onsite|hybrid", "indoor indoors|outdoor outdoors",
+    "single|married|divorced|engaged", "north northern|south southern|east eastern|west western",
+    "beginner novice|intermediate|advanced expert", "major|minor|patch", "ascending|descending",
+    "horizontal|vertical", "relative|absolute", "mutable|immutable", "stateless|stateful", "eager|lazy",
+    "window|aisle", "weekday weekdays|weekend weekends", "uppercase|lowercase", "introvert introverted|extrovert extroverted",
+    "include included|exclude excluded", "increase increased|decrease decreased",
+    "maximum max|minimum min", "upper|lower",
+    "budget cheap inexpensive affordable|midrange moderate|luxury luxurious upscale premium",
 )
 _EXCLUSIVE = [[c.split() for c in classes.split("|")] for classes in _EXCLUSIVE_SETS]
 _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) for c in classes]
@@ -191,10 +227,17 @@ _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in 
 _AMBIGUOUS = frozenset("live on us well close actual".split())
 _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EXCLUSIVE for c in classes
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
-_DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\binstead of\s+(?P<z>[^,.;!?]+)", re.I)
+_DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\b(?:instead of|rather than)\s+(?P<z>[^,.;!?]+)", re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
 _DONE = frozenset("already finished completed".split())
+_PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
+                      r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
+_CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
+                     r"|\s+(?:because|although|though|whereas)\s+", re.I)
+# "moved / switched / migrated from X to Y" says "not X"
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?from\s+"
+                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?to\s+", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
@@ -261,18 +304,12 @@ class _Parsed:
     additive: bool                   # "… too", "also": one more value, not another one
     progress: str | None             # "pending" ("still deciding", "not … yet") or "done" ("already", "finished")
     role: str | None                 # "as my shell": the one slot a many-valued verb fills here
+    clauses: tuple[tuple[bool, frozenset[str]], ...]  # (negated, content) of each clause
 
 
-@lru_cache(maxsize=4096)
-def _parse(text: str) -> _Parsed:
-    denied: set[str] = set()
-    body = text
-    m = _DENIAL.search(text)
-    if m:
-        denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
-        body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
-    words = _words(body)
-    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or w in _NEGATIVE or _bound(words, i))
+def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
+    """Is the text negated (an odd number of negations), and is a thing in it still under way or done?"""
+    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or _negative(w) or _bound(words, i))
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
@@ -287,9 +324,45 @@ def _parse(text: str) -> _Parsed:
         progress = "pending"
     elif _DONE & set(words):
         progress = "done"
-    content = frozenset(_stem(w) for w in words
-                        if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and w not in _NEGATIVE
-                        and w != "longer")
+    elif _PENDING.search(body):  # "trying to decide", "meaning to try" / "already decided", "already played"
+        progress = "pending"
+    return negations % 2 == 1, progress
+
+
+def _content_of(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words
+                     if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and not _negative(w)
+                     and w != "longer")
+
+
+def _clauses(body: str) -> tuple[tuple[bool, frozenset[str]], ...]:
+    """(negated, content) of each clause: a negation speaks of its own clause ("I want to try the local
+    flavors, but I can't handle much spice" denies nothing about the flavors)."""
+    out = []
+    for part in _CLAUSE.split(body):
+        words = _words(part)
+        content = _content_of(words)
+        if content:
+            out.append((_polarity(part, words)[0], content))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> _Parsed:
+    denied: set[str] = set()
+    body = text
+    m = _DENIAL.search(text)
+    if m:
+        denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
+        body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
+    else:
+        m = _SWITCH.search(text)
+        if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
+            denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
+            body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
+    words = _words(body)
+    negated, progress = _polarity(body, words)
+    content = _content_of(words)
     values = frozenset(_stem(w) for w in _value_words(body))
     order = None
     o = _ORDER.search(body)
@@ -304,20 +377,28 @@ def _parse(text: str) -> _Parsed:
     # "use", the first content word is already the object ("I have long hair")
     first = next((w for w in words if w not in _DETERMINERS), None)
     role = _ROLE.search(body)
-    return _Parsed(content, negations % 2 == 1, frozenset(denied), order, values, multi, sequence,
+    return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
-                   _stem(role.group(1).lower()) if role else None)
+                   _stem(role.group(1).lower()) if role else None, _clauses(body))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(_stem(w) for w in words
-                     if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and w not in _NEGATIVE)
+                     if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and not _negative(w))
+
+
+@lru_cache(maxsize=8192)
+def _negative(word: str) -> bool:
+    """A word of negative stance or of ending a thing, in any of its forms."""
+    return word.isalpha() and _STEMMER.stemWord(word) in _NEGATIVE
 
 
 def _bound(words: tuple[str, ...], i: int) -> bool:
     """"under / less than / within" a number is a bound ("under 10 minutes" = "not over 10 minutes");
-    elsewhere ("under better control") it is an ordinary word."""
-    return words[i] in _BELOW and any(_is_number(w) for w in words[i + 1:i + 3])
+    elsewhere ("under better control", "licensed under Apache-2.0") it is an ordinary word."""
+    after = words[i + 1:i + 3]
+    return words[i] in _BELOW and bool(after) and (_QUANTITY.match(after[0]) is not None or (
+        after[0] == "than" and len(after) > 1 and _QUANTITY.match(after[1]) is not None))
 
 
 def _value_words(text: str) -> list[str]:
@@ -359,15 +440,31 @@ def _exact_terms(text: str | None) -> frozenset[str]:
 
 def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresholds = DEFAULT) -> Verdict:
     """The relation of ``new`` to ``old`` (see the module docstring for the rules, in order)."""
+    found = _judge_whole(new, old, similarity, thresholds)
+    if found.relation == "contradiction" or found.reason in ("distant", "same_words"):
+        return found
+    parts_new, parts_old = _CLAUSE.split(new.content), _CLAUSE.split(old.content)
+    if len(parts_new) == 1 and len(parts_old) == 1:
+        return found
+    # one clause of a longer statement may be what the other contradicts ("I'm interested in local
+    # flavors but I have a low tolerance for spice" / "I have a high tolerance for spice")
+    for part_new in parts_new:
+        for part_old in parts_old:
+            clause = _judge_whole(Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity,
+                                  thresholds)
+            if clause.relation == "contradiction":
+                return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
+    return found
+
+
+def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: Thresholds) -> Verdict:
     def verdict(relation: Relation, reason: str) -> Verdict:
         return Verdict(relation, reason, float(similarity))
 
     if similarity < thresholds.related_cosine:
         return verdict("unrelated", "distant")
     n, o = _parse(new.content), _parse(old.content)
-    if n.denied and n.denied <= o.content and not n.denied <= n.content:
-        return verdict("contradiction", "denied")
-    if o.denied and o.denied <= n.content and not o.denied <= o.content:
+    if _denied(n, o) or _denied(o, n):
         return verdict("contradiction", "denied")
     if n.order and o.order and _swapped(n.order, o.order):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
@@ -375,22 +472,27 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     if {n.progress, o.progress} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
-    if n.negated != o.negated and shared and (2 * len(shared) >= max(len(n.content), len(o.content))
-                                             or (n if n.negated else o).content <= shared):
+    if n.negated != o.negated and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
+        return verdict("contradiction", "negation")
+    if n.negated != o.negated and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
     if shared and only_new and only_old:
         if all(_is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
-        if not n.additive and _other_value(new, old, n, o, only_new, only_old):
+        if not n.additive and (_other_value(new, old, n, o, only_new, only_old)
+                               or (new.kind == "correction" and only_new & n.values and only_old & o.values)):
+            # a correction that names another value replaces the one said ("No, the repo is MIT licensed.")
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
     if any(_is_number(w) for w in only_new) and any(_is_number(w) for w in only_old):
         if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
             return verdict("contradiction", "other_number")  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
+        if shared and _one_number_replaced(n, o, only_new, only_old):
+            return verdict("contradiction", "other_number")  # "I think I can give 3 hours a week" / "only 1 hour a week"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if _other_subject(new, old):
         return verdict("unrelated", "other_subject")
@@ -408,6 +510,28 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     if similarity >= thresholds.paraphrase_cosine:
         return verdict("paraphrase", "close_wording")
     return verdict("unrelated", "different")
+
+
+def _denied(x: _Parsed, y: _Parsed) -> bool:
+    """x says "…, not Y" / "… rather than Y" and Y is what y says — not what y passes over too
+    ("tabs rather than spaces" / "tabs over spaces")."""
+    if not x.denied or not x.denied <= y.content or x.denied <= x.content:
+        return False
+    return not (y.order and x.denied <= y.order[1])
+
+
+def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
+    """A negated clause of one says what a clause of the other says (half their words or all of the
+    negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
+    "we're switching to pnpm"."""
+    for negated, words in x.clauses:
+        if not negated:
+            continue
+        for other_negated, other in y.clauses:
+            shared = words & other
+            if not other_negated and shared and (2 * len(shared) >= max(len(words), len(other)) or words <= other):
+                return True
+    return False
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
@@ -462,6 +586,30 @@ def _units_beside_numbers(parsed: _Parsed, only: frozenset[str]) -> bool:
         return False
     first_number = next(i for i, w in enumerate(parsed.sequence) if w in only and _is_number(w))
     return all(w in parsed.sequence[first_number:] for w in words)
+
+
+_UNITS = frozenset(_STEMMER.stemWord(w) for w in (
+    "second minute hour day week month year night mile km kilometer kilometre meter metre foot feet inch cm mm "
+    "kg kilogram lb pound gram ounce liter litre gallon cup percent kb mb gb tb kib mib gib tib").split())
+
+
+def _one_number_replaced(n: _Parsed, o: _Parsed, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    """One quantity on each side replaced the other; besides them words changed on one side only (a
+    hedge, a clause: "I think I can give 3 hours" / "I can only give 1 hour") or values of one exclusive
+    set changed, and no unit changed ("14 days" / "two weeks" is one span said two ways)."""
+    numbers_new = [w for w in only_new if _is_number(w)]
+    numbers_old = [w for w in only_old if _is_number(w)]
+    if len(numbers_new) != 1 or len(numbers_old) != 1 or not all(
+            _QUANTITY.match(w) for w in numbers_new + numbers_old):  # "Java 17" / "eu-west-1" are names
+        return False
+    words_new, words_old = only_new - set(numbers_new), only_old - set(numbers_old)
+    if words_new & _UNITS or words_old & _UNITS:
+        return False
+    # other words on both sides name another thing ("the staging database / API listens on 5432 / 8080"),
+    # unless they are values of one exclusive set ("on Mondays at 6 pm" / "on Thursdays at 7:30 pm")
+    if words_new and words_old and _leading(n, words_new) and _leading(o, words_old):
+        return False  # they name the subject: "the staging / production database listens on 5432 / 5433"
+    return not (words_new - _all_exclusive() and words_old - _all_exclusive())
 
 
 def _leading(parsed: _Parsed, only: frozenset[str]) -> bool:

@@ -190,3 +190,57 @@ def test_a_contradiction_does_not_depend_on_the_cosine_being_high():
 def test_rules_for_phrasings(new, old, cosine, relation, reason):
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # ending a thing, in any form of the verb, denies it
+        (S("I'm skipping the science museum on this trip."),
+         S("I'm planning to visit the science museum on this trip."), 0.85, "contradiction", "negation"),
+        (S("We've dropped the plan to rewrite the frontend in Svelte."),
+         S("We plan to rewrite the frontend in Svelte next quarter."), 0.85, "contradiction", "negation"),
+        (S("I've given up on learning the violin."), S("I'm learning the violin."), 0.80, "contradiction", "negation"),
+        # "X-free" is "no X"; "under" before a name is no bound
+        (S("Keep the UI text jargon-free."), S("No jargon in the UI text."), 0.80, "paraphrase", "added_detail"),
+        (S("The code is licensed under Apache-2.0."), S("The code's license is Apache 2.0."), 0.90, "paraphrase",
+         "added_detail"),
+        # a negation speaks of its own clause
+        (S("I eat fish now; I'm not vegan anymore."), S("I'm vegan."), 0.75, "contradiction", "negation"),
+        (S("I'd love to try sushi, but I can't eat much wasabi."),
+         S("I'm keen on trying sushi but I have a low tolerance for wasabi."), 0.90, "paraphrase", "close_wording"),
+        # still thinking about it / already done
+        (S("I've already decided which laptop to buy."), S("I'm thinking about which laptop to buy."), 0.85,
+         "contradiction", "progress"),
+        # "moved from Y to X" and "rather than Y" deny Y, unless the other passes Y over too
+        (S("We moved from Jenkins to GitLab CI for builds."), S("We use Jenkins for builds."), 0.75, "contradiction",
+         "denied"),
+        (S("I'll deploy with Helm rather than Kustomize."), S("I'll deploy with Kustomize."), 0.75, "contradiction",
+         "denied"),
+        (S("I prefer Helm rather than Kustomize."), S("I prefer Helm over Kustomize."), 0.95, "paraphrase",
+         "close_wording"),
+        # one quantity for another beside a hedge; not beside another subject or another unit
+        (S("I can only run about 5 km a week."), S("I think I can run about 10 km a week."), 0.90, "contradiction",
+         "other_number"),
+        (S("The staging API listens on port 8080."), S("The staging database listens on port 5432."), 0.75,
+         "unrelated", "other_subject"),
+        (S("We keep logs for two weeks."), S("Logs are retained for 14 days."), 0.76, "unrelated", "other_subject"),
+        (S("The release train leaves on the 3rd of every month."),
+         S("The release train leaves on the 20th of every month."), 0.90, "contradiction", "other_number"),
+        # price tiers and seasons are exclusive sets
+        (S("We're booking a luxury hotel in Lisbon."), S("We're booking a budget hotel in Lisbon."), 0.90,
+         "contradiction", "other_value"),
+        (S("We're planning the team offsite for the autumn."), S("We're planning the team offsite for the spring."),
+         0.90, "contradiction", "other_value"),
+        # a correction naming another value replaces the old one
+        (S("No, the API is plain Go.", "API", "is", "plain Go", "correction"),
+         S("The API is written in Rust.", "API", "is", "written in Rust", "fact"), 0.70, "contradiction",
+         "other_value"),
+        # a conflict with one clause of a longer statement
+        (S("I have a high budget for hotels."), S("I love exploring new cities, but I have a low budget for hotels."),
+         0.70, "contradiction", "other_value_in_clause"),
+    ],
+)
+def test_rules_for_slots_clauses_and_endings(new, old, cosine, relation, reason):
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
