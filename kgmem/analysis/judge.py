@@ -284,6 +284,7 @@ def _is_number(tok: str) -> bool:
     return any(c.isdigit() for c in tok)
 
 
+@lru_cache(maxsize=16384)  # the pure-Python stemmer is most of the judge's time; words repeat
 def _stem(tok: str) -> str:
     if _is_number(tok) or not tok.isalpha():
         return tok
