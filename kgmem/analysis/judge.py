@@ -20,8 +20,9 @@ decides, and its name is the verdict's ``reason``:
    speaks of its own clause ("I want to try the local dishes, but I can't handle much spice"
    denies nothing about the dishes). Negations count in pairs: "never miss" is "always go", "must
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
-   "Not … often" is the frequency "rarely", "not … yet" is "still", not a negation, and "X-free"
-   is "no X".
+   "Not … often" is the frequency "rarely", "not … yet" is "still", "no X until Y" is "Y before X",
+   not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
+   "encrypted").
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
@@ -133,6 +134,9 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
     (r"\b([a-z]+)-free\b", r"no \1"),
+    # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
+    (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
+    (r"\bnight owl\b", "night person"), (r"\bearly (?:bird|riser)\b", "morning person"),
     (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
     (r"\b([a-z]+)-(\d+(?:\.\d+)+)\b", r"\1 \2"),  # "Apache-2.0" = "Apache 2.0"  # "jargon-free" = "no jargon"
     (r"\b(?:going|gonna|tend|tends|tended)\s+to\b|\bgonna\b", ""),  # "I'm going to stop …" = "I'll stop …"  # "took up running" = "started running"
@@ -214,7 +218,7 @@ _EXCLUSIVE_SETS = (
     "single|married|divorced|engaged", "north northern|south southern|east eastern|west western",
     "beginner novice|intermediate|advanced expert", "major|minor|patch", "ascending|descending",
     "horizontal|vertical", "relative|absolute", "mutable|immutable", "stateless|stateful", "eager|lazy",
-    "window|aisle", "weekday weekdays|weekend weekends", "uppercase|lowercase", "introvert introverted|extrovert extroverted",
+    "window|aisle", "tabs|spaces", "stairs|elevator lift", "weekday weekdays|weekend weekends", "uppercase|lowercase", "introvert introverted|extrovert extroverted",
     "include included|exclude excluded", "increase increased|decrease decreased",
     "maximum max|minimum min", "upper|lower",
     "budget cheap inexpensive affordable|midrange moderate|luxury luxurious upscale premium",
@@ -478,6 +482,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         return verdict("contradiction", "negation")
     if n.negated != o.negated and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
+    if _prefix_negated(n.content - o.content, o.content - n.content):
+        return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
     if shared and only_new and only_old:
@@ -511,6 +517,13 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if similarity >= thresholds.paraphrase_cosine:
         return verdict("paraphrase", "close_wording")
     return verdict("unrelated", "different")
+
+
+def _prefix_negated(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted")."""
+    def negates(a: frozenset[str], b: frozenset[str]) -> bool:
+        return any(w[len(p):] in b for w in a for p in ("un", "non") if w.startswith(p) and len(w) - len(p) >= 4)
+    return negates(only_new, only_old) or negates(only_old, only_new)
 
 
 def _denied(x: _Parsed, y: _Parsed) -> bool:

@@ -236,6 +236,12 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
         (S("No, the API is plain Go.", "API", "is", "plain Go", "correction"),
          S("The API is written in Rust.", "API", "is", "written in Rust", "fact"), 0.70, "contradiction",
          "other_value"),
+        # "un-X" denies X; "no X until Y" is an order, not a negation; an idiom is its words
+        (S("The log archives are stored unencrypted."), S("The log archives are encrypted."), 0.90, "contradiction",
+         "negation"),
+        (S("No deploying until the smoke tests pass."), S("Smoke tests must pass before deploying."), 0.88,
+         "paraphrase", "same_words"),
+        (S("I'm a night owl."), S("I'm an early bird."), 0.70, "contradiction", "other_value"),
         # a conflict with one clause of a longer statement
         (S("I have a high budget for hotels."), S("I love exploring new cities, but I have a low budget for hotels."),
          0.70, "contradiction", "other_value_in_clause"),
