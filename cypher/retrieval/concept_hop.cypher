@@ -2,7 +2,9 @@
 // that at most $max_df memories mention (specific ones: a name every turn carries is not walked,
 // which also bounds the fan-out), to the other memories that MENTION them. Per seed, the $per_seed
 // neighbours sharing the most specific concepts (Σ df^-alpha), each with the concepts shared and the
-// properties the ranking needs. Concept lookups are index seeks (MENTIONS from the seed node).
+// properties the ranking needs, and the seed's degree: how many such walkable concepts it mentions (a
+// long reply mentions dozens, so its share per concept is smaller). Concept lookups are index seeks
+// (MENTIONS from the seed node).
 // Params: ns, seeds [{id, label}], max_df, alpha, per_seed, labels (allowed result labels),
 //         session (null = any; restricts Message neighbours).
 UNWIND $seeds AS seed
@@ -34,4 +36,5 @@ CALL (seed, s) {
     updated_at: n.updated_at, last_used: n.last_used
   }) AS neighbours
 }
-RETURN seed.id AS seed, neighbours
+RETURN seed.id AS seed, neighbours,
+       COUNT { (s)-[:MENTIONS]->(c:Concept) WHERE c.df >= 2 AND c.df <= $max_df } AS degree

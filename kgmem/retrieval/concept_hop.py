@@ -12,9 +12,10 @@ wires the two together when ``SearchConfig.concept_hop`` is on.
   ``max_df`` memories mention (a speaker's name that every turn carries) counts nothing, and the read
   never walks it, which also bounds the fan-out.
 * **Neighbour score** (:func:`neighbour_scores`): Σ over the seeds that reach it of the seed's fused
-  score × :func:`shared_weight` (the shared concepts' specificities, × ``query_boost`` for a concept
-  the question names, summed up to ``cap`` and to ``best_multiple`` × the most specific one) ×
-  ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop question) adds both.
+  score × :func:`seed_share` (the seed's score split over the walkable concepts it mentions, damped by
+  ``seed_damping``) × :func:`shared_weight` (the shared concepts' specificities, × ``query_boost`` for
+  a concept the question names, summed up to ``cap`` and to ``best_multiple`` × the most specific one)
+  × ``weight``. A neighbour reached from two seeds (the bridge of a multi-hop question) adds both.
 * **Slots**: the neighbours then compete for positions of the ranking they enter through
   :func:`kgmem.retrieval.slots.interleave` (the traversal's neighbours use it too), which never
   reorders that ranking, never places a neighbour before ``slot_start`` nor ahead of a strong direct
@@ -57,6 +58,20 @@ def specificity(df: int, alpha: float, max_df: int) -> float:
     if df < 2 or df > max_df:
         return 0.0
     return float(df) ** -alpha
+
+
+def seed_share(degree: int, damping: float) -> float:
+    """The share of a seed's score that flows through each concept it shares: ``degree ** -damping``, where
+    ``degree`` is how many walkable concepts the seed mentions (a random walk splits a node's mass over
+    its edges; damping 1 is that split, 0 gives every concept the seed's full score).
+
+    A long reply mentioning thirty concepts then passes on little through each one, so the ordinary
+    phrases it shares once or twice with other long replies of a 500-turn chat do not push direct hits
+    out; a short turn naming two things passes on most of its score. A degree below 1 counts as 1.
+    """
+    if damping < 0:
+        raise ValueError("seed_share: damping must be >= 0")
+    return float(max(degree, 1)) ** -damping
 
 
 def _mentions(key: str) -> re.Pattern[str]:
@@ -115,6 +130,8 @@ def neighbour_scores(
     cap: float = 1.0,
     best_multiple: float = math.inf,
     weight: float = 1.0,
+    degrees: Mapping[str, int] | None = None,
+    seed_damping: float = 0.0,
 ) -> list[Neighbour]:
     """Score every neighbour the read returned.
 
@@ -128,10 +145,14 @@ def neighbour_scores(
         best_multiple: one seed's shared concepts add up to at most this × the most specific of them
             (:func:`shared_weight`; ``inf``: only ``cap`` bounds the sum).
         weight: scales every neighbour score against the direct hits' fused scores.
+        degrees: each seed's number of walkable concepts (missing: 1); with ``seed_damping`` a seed passes on
+            :func:`seed_share` of its score through each concept.
     Returns the neighbours with a score above 0, best first (ties by id, so the order is stable).
     """
-    if cap <= 0 or best_multiple < 1 or weight < 0 or query_boost < 0:
-        raise ValueError("neighbour_scores: cap must be > 0, best_multiple >= 1, weight and query_boost >= 0")
+    if cap <= 0 or best_multiple < 1 or weight < 0 or query_boost < 0 or seed_damping < 0:
+        raise ValueError("neighbour_scores: cap must be > 0, best_multiple >= 1, weight, query_boost and "
+                         "seed_damping >= 0")
+    degrees = degrees or {}
     asked = set(question_keys)
     total: dict[str, float] = {}
     via: dict[str, list[tuple[float, str, str]]] = {}
@@ -140,7 +161,8 @@ def neighbour_scores(
             continue
         specs = [(specificity(c.df, alpha, max_df) * (query_boost if c.key in asked else 1.0), c.key) for c in shared]
         best = max(specs, default=(0.0, ""))
-        contribution = weight * seeds.get(seed_id, 0.0) * shared_weight([s for s, _ in specs], cap, best_multiple)
+        share = seed_share(degrees.get(seed_id, 1), seed_damping)
+        contribution = weight * seeds.get(seed_id, 0.0) * share * shared_weight([s for s, _ in specs], cap, best_multiple)
         if contribution <= 0:
             continue
         total[item_id] = total.get(item_id, 0.0) + contribution

@@ -162,7 +162,8 @@ class GraphRAGRetriever:
             ((row["seed"], n["id"], [concept_hop.Shared(c["key"], c["df"]) for c in n["shared"]])
              for row in rows for n in row["neighbours"]),
             seeds, keys, alpha=cfg.concept_alpha, max_df=cfg.concept_max_df, query_boost=cfg.concept_query_boost,
-            cap=cfg.concept_cap, best_multiple=cfg.concept_best_multiple, weight=cfg.concept_weight)
+            cap=cfg.concept_cap, best_multiple=cfg.concept_best_multiple, weight=cfg.concept_weight,
+            degrees={row["seed"]: row["degree"] for row in rows}, seed_damping=cfg.concept_seed_damping)
         return [
             Candidate(id=nb.id, kind=LABEL_KINDS[found[nb.id]["label"]], rank=i, score=nb.score,
                       text=found[nb.id]["text"] or "", props={k: found[nb.id].get(k) for k in _PROP_KEYS},

@@ -67,3 +67,16 @@ def test_without_the_concept_hop_the_answer_is_missed(mem, conversation):
     assert ANSWER not in refs(mem, conversation, HOP.with_overrides(concept_hop=False))
     assert ANSWER not in refs(mem, conversation, PRESETS["balanced"].with_overrides(use_graph=False,
                                                                                     use_quality=False))
+
+
+def test_seed_damping_splits_a_seed_over_the_concepts_it_mentions(mem, conversation):
+    # The bakery turn mentions at least two walkable concepts (Marisol, Harbor Street), so with damping 1
+    # it passes on at most half its score through each: the answer, reached through them, scores lower.
+    # Were the read's degree missing (counted as 1), both scores would be equal.
+    def answer(config):
+        hits = {h.ref: h for h in mem.retrieval.search(QUESTION, conversation, k=len(CONVERSATION), config=config).hits}
+        assert "concept" in hits[ANSWER].breakdown
+        return hits[ANSWER].score
+
+    flat, damped = answer(HOP), answer(HOP.with_overrides(concept_seed_damping=1.0))
+    assert damped < flat * 0.75, (flat, damped)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, shared_weight, specificity
+from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, seed_share, shared_weight, specificity
 
 
 # -- specificity ------------------------------------------------------------------------------
@@ -137,3 +137,26 @@ def test_neighbour_scores_rejects_bad_settings():
     with pytest.raises(ValueError, match="best_multiple"):
         neighbour_scores([], {}, best_multiple=0.9)
 
+
+
+# -- a seed's share per concept -------------------------------------------------------------------
+def test_seed_share_splits_a_seed_over_its_concepts():
+    assert seed_share(4, 1.0) == pytest.approx(0.25)
+    assert seed_share(4, 0.5) == pytest.approx(0.5)
+    assert seed_share(30, 0.0) == 1.0  # no damping: every concept passes on the full score
+    assert seed_share(0, 1.0) == 1.0  # a seed the read found no walkable concept for counts as one
+    with pytest.raises(ValueError, match="damping"):
+        seed_share(3, -0.5)
+
+
+def test_a_long_seed_passes_on_less_through_one_shared_concept_than_a_short_one():
+    # Both seeds score 0.08 and share one df-2 concept with a neighbour; the long reply mentions 25
+    # walkable concepts, the short turn 2. Damped, the long reply's neighbour counts a fifth of the other.
+    rows = [("short", "a", [Shared("marisol", 2)]), ("long", "b", [Shared("fitness level", 2)])]
+    seeds = {"short": 0.08, "long": 0.08}
+    flat = neighbour_scores(rows, seeds, degrees={"short": 2, "long": 25})
+    assert [n.score for n in flat] == [pytest.approx(0.04), pytest.approx(0.04)]
+    out = neighbour_scores(rows, seeds, degrees={"short": 2, "long": 25}, seed_damping=0.5)
+    assert [(n.id, n.score) for n in out] == [("a", pytest.approx(0.04 / 2 ** 0.5)), ("b", pytest.approx(0.04 / 5))]
+    with pytest.raises(ValueError, match="seed_damping"):
+        neighbour_scores(rows, seeds, seed_damping=-1.0)
