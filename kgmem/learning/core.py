@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from kgmem.learning.similarity import error_keys
-from kgmem.learning.templates import template
+from kgmem.learning.templates import quoted_names, template
 
 __all__ = ["CoreError", "extract_core", "GENERIC_EXCEPTIONS"]
 
@@ -206,7 +206,11 @@ class CoreError:
 
     def identity(self) -> dict[str, frozenset[str]]:
         """Identity keys besides error codes: ``exc`` (class), ``svc`` (service code), ``port`` (system port),
-        ``http`` (an error object's status field)."""
+        ``http`` (an error object's status field), ``subject`` (the quoted names the statement is about).
+
+        ``subject`` is a key of proof only (:data:`kgmem.learning.similarity.PROOF_ONLY_KINDS`): two reports
+        of one kind of error about other names are still linked, so a fix learnt on one is offered to the
+        other, but it acts only where the names are the same."""
         keys: dict[str, frozenset[str]] = {}
         # One error printed by two layers names the wrapper in one and the cause in the other
         # ("SSLHandshakeException: PKIX path building failed: …SunCertPathBuilderException" and "PKIX path
@@ -222,6 +226,11 @@ class CoreError:
         ports = frozenset(p for p in _SYSTEM_PORT.findall(self.text) if int(p) < 1024)
         if ports:
             keys["port"] = ports
+        # Which module is missing, which database does not exist: the template masks the name, yet it is
+        # often what the fix is about ("No module named 'distutils'" vs "'distutils.core'").
+        names = frozenset(name for line in self.lines for name in quoted_names(line))
+        if names:
+            keys["subject"] = names
         return keys
 
 

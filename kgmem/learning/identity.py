@@ -9,10 +9,14 @@ any error, not only the ones it was measured on:
   values (names, paths, numbers, ids) and wrappers the core leaves out (:mod:`kgmem.learning.core`)
   differing; at least one word in it (a template of values alone proves nothing);
 - **and the same identity keys**: every key either carries (exception class, errno, HTTP status,
-  database and vendor codes, service code, port, exit status) is present in both and equal. A key
-  one side lacks is no proof: the other side may have raised a generic class, which is no key
+  database and vendor codes, service code, port, exit status, subject) is present in both and equal.
+  A key one side lacks is no proof: the other side may have raised a generic class, which is no key
   (:data:`kgmem.learning.core.GENERIC_EXCEPTIONS`: ``RuntimeWarning`` vs ``ValueError``), or a layer
-  may have dropped another status than the one the first printed.
+  may have dropped another status than the one the first printed. The *subject* is the quoted names a
+  statement is about (:func:`kgmem.learning.templates.quoted_names`): the template masks them, yet
+  ``No module named 'distutils'`` and ``No module named 'distutils.core'`` need other fixes. Such
+  names differ between true variants too (``database "metadb" does not exist`` and ``… "dave" …``):
+  those stay linked and get the fix as a suggestion, until an outcome proves the link (below).
 
 Looser evidence was measured and is not proof (docs/learning.md): the same statement in another
 letter case or punctuation, and a statement wrapped by another layer (``PG::ConnectionBad: FATAL:
@@ -40,7 +44,7 @@ from kgmem.learning.matching import ErrorText
 __all__ = ["PROOF_OUTCOME", "PROOF_TEXT", "Proof", "fix_proves_identity", "link_proof", "same_error"]
 
 Proof = Literal["text", "outcome"]
-PROOF_TEXT: Proof = "text"  # same core template and identity keys (same_error)
+PROOF_TEXT: Proof = "text"  # same core template and identity keys, subject included (same_error)
 PROOF_OUTCOME: Proof = "outcome"  # a fix the link lent worked on both errors, none failed
 # The fix an observed recovery records when no parameter changed (kgmem.learning.plan.fix_description).
 _RETRY = re.compile(r"(?:^|:\s)retry with the same parameters\s*$", re.IGNORECASE)
@@ -49,7 +53,8 @@ _WORDS = re.compile(r"[A-Za-z]{2,}")
 
 
 def same_error(a: ErrorText, b: ErrorText) -> bool:
-    """Whether ``a`` and ``b`` (core templates and identity keys) are provably one error."""
+    """Whether ``a`` and ``b`` (core templates and identity keys, the subject's names included) are provably
+    one error."""
     return a.template == b.template and bool(_WORDS.search(a.template)) and dict(a.keys) == dict(b.keys)
 
 

@@ -17,9 +17,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["error_keys", "keys_compatible", "encode_keys", "decode_keys"]
+__all__ = ["PROOF_ONLY_KINDS", "error_keys", "keys_compatible", "encode_keys", "decode_keys"]
 
 Keys = Mapping[str, frozenset[str]]
+
+# Kinds of key that must be equal for two errors to be proven one (kgmem.learning.identity.same_error) but that
+# do not keep them from being linked: ``subject``, the quoted names an error is about (kgmem.learning.core),
+# differs between true variants of one error as often as between look-alikes ("database 'metadb' does not
+# exist" and "… 'dave' …"), so a fix stays a suggestion there instead of being lost.
+PROOF_ONLY_KINDS = frozenset({"subject"})
 
 # errno number -> symbolic name, for Linux, macOS/BSD and Windows (WSA) numbering.
 _ERRNO_NAMES: dict[int, str] = {
@@ -104,8 +110,9 @@ def _exit_keys(pattern: str) -> frozenset[str]:
 
 
 def keys_compatible(a: Keys, b: Keys) -> bool:
-    """False when, for some kind, both patterns carry keys and share none."""
-    return all(not (kind in b and values.isdisjoint(b[kind])) for kind, values in a.items())
+    """False when, for some kind, both patterns carry keys and share none (kinds of :data:`PROOF_ONLY_KINDS`
+    aside)."""
+    return all(kind in PROOF_ONLY_KINDS or not (kind in b and values.isdisjoint(b[kind])) for kind, values in a.items())
 
 
 def encode_keys(keys: Keys) -> str:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 # The normaliser's rule for numbers that identify an error (errno 13, ERROR 1045, exit status 1).
 from kgmem.learning.normalize import _HTTP_STATUS, _KEEP_BEFORE, mask_variables
 
-__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration", "keep_zero_durations"]
+__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration", "keep_zero_durations",
+           "quoted_names"]
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,11 @@ _HTTP_AFTER = re.compile(
     r"|Bad Gateway|Service Unavailable|Gateway Time)",
     re.IGNORECASE,
 )
+# A quoted value that names one thing (a module, package, command, symbol, database, user): a single token
+# of letters, digits, dots, dashes and underscores starting with a letter or underscore. A path, a URL, a
+# number, an id, a version or a host is no name here (template() finds a variable inside it, or it has a
+# slash or a space).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,99}")
 _HTTP_BEFORE = re.compile(r"(?:returned|response|responded|got|received|with status|HTTP\S*)\W{0,3}$", re.IGNORECASE)
 
 
@@ -109,6 +115,23 @@ def template(line: str, *, mask_quoted: bool = True) -> str:
     text = _WILDCARD_RUN.sub(WILDCARD, _WILDCARD_RUN.sub(WILDCARD, text))
     text = _ZERO_SENTINEL.sub(r"0\1", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def quoted_names(line: str) -> tuple[str, ...]:
+    """The quoted values of ``line`` that :func:`template` masks and that are names (``No module named
+    'distutils.core'`` → ``("distutils.core",)``), in order.
+
+    The template says *what kind* of error a line states; a quoted name is often *which thing* it is about
+    (``No module named 'distutils'`` and ``… 'distutils.core'`` share a template but need other fixes).
+    Values that vary between reports of one error whatever the cause — paths, URLs, numbers, ids, hashes,
+    versions, hosts, timestamps — are not names: :func:`template` still finds a variable in them.
+    """
+    names = []
+    for found in _QUOTED.finditer(_GNU_QUOTED.sub(r"'\1'", line)):
+        inner = found.group(0)[1:-1]
+        if _NAME.fullmatch(inner) and template(inner, mask_quoted=False) == inner:
+            names.append(inner)
+    return tuple(names)
 
 
 def keep_zero_durations(mask: Callable[[str], str], text: str) -> str:

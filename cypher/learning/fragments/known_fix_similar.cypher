@@ -6,7 +6,8 @@
     WHERE n <> e AND coalesce(s.contradicted, 0) <= coalesce(s.confirmed, 0)
     // identity: the link joins two patterns of one tool that are provably one error
     // (kgmem/learning/identity.py, link_proof): by their text (s.identity, decided when the link was made;
-    // a link made before that was recorded: the same core template and identity keys) or by an outcome
+    // a link made before that was recorded: the same core template and identity keys, the subject's quoted
+    // names among them: ErrorPattern.keys) or by an outcome
     // (s.proven_by_outcome: a fix the link lent worked here) — and no fix it lent ever failed here
     // (s.contradicted: refuted for good). Only a fix borrowed over such a link may be auto-applied
     // (kgmem/learning/confidence.py); proof says which evidence it was.

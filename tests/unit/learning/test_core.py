@@ -47,6 +47,15 @@ def test_exception_class_is_an_identity_key_not_part_of_the_core() -> None:
     assert c.identity()["exc"] == frozenset({"S3UploadFailedError"})
 
 
+def test_the_quoted_names_an_error_is_about_are_its_subject() -> None:
+    core = extract_core("Traceback (most recent call last):\n  File \"setup.py\", line 1, in <module>\n"
+                        "    from distutils.core import setup\nModuleNotFoundError: No module named 'distutils.core'")
+    assert core.identity()["subject"] == frozenset({"distutils.core"})
+    assert extract_core("No module named 'distutils'").identity()["subject"] == frozenset({"distutils"})
+    # a path or a number is a value of the report, not what the error is about
+    assert "subject" not in extract_core("PermissionError: [Errno 13] Permission denied: '/var/log/app.log'").identity()
+
+
 def test_trailing_service_code_is_kept() -> None:
     c = extract_core("botocore.exceptions.ClientError: Access Denied (AccessDenied)")
     assert c.service_code == "AccessDenied"

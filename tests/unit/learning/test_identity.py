@@ -23,8 +23,13 @@ def _both_ways(a: ErrorText, b: ErrorText) -> bool:
 
 @pytest.mark.parametrize("a, b", [
     # values and the wrappers the core leaves out differ
-    ('FATAL:  Peer authentication failed for user "x"', 'db_1 | FATAL:  Peer authentication failed for user "postgres"'),
+    ('FATAL:  Peer authentication failed for user "app"', 'db_1 | FATAL:  Peer authentication failed for user "app"'),
     ("npm ERR! 404  'lodahs@*' is not in this registry.", "npm ERR! 404  'reqeust@*' is not in this registry."),
+    ("PermissionError: [Errno 13] Permission denied: '/var/log/a.log'",
+     "PermissionError: [Errno 13] Permission denied: '/srv/b.log'"),  # a path is a value, not the subject
+    ("ModuleNotFoundError: No module named 'distutils'",
+     "Traceback (most recent call last):\n  File \"setup.py\", line 1, in <module>\n    import distutils\n"
+     "ModuleNotFoundError: No module named 'distutils'"),
 ])
 def test_the_same_template_and_keys_are_proven(a: str, b: str) -> None:
     assert _both_ways(_text(a), _text(b))
@@ -52,6 +57,10 @@ def test_the_same_template_and_keys_are_proven(a: str, b: str) -> None:
     ("[Errno 13] Permission denied", "[Errno 1] Permission denied"),
     # variables only: nothing proven
     ("12345", "67890"),
+    # the same statement about another name: the name is what the fix is about
+    ("ModuleNotFoundError: No module named 'distutils'", "ModuleNotFoundError: No module named 'distutils.core'"),
+    ('FATAL:  database "metadb" does not exist', 'FATAL:  database "dave" does not exist'),
+    ('FATAL:  Peer authentication failed for user "x"', 'db_1 | FATAL:  Peer authentication failed for user "postgres"'),
 ])
 def test_what_the_text_does_not_prove_stays_a_suggestion(a: str, b: str) -> None:
     assert not _both_ways(_text(a), _text(b))

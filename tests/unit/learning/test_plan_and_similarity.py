@@ -84,3 +84,13 @@ def test_error_keys_and_compatibility() -> None:
     assert not keys_compatible(error_keys("HTTP Error 403"), error_keys("HTTP Error 404"))
     assert keys_compatible(error_keys("EACCES: permission denied"), error_keys("[Errno 13] Permission denied"))
     assert decode_keys(encode_keys(error_keys("ERROR 1045: HTTP 401 EACCES"))) == error_keys("ERROR 1045: HTTP 401 EACCES")
+
+
+def test_a_subject_is_a_key_of_proof_not_of_linking() -> None:
+    # two reports of one kind of error about other names are still linked (a suggestion): only the proof
+    # that they are one error (kgmem.learning.identity.same_error) needs the names equal
+    metadb = {"db": frozenset({"3D000"}), "subject": frozenset({"metadb"})}
+    dave = {"db": frozenset({"3D000"}), "subject": frozenset({"dave"})}
+    assert keys_compatible(metadb, dave) and keys_compatible(dave, metadb)
+    assert not keys_compatible(metadb, {**dave, "db": frozenset({"42P01"})})  # the other kinds still guard
+    assert decode_keys(encode_keys(metadb)) == metadb

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kgmem.learning.templates import WILDCARD, TemplateMiner, grouping_accuracy, template, tokens
+from kgmem.learning.templates import WILDCARD, TemplateMiner, grouping_accuracy, quoted_names, template, tokens
 
 
 @pytest.mark.parametrize(
@@ -70,6 +70,29 @@ def test_quoted_names_can_be_kept() -> None:
     assert template(a, mask_quoted=False) != template(b, mask_quoted=False)
     # the other rules still apply inside kept quotes
     assert template("open '/tmp/x/a.txt' failed", mask_quoted=False) == "open '<*>' failed"
+
+
+@pytest.mark.parametrize("line, names", [
+    ("ModuleNotFoundError: No module named 'distutils.core'", ("distutils.core",)),
+    ('FATAL:  database "metadb" does not exist', ("metadb",)),
+    ("make: *** No rule to make target `install'.  Stop.", ("install",)),  # GNU quotes are quotes
+    ("cannot import name 'url_quote' from 'werkzeug.urls'", ("url_quote", "werkzeug.urls")),
+    ("Cannot find package 'express-session' imported from /app/index.js", ("express-session",)),
+    # values that vary between reports of one error whatever its cause are no names
+    ("open '/tmp/x/a.txt' failed", ()),  # a path
+    ("Cannot find module './lib/tokenize'", ()),  # a relative path
+    ('could not translate host name "db.example.com" to address', ()),  # a host
+    ("The model 'gpt-4' does not exist", ()),  # a number inside: template() masks part of it
+    ("Task 'Task-82' was destroyed", ()),  # an id
+    ("no such revision 'abc123d'", ()),  # a hash
+    ("at '2024-01-01T10:00:00Z'", ()),  # a timestamp
+    ("'lodahs@*' is not in this registry.", ()),  # a spec, not a name
+    ("the command 'uv venv' failed", ()),  # two words
+    ('{"level":"error","msg":"boom"}', ("error", "boom")),  # a JSON key is no value; its values are
+    ("No module named distutils", ()),  # unquoted: part of the template
+])
+def test_quoted_names(line: str, names: tuple[str, ...]) -> None:
+    assert quoted_names(line) == names
 
 
 def test_json_keys_and_quoted_messages_are_not_values() -> None:
