@@ -36,3 +36,12 @@ def test_building_a_client_and_embedding_imports_no_torch(base_settings: Setting
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     # huggingface_hub too: only a model *name* is looked up in its cache (kgmem/vectors/models.py).
     assert out.stdout.split() == ["onnx", "False", "False", "False"]
+
+
+def test_idle_onnx_workers_block_instead_of_spinning(base_settings: Settings) -> None:
+    from kgmem.vectors.onnx_encoder import SPIN_KEY
+
+    embedder = Embedder(base_settings.embedding, base_settings.models_dir)
+    embedder.embed(["load the model"])
+    options = embedder.source._loaded().session.get_session_options()
+    assert options.get_session_config_entry(SPIN_KEY) == "0"
