@@ -83,14 +83,27 @@ def record_dict(record: neo4j.Record) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> bool:
-    kind = type(value)
-    if kind in _SCALARS:
-        return True
-    if kind is list:
-        return all(_plain(v) for v in value)
-    if kind is dict:
-        return all(_plain(v) for v in value.values())
-    return False
+    # A loop over a stack of the containers still to look into, not a call per value: on the rows of a
+    # search's reads (thousands of values) the calls were most of the check's cost.
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            item = item.values()
+        elif kind is not list:
+            if kind in _SCALARS:
+                continue
+            return False
+        for v in item:
+            kind = type(v)
+            if kind in _SCALARS:
+                continue
+            if kind is dict or kind is list:
+                stack.append(v)
+            else:
+                return False
+    return True
 
 
 def with_ns_key(params: dict[str, Any]) -> dict[str, Any]:

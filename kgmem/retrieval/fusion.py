@@ -33,9 +33,10 @@ from typing import Any
 from kgmem.retrieval.types import Candidate
 
 AGREEMENT_LEGS = ("vector", "keyword")
+_AGREEMENT = frozenset(AGREEMENT_LEGS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Fused:
     """An item after fusion: its fused score, the per-leg contributions and the candidates behind it."""
 
@@ -72,22 +73,31 @@ def fuse(
     for leg, candidates in legs.items():
         weight = weights.get(leg, 0.0)
         for cand in candidates:
-            item = fused.setdefault(cand.id, Fused(cand.id, cand.kind))
-            if leg in item.by_leg:  # a leg lists an item once; keep its best rank
+            item = fused.get(cand.id)
+            if item is None:
+                item = fused[cand.id] = Fused(cand.id, cand.kind)
+            elif leg in item.by_leg:  # a leg lists an item once; keep its best rank
                 continue
             item.by_leg[leg] = cand
-            term = rrf_term(cand.rank, weight, k)
+            rank = cand.rank
+            if rank < 1:
+                rrf_term(rank, weight, k)  # raises, naming the rank
+            term = weight / (k + rank)  # rrf_term inline: a call per candidate cost more than the sum
             item.breakdown[leg] = term
             item.score += term
     if agreement_bonus > 0:
         for item in fused.values():
-            if all(leg in item.by_leg for leg in AGREEMENT_LEGS):
+            if item.by_leg.keys() >= _AGREEMENT:
                 worse = max(item.by_leg[leg].rank for leg in AGREEMENT_LEGS)
                 bonus = rrf_term(worse, agreement_bonus, k)
                 item.breakdown["agreement"] = bonus
                 item.score += bonus
-    order = {item_id: i for i, item_id in enumerate(fused)}
-    return sorted(fused.values(), key=lambda f: (-f.score, order[f.id]))
+    # A stable sort keeps equal scores in order of first appearance.
+    return sorted(fused.values(), key=_neg_score)
+
+
+def _neg_score(item: Fused) -> float:
+    return -item.score
 
 
 @dataclass(frozen=True)

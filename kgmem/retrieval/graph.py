@@ -122,20 +122,24 @@ class GraphRAGRetriever:
         as graph candidates, best first (a neighbour reached from several seeds keeps its best weight)."""
         seed_score = {f.id: f.score for f in fused}
         props: dict[str, dict[str, Any]] = {}
-        best: dict[str, tuple[float, dict[str, Any], tuple[str, ...]]] = {}
+        best: dict[str, tuple[float, dict[str, Any]]] = {}
         for row in rows:
             if not row["active"]:
                 continue
-            props[row["id"]] = {k: row[k] for k in _PROP_KEYS}
+            # The row itself: its keys beyond _PROP_KEYS (id, label, active, expanded) are read by no
+            # one (a hit's metadata takes _META_KEYS only), and a copy per row cost more than the rest.
+            props[row["id"]] = row
+            score = seed_score[row["id"]]
             for n in row["expanded"]:
-                weight = seed_score[row["id"]] * n["weight"]
-                if n["id"] not in best or weight > best[n["id"]][0]:
-                    best[n["id"]] = (weight, n, _path(n))
+                weight = score * n["weight"]
+                known = best.get(n["id"])
+                if known is None or weight > known[0]:
+                    best[n["id"]] = (weight, n)  # its path is built once, for the winner only
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
         graph_cands = [
             Candidate(id=nid, kind=LABEL_KINDS[n["label"]], rank=i, score=w, text=n["text"] or "",
-                      props={k: n[k] for k in _PROP_KEYS}, path=path)
-            for i, (nid, (w, n, path)) in enumerate(ranked, start=1)
+                      props={k: n[k] for k in _PROP_KEYS}, path=_path(n))
+            for i, (nid, (w, n)) in enumerate(ranked, start=1)
         ]
         return props, graph_cands
 
@@ -230,9 +234,7 @@ def _searchable(f: fusion.Fused) -> str:
 
 
 def _rerank(c: Candidate, rank: int) -> Candidate:
-    if c.rank == rank:
-        return c
-    return replace(c, rank=rank)
+    return c if c.rank == rank else c.ranked(rank)
 
 
 def _path(n: dict[str, Any]) -> tuple[str, ...]:

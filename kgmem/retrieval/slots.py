@@ -32,7 +32,7 @@ _WORDS = re.compile(r"[\w'’]+")
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Slotted:
     """One placed item: ``source`` is the ranking's own (``"direct"``, ``"graph"``) or the neighbours'
     (how it earned its position)."""

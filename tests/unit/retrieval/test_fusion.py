@@ -108,3 +108,13 @@ def test_thompson_sampling_replaces_the_mean_with_the_samplers_draw():
     out = fusion.quality_factors({"alpha": 9.0, "beta": 1.0}, None, fusion.QualityWeights(), now,
                                  sample=lambda a, b: seen.append((a, b)) or 0.25)
     assert seen == [(9.0, 1.0)] and out["posterior"] == 0.25 and out["usage"] < 1.0
+
+
+def test_a_reranked_candidate_keeps_every_other_field() -> None:
+    from dataclasses import asdict, fields
+
+    values = {"id": "m1", "kind": "message", "rank": 3, "score": 0.5, "text": "t", "props": {"role": "user"},
+              "path": ("m0", "NEXT", "m1"), "explain": {"distance": 0.5}}
+    assert set(values) == {f.name for f in fields(Candidate)}  # a new field must be set here (and in ranked)
+    moved = Candidate(**values).ranked(1)
+    assert asdict(moved) == {**values, "rank": 1}
