@@ -6,7 +6,8 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B").
+   X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
+   nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
@@ -27,8 +28,9 @@ decides, and its name is the verdict's ``reason``:
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
-   "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights"; an acronym is its
-   spelled-out words) — a paraphrase.
+   "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
+   thousand" = "port 3000", "two weeks" = "14 days" (kgmem.analysis.quantities); an acronym is its
+   spelled-out words; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
@@ -80,6 +82,8 @@ from typing import Literal
 
 import snowballstemmer
 
+from kgmem.analysis.quantities import spell_quantities
+
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
 
 
@@ -124,6 +128,10 @@ _CONTRACTIONS = [(re.compile(p), r) for p, r in (
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
 _PHRASES = [(re.compile(p), r) for p, r in (
+    # a restatement's preamble says nothing of the fact ("As I said, …", "Just to confirm, …")
+    (r"\b(?:as|like)\s+(?:i|we)\s+(?:said|mentioned|told\s+you|noted|wrote|explained)"
+     r"(?:\s+(?:before|earlier|already|previously))?\b|\bas\s+(?:mentioned|noted|said)(?:\s+(?:before|earlier))?\b"
+     r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
     (r"\bevery\s+(?:other|two|2)\s+weeks\b", "biweekly"),
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
@@ -252,7 +260,10 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
     low = text.lower()
-    for pattern, repl in _CONTRACTIONS + _PHRASES:
+    for pattern, repl in _CONTRACTIONS:
+        low = pattern.sub(repl, low)
+    low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
+    for pattern, repl in _PHRASES:
         low = pattern.sub(repl, low)
     out = []
     for tok in _TOKEN.findall(low):
@@ -531,6 +542,9 @@ def _denied(x: _Parsed, y: _Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
+    if any(negated and x.denied <= words and not words & x.content for negated, words in y.clauses):
+        return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
+        # style isn't the point" (not "reviews aren't on Thursdays but Tuesdays", which denies x)
     return not (y.order and x.denied <= y.order[1])
 
 

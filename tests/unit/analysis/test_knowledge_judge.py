@@ -224,7 +224,23 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
          "other_number"),
         (S("The staging API listens on port 8080."), S("The staging database listens on port 5432."), 0.75,
          "unrelated", "other_subject"),
-        (S("We keep logs for two weeks."), S("Logs are retained for 14 days."), 0.76, "unrelated", "other_subject"),
+        # one span said two ways is one value: "two weeks" is "14 days"
+        (S("We keep logs for two weeks."), S("Logs are retained for 14 days."), 0.76, "paraphrase", "close_wording"),
+        (S("We keep logs for three weeks."), S("We keep logs for 14 days."), 0.76, "contradiction",
+         "other_number"),
+        # a number spelled out is the same number
+        (S("The dev server runs on port three thousand."), S("The dev server runs on port 3000."), 0.80,
+         "paraphrase", "same_words"),
+        (S("I'm thirty-five years old."), S("I'm 35 years old."), 0.80, "paraphrase", "same_words"),
+        (S("I'm thirty-six years old."), S("I'm 35 years old."), 0.90, "contradiction", "other_number"),
+        # both deny the same thing, each in its own words
+        (S("Reviews should be about correctness; style isn't the point."),
+         S("Reviews should focus on correctness, not style."), 0.80, "paraphrase", "close_wording"),
+        (S("No, design reviews aren't on Thursdays, they're on Tuesdays."),
+         S("Actually, design reviews are on Thursdays, not Tuesdays."), 0.90, "contradiction", "denied"),
+        # a restatement's preamble is no content
+        (S("As I mentioned, the nightly backup runs at 2 am."), S("The nightly backup runs at 02:00."), 0.85,
+         "paraphrase", "same_words"),
         (S("The release train leaves on the 3rd of every month."),
          S("The release train leaves on the 20th of every month."), 0.90, "contradiction", "other_number"),
         # price tiers and seasons are exclusive sets
