@@ -6,20 +6,24 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
+   X", "moving off Y onto X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
    nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
    "still hasn't arrived", "trying to decide", "thinking of", "meaning to"), the other that it is
    done ("already decided", "finished"), and they share half their words.
-5. ``negation``: one is negated ("not", "never", "no longer", "stopping", "except", "decided
-   against", "hate", "failed", and ending a thing in any form: "skipping", "dropped the plan",
-   "given up on", "cancelled", "banned" …) and the other is not, and they say the same thing
-   otherwise: the negated one denies all of what it says of the other ("no stress" / "stress and
-   grief"), or a negated clause shares half its words with a clause of the other — a negation
-   speaks of its own clause ("I want to try the local dishes, but I can't handle much spice"
-   denies nothing about the dishes). Negations count in pairs: "never miss" is "always go", "must
+5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
+   "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
+   form: "skipping", "dropped the plan", "given up on", "cancelled", "banned" …) and the other is
+   not, and they say the same thing otherwise: the negated one denies all of what it says of the
+   other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
+   clause of the other, or half the words of the shorter of the two when no number is beside the
+   negation ("I don't drink bourbon at all" / "I've been trying bourbons and bitters"; "within 5
+   days" is a bound) — a negation speaks of its own clause ("I want to try the local dishes, but I
+   can't handle much spice" denies nothing about the dishes), and what both deny, each in a clause
+   of its own, or one denies and the other calls low ("can't handle much spice" / "a low tolerance
+   for spice"), they agree on. Negations count in pairs: "never miss" is "always go", "must
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
    "Not … often" is the frequency "rarely", "not … yet" is "still", "no X until Y" is "Y before X",
    not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
@@ -30,13 +34,13 @@ decides, and its name is the verdict's ``reason``:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
    thousand" = "port 3000", "two weeks" = "14 days" (kgmem.analysis.quantities); an acronym is its
-   spelled-out words; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
+   spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
    3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
-   ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("14 days" / "two weeks" is not
-   another number) and not naming the subject ("the staging database / API listens on …").
+   ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("30 days" / "a
+   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …").
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -142,10 +146,15 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
     (r"\b([a-z]+)-free\b", r"no \1"),
+    # to limit a thing is to have not much of it ("I try to limit snacks" = "I try not to buy many snacks");
+    # as a noun ("the rate limit is 100") it is no negation
+    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
     (r"\bnight owl\b", "night person"), (r"\bearly (?:bird|riser)\b", "morning person"),
     (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
+    (r"\b(?:version\s+|v)(\d+(?:\.\d+)*)\b", r"\1"),  # "v3" = "version 3" = "3"
+    (r"\b([a-z]+\d+)s\b", r"\1"),  # "A100s" are "A100 GPUs"
     (r"\b([a-z]+)-(\d+(?:\.\d+)+)\b", r"\1 \2"),  # "Apache-2.0" = "Apache 2.0"  # "jargon-free" = "no jargon"
     (r"\b(?:going|gonna|tend|tends|tended)\s+to\b|\bgonna\b", ""),  # "I'm going to stop …" = "I'll stop …"  # "took up running" = "started running"
     # one spelling per clock time: "2 am" = "02:00" = "2"; "6 pm" = "18"; "6:30 am" = "6:30"
@@ -193,10 +202,10 @@ _NEGATIVE = frozenset(_STEMMER.stemWord(w) for w in (
     "hate dislike avoid miss skip forget forgot fail "  # "never miss" = "always go"
     "drop dropped cancel cancelled canceled abandon scrap scrapped ditch ditched ban banned shelve "
     "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
-    "retire retired").split())
+    "retire retired doubt").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 _BELOW = frozenset("under below less fewer shorter within".split())
-_NEGATION = frozenset("not no never without cannot unable except stop stops stopped stopping quit quits quitting anymore nobody "
+_NEGATION = frozenset("not no never without outside hardly barely scarcely cannot unable except stop stops stopped stopping quit quits quitting anymore nobody "
                       "nothing none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
@@ -239,7 +248,10 @@ _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in 
 _AMBIGUOUS = frozenset("live on us well close actual".split())
 _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EXCLUSIVE for c in classes
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
-_DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\b(?:instead of|rather than)\s+(?P<z>[^,.;!?]+)", re.I)
+# a dot inside a token is no sentence end ("not .format()", "rather than str.format")
+_PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
+_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+                     re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
 _DONE = frozenset("already finished completed".split())
@@ -248,8 +260,8 @@ _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|p
 _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
                      r"|\s+(?:because|although|though|whereas)\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?from\s+"
-                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?to\s+", re.I)
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|away\s+from)\s+"
+                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
@@ -468,9 +480,19 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         for part_old in parts_old:
             clause = _judge_whole(Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity,
                                   thresholds)
-            if clause.relation == "contradiction":
+            if clause.relation == "contradiction" and not (
+                    clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)):
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
     return found
+
+
+def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
+    """The negated one of two clauses is denied by the other statement too, in another clause."""
+    a, b = _parse(part_new), _parse(part_old)
+    if a.negated == b.negated:
+        return False
+    negated, other_whole = (a, _parse(old)) if a.negated else (b, _parse(new))
+    return _denied_by_both(negated.content, other_whole)
 
 
 def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: Thresholds) -> Verdict:
@@ -553,13 +575,30 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
     "we're switching to pnpm"."""
     for negated, words in x.clauses:
-        if not negated:
+        if not negated or _denied_by_both(words, y):
             continue
         for other_negated, other in y.clauses:
             shared = words & other
-            if not other_negated and shared and (2 * len(shared) >= max(len(words), len(other)) or words <= other):
+            if other_negated or not shared:
+                continue
+            if 2 * len(shared) >= max(len(words), len(other)) or words <= other:
+                return True
+            # half the words of the shorter clause: "I don't drink bourbon at all" / "I've been experimenting
+            # with bourbon and bitters" — not beside a number, where the negation is a bound ("within 5 days")
+            if 2 * len(shared) >= min(len(words), len(other)) and not any(_is_number(w) for w in words):
                 return True
     return False
+
+
+def _denied_by_both(words: frozenset[str], y: _Parsed) -> bool:
+    """A negated clause whose thing the other statement denies too, in a negated clause of its own
+    ("I tried oat milk, but I'm not a fan of the taste" / "I don't like how oat milk tastes, though I
+    tried it"), or says there is little of it: the two agree about it."""
+    return any((negated or other & _SCARCE) and words & other for negated, other in y.clauses)
+
+
+# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
+_SCARCE = frozenset({"low"})
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
@@ -624,7 +663,7 @@ _UNITS = frozenset(_STEMMER.stemWord(w) for w in (
 def _one_number_replaced(n: _Parsed, o: _Parsed, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One quantity on each side replaced the other; besides them words changed on one side only (a
     hedge, a clause: "I think I can give 3 hours" / "I can only give 1 hour") or values of one exclusive
-    set changed, and no unit changed ("14 days" / "two weeks" is one span said two ways)."""
+    set changed, and no unit changed ("30 days" / "a month" may be one span said two ways)."""
     numbers_new = [w for w in only_new if _is_number(w)]
     numbers_old = [w for w in only_old if _is_number(w)]
     if len(numbers_new) != 1 or len(numbers_old) != 1 or not all(

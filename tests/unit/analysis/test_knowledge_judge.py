@@ -241,6 +241,32 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
         # a restatement's preamble is no content
         (S("As I mentioned, the nightly backup runs at 2 am."), S("The nightly backup runs at 02:00."), 0.85,
          "paraphrase", "same_words"),
+        # "moving off Y onto X" says "not Y" like "from Y to X" does — the two agree, a plain Y is denied
+        (S("The web builds are moving off Jenkins onto Buildkite."), S("We're migrating the web builds from Jenkins to "
+         "Buildkite."), 0.90, "paraphrase", "close_wording"),
+        (S("We moved the docs off Confluence to Notion."), S("Our docs live in Confluence."), 0.75, "contradiction",
+         "denied"),
+        # a dot inside a token is no sentence end
+        (S("Use pathlib rather than os.path, please."), S("Please use pathlib, not os.path."), 0.85, "paraphrase",
+         "same_words"),
+        (S("We're at v2 of the billing API."), S("The billing API is on version 2."), 0.85, "paraphrase", "same_words"),
+        # "outside" is "not in"; "hardly", "doubt" and "to limit" are negations
+        (S("We may not keep backups outside Canada."), S("Backups must stay in Canada."), 0.85, "paraphrase",
+         "close_wording"),
+        (S("I've hardly been swimming this year."), S("I've been swimming a lot this year."), 0.85, "contradiction",
+         "negation"),
+        (S("I doubt I can finish the marathon."), S("I'm sure I can finish the marathon."), 0.85, "contradiction",
+         "negation"),
+        (S("I try not to eat much sugar."), S("I try to limit sugar."), 0.80, "paraphrase", "added_detail"),
+        # a negated clause denies a clause it shares half of the shorter one's words with — not beside a number
+        (S("I don't play chess at all."), S("I've been studying chess openings with a coach every weekend."), 0.60,
+         "contradiction", "negation"),
+        (S("Code reviews are blameless."), S("Code reviews are due within three days."), 0.60, "unrelated", "different"),
+        # both deny it, each in a clause of its own; a low amount says "not much"
+        (S("I don't enjoy how rye bread tastes, though I did try it."),
+         S("I've tried rye bread, but I'm not a fan of the taste."), 0.85, "paraphrase", "close_wording"),
+        (S("I want to go hiking, but I can't take much heat."), S("I'd like to go hiking but I have a low tolerance for "
+         "heat."), 0.90, "paraphrase", "close_wording"),
         (S("The release train leaves on the 3rd of every month."),
          S("The release train leaves on the 20th of every month."), 0.90, "contradiction", "other_number"),
         # price tiers and seasons are exclusive sets
