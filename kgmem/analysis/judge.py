@@ -9,7 +9,8 @@ decides, and its name is the verdict's ``reason``:
    X", "moving off Y onto X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
    nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
-   side of the pivot swapped places: "early returns over nested ifs").
+   side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
+   B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
    "still hasn't arrived", "trying to decide", "thinking of", "meaning to"), the other that it is
    done ("already decided", "finished"), and they share half their words.
@@ -25,8 +26,9 @@ decides, and its name is the verdict's ``reason``:
    of its own, or one denies and the other calls low ("can't handle much spice" / "a low tolerance
    for spice"), they agree on. Negations count in pairs: "never miss" is "always go", "must
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
-   "Not … often" is the frequency "rarely", "not … yet" is "still", "no X until Y" is "Y before X",
-   not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
+   "Not … often" is the frequency "rarely"; "not … yet" says a thing is under way, like "still"
+   (no denial of it) and "can't make up my mind"; "any X works" is "no preferred X"; "no X until Y"
+   is "Y before X", not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
    "encrypted").
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
@@ -45,13 +47,15 @@ decides, and its name is the verdict's ``reason``:
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
    dark/light, weekly/monthly, long/short, low/high, summer/winter, budget/mid-range/luxury,
-   remote/onsite, beginner/advanced — beside which one side may add detail), or, when both
+   remote/onsite, beginner/advanced — beside which one side may add detail; code-like tokens such as
+   "camelCase" are values), or, when both
    carry triples, the same subject and predicate with objects that share no word ("is" + "written
    in Rust" is the slot "is written in"). Not for predicates that hold many values at once
    ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
-   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``) — a correction
+   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``, or a statement that
+   says it replaces: "… instead", "the launch slipped / was moved to …") — a correction
    that names another value than the old one contradicts it ("No, the repo is MIT licensed." /
    "The repo's license is Apache 2.0."); not when the new
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
@@ -146,6 +150,11 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
     (r"\b([a-z]+)-free\b", r"no \1"),
+    # indifference is having no preference ("any flight time works" = "I don't have a preferred flight time")
+    (r"\bany\s+((?:[a-z]+\s+){1,3}?)(?:works|will\s+do|is\s+fine|is\s+ok(?:ay)?)\b", r"no preferred \1"),
+    # not able to decide is still deciding ("I can't make up my mind between …" = "trying to decide between …")
+    (r"\b(?:can|could)\s+not\s+(?:make\s+up\s+(?:my|our|their|his|her)\s+minds?|decide)\b|\bundecided\b",
+     "still deciding"),
     # to limit a thing is to have not much of it ("I try to limit snacks" = "I try not to buy many snacks");
     # as a noun ("the rate limit is 100") it is no negation
     (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
@@ -262,8 +271,12 @@ _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|
 # "moved / switched / migrated from X to Y" says "not X"
 _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
+_PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
+# "… instead" (not "instead of …"), "slipped / moved / pushed to …": the statement replaces an earlier value
+_REPLACES = re.compile(r"\binstead\b(?!\s+of)|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped)"
+                       r"\s+(?:back\s+|out\s+)?(?:to|until)\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
@@ -330,9 +343,11 @@ class _Parsed:
     sequence: tuple[str, ...]        # the content stems in the order they are said
     opens_with_content: bool         # only articles, pronouns and the like before the first content word
     additive: bool                   # "… too", "also": one more value, not another one
-    progress: str | None             # "pending" ("still deciding", "not … yet") or "done" ("already", "finished")
+    progress: str | None             # "pending" ("still deciding"), "not yet" or "done" ("already", "finished")
     role: str | None                 # "as my shell": the one slot a many-valued verb fills here
     clauses: tuple[tuple[bool, frozenset[str]], ...]  # (negated, content) of each clause
+    replaces: bool                   # "… instead", "moved to …": it replaces what was said before
+    stance: bool                     # a preference is stated ("like", "prefer", "love" …)
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -342,9 +357,8 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
     progress = None
-    if "yet" in words and negations:  # "haven't decided yet" says "still deciding", not the opposite of deciding
-        negations -= 1
-        progress = "pending"
+    if "yet" in words and negations:  # "haven't decided yet" says "still deciding", and "I've never done it"
+        progress = "not yet"
     elif _STILL_NOT.search(body):  # "still hasn't arrived" = "not yet arrived"
         negations -= 1
         progress = "pending"
@@ -407,7 +421,8 @@ def _parse(text: str) -> _Parsed:
     role = _ROLE.search(body)
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
-                   _stem(role.group(1).lower()) if role else None, _clauses(body))
+                   _stem(role.group(1).lower()) if role else None, _clauses(body),
+                   bool(_REPLACES.search(body)), any(w in _POSITIVE for w in words))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -440,7 +455,9 @@ def _value_words(text: str) -> list[str]:
         low = tok.lower()
         if low in _STOP or low in _NEGATION:
             continue
-        if _is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper():
+        # a number, a code-like token ("snake_case", "camelCase", "eu-west-1"), a capitalised name
+        if (_is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper()
+                or re.search(r"[a-z][A-Z]", tok)):
             out.extend(_words(tok))
     return out
 
@@ -506,14 +523,18 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         return verdict("contradiction", "denied")
     if n.order and o.order and _swapped(n.order, o.order):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
+    if _passed_over(n, o) or _passed_over(o, n):  # "I prefer Firefox" / "I prefer Chrome over Firefox"
+        return verdict("contradiction", "reversed")
     shared = n.content & o.content
-    if {n.progress, o.progress} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
+    if {_PENDING_OR.get(n.progress, n.progress), _PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
-    if n.negated != o.negated and shared and (n if n.negated else o).content <= shared:
+    # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
+    opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
-    if n.negated != o.negated and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
+    if opposed and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
     if _prefix_negated(n.content - o.content, o.content - n.content):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
@@ -523,7 +544,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if all(_is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
         if not n.additive and (_other_value(new, old, n, o, only_new, only_old)
-                               or (new.kind == "correction" and only_new & n.values and only_old & o.values)):
+                               or (_replaces(new, n) and only_new & n.values and only_old & o.values)):
             # a correction that names another value replaces the one said ("No, the repo is MIT licensed.")
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
@@ -636,6 +657,15 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for m in _NAMED.finditer(text) for w in _words(m.group(1)))
 
 
+def _passed_over(x: _Parsed, y: _Parsed) -> bool:
+    """x prefers A over B, and y, stating a preference of its own without any order, prefers B alone
+    (not A too)."""
+    if not x.order or y.order or not y.stance or y.negated or x.negated:
+        return False
+    first, second = x.order[0] - x.order[1], x.order[1] - x.order[0]
+    return bool(second) and second <= y.content and not first & y.content
+
+
 def _swapped(new: tuple[frozenset[str], frozenset[str]], old: tuple[frozenset[str], frozenset[str]]) -> bool:
     """The words that tell the two sides of "over" apart swapped sides ("explicit imports to
     wildcard imports": "explicit" / "wildcard", the shared "imports" aside)."""
@@ -730,13 +760,18 @@ def _other_subject(new: Statement, old: Statement) -> bool:
             and _terms(new.subject) != _terms(old.subject))
 
 
+def _replaces(statement: Statement, parsed: _Parsed) -> bool:
+    """A correction, or a statement that says it replaces ("… instead", "the launch slipped to …")."""
+    return statement.kind == "correction" or parsed.replaces
+
+
 def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
                  only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     if only_new <= _names(new.content) and only_old <= _names(old.content):
         return True  # one thing has one name, whatever the verb ("a dog named Luna" / "named Max")
     if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():
         return True  # nothing but one value for another of its set ("long / short hair", "British / American spelling")
-    one_slot = new.kind == "correction" or (n.role is not None and n.role == o.role)
+    one_slot = _replaces(new, n) or (n.role is not None and n.role == o.role)
     if not one_slot and (_multi_valued(new, n) or _multi_valued(old, o)):
         return False  # "likes tea" / "likes coffee"; but a correction replaces ("No, the build uses Maven") and
         # "uses Zsh / Fish as my shell" fills one slot

@@ -267,6 +267,27 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
          S("I've tried rye bread, but I'm not a fan of the taste."), 0.85, "paraphrase", "close_wording"),
         (S("I want to go hiking, but I can't take much heat."), S("I'd like to go hiking but I have a low tolerance for "
          "heat."), 0.90, "paraphrase", "close_wording"),
+        # "not … yet" and "never" both say it has not happened; "not … yet" and "still" both say it is under way
+        (S("I've never been skiing, but I'd love to learn."), S("I haven't been skiing yet, but I'd love to learn."),
+         0.95, "paraphrase", "added_detail"),
+        (S("I've been skiing every winter for years."), S("I haven't been skiing yet."), 0.80, "contradiction",
+         "negation"),
+        (S("I'm still choosing a laptop."), S("I haven't chosen a laptop yet."), 0.85, "paraphrase", "added_detail"),
+        (S("I can't make up my mind between Lisbon and Porto."), S("I'm trying to decide between Lisbon and Porto."),
+         0.90, "paraphrase", "added_detail"),
+        (S("Any seat works for me."), S("I don't have a preferred seat."), 0.75, "paraphrase", "same_words"),
+        # "… instead", "slipped to …": the new statement replaces a value of a many-valued verb
+        (S("I'm going to swim on Tuesdays instead."), S("I'm going to swim on Saturdays."), 0.80, "contradiction",
+         "other_value"),
+        (S("The beta slipped to May 9."), S("The beta is planned for April 2."), 0.70, "contradiction", "other_value"),
+        # a code-like token is a value ("camelCase" / "snake_case")
+        (S("I want JSON keys in camelCase."), S("I want JSON keys in snake_case."), 0.80, "contradiction",
+         "other_value"),
+        # preferring A alone against preferring B over A
+        (S("I prefer Vim over Emacs for quick edits."), S("I prefer Emacs for quick edits."), 0.85, "contradiction",
+         "reversed"),
+        (S("I prefer Vim over Emacs for quick edits."), S("I prefer Vim for quick edits."), 0.90, "paraphrase",
+         "added_detail"),
         (S("The release train leaves on the 3rd of every month."),
          S("The release train leaves on the 20th of every month."), 0.90, "contradiction", "other_number"),
         # price tiers and seasons are exclusive sets
