@@ -6,46 +6,56 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B").
+   X", "moving off Y onto X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
+   nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
-   side of the pivot swapped places: "early returns over nested ifs").
+   side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
+   B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
    "still hasn't arrived", "trying to decide", "thinking of", "meaning to"), the other that it is
    done ("already decided", "finished"), and they share half their words.
-5. ``negation``: one is negated ("not", "never", "no longer", "stopping", "except", "decided
-   against", "hate", "failed", and ending a thing in any form: "skipping", "dropped the plan",
-   "given up on", "cancelled", "banned" …) and the other is not, and they say the same thing
-   otherwise: the negated one denies all of what it says of the other ("no stress" / "stress and
-   grief"), or a negated clause shares half its words with a clause of the other — a negation
-   speaks of its own clause ("I want to try the local dishes, but I can't handle much spice"
-   denies nothing about the dishes). Negations count in pairs: "never miss" is "always go", "must
+5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
+   "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
+   form: "skipping", "dropped the plan", "given up on", "cancelled", "banned" …) and the other is
+   not, and they say the same thing otherwise: the negated one denies all of what it says of the
+   other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
+   clause of the other, or half the words of the shorter of the two when no number is beside the
+   negation ("I don't drink bourbon at all" / "I've been trying bourbons and bitters"; "within 5
+   days" is a bound) — a negation speaks of its own clause ("I want to try the local dishes, but I
+   can't handle much spice" denies nothing about the dishes), and what both deny, each in a clause
+   of its own, or one denies and the other calls low ("can't handle much spice" / "a low tolerance
+   for spice"), they agree on. Negations count in pairs: "never miss" is "always go", "must
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
-   "Not … often" is the frequency "rarely", "not … yet" is "still", "no X until Y" is "Y before X",
-   not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
+   "Not … often" is the frequency "rarely"; "not … yet" says a thing is under way, like "still"
+   (no denial of it) and "can't make up my mind"; "any X works" is "no preferred X"; "no X until Y"
+   is "Y before X", not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
    "encrypted").
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
-   "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights"; an acronym is its
-   spelled-out words) — a paraphrase.
+   "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
+   thousand" = "port 3000", "two weeks" = "14 days" (kgmem.analysis.quantities); an acronym is its
+   spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
    3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
-   ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("14 days" / "two weeks" is not
-   another number) and not naming the subject ("the staging database / API listens on …").
+   ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("30 days" / "a
+   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …").
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
    dark/light, weekly/monthly, long/short, low/high, summer/winter, budget/mid-range/luxury,
-   remote/onsite, beginner/advanced — beside which one side may add detail), or, when both
+   remote/onsite, beginner/advanced — beside which one side may add detail; code-like tokens such as
+   "camelCase" are values), or, when both
    carry triples, the same subject and predicate with objects that share no word ("is" + "written
    in Rust" is the slot "is written in"). Not for predicates that hold many values at once
    ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
-   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``) — a correction
+   replaces what it corrects ("No, the build uses Maven."; the item's ``kind``, or a statement that
+   says it replaces: "… instead", "the launch slipped / was moved to …") — a correction
    that names another value than the old one contradicts it ("No, the repo is MIT licensed." /
    "The repo's license is Apache 2.0."); not when the new
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
@@ -79,6 +89,8 @@ from functools import lru_cache
 from typing import Literal
 
 import snowballstemmer
+
+from kgmem.analysis.quantities import spell_quantities
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
 
@@ -124,6 +136,10 @@ _CONTRACTIONS = [(re.compile(p), r) for p, r in (
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
 _PHRASES = [(re.compile(p), r) for p, r in (
+    # a restatement's preamble says nothing of the fact ("As I said, …", "Just to confirm, …")
+    (r"\b(?:as|like)\s+(?:i|we)\s+(?:said|mentioned|told\s+you|noted|wrote|explained)"
+     r"(?:\s+(?:before|earlier|already|previously))?\b|\bas\s+(?:mentioned|noted|said)(?:\s+(?:before|earlier))?\b"
+     r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
     (r"\bevery\s+(?:other|two|2)\s+weeks\b", "biweekly"),
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
@@ -134,10 +150,20 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
     (r"\b([a-z]+)-free\b", r"no \1"),
+    # indifference is having no preference ("any flight time works" = "I don't have a preferred flight time")
+    (r"\bany\s+((?:[a-z]+\s+){1,3}?)(?:works|will\s+do|is\s+fine|is\s+ok(?:ay)?)\b", r"no preferred \1"),
+    # not able to decide is still deciding ("I can't make up my mind between …" = "trying to decide between …")
+    (r"\b(?:can|could)\s+not\s+(?:make\s+up\s+(?:my|our|their|his|her)\s+minds?|decide)\b|\bundecided\b",
+     "still deciding"),
+    # to limit a thing is to have not much of it ("I try to limit snacks" = "I try not to buy many snacks");
+    # as a noun ("the rate limit is 100") it is no negation
+    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
     (r"\bnight owl\b", "night person"), (r"\bearly (?:bird|riser)\b", "morning person"),
     (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
+    (r"\b(?:version\s+|v)(\d+(?:\.\d+)*)\b", r"\1"),  # "v3" = "version 3" = "3"
+    (r"\b([a-z]+\d+)s\b", r"\1"),  # "A100s" are "A100 GPUs"
     (r"\b([a-z]+)-(\d+(?:\.\d+)+)\b", r"\1 \2"),  # "Apache-2.0" = "Apache 2.0"  # "jargon-free" = "no jargon"
     (r"\b(?:going|gonna|tend|tends|tended)\s+to\b|\bgonna\b", ""),  # "I'm going to stop …" = "I'll stop …"  # "took up running" = "started running"
     # one spelling per clock time: "2 am" = "02:00" = "2"; "6 pm" = "18"; "6:30 am" = "6:30"
@@ -185,10 +211,10 @@ _NEGATIVE = frozenset(_STEMMER.stemWord(w) for w in (
     "hate dislike avoid miss skip forget forgot fail "  # "never miss" = "always go"
     "drop dropped cancel cancelled canceled abandon scrap scrapped ditch ditched ban banned shelve "
     "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
-    "retire retired").split())
+    "retire retired doubt").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 _BELOW = frozenset("under below less fewer shorter within".split())
-_NEGATION = frozenset("not no never without cannot unable except stop stops stopped stopping quit quits quitting anymore nobody "
+_NEGATION = frozenset("not no never without outside hardly barely scarcely cannot unable except stop stops stopped stopping quit quits quitting anymore nobody "
                       "nothing none neither nor".split())
 # Predicates under which one subject holds many objects: a new object is news, not a conflict.
 _MULTI_VALUED_VERBS = ("like love enjoy use have own play read watch visit know speak collect take keep store host "
@@ -231,7 +257,10 @@ _EXCLUSIVE_STEMS = [[frozenset(_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in 
 _AMBIGUOUS = frozenset("live on us well close actual".split())
 _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EXCLUSIVE for c in classes
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
-_DENIAL = re.compile(r"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>[^,.;!?]+)|\b(?:instead of|rather than)\s+(?P<z>[^,.;!?]+)", re.I)
+# a dot inside a token is no sentence end ("not .format()", "rather than str.format")
+_PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
+_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+                     re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
 _DONE = frozenset("already finished completed".split())
@@ -240,10 +269,14 @@ _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|p
 _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
                      r"|\s+(?:because|although|though|whereas)\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?from\s+"
-                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?to\s+", re.I)
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|away\s+from)\s+"
+                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
+_PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
+# "… instead" (not "instead of …"), "slipped / moved / pushed to …": the statement replaces an earlier value
+_REPLACES = re.compile(r"\binstead\b(?!\s+of)|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped)"
+                       r"\s+(?:back\s+|out\s+)?(?:to|until)\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
@@ -252,7 +285,10 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
     low = text.lower()
-    for pattern, repl in _CONTRACTIONS + _PHRASES:
+    for pattern, repl in _CONTRACTIONS:
+        low = pattern.sub(repl, low)
+    low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
+    for pattern, repl in _PHRASES:
         low = pattern.sub(repl, low)
     out = []
     for tok in _TOKEN.findall(low):
@@ -307,9 +343,11 @@ class _Parsed:
     sequence: tuple[str, ...]        # the content stems in the order they are said
     opens_with_content: bool         # only articles, pronouns and the like before the first content word
     additive: bool                   # "… too", "also": one more value, not another one
-    progress: str | None             # "pending" ("still deciding", "not … yet") or "done" ("already", "finished")
+    progress: str | None             # "pending" ("still deciding"), "not yet" or "done" ("already", "finished")
     role: str | None                 # "as my shell": the one slot a many-valued verb fills here
     clauses: tuple[tuple[bool, frozenset[str]], ...]  # (negated, content) of each clause
+    replaces: bool                   # "… instead", "moved to …": it replaces what was said before
+    stance: bool                     # a preference is stated ("like", "prefer", "love" …)
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -319,9 +357,8 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
     progress = None
-    if "yet" in words and negations:  # "haven't decided yet" says "still deciding", not the opposite of deciding
-        negations -= 1
-        progress = "pending"
+    if "yet" in words and negations:  # "haven't decided yet" says "still deciding", and "I've never done it"
+        progress = "not yet"
     elif _STILL_NOT.search(body):  # "still hasn't arrived" = "not yet arrived"
         negations -= 1
         progress = "pending"
@@ -384,7 +421,8 @@ def _parse(text: str) -> _Parsed:
     role = _ROLE.search(body)
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
-                   _stem(role.group(1).lower()) if role else None, _clauses(body))
+                   _stem(role.group(1).lower()) if role else None, _clauses(body),
+                   bool(_REPLACES.search(body)), any(w in _POSITIVE for w in words))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -417,7 +455,9 @@ def _value_words(text: str) -> list[str]:
         low = tok.lower()
         if low in _STOP or low in _NEGATION:
             continue
-        if _is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper():
+        # a number, a code-like token ("snake_case", "camelCase", "eu-west-1"), a capitalised name
+        if (_is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper()
+                or re.search(r"[a-z][A-Z]", tok)):
             out.extend(_words(tok))
     return out
 
@@ -457,9 +497,19 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
         for part_old in parts_old:
             clause = _judge_whole(Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity,
                                   thresholds)
-            if clause.relation == "contradiction":
+            if clause.relation == "contradiction" and not (
+                    clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)):
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
     return found
+
+
+def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
+    """The negated one of two clauses is denied by the other statement too, in another clause."""
+    a, b = _parse(part_new), _parse(part_old)
+    if a.negated == b.negated:
+        return False
+    negated, other_whole = (a, _parse(old)) if a.negated else (b, _parse(new))
+    return _denied_by_both(negated.content, other_whole)
 
 
 def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: Thresholds) -> Verdict:
@@ -473,14 +523,18 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         return verdict("contradiction", "denied")
     if n.order and o.order and _swapped(n.order, o.order):  # what was preferred is now the one passed over
         return verdict("contradiction", "reversed")
+    if _passed_over(n, o) or _passed_over(o, n):  # "I prefer Firefox" / "I prefer Chrome over Firefox"
+        return verdict("contradiction", "reversed")
     shared = n.content & o.content
-    if {n.progress, o.progress} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
+    if {_PENDING_OR.get(n.progress, n.progress), _PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
-    if n.negated != o.negated and shared and (n if n.negated else o).content <= shared:
+    # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
+    opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
-    if n.negated != o.negated and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
+    if opposed and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
     if _prefix_negated(n.content - o.content, o.content - n.content):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
@@ -490,7 +544,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if all(_is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
         if not n.additive and (_other_value(new, old, n, o, only_new, only_old)
-                               or (new.kind == "correction" and only_new & n.values and only_old & o.values)):
+                               or (_replaces(new, n) and only_new & n.values and only_old & o.values)):
             # a correction that names another value replaces the one said ("No, the repo is MIT licensed.")
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
@@ -531,6 +585,9 @@ def _denied(x: _Parsed, y: _Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
+    if any(negated and x.denied <= words and not words & x.content for negated, words in y.clauses):
+        return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
+        # style isn't the point" (not "reviews aren't on Thursdays but Tuesdays", which denies x)
     return not (y.order and x.denied <= y.order[1])
 
 
@@ -539,13 +596,30 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
     "we're switching to pnpm"."""
     for negated, words in x.clauses:
-        if not negated:
+        if not negated or _denied_by_both(words, y):
             continue
         for other_negated, other in y.clauses:
             shared = words & other
-            if not other_negated and shared and (2 * len(shared) >= max(len(words), len(other)) or words <= other):
+            if other_negated or not shared:
+                continue
+            if 2 * len(shared) >= max(len(words), len(other)) or words <= other:
+                return True
+            # half the words of the shorter clause: "I don't drink bourbon at all" / "I've been experimenting
+            # with bourbon and bitters" — not beside a number, where the negation is a bound ("within 5 days")
+            if 2 * len(shared) >= min(len(words), len(other)) and not any(_is_number(w) for w in words):
                 return True
     return False
+
+
+def _denied_by_both(words: frozenset[str], y: _Parsed) -> bool:
+    """A negated clause whose thing the other statement denies too, in a negated clause of its own
+    ("I tried oat milk, but I'm not a fan of the taste" / "I don't like how oat milk tastes, though I
+    tried it"), or says there is little of it: the two agree about it."""
+    return any((negated or other & _SCARCE) and words & other for negated, other in y.clauses)
+
+
+# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
+_SCARCE = frozenset({"low"})
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
@@ -583,6 +657,15 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for m in _NAMED.finditer(text) for w in _words(m.group(1)))
 
 
+def _passed_over(x: _Parsed, y: _Parsed) -> bool:
+    """x prefers A over B, and y, stating a preference of its own without any order, prefers B alone
+    (not A too)."""
+    if not x.order or y.order or not y.stance or y.negated or x.negated:
+        return False
+    first, second = x.order[0] - x.order[1], x.order[1] - x.order[0]
+    return bool(second) and second <= y.content and not first & y.content
+
+
 def _swapped(new: tuple[frozenset[str], frozenset[str]], old: tuple[frozenset[str], frozenset[str]]) -> bool:
     """The words that tell the two sides of "over" apart swapped sides ("explicit imports to
     wildcard imports": "explicit" / "wildcard", the shared "imports" aside)."""
@@ -610,7 +693,7 @@ _UNITS = frozenset(_STEMMER.stemWord(w) for w in (
 def _one_number_replaced(n: _Parsed, o: _Parsed, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One quantity on each side replaced the other; besides them words changed on one side only (a
     hedge, a clause: "I think I can give 3 hours" / "I can only give 1 hour") or values of one exclusive
-    set changed, and no unit changed ("14 days" / "two weeks" is one span said two ways)."""
+    set changed, and no unit changed ("30 days" / "a month" may be one span said two ways)."""
     numbers_new = [w for w in only_new if _is_number(w)]
     numbers_old = [w for w in only_old if _is_number(w)]
     if len(numbers_new) != 1 or len(numbers_old) != 1 or not all(
@@ -677,13 +760,18 @@ def _other_subject(new: Statement, old: Statement) -> bool:
             and _terms(new.subject) != _terms(old.subject))
 
 
+def _replaces(statement: Statement, parsed: _Parsed) -> bool:
+    """A correction, or a statement that says it replaces ("… instead", "the launch slipped to …")."""
+    return statement.kind == "correction" or parsed.replaces
+
+
 def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,
                  only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     if only_new <= _names(new.content) and only_old <= _names(old.content):
         return True  # one thing has one name, whatever the verb ("a dog named Luna" / "named Max")
     if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():
         return True  # nothing but one value for another of its set ("long / short hair", "British / American spelling")
-    one_slot = new.kind == "correction" or (n.role is not None and n.role == o.role)
+    one_slot = _replaces(new, n) or (n.role is not None and n.role == o.role)
     if not one_slot and (_multi_valued(new, n) or _multi_valued(old, o)):
         return False  # "likes tea" / "likes coffee"; but a correction replaces ("No, the build uses Maven") and
         # "uses Zsh / Fish as my shell" fills one slot

@@ -224,7 +224,70 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
          "other_number"),
         (S("The staging API listens on port 8080."), S("The staging database listens on port 5432."), 0.75,
          "unrelated", "other_subject"),
-        (S("We keep logs for two weeks."), S("Logs are retained for 14 days."), 0.76, "unrelated", "other_subject"),
+        # one span said two ways is one value: "two weeks" is "14 days"
+        (S("We keep logs for two weeks."), S("Logs are retained for 14 days."), 0.76, "paraphrase", "close_wording"),
+        (S("We keep logs for three weeks."), S("We keep logs for 14 days."), 0.76, "contradiction",
+         "other_number"),
+        # a number spelled out is the same number
+        (S("The dev server runs on port three thousand."), S("The dev server runs on port 3000."), 0.80,
+         "paraphrase", "same_words"),
+        (S("I'm thirty-five years old."), S("I'm 35 years old."), 0.80, "paraphrase", "same_words"),
+        (S("I'm thirty-six years old."), S("I'm 35 years old."), 0.90, "contradiction", "other_number"),
+        # both deny the same thing, each in its own words
+        (S("Reviews should be about correctness; style isn't the point."),
+         S("Reviews should focus on correctness, not style."), 0.80, "paraphrase", "close_wording"),
+        (S("No, design reviews aren't on Thursdays, they're on Tuesdays."),
+         S("Actually, design reviews are on Thursdays, not Tuesdays."), 0.90, "contradiction", "denied"),
+        # a restatement's preamble is no content
+        (S("As I mentioned, the nightly backup runs at 2 am."), S("The nightly backup runs at 02:00."), 0.85,
+         "paraphrase", "same_words"),
+        # "moving off Y onto X" says "not Y" like "from Y to X" does — the two agree, a plain Y is denied
+        (S("The web builds are moving off Jenkins onto Buildkite."), S("We're migrating the web builds from Jenkins to "
+         "Buildkite."), 0.90, "paraphrase", "close_wording"),
+        (S("We moved the docs off Confluence to Notion."), S("Our docs live in Confluence."), 0.75, "contradiction",
+         "denied"),
+        # a dot inside a token is no sentence end
+        (S("Use pathlib rather than os.path, please."), S("Please use pathlib, not os.path."), 0.85, "paraphrase",
+         "same_words"),
+        (S("We're at v2 of the billing API."), S("The billing API is on version 2."), 0.85, "paraphrase", "same_words"),
+        # "outside" is "not in"; "hardly", "doubt" and "to limit" are negations
+        (S("We may not keep backups outside Canada."), S("Backups must stay in Canada."), 0.85, "paraphrase",
+         "close_wording"),
+        (S("I've hardly been swimming this year."), S("I've been swimming a lot this year."), 0.85, "contradiction",
+         "negation"),
+        (S("I doubt I can finish the marathon."), S("I'm sure I can finish the marathon."), 0.85, "contradiction",
+         "negation"),
+        (S("I try not to eat much sugar."), S("I try to limit sugar."), 0.80, "paraphrase", "added_detail"),
+        # a negated clause denies a clause it shares half of the shorter one's words with — not beside a number
+        (S("I don't play chess at all."), S("I've been studying chess openings with a coach every weekend."), 0.60,
+         "contradiction", "negation"),
+        (S("Code reviews are blameless."), S("Code reviews are due within three days."), 0.60, "unrelated", "different"),
+        # both deny it, each in a clause of its own; a low amount says "not much"
+        (S("I don't enjoy how rye bread tastes, though I did try it."),
+         S("I've tried rye bread, but I'm not a fan of the taste."), 0.85, "paraphrase", "close_wording"),
+        (S("I want to go hiking, but I can't take much heat."), S("I'd like to go hiking but I have a low tolerance for "
+         "heat."), 0.90, "paraphrase", "close_wording"),
+        # "not … yet" and "never" both say it has not happened; "not … yet" and "still" both say it is under way
+        (S("I've never been skiing, but I'd love to learn."), S("I haven't been skiing yet, but I'd love to learn."),
+         0.95, "paraphrase", "added_detail"),
+        (S("I've been skiing every winter for years."), S("I haven't been skiing yet."), 0.80, "contradiction",
+         "negation"),
+        (S("I'm still choosing a laptop."), S("I haven't chosen a laptop yet."), 0.85, "paraphrase", "added_detail"),
+        (S("I can't make up my mind between Lisbon and Porto."), S("I'm trying to decide between Lisbon and Porto."),
+         0.90, "paraphrase", "added_detail"),
+        (S("Any seat works for me."), S("I don't have a preferred seat."), 0.75, "paraphrase", "same_words"),
+        # "… instead", "slipped to …": the new statement replaces a value of a many-valued verb
+        (S("I'm going to swim on Tuesdays instead."), S("I'm going to swim on Saturdays."), 0.80, "contradiction",
+         "other_value"),
+        (S("The beta slipped to May 9."), S("The beta is planned for April 2."), 0.70, "contradiction", "other_value"),
+        # a code-like token is a value ("camelCase" / "snake_case")
+        (S("I want JSON keys in camelCase."), S("I want JSON keys in snake_case."), 0.80, "contradiction",
+         "other_value"),
+        # preferring A alone against preferring B over A
+        (S("I prefer Vim over Emacs for quick edits."), S("I prefer Emacs for quick edits."), 0.85, "contradiction",
+         "reversed"),
+        (S("I prefer Vim over Emacs for quick edits."), S("I prefer Vim for quick edits."), 0.90, "paraphrase",
+         "added_detail"),
         (S("The release train leaves on the 3rd of every month."),
          S("The release train leaves on the 20th of every month."), 0.90, "contradiction", "other_number"),
         # price tiers and seasons are exclusive sets
