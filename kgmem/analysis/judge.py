@@ -160,6 +160,13 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
+    # the verb "own" is content ("I don't own it anymore"); "my own" is not
+    (r"\b(i|we|you|they|not|who|still|longer|also)\s+own\b", r"\1 owns"),
+    # an intention or a decision is said of the act itself: "I'm planning to visit Yosemite" / "I've decided not
+    # to go to Yosemite after all" speak of visiting it (still under way is read from the raw text)
+    (r"\b(?:decided?|deciding|planning|plan|planned|intend|intends|intending|intended|hoping|hope|meaning)"
+     r"\s+(not\s+)?to\b", r"\1"),
+    (r"\bafter\s+all\b", ""),
     (r"\bnight owl\b", "night person"), (r"\bearly (?:bird|riser)\b", "morning person"),
     (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
     (r"\b(?:version\s+|v)(\d+(?:\.\d+)*)\b", r"\1"),  # "v3" = "version 3" = "3"
