@@ -91,6 +91,7 @@ from typing import Literal
 import snowballstemmer
 
 from kgmem.analysis.quantities import spell_quantities
+from kgmem.analysis.updates import ENDED, REPLACED_WITH, REPLACES
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
 
@@ -178,6 +179,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b0?(\d{1,2})(:[0-5]\d)?\s*(?:p\.m\.|pm)(?![a-z])",
      lambda m: f"{int(m.group(1)) % 12 + 12}{m.group(2) or ''}"),
     (r"\b0?(\d{1,2}):00\b", r"\1"),
+    (r"\b0(\d:[0-5]\d)\b", r"\1"),  # "03:15" = "3:15"
     (r"\b(\d+)-(?=[a-z]{3,}\b)", r"\1 "),  # "a 5-night stay" says "5 nights"
 )]
 # Past forms the stemmer leaves apart from their verb ("felt" / "feel").
@@ -281,9 +283,7 @@ _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w
 _PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
-# "… instead" (not "instead of …"), "slipped / moved / pushed to …": the statement replaces an earlier value
-_REPLACES = re.compile(r"\binstead\b(?!\s+of)|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped)"
-                       r"\s+(?:back\s+|out\s+)?(?:to|until)\b", re.I)
+_REPLACES = REPLACES  # "… instead", "now", "moved … to …": it replaces an earlier value (kgmem.analysis.updates)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
@@ -295,6 +295,8 @@ def _words(text: str) -> tuple[str, ...]:
     for pattern, repl in _CONTRACTIONS:
         low = pattern.sub(repl, low)
     low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
+    for pattern, repl in ENDED:  # "sold", "handed … over to": the end of holding a thing
+        low = pattern.sub(repl, low)
     for pattern, repl in _PHRASES:
         low = pattern.sub(repl, low)
     out = []
@@ -405,7 +407,7 @@ def _parse(text: str) -> _Parsed:
         denied = {_stem(w) for w in _words(m.group("y") or m.group("z")) if w not in _STOP}
         body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
     else:
-        m = _SWITCH.search(text)
+        m = _SWITCH.search(text) or REPLACED_WITH.search(text)
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
             denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
             body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
@@ -561,6 +563,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             return verdict("contradiction", "other_number")  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
         if shared and _one_number_replaced(n, o, only_new, only_old):
             return verdict("contradiction", "other_number")  # "I think I can give 3 hours a week" / "only 1 hour a week"
+        if shared and (_replaces(new, n) or _replaces(old, o)) and _one_quantity_each(only_new, only_old):
+            return verdict("contradiction", "other_number")  # "We run ClickHouse with 8 shards now" / "four shards"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if _other_subject(new, old):
         return verdict("unrelated", "other_subject")
@@ -714,6 +718,11 @@ def _one_number_replaced(n: _Parsed, o: _Parsed, only_new: frozenset[str], only_
     if words_new and words_old and _leading(n, words_new) and _leading(o, words_old):
         return False  # they name the subject: "the staging / production database listens on 5432 / 5433"
     return not (words_new - _all_exclusive() and words_old - _all_exclusive())
+
+
+def _one_quantity_each(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    """One quantity on each side (beside a statement that says it replaces an earlier value)."""
+    return (sum(1 for w in only_new if _QUANTITY.match(w)) == 1 and sum(1 for w in only_old if _QUANTITY.match(w)) == 1)
 
 
 def _leading(parsed: _Parsed, only: frozenset[str]) -> bool:

@@ -100,9 +100,14 @@ def _replace(match: re.Match[str]) -> str:
     return _value(run)
 
 
+# digits before a scale word: "40 thousand" = "40000", "1.5 million" = "1500000"
+_DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
+
+
 def spell_quantities(text: str) -> str:
     """``text`` (lower case) with spelled-out numbers as digits and spans of weeks / hours in days /
     minutes: "thirty-five" -> "35", "three thousand" -> "3000", "two weeks" -> "14 days"."""
+    text = _DIGITS_SCALED.sub(lambda m: _tidy(float(m.group(1)) * _SCALES[m.group(2)]), text)  # "40 thousand"
     text = _RUN.sub(_replace, text)
     for pattern, repl in _DURATION:
         text = pattern.sub(repl, text)
