@@ -91,7 +91,7 @@ from typing import Literal
 import snowballstemmer
 
 from kgmem.analysis.quantities import spell_quantities
-from kgmem.analysis.updates import ENDED, REPLACED_WITH, REPLACES
+from kgmem.analysis.updates import CORRECTION, ENDED, REPLACED_WITH, REPLACES
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
 
@@ -168,6 +168,18 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:decided?|deciding|planning|plan|planned|intend|intends|intending|intended|hoping|hope|meaning)"
      r"\s+(not\s+)?to\b", r"\1"),
     (r"\bafter\s+all\b", ""),
+    (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
+    (r"\bzero\s+(?=[a-z])", "no "),
+    (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation  # "zero interest" = "no interest"
+    (r"\bwrapped\s+up\b", "finished"),
+    # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own
+    (r"^\s*(?:correction|update)\s*:|^\s*no\s*,", ""),
+    # one name said three ways: "my cat's name is Pixel" = "my cat is called Pixel" = "a cat named Pixel"
+    (r"\b(?:name\s+is|(?:is|are|was)\s+(?:called|named))\b", "named"),
+    (r"\bevery\s+(?:second|2nd)\b", "every other"),
+    (r"\b(?:one|1)-on-(?:one|1)\b", "1:1"),
+    # a unit glued to its number is the same quantity ("4gb" = "4 GB", "70-300mm" = "70-300 mm")
+    (r"\b(\d+(?:\.\d+)?)(mm|cm|km|kg|kb|mb|gb|tb|kib|mib|gib|tib|ms|ghz|mhz|px)\b", r"\1 \2"),
     (r"\bnight owl\b", "night person"), (r"\bearly (?:bird|riser)\b", "morning person"),
     (r"\bmid-range\b", "midrange"), (r"\bhigh-end\b", "upscale"), (r"\blow-end\b", "budget"),  # one word each
     (r"\b(?:version\s+|v)(\d+(?:\.\d+)*)\b", r"\1"),  # "v3" = "version 3" = "3"
@@ -507,7 +519,10 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
             clause = _judge_whole(Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity,
                                   thresholds)
             if clause.relation == "contradiction" and not (
-                    clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)):
+                    clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)) and not (
+                    clause.reason == "progress" and _parse(new.content).progress == _parse(old.content).progress):
+                # (two statements that, whole, say a thing is done, agree: "just finished Sapiens, so now I want
+                # to read more history" / "just finished Sapiens and I'm interested in history")
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
     return found
 
@@ -553,7 +568,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if all(_is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
         if not n.additive and (_other_value(new, old, n, o, only_new, only_old)
-                               or (_replaces(new, n) and only_new & n.values and only_old & o.values)):
+                               or ((_replaces(new, n) or _corrects(old)) and only_new & n.values and only_old & o.values)):
             # a correction that names another value replaces the one said ("No, the repo is MIT licensed.")
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
@@ -607,7 +622,8 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
     "we're switching to pnpm"."""
     for negated, words in x.clauses:
-        if not negated or _denied_by_both(words, y):
+        if not negated or _denied_by_both(words, y) or words & y.denied:
+            # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on
             continue
         for other_negated, other in y.clauses:
             shared = words & other
@@ -660,7 +676,7 @@ def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozense
     return mine, theirs
 
 
-_NAMED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'-]*\s*)+)")
+_NAMED = re.compile(r"\b(?:named|called|name\s+is)\s+((?:[A-Z][\w'-]*\s*)+)")
 
 
 def _names(text: str) -> frozenset[str]:
@@ -779,6 +795,12 @@ def _other_subject(new: Statement, old: Statement) -> bool:
 def _replaces(statement: Statement, parsed: _Parsed) -> bool:
     """A correction, or a statement that says it replaces ("… instead", "the launch slipped to …")."""
     return statement.kind == "correction" or parsed.replaces
+
+
+def _corrects(statement: Statement) -> bool:
+    """A correction: a later statement of another value in its slot contradicts it as much as it did
+    the value it corrected ("Correction: Grafana is at grafana.ops…" / "Grafana is at metrics…")."""
+    return statement.kind == "correction" or CORRECTION.search(statement.content) is not None
 
 
 def _other_value(new: Statement, old: Statement, n: _Parsed, o: _Parsed,

@@ -9,6 +9,7 @@ said before. This module names those signals so the judge can read them as one c
 * :data:`REPLACES` — the statement replaces an earlier value of its slot: "… instead", "now",
   "these days", "no longer", a correction, or a verb of change with its new value ("moved / migrated /
   upgraded / switched … to …", "slipped to …").
+* :data:`CORRECTION` — a statement that opens as a correction; what it corrects may be said later.
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
 * :data:`ENDED` — phrases that end one's holding of a thing ("sold", "handed … over to", "… is gone"), rewritten as a word of ending the judge already reads as a negation.
 """
@@ -18,10 +19,12 @@ from __future__ import annotations
 import re
 
 REPLACES = re.compile(
-    r"\binstead\b(?!\s+of)|(?<!for )(?<!by )(?<!until )(?<!just )\bnow\b|\bthese\s+days\b|\bnowadays\b|\bno\s+longer\b|\bany\s?more\b|^\s*correction\b"
+    r"\binstead\b(?!\s+of)|(?<!for )(?<!by )(?<!until )(?<!just )(?<!years )(?<!months )(?<!weeks )(?<!days )(?<!while )\bnow\b|\bthese\s+days\b|\bnowadays\b|\bno\s+longer\b|\bany\s?more\b|^\s*(?:correction|update)\b|^\s*no\s*,"
     r"|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
     r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank)\b(?:\s+[\w.-]+){0,5}?\s+(?:to|until)\b",
     re.I)
+# a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
+CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
 REPLACED_WITH = re.compile(r"\breplac(?:e|es|ed|ing)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)\s+", re.I)
 # each rewrites, in the lower-cased text, a phrase of ending into "drop" / "quit" (words of ending)
 ENDED = [(re.compile(p), r) for p, r in (
