@@ -169,8 +169,9 @@ _PHRASES = [(re.compile(p), r) for p, r in (
      r"\s+(not\s+)?to\b", r"\1"),
     (r"\bafter\s+all\b", ""),
     (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
-    (r"\bzero\s+(?=[a-z])", "no "),
-    (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation  # "zero interest" = "no interest"
+    (r"(?<![\d.,:])\b0\s+(?=[a-z]{3,})", "no "),  # "zero interest" = "no interest" (spelled "0" by then)
+    (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
+    (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
     (r"\bwrapped\s+up\b", "finished"),
     # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own
     (r"^\s*(?:correction|update)\s*:|^\s*no\s*,", ""),
@@ -219,7 +220,7 @@ should can could may might must to of in on at for with by from into onto about 
 if there here what which who whom whose when where how all any some each every both own same such very
 really just also actually now currently lately still usually typically normally generally always
 around roughly approximately nearly almost probably maybe perhaps please kind sort quite pretty too much many more most lot lots
-least only something
+least only something yet
 using use used uses get gets got getting make makes made thing things way ve ll re m d t one
 dollars dollar usd euros euro eur pounds pound gbp bucks
 """.split())
