@@ -297,6 +297,7 @@ _PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _REPLACES = REPLACES  # "… instead", "now", "moved … to …": it replaces an earlier value (kgmem.analysis.updates)
+_ONLY = re.compile(r"(?<!not )(?<!the )(?<!if )\bonly\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
@@ -370,6 +371,7 @@ class _Parsed:
     clauses: tuple[tuple[bool, frozenset[str]], ...]  # (negated, content) of each clause
     replaces: bool                   # "… instead", "moved to …": it replaces what was said before
     stance: bool                     # a preference is stated ("like", "prefer", "love" …)
+    only: bool                       # "only X": nothing else in its slot ("we only play on clay")
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -444,7 +446,7 @@ def _parse(text: str) -> _Parsed:
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
                    _stem(role.group(1).lower()) if role else None, _clauses(body),
-                   bool(_REPLACES.search(body)), any(w in _POSITIVE for w in words))
+                   bool(_REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -574,6 +576,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
+        if _only_other(n, o, shared, only_new, only_old):
+            return verdict("contradiction", "other_value")  # "we only play on clay" / "we play on hard courts"
     if any(_is_number(w) for w in only_new) and any(_is_number(w) for w in only_old):
         if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
             return verdict("contradiction", "other_number")  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
@@ -735,6 +739,23 @@ def _one_number_replaced(n: _Parsed, o: _Parsed, only_new: frozenset[str], only_
     if words_new and words_old and _leading(n, words_new) and _leading(o, words_old):
         return False  # they name the subject: "the staging / production database listens on 5432 / 5433"
     return not (words_new - _all_exclusive() and words_old - _all_exclusive())
+
+
+_BOUND_WORDS = frozenset(_STEMMER.stemWord(w) for w in "newer older higher lower above below up later earlier".split())
+
+
+def _only_other(n: _Parsed, o: _Parsed, shared: frozenset[str], only_new: frozenset[str],
+                only_old: frozenset[str]) -> bool:
+    """One side says "only X" where the other says another thing of the same statement (half the words of
+    the shorter shared; neither adds "also"; the differing words do not name the subject): "only" leaves no
+    room for the other value."""
+    if not (n.only or o.only) or n.additive or o.additive or any(_is_number(w) for w in only_new | only_old):
+        return False  # (another number is the number rules' to judge)
+    if _BOUND_WORDS & (n.content if n.only else o.content):
+        return False  # "only Node 20 and newer" is a bound, not one value
+    if _leading(n, only_new) and _leading(o, only_old):
+        return False
+    return 2 * len(shared) >= min(len(n.content), len(o.content))
 
 
 def _one_quantity_each(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
