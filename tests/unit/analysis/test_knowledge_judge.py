@@ -314,3 +314,54 @@ def test_rules_for_phrasings(new, old, cosine, relation, reason):
 def test_rules_for_slots_clauses_and_endings(new, old, cosine, relation, reason):
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    "new, old, cosine, relation, reason",
+    [
+        # a statement that says it updates the old one replaces its value (kgmem.analysis.updates)
+        (S("We moved the staging cluster to eu-central-1."), S("The staging cluster is in us-east-2."), 0.80,
+         "contradiction", "other_value"),
+        (S("Our Kafka cluster has 12 brokers now."), S("The Kafka cluster has six brokers."), 0.80,
+         "contradiction", "other_number"),
+        (S("We replaced Jira with Linear for tickets."), S("Our ticket tracker is Jira."), 0.75, "contradiction",
+         "denied"),
+        (S("I sold my road bike last spring."), S("I have a carbon road bike."), 0.75, "contradiction", "negation"),
+        (S("I handed the payments service over to Dana."), S("I'm the owner of the payments service."), 0.75,
+         "contradiction", "negation"),
+        (S("I don't own a car anymore."), S("I own a Honda Civic."), 0.70, "contradiction", "negation"),
+        (S("Correction: the wiki lives at wiki.corp.example.com."), S("The wiki lives at docs.example.com."), 0.80,
+         "contradiction", "other_value"),
+        # ... but "for three years now" is a span, "a shop that sells" is no sale, "left … behind" no departure from a job
+        (S("I've been at Acme for three years now."), S("I've been working at Acme Corp for 3 years."), 0.90,
+         "paraphrase", "added_detail"),
+        (S("I opened a shop that sells vintage lamps."), S("I opened a vintage lamp shop."), 0.90, "paraphrase",
+         "added_detail"),
+        # an intention or a decision speaks of the act; "zero interest" is none
+        (S("I've decided not to adopt a puppy after all."), S("I'm planning to adopt a puppy."), 0.75,
+         "contradiction", "negation"),
+        (S("I have zero interest in crypto trading."), S("I'm meaning to get into crypto trading."), 0.70,
+         "contradiction", "negation"),
+        # one name said three ways; "only X" leaves no room for another value, except as a bound
+        (S("My parrot is called Kiwi."), S("My parrot's name is Mango."), 0.80, "contradiction", "other_value"),
+        (S("We've only been deploying to Heroku lately."), S("We've been deploying to Render lately."), 0.80,
+         "contradiction", "other_value"),
+        (S("We only support Python 3.10 and newer."), S("Python 3.10 is the oldest version we support."), 0.85,
+         "paraphrase", "close_wording"),
+        # one spelling per quantity and phrase
+        (S("The login API times out after 3 seconds."), S("The login API has a 3-second timeout."), 0.85,
+         "paraphrase", "added_detail"),
+        (S("The cache node has 8gb of memory."), S("The cache node has 8 GB of memory."), 0.95, "paraphrase",
+         "same_words"),
+        (S("Every second Monday I run the retro."), S("I run the retro every other Monday."), 0.90, "paraphrase",
+         "same_words"),
+        (S("The batch job runs at 04:30 UTC."), S("The batch job runs at 4:30 am UTC."), 0.90, "paraphrase",
+         "same_words"),
+        (S("Our ad budget is 20 thousand dollars a month."), S("Our ad budget is $20k a month."), 0.90, "paraphrase",
+         "same_words"),
+        (S("It was renewed not long ago."), S("It was renewed recently."), 0.90, "paraphrase", "same_words"),
+    ],
+)
+def test_rules_for_updates_intentions_and_spellings(new, old, cosine, relation, reason):
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
