@@ -6,17 +6,20 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X", "moving off Y onto X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
+   X", "moving off Y onto X", "replaced Y with X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
    nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
    B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
 4. ``progress``: one says a thing is still under way ("still deciding", "not decided yet",
    "still hasn't arrived", "trying to decide", "thinking of", "meaning to"), the other that it is
-   done ("already decided", "finished"), and they share half their words.
+   done ("already decided", "finished", "wrapped up"), and they share half their words. An intention
+   or a decision speaks of the act itself ("planning to visit Yosemite" / "decided not to go to
+   Yosemite after all" compare "visit" and "go").
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
    "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
-   form: "skipping", "dropped the plan", "given up on", "cancelled", "banned" …) and the other is
+   form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
+   "… is gone", "zero interest" …) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
    clause of the other, or half the words of the shorter of the two when no number is beside the
@@ -35,14 +38,19 @@ decides, and its name is the verdict's ``reason``:
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
-   thousand" = "port 3000", "two weeks" = "14 days" (kgmem.analysis.quantities); an acronym is its
+   thousand" = "port 3000", "40 thousand" = "40k", "two weeks" = "14 days" (kgmem.analysis.quantities), "03:15" =
+   "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
+   three ways: "is called" = "is named" = "name is"; an acronym is its
    spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
    3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
    ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("30 days" / "a
-   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …").
+   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …");
+   also one quantity for another beside a statement that says it updates the old one ("We run
+   ClickHouse with 8 shards now" / "The cluster has four shards"; kgmem.analysis.updates: "now",
+   "these days", "no longer", "moved / upgraded / migrated … to …", a correction).
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -55,11 +63,14 @@ decides, and its name is the verdict's ``reason``:
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
    replaces what it corrects ("No, the build uses Maven."; the item's ``kind``, or a statement that
-   says it replaces: "… instead", "the launch slipped / was moved to …") — a correction
+   says it replaces: "… instead", "now", "the launch slipped / was moved to …", "we moved the bucket to …")
+   — a correction, whether it is the new statement or the old one,
    that names another value than the old one contradicts it ("No, the repo is MIT licensed." /
    "The repo's license is Apache 2.0."); not when the new
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
-   name the subject ("the staging / production cluster has autoscaling", rule 9).
+   name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
+   for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
+   unless numbers changed or "only" opens a bound ("only Node 20 and newer").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
    names or numbers on both sides that rule 7/8 did not take as a conflict, other members of an
