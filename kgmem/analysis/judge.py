@@ -181,7 +181,8 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bafter\s+all\b", ""),
     (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
     (r"(?<![\d.,:])\b0\s+(?=[a-z]{3,})", "no "),  # "zero interest" = "no interest" (spelled "0" by then)
-    (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
+    (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),
+    (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"  # "times out after 5 seconds" = "a 5-second timeout"
     (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
     (r"\bwrapped\s+up\b", "finished"),
     # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own

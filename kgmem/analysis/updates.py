@@ -11,7 +11,8 @@ said before. This module names those signals so the judge can read them as one c
   upgraded / switched … to …", "slipped to …").
 * :data:`CORRECTION` — a statement that opens as a correction; what it corrects may be said later.
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
-* :data:`ENDED` — phrases that end one's holding of a thing ("sold", "handed … over to", "… is gone"), rewritten as a word of ending the judge already reads as a negation.
+* :data:`ENDED` — phrases that end one's holding of a thing or a plan ("sold", "handed … over to",
+  "… is gone", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
 """
 
 from __future__ import annotations
@@ -33,4 +34,8 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\b(i|we|they|he|she|just|have|has|had|am|are|is|be)\s+(?:sold|selling)\b", r"\1 drop"),
     (r"\b(?:is|are|was|were)\s+gone\b", "dropped"),  # "devpi is gone"
     (r"\bgot\s+rid\s+of\b", "dropped"),
+    # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
+    # replaces the old one (REPLACES)
+    (r"\b(?:postponed|delayed|pushed\s+back|put\s+on\s+hold)(?:\s+indefinitely)?\b(?!\s+(?:to|until|by|till)\b)",
+     "cancelled"),
 )]

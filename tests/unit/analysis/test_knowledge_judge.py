@@ -332,6 +332,10 @@ def test_rules_for_slots_clauses_and_endings(new, old, cosine, relation, reason)
         (S("I don't own a car anymore."), S("I own a Honda Civic."), 0.70, "contradiction", "negation"),
         (S("Correction: the wiki lives at wiki.corp.example.com."), S("The wiki lives at docs.example.com."), 0.80,
          "contradiction", "other_value"),
+        (S("The office move got postponed indefinitely."), S("The office move is scheduled for June."), 0.75,
+         "contradiction", "negation"),
+        (S("The office move got postponed to August."), S("The office move is planned for June."), 0.75,
+         "contradiction", "other_value"),
         # ... but "for three years now" is a span, "a shop that sells" is no sale, "left … behind" no departure from a job
         (S("I've been at Acme for three years now."), S("I've been working at Acme Corp for 3 years."), 0.90,
          "paraphrase", "added_detail"),
