@@ -181,8 +181,8 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bafter\s+all\b", ""),
     (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
     (r"(?<![\d.,:])\b0\s+(?=[a-z]{3,})", "no "),  # "zero interest" = "no interest" (spelled "0" by then)
-    (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),
-    (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"  # "times out after 5 seconds" = "a 5-second timeout"
+    (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
+    (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"
     (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
     (r"\bwrapped\s+up\b", "finished"),
     # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own
@@ -308,7 +308,6 @@ _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w
 _PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
-_REPLACES = REPLACES  # "… instead", "now", "moved … to …": it replaces an earlier value (kgmem.analysis.updates)
 _ONLY = re.compile(r"(?<!not )(?<!the )(?<!if )\bonly\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
 _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
@@ -458,7 +457,7 @@ def _parse(text: str) -> _Parsed:
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
                    _stem(role.group(1).lower()) if role else None, _clauses(body),
-                   bool(_REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)))
+                   bool(REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -655,15 +654,15 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     return False
 
 
+# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
+_SCARCE = frozenset({"low"})
+
+
 def _denied_by_both(words: frozenset[str], y: _Parsed) -> bool:
     """A negated clause whose thing the other statement denies too, in a negated clause of its own
     ("I tried oat milk, but I'm not a fan of the taste" / "I don't like how oat milk tastes, though I
     tried it"), or says there is little of it: the two agree about it."""
     return any((negated or other & _SCARCE) and words & other for negated, other in y.clauses)
-
-
-# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
-_SCARCE = frozenset({"low"})
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
