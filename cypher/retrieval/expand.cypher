@@ -10,10 +10,16 @@
 // feedback.cypher), one index seek per item; null = none. The view is damped here, at read
 // time, by $overlay_damping for every conversation shift since it was written ($overlay_epoch − the
 // overlay's epoch): a shift costs the search no write.
-// Params: ns, seeds [{id, label, expand}], hops (0-2), decay, per_seed, labels (allowed result
-//         labels), session (null = any; restricts Message neighbours), overlay_session (null = none),
-//         overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
-// Returns one row: rows, one map per seed found (its properties, active, v_alpha, v_beta, expanded).
+// A question naming two or more entities ($names) also expands each name's best candidate: the first
+// item of the pool ($pool_rank: the head of the fused list, best first) whose "role: text" has the
+// name as a whole word. Picked here, from the text this read hydrates anyway, so the legs never return
+// text for it (Chroma's documents and metadata cost a question naming two entities ~3 ms).
+// Params: ns, seeds [{id, label, expand}] (the pool's ids among them), hops (0-2), decay, per_seed,
+//         labels (allowed result labels), session (null = any; restricts Message neighbours),
+//         names (lower-cased; [] = no entity seeds), pool_rank ({id: rank} of the pool), overlay_session (null =
+//         none), overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
+// Returns one row: rows, one map per seed found (its properties, active, expand, v_alpha, v_beta,
+// expanded).
 CALL () {
   MATCH (s:Message) WHERE s.ns = $ns AND s.id IN [x IN $seeds WHERE x.label = 'Message' | x.id] RETURN s, 'Message' AS label
   UNION ALL
@@ -25,7 +31,20 @@ CALL () {
   UNION ALL
   MATCH (s:Entity) WHERE s.ns = $ns AND s.id IN [x IN $seeds WHERE x.label = 'Entity' | x.id] RETURN s, 'Entity' AS label
 }
-WITH s, label, s.id IN [x IN $seeds WHERE x.expand | x.id] AS expand
+// The pool's searchable text ("role: text", lower-cased), best first; then each name's first match
+// (reduce with CASE stops testing a name at its first match: the regex is the costly part).
+WITH s, label, s.id AS id, $pool_rank[s.id] AS rank
+ORDER BY rank
+WITH collect({s: s, label: label, id: id}) AS found,
+     collect(CASE WHEN rank IS NOT NULL THEN [id, toLower(coalesce(s.role, '')),
+             toLower(coalesce(s.text, s.content, s.description, s.pattern, s.name, ''))] END) AS pool
+WITH found, [p IN pool | [p[0], CASE WHEN p[2] = '' THEN '' WHEN p[1] = '' THEN p[2] ELSE p[1] + ': ' + p[2] END]] AS pool
+WITH found, [name IN $names | reduce(hit = null, p IN pool |
+  CASE WHEN hit IS NOT NULL THEN hit
+       WHEN p[1] CONTAINS name AND p[1] =~ '(?sU).*\\b\\Q' + name + '\\E\\b.*' THEN p[0] END)] AS named
+UNWIND found AS f
+WITH f.s AS s, f.label AS label,
+     f.id IN [x IN $seeds WHERE x.expand | x.id] + [id IN named WHERE id IS NOT NULL] AS expand
 CALL (s, expand) {
   WITH s, expand WHERE expand AND $hops > 0
   // The walks from the seed, one branch per kind of hop, each returning its paths p to neighbours n;
@@ -80,7 +99,7 @@ RETURN collect({
   text: coalesce(s.text, s.content, s.description, s.pattern, s.name),
   ref: s.ref, session: s.session, ts: s.ts, role: s.role, seq: s.seq, tool: s.tool,
   confidence: s.confidence, alpha: s.alpha, beta: s.beta,
-  updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true),
+  updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true), expand: expand,
   v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   v_beta: o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   expanded: expanded

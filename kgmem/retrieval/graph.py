@@ -77,43 +77,45 @@ class GraphRAGRetriever:
         return hits
 
     def _needs_text(self, query: str) -> bool:
-        """Whether seeds are picked by their text before the expansion read: a question's entity seeds
-        (two or more names) and the concept hop look for names in the candidates' text."""
-        cfg = self.config
-        if not cfg.use_graph:
-            return False
-        if cfg.concept_hop:
-            return True
-        return cfg.hops > 0 and cfg.entity_seeds and len(slots.query_names(query)) >= 2
+        """Whether seeds are picked by their text before the expansion read: the concept hop looks for
+        the question's concepts in the candidates' text. (A question's entity seeds are picked by the
+        expansion read itself, from the text it hydrates: see :meth:`_entity_names`.)"""
+        return self.config.use_graph and self.config.concept_hop
 
-    def _expansion_seeds(self, fused: list[fusion.Fused], query: str) -> set[str]:
-        """The best ``expansion_seeds`` candidates, plus (``entity_seeds``, a question naming two or more
-        entities) each name's best candidate, so every entity of a multi-hop question is expanded."""
-        cfg = self.config
-        seeds = {f.id for f in fused[: cfg.expansion_seeds]}
-        if cfg.entity_seeds:
-            names = slots.query_names(query)
-            if len(names) >= 2:
-                seeds.update(slots.entity_seeds(names, [(f.id, _searchable(f)) for f in fused], cfg.entity_seed_pool))
-        return seeds
+    def _entity_names(self, query: str, hops: int) -> list[str]:
+        """The names of a question naming two or more entities (``entity_seeds``): the expansion read
+        also expands each name's best candidate, so every entity of a multi-hop question is expanded."""
+        if hops == 0 or not self.config.entity_seeds:
+            return []
+        names = slots.query_names(query)
+        return names if len(names) >= 2 else []
 
     def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> Op[list[dict[str, Any]]]:
         """One round trip: hydrate the head of the fused candidates, expand the seeds; the rows."""
         cfg = self.config
         hops = cfg.hops if cfg.use_graph else 0
-        expand = self._expansion_seeds(fused, query) if hops > 0 else set()
+        expand = {f.id for f in fused[: cfg.expansion_seeds]} if hops > 0 else set()
+        names = self._entity_names(query, hops)
+        pool = [f.id for f in fused[: cfg.entity_seed_pool]] if names else []
         # Only the head of the first fusion can still reach the top k after the quality factors
         # (which span roughly ×0.3–×1.5), so only the head is hydrated: fewer index seeks per search.
+        # The entity-seed pool is read too; a pool item beyond the head is kept only as a seed.
         size = max(3 * scope.k, cfg.expansion_seeds)
-        head = [f for i, f in enumerate(fused) if i < size or f.id in expand]
+        in_pool = set(pool)
+        head = [f for i, f in enumerate(fused) if i < size or f.id in expand or f.id in in_pool]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
         result = yield Read("retrieval/expand", dict(
             ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
             per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
+            names=names, pool_rank={item_id: rank for rank, item_id in enumerate(pool)},
             overlay_session=scope.session if cfg.use_session_overlay else None,
             overlay_epoch=scope.overlay_epoch, overlay_damping=scope.overlay_damping,
         ))
-        return result[0]["rows"]
+        rows = result[0]["rows"]
+        if len(head) > size:
+            kept = {f.id for f in fused[:size]}
+            rows = [r for r in rows if r["id"] in kept or r["expand"]]
+        return rows
 
     @staticmethod
     def _neighbours(fused: list[fusion.Fused],

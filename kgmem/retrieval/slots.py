@@ -120,23 +120,3 @@ def query_names(query: str) -> list[str]:
         if name and name not in STOP_WORDS:
             out[name] = None
     return list(out)
-
-
-def entity_seeds(names: Sequence[str], ranked: Sequence[tuple[str, str]], limit: int) -> list[str]:
-    """For each name, the best-ranked candidate whose text (``"role: text"``) contains it as a word.
-
-    Args:
-        names: lower-cased names (:func:`query_names`).
-        ranked: ``(id, searchable text)`` best first.
-        limit: look only at the first ``limit`` candidates.
-    Returns the ids, one per name that has one, in name order, without duplicates.
-    """
-    out: dict[str, None] = {}
-    head = [(i, t.lower()) for i, t in ranked[:limit]]
-    for name in names:
-        pattern = re.compile(rf"\b{re.escape(name)}\b")
-        for item_id, text in head:
-            if pattern.search(text):
-                out[item_id] = None
-                break
-    return list(out)

@@ -234,3 +234,37 @@ def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
                 h.text, h.ref, h.session, h.ts, h.metadata.get("role"), h.metadata.get("seq")), (query, h.id)
             if "vector" in h.provenance.legs:
                 assert g.breakdown["distance"] == pytest.approx(h.breakdown["distance"])
+
+
+def test_the_expansion_read_expands_each_named_entitys_first_pool_item(mem, graph, ns):
+    # A question naming two or more entities also expands, for each name, the first item of the pool
+    # (best first) whose "role: text" has the name as a whole word; the legs carry no text for it.
+    mem.turns.record(ns, [
+        Turn("s1", "Jon", "I opened a dance studio downtown.", "jon"),
+        Turn("s1", "Gina", "I lost my job at Door Dash.", "gina"),
+        Turn("s1", "Melanie", "Jonathan called about the lease.", "jonathan"),
+        Turn("s1", "Gina", "Jon helped me set up the store.", "both"),
+        Turn("s1", "Melanie", "We met José at the market.", "jose"),
+    ])
+    ids = {m["ref"]: m["id"] for m in mem.turns.messages(ns, "s1")}
+
+    def expanded(names, pool, seeds=None):
+        seeds = seeds or list(ids)
+        rows = graph.read("retrieval/expand", ns=ns, hops=1, decay=0.5, per_seed=3, labels=["Message"],
+                          session=None, overlay_session=None, overlay_epoch=0, overlay_damping=1.0,
+                          seeds=[{"id": ids[r], "label": "Message", "expand": False} for r in seeds],
+                          names=names, pool_rank={ids[r]: i for i, r in enumerate(pool)})[0]["rows"]
+        by_id = {v: k for k, v in ids.items()}
+        return {by_id[r["id"]] for r in rows if r["expand"]}, {by_id[r["id"]]: r for r in rows}
+
+    picked, rows = expanded(["jon", "gina"], ["jon", "gina", "jonathan", "both"])
+    assert picked == {"jon", "gina"}  # the speaker counts
+    assert all(rows[r]["expanded"] for r in picked) and not rows["both"]["expanded"]
+    picked, _ = expanded(["jon", "gina"], ["jonathan", "both", "gina", "jon"])
+    assert picked == {"both"}  # "Jonathan" is not "Jon"; the first match in pool order wins, for both names
+    picked, _ = expanded(["jon", "gina"], ["jonathan", "gina"])
+    assert picked == {"gina"}  # only the pool is searched
+    picked, _ = expanded(["josé", "gina"], ["jose", "gina"])
+    assert picked == {"jose", "gina"}  # word boundaries of non-ASCII names, as Python's re has them
+    picked, _ = expanded([], ["jon", "gina"])
+    assert picked == set()

@@ -1,7 +1,8 @@
 """What the legs are asked to return (``Scope.payload``): Graph RAG hydrates every hit from Neo4j, so
 its legs ask Chroma for ids and distances and the full-text read for ids and scores — unless it picks
-seeds by their text first (a question naming two entities, the concept hop), or a session search
-filters Chroma's hits by their metadata. Strategies without the hydration read keep the payload.
+seeds by their text first (the concept hop), or a session search filters Chroma's hits by their
+metadata. A question's entity seeds are picked by the expansion read itself. Strategies without the
+hydration read keep the payload.
 
 Stand-in stores record the requests (the real legs run against the real stack in
 tests/integration/retrieval/test_search.py)."""
@@ -37,7 +38,7 @@ class Graph:
             full = [{"id": "m2", "label": "Message", "score": 2.0, **NODES["m2"]}]
             return [{"rows": full if params["payload"] else [{"id": "m2", "label": "Message", "score": 2.0}]}]
         if name == "retrieval/expand":
-            return [{"rows": [{"id": s["id"], "label": s["label"], "active": True, "expanded": [],
+            return [{"rows": [{"id": s["id"], "label": s["label"], "active": True, "expand": s["expand"], "expanded": [],
                                **PROPS, **NODES[s["id"]]} for s in params["seeds"]]}]
         if name in ("retrieval/concept_hop", "retrieval/session_state"):
             return []
@@ -97,10 +98,20 @@ def test_graph_rag_asks_the_legs_for_ids_and_scores_and_shows_what_it_hydrated()
             node["text"], node["ref"], node["session"], node["role"], node["seq"])
 
 
-def test_a_question_naming_two_entities_keeps_the_payload_for_its_entity_seeds() -> None:
+def test_a_question_naming_two_entities_has_the_expansion_read_pick_its_entity_seeds() -> None:
     _, graph, vectors = search("Did Jon and Gina both lose their jobs?")
-    assert vectors.payloads == [True]
-    assert graph.reads["retrieval/keyword"]["payload"] is True
+    assert vectors.payloads == [False]
+    assert graph.reads["retrieval/keyword"]["payload"] is False
+    expand = graph.reads["retrieval/expand"]
+    assert expand["names"] == ["jon", "gina"]
+    assert sorted(expand["pool_rank"].values()) == list(range(len(expand["pool_rank"])))
+    assert set(expand["pool_rank"]) == {s["id"] for s in expand["seeds"]}
+
+
+def test_a_question_naming_one_entity_picks_no_entity_seeds() -> None:
+    _, graph, _ = search("What did Jon open?")
+    assert graph.reads["retrieval/expand"]["names"] == []
+    assert graph.reads["retrieval/expand"]["pool_rank"] == {}
 
 
 def test_the_concept_hop_keeps_the_payload_for_its_seeds() -> None:

@@ -117,13 +117,6 @@ def test_query_names(query, names):
     assert slots.query_names(query) == names
 
 
-def test_entity_seeds_take_each_names_best_candidate():
-    ranked = [("a", "Jon: I opened the studio"), ("b", "Jon: dance"), ("c", "Gina: my store"), ("d", "Gina: x")]
-    assert slots.entity_seeds(["jon", "gina"], ranked, limit=10) == ["a", "c"]
-    assert slots.entity_seeds(["jon", "gina"], ranked, limit=2) == ["a"]
-    assert slots.entity_seeds(["jo"], ranked, limit=10) == []  # whole words only
-
-
 def test_without_lift_a_neighbour_already_in_the_head_keeps_its_place_and_source():
     placed = slots.interleave(RANKING, [("g1", 1.0)], k=3, slot_start=2, source="concept", lift=False)
     assert sourced(placed) == [("d1", "direct"), ("d2", "direct"), ("g1", "graph")]
