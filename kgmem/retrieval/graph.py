@@ -47,7 +47,7 @@ class GraphRAGRetriever:
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
         """The ``scope.k`` best items after expansion, fusion and quality adjustment (an operation)."""
-        lean = not self._needs_text(query)  # the expansion read hydrates what the hits show
+        lean = not self._needs_text()  # the expansion read hydrates what the hits show
         legs = yield from self.hybrid.candidates(query, replace(scope, payload=False) if lean else scope)
         first = self.hybrid.fuse(legs, scope)
         if not first:
@@ -76,7 +76,7 @@ class GraphRAGRetriever:
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
 
-    def _needs_text(self, query: str) -> bool:
+    def _needs_text(self) -> bool:
         """Whether seeds are picked by their text before the expansion read: the concept hop looks for
         the question's concepts in the candidates' text. (A question's entity seeds are picked by the
         expansion read itself, from the text it hydrates: see :meth:`_entity_names`.)"""
@@ -99,10 +99,10 @@ class GraphRAGRetriever:
         pool = [f.id for f in fused[: cfg.entity_seed_pool]] if names else []
         # Only the head of the first fusion can still reach the top k after the quality factors
         # (which span roughly ×0.3–×1.5), so only the head is hydrated: fewer index seeks per search.
-        # The entity-seed pool is read too; a pool item beyond the head is kept only as a seed.
+        # The entity-seed pool (a longer head, for a small k) is read too; beyond the head an item is
+        # kept only as a seed.
         size = max(3 * scope.k, cfg.expansion_seeds)
-        in_pool = set(pool)
-        head = [f for i, f in enumerate(fused) if i < size or f.id in expand or f.id in in_pool]
+        head = fused[: max(size, len(pool))]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
         result = yield Read("retrieval/expand", dict(
             ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
