@@ -21,6 +21,7 @@ The data is read from where it lies (default ../shared/data/locomo-dev.json); no
 
     .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
     .venv/bin/python scripts/eval_locomo.py --peer --presets fast --stages --system hop:concept_hop=true
+    .venv/bin/python scripts/eval_locomo.py --peer --presets fast --stages --no-query-cache   # every search embeds
     .venv/bin/python scripts/eval_locomo.py --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
     .venv/bin/python scripts/eval_locomo.py --tune-on conv-26 --eval-on conv-30 --grid ...
     .venv/bin/python scripts/eval_locomo.py --two-fold --private-neo4j 22687:22474 ...   # reproducible BM25
@@ -274,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
                     "these ports (started in a temporary home, stopped at the end)")
     ap.add_argument("--stages", action="store_true", help="time every stage of the kgmem searches (explain=True) "
                     "and print p50/p95 per stage and system")
+    ap.add_argument("--no-query-cache", action="store_true", help="embed the question in every search (kgmem's "
+                    "query-embedding cache off; the peer embeds through the same embedder): latency as a first "
+                    "question sees it. Without it the embedding is cached for every system")
     ap.add_argument("--grid", action="append", default=[], help="tuning grid for kg-graphrag: key=v1,v2,... "
                     "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported")
     args = ap.parse_args(argv)
@@ -297,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = server.settings if server is not None else load_settings()
     chroma_dir = args.chroma or Path(tmp.name) / "chroma"
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
+    if args.no_query_cache:
+        settings = settings.model_copy(update={
+            "embedding": settings.embedding.model_copy(update={"query_cache_size": 0})})
     try:
         mem = KGMem(settings)
         apply_schema(mem.graph)
