@@ -101,6 +101,7 @@ from typing import Literal
 
 import snowballstemmer
 
+from kgmem.analysis.negation import AFFIRMING, main_clause, negated_opposite
 from kgmem.analysis.quantities import spell_quantities
 from kgmem.analysis.updates import CORRECTION, ENDED, REPLACED_WITH, REPLACES
 
@@ -293,7 +294,7 @@ _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EX
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
 # a dot inside a token is no sentence end ("not .format()", "rather than str.format")
 _PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
-_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
                      re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
@@ -318,6 +319,8 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
 def _words(text: str) -> tuple[str, ...]:
     low = text.lower()
     for pattern, repl in _CONTRACTIONS:
+        low = pattern.sub(repl, low)
+    for pattern, repl in AFFIRMING:  # "can't wait", "don't mind": a negation that affirms
         low = pattern.sub(repl, low)
     low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
     for pattern, repl in ENDED:  # "sold", "handed … over to": the end of holding a thing
@@ -383,6 +386,7 @@ class _Parsed:
     replaces: bool                   # "… instead", "moved to …": it replaces what was said before
     stance: bool                     # a preference is stated ("like", "prefer", "love" …)
     only: bool                       # "only X": nothing else in its slot ("we only play on clay")
+    affirmed: frozenset[str]         # the value X it moved to from the denied Y ("from Y to X", "replaced Y with X")
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -417,16 +421,17 @@ def _clauses(body: str) -> tuple[tuple[bool, frozenset[str]], ...]:
     flavors, but I can't handle much spice" denies nothing about the flavors)."""
     out = []
     for part in _CLAUSE.split(body):
-        words = _words(part)
-        content = _content_of(words)
+        content = _content_of(_words(part))
         if content:
-            out.append((_polarity(part, words)[0], content))
+            main = main_clause(part)  # "people who can't make it": the negation speaks of the relative clause
+            out.append((_polarity(main, _words(main))[0], content))
     return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> _Parsed:
     denied: set[str] = set()
+    affirmed: list[str] = []
     body = text
     m = _DENIAL.search(text)
     if m:
@@ -437,8 +442,11 @@ def _parse(text: str) -> _Parsed:
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
             denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
             body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
+            # the first word it moved to
+            affirmed = [w for w in _words(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in _STOP][:1]
     words = _words(body)
-    negated, progress = _polarity(body, words)
+    main = main_clause(body)
+    negated, progress = _polarity(main, _words(main))
     content = _content_of(words)
     values = frozenset(_stem(w) for w in _value_words(body))
     order = None
@@ -457,7 +465,8 @@ def _parse(text: str) -> _Parsed:
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
                    _stem(role.group(1).lower()) if role else None, _clauses(body),
-                   bool(REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)))
+                   bool(REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)),
+                   frozenset(_stem(w) for w in affirmed))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -547,6 +556,8 @@ def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
     if a.negated == b.negated:
         return False
     negated, other_whole = (a, _parse(old)) if a.negated else (b, _parse(new))
+    if _affirms_elsewhere(_parse(new) if a.negated else _parse(old), other_whole):
+        return True
     return _denied_by_both(negated.content, other_whole)
 
 
@@ -569,6 +580,11 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), _EXCLUSIVE_STEMS):
+        # "the repo isn't public" / "the repo is private": "not X" of a two-valued set is its other value
+        if not (only_new | only_old) - _all_exclusive():
+            return verdict("paraphrase", "negated_opposite")
+        opposed = False
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
@@ -630,13 +646,19 @@ def _denied(x: _Parsed, y: _Parsed) -> bool:
     if any(negated and x.denied <= words and not words & x.content for negated, words in y.clauses):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
         # style isn't the point" (not "reviews aren't on Thursdays but Tuesdays", which denies x)
-    return not (y.order and x.denied <= y.order[1])
+    if y.order and x.denied <= y.order[1]:
+        return False
+    # y names the value x moved to as well: the same change said again ("move CI from Jenkins to Buildkite" /
+    # "Jenkins to Buildkite for CI") — unless y puts the old value first ("Jenkins over Buildkite")
+    return not (x.affirmed and x.affirmed <= y.content and not (y.order and x.denied <= y.order[0]))
 
 
 def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     """A negated clause of one says what a clause of the other says (half their words or all of the
     negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
     "we're switching to pnpm"."""
+    if _affirms_elsewhere(x, y):
+        return False
     for negated, words in x.clauses:
         if not negated or _denied_by_both(words, y) or words & y.denied:
             # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on
@@ -652,6 +674,13 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
             if 2 * len(shared) >= min(len(words), len(other)) and not any(_is_number(w) for w in words):
                 return True
     return False
+
+
+def _affirms_elsewhere(x: _Parsed, y: _Parsed) -> bool:
+    """x, beside its negated clause, affirms in a clause of its own all of what y says of it: its negation
+    speaks of another claim ("I can't tell red from green very well; I'm colorblind" / "I'm red-green
+    colorblind")."""
+    return len(x.clauses) > 1 and any(not negated and words <= y.content for negated, words in x.clauses)
 
 
 # a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")

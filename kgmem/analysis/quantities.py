@@ -36,6 +36,12 @@ _RUN = re.compile(rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:(?:{_CARD
 _AMOUNT = r"\b(\d+(?:\.\d+)?)(?:(\s*(?:-|–|to)\s*)(\d+(?:\.\d+)?))?"
 _FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:\d+(?:\.\d+)?\s*(?:-|–|to)\s*)?$")
 _DURATION = [(re.compile(p), r) for p, r in (
+    # short unit spellings: "7 yrs" = "7 years", "15 mins" = "15 minutes", "3x a week" = "3 times a week"
+    (r"\b(\d+(?:\.\d+)?)\s*(?:yrs?)\b", r"\1 years"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:mins?)\b", r"\1 minutes"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:secs?)\b", r"\1 seconds"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:mos)\b", r"\1 months"),
+    (r"\b(\d+)x\s+(?=(?:a|an|per|every|each)\s)", r"\1 times "),
     (r"\bhalf\s+an?\s+hour\b", "30 minutes"),
     (r"\ban?\s+hour\s+and\s+a\s+half\b", "90 minutes"),
     (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
