@@ -101,7 +101,7 @@ from typing import Literal
 
 import snowballstemmer
 
-from kgmem.analysis.negation import AFFIRMING, main_clause, negated_opposite
+from kgmem.analysis.negation import AFFIRMING, AVOIDING, main_clause, negated_opposite
 from kgmem.analysis.quantities import spell_quantities
 from kgmem.analysis.updates import CORRECTION, ENDED, REPLACED_WITH, REPLACES
 
@@ -169,8 +169,10 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:can|could)\s+not\s+(?:make\s+up\s+(?:my|our|their|his|her)\s+minds?|decide)\b|\bundecided\b",
      "still deciding"),
     # to limit a thing is to have not much of it ("I try to limit snacks" = "I try not to buy many snacks");
-    # as a noun ("the rate limit is 100") it is no negation
-    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
+    # as a noun ("the rate limit is 100") it is no negation, nor is a reduction by an amount ("to reduce my
+    # body fat by 5%" = "to cut my body fat by five percent": a target)
+    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b"
+     r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
     # the verb "own" is content ("I don't own it anymore"); "my own" is not
@@ -294,7 +296,7 @@ _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EX
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
 # a dot inside a token is no sentence end ("not .format()", "rather than str.format")
 _PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
-_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+_DENIAL = re.compile(rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
                      re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
@@ -302,10 +304,19 @@ _DONE = frozenset("already finished completed".split())
 _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
                       r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
-                     r"|\s+(?:because|although|though|whereas)\s+", re.I)
+                     r"|\s+(?:because|although|though|whereas)\s+"
+                     # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
+                     # I didn't like it")
+                     r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
+# the stretches a negation's count is kept within: "returning the mixer, it just wasn't for me" says no twice,
+# and the two do not cancel (they do within one stretch: "I never miss a game")
+_SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|away\s+from)\s+"
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
+# "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud.")
+_MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
+                        r"|away\s+from)\s+(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
 _PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
@@ -321,6 +332,8 @@ def _words(text: str) -> tuple[str, ...]:
     for pattern, repl in _CONTRACTIONS:
         low = pattern.sub(repl, low)
     for pattern, repl in AFFIRMING:  # "can't wait", "don't mind": a negation that affirms
+        low = pattern.sub(repl, low)
+    for pattern, repl in AVOIDING:  # "stay away from", "keep … out of": "avoid"
         low = pattern.sub(repl, low)
     low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
     for pattern, repl in ENDED:  # "sold", "handed … over to": the end of holding a thing
@@ -410,6 +423,11 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     return negations % 2 == 1, progress
 
 
+def _negated(text: str) -> bool:
+    """Is some stretch of the text negated? Negations cancel in pairs within a stretch only."""
+    return any(_polarity(part, _words(part))[0] for part in _SEGMENT.split(text))
+
+
 def _content_of(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(_stem(w) for w in words
                      if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and not _negative(w)
@@ -424,7 +442,7 @@ def _clauses(body: str) -> tuple[tuple[bool, frozenset[str]], ...]:
         content = _content_of(_words(part))
         if content:
             main = main_clause(part)  # "people who can't make it": the negation speaks of the relative clause
-            out.append((_polarity(main, _words(main))[0], content))
+            out.append((_negated(main), content))
     return tuple(out)
 
 
@@ -444,9 +462,13 @@ def _parse(text: str) -> _Parsed:
             body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
             # the first word it moved to
             affirmed = [w for w in _words(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in _STOP][:1]
+        elif m := _MOVED_OFF.search(text):
+            denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
+            body = text[: m.start("prep")] + text[m.end("x"):]
     words = _words(body)
     main = main_clause(body)
-    negated, progress = _polarity(main, _words(main))
+    progress = _polarity(main, _words(main))[1]
+    negated = _negated(main)
     content = _content_of(words)
     values = frozenset(_stem(w) for w in _value_words(body))
     order = None

@@ -8,6 +8,7 @@ kinds of "not" deny nothing the other statement says:
   to it), "I don't mind working late", "I couldn't be happier with it", "not only X but also Y",
   "no matter the weather", "nobody else" (only). They are rewritten, in the lower-cased text with
   contractions spelled out ("can not"), into what they affirm.
+* :data:`AVOIDING` — "stay away from", "keep X out of": "avoid", a negative stance like "don't want".
 * :func:`main_clause` — a negation inside a relative clause speaks of that clause ("the demo is
   recorded for people who can't make it" denies nothing about the demo): the polarity of a
   statement is read with its relative clauses left out.
@@ -33,6 +34,16 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
     (r"\bno\s+(?:doubt|question)\b", ""),
     (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
+    # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream"
+    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+)]
+# ways of saying "avoid" (a negative stance, like "avoid" itself): "stay away from the sugar", "keep emojis out of
+# review comments" = "I don't want emojis in review comments"
+AVOIDING = [(re.compile(p), r) for p, r in (
+    (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
+     r"(?:away|clear)\s+(?:from|of)\b", "avoid"),
+    (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
 )]
 
 # a relative clause on people: "for people who can't make it" (one with "that" is often the claim itself:

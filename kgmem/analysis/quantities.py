@@ -2,10 +2,11 @@
 
 People say the same number and the same span many ways: "thirty-five" / "35", "port three
 thousand" / "port 3000", "the fifteenth" / "the 15th", "two times a week" / "twice a week", "two
-weeks" / "14 days", "half an hour" / "30 minutes". The judge compares words, so a number spelled
+weeks" / "14 days", "half an hour" / "30 minutes", "half past four" / "4:30". The judge compares words, so a number spelled
 out on one side and written in digits on the other would look like two different values — a
 paraphrase read as "another number". :func:`spell_quantities` rewrites a lower-cased text so that
-every such quantity has one spelling: digits, spans of weeks in days and of hours in minutes.
+every such quantity has one spelling: digits, spans of weeks in days, of hours in minutes and of
+years in months, clock times in digits.
 "once" / "twice" and the months are left to the judge's word table.
 """
 
@@ -49,9 +50,15 @@ _DURATION = [(re.compile(p), r) for p, r in (
     # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
     (r"\b(for|within|in|after|over|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
      r"(?:an?|1)\s+(week|hour)\b", r"\1 1 \2s"),
-    (rf"{_AMOUNT}\s+weeks?\b", lambda m: _scaled(m, 7, "days")),
-    (rf"{_AMOUNT}\s+(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
+    # "two weeks" = "a two-week trip" = "14 days"; "seven years" = "84 months" (against "18 months")
+    (rf"{_AMOUNT}(?:\s+|-)weeks?\b", lambda m: _scaled(m, 7, "days")),
+    (rf"{_AMOUNT}(?:\s+|-)(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
+    (rf"{_AMOUNT}(?:\s+|-)years?\b(?!\s+old\b)", lambda m: _scaled(m, 12, "months")),
     (r"\b(\d+)\s+times\b", r"\1"),  # "two times a week" = "twice a week"
+    # a clock time in words: "half past four" = "4:30", "quarter past 9" = "9:15", "quarter to 9" = "8:45"
+    (r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30"),
+    (r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15"),
+    (r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 2) % 12 + 1}:45"),
 )]
 
 

@@ -19,11 +19,18 @@ from __future__ import annotations
 
 import re
 
-REPLACES = re.compile(
-    r"\binstead\b(?!\s+of)|(?<!for )(?<!by )(?<!until )(?<!just )(?<!years )(?<!months )(?<!weeks )(?<!days )(?<!while )\bnow\b|\bthese\s+days\b|\bnowadays\b|\bno\s+longer\b|\bany\s?more\b|^\s*(?:correction|update)\b|^\s*no\s*,"
-    r"|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
-    r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank)\b(?:\s+[\w.-]+){0,5}?\s+(?:to|until)\b",
-    re.I)
+# "now" as a time of change; not "for now", "by now", "until now", "just now", "years now", "while now"
+_NOW = r"(?<!for )(?<!by )(?<!until )(?<!just )(?<!years )(?<!months )(?<!weeks )(?<!days )(?<!while )\bnow\b"
+_INSTEAD = r"\binstead\b(?!\s+of)"  # "… instead" (not "instead of Y", a denial)
+_THESE_DAYS = r"\bthese\s+days\b|\bnowadays\b"
+_NO_LONGER = r"\bno\s+longer\b|\bany\s?more\b"
+_OPENS_CORRECTION = r"^\s*(?:correction|update)\b|^\s*no\s*,"
+# a verb of change, up to five words (possessives too: "the app's minimum iOS version") and "to" / "until" its
+# new value: "moved the nightly run to 5 am", "scaled the worker down to 3 replicas"
+_CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
+               r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank|scaled|cut|trimmed|extended|shortened)\b"
+               r"(?:\s+[\w.'’-]+){0,5}?\s+(?:to|until)\b")
+REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
 REPLACED_WITH = re.compile(r"\breplac(?:e|es|ed|ing)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)\s+", re.I)
@@ -33,6 +40,12 @@ ENDED = [(re.compile(p), r) for p, r in (
     # "I sold my undershirt brand", "I'm selling the Tamron" (not "a store that sells clothes")
     (r"\b(i|we|they|he|she|just|have|has|had|am|are|is|be)\s+(?:sold|selling)\b", r"\1 drop"),
     (r"\b(?:is|are|was|were)\s+gone\b", "dropped"),  # "devpi is gone"
+    # a thing that goes away, is phased out or shut down ends: "Python 3.9 support goes away in the spring release"
+    (r"\b(?:go|goes|went|going)\s+away\b|\bphas(?:e|es|ed|ing)\s+out\b|\bsunset(?:s|ted|ting)?\b", "dropped"),
+    # one who steps down, returns or loses a thing no longer holds it ("stepped down as lead", "returned the Garmin",
+    # "lost my passion for dancing")
+    (r"\bstep(?:s|ped|ping)?\s+down\b", "quit"),
+    (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
     # replaces the old one (REPLACES)
