@@ -162,7 +162,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(decided?|voted?|i|we|am|are|is)\s+against\b", r"\1 not"),
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
-    (r"\b([a-z]+)-free\b", r"no \1"),
+    (r"\b([a-z]+)-free\b|\bfree\s+of\s+([a-z]+)\b", lambda m: f"no {m.group(1) or m.group(2)}"),  # "free of work"
     # indifference is having no preference ("any flight time works" = "I don't have a preferred flight time")
     (r"\bany\s+((?:[a-z]+\s+){1,3}?)(?:works|will\s+do|is\s+fine|is\s+ok(?:ay)?)\b", r"no preferred \1"),
     # not able to decide is still deciding ("I can't make up my mind between …" = "trying to decide between …")
@@ -174,7 +174,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b"
      r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
-    (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
+    (r"\b(?:no|not|never|nothing|nobody)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+(?:until|unless)\b", r"\1 before"),
     # the verb "own" is content ("I don't own it anymore"); "my own" is not
     (r"\b(i|we|you|they|not|who|still|longer|also)\s+own\b", r"\1 owns"),
     # an intention or a decision is said of the act itself: "I'm planning to visit Yosemite" / "I've decided not
@@ -310,6 +310,7 @@ _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|
                      r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
 # the stretches a negation's count is kept within: "returning the mixer, it just wasn't for me" says no twice,
 # and the two do not cancel (they do within one stretch: "I never miss a game")
+_OPENER = re.compile(r"^\s*(?:no|correction|update)\s*[,:]", re.I)
 _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
 _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
@@ -356,17 +357,19 @@ def _words(text: str) -> tuple[str, ...]:
 
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
-_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
+_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")
+_SCALE = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 
 
 def _number(tok: str) -> str:
-    """One spelling per number: "$10,000" = "10000" = "10k"; "12th" = "12"; "6:30" and versions stay as they are."""
+    """One spelling per number: "$10,000" = "10000" = "10k"; "$1.5M" = "1500000"; "12th" = "12"; "6:30" and
+    versions stay as they are."""
     m = _PLAIN_NUMBER.match(tok)
-    if not m:
+    if not m or (m.group(3) in ("m", "bn") and tok[0].isdigit()):  # "10m" may be minutes or metres; "$10m" is money
         return tok
     whole, frac, suffix = m.group(1).replace(",", ""), m.group(2), m.group(3)
-    if suffix == "k":
-        return str(int(round(float(f"{whole}.{frac or 0}") * 1000)))
+    if suffix in _SCALE:
+        return str(int(round(float(f"{whole}.{frac or 0}") * _SCALE[suffix])))
     return f"{whole}.{frac}" if frac else whole
 
 
@@ -425,6 +428,7 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
 
 def _negated(text: str) -> bool:
     """Is some stretch of the text negated? Negations cancel in pairs within a stretch only."""
+    text = _OPENER.sub("", text)  # "No, the deploy target is Fly.io": the "No" denies the old value, not this one
     return any(_polarity(part, _words(part))[0] for part in _SEGMENT.split(text))
 
 

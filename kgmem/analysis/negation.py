@@ -27,6 +27,10 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     (r"\bnot\s+(?:only|just)\b", ""),
     (r"\b(?:can|could)\s+not\s+wait\b", "look forward"),  # "I can't wait for the Japan trip"
     (r"\b(?:do|does|did|would)\s+not\s+mind\b", "fine with"),  # "I don't mind working late"
+    # "the commute doesn't bother me" (not the imperative "don't bother with a testing section", a denial)
+    (r"\b(?:does|did)\s+not\s+bother\s+(me|us)\b", r"fine with \1"),
+    # a frequency, not a denial: "I hardly ever drink coffee" = "I rarely drink coffee"
+    (r"\b(?:hardly|barely|scarcely|almost\s+never)\s+ever\b|\balmost\s+never\b", "rarely"),
     (r"\b(?:can|could)\s+not\s+be\s+(happier|better|more\s+\w+)\b", r"very \1"),
     (r"\b(?:can|could)\s+not\s+(?:live|do)\s+without\b", "love"),  # "I can't live without my espresso"
     (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),

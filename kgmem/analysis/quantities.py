@@ -59,6 +59,11 @@ _DURATION = [(re.compile(p), r) for p, r in (
     (r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30"),
     (r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15"),
     (r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 2) % 12 + 1}:45"),
+    # "3:30 in the afternoon" = "3:30 pm", "7 in the morning" = "7 am", "9 o'clock" = "9"
+    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+(?:afternoon|evening)\b|\b(\d{1,2}(?::[0-5]\d)?)\s+at\s+night\b",
+     lambda m: f"{m.group(1) or m.group(2)} pm"),
+    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+morning\b", r"\1 am"),
+    (r"\b(\d{1,2})\s+o'?clock\b", r"\1"),
 )]
 
 

@@ -45,6 +45,10 @@ ENDED = [(re.compile(p), r) for p, r in (
     # one who steps down, returns or loses a thing no longer holds it ("stepped down as lead", "returned the Garmin",
     # "lost my passion for dancing")
     (r"\bstep(?:s|ped|ping)?\s+down\b", "quit"),
+    # "I put Crafting Interpreters down", "we shut down our Nominatim box" (past, a thing of one's own; a plan to shut
+    # a thing down is what "the shutdown" says)
+    (r"\b(i|we|they|he|she)\s+put\s+((?:[\w.-]+\s+){1,4}?)down\b", r"\1 drop \2"),
+    (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
     (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
