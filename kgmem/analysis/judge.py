@@ -5,9 +5,12 @@ the two contents comes from the embedding model). The rules, in order — the fi
 decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
-2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X", "moving off Y onto X", "replaced Y with X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
-   nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
+2. ``denied``: one says "X, not Y" (or "X (not Y)", "X, never Y", "instead of Y", "rather than Y", "moved /
+   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X") and Y is what the
+   other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
+   its own ("correctness, not style" / "correctness; style isn't the point"), and not when the other names
+   the value it moved to as well: the same change said twice ("move CI from Jenkins to Buildkite" / "Jenkins
+   to Buildkite for CI").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
    B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
@@ -19,7 +22,8 @@ decides, and its name is the verdict's ``reason``:
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
    "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
-   "… is gone", "zero interest" …) and the other is
+   "… is gone", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
+   kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
    clause of the other, or half the words of the shorter of the two when no number is beside the
@@ -31,14 +35,25 @@ decides, and its name is the verdict's ``reason``:
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
    "Not … often" is the frequency "rarely"; "not … yet" says a thing is under way, like "still"
    (no denial of it) and "can't make up my mind"; "any X works" is "no preferred X"; "no X until Y"
-   is "Y before X", not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
-   "encrypted").
+   (or "nothing … unless Y") is "Y before X", not a negation; "X-free" and "free of X" are "no X", and "un-X" /
+   "non-X" against X is one ("unencrypted" / "encrypted"). A negation denies only the same claim
+   (kgmem.analysis.negation): negations that affirm deny nothing ("can't wait", "don't mind", "not only …
+   but also", "no matter", "hardly ever" = "rarely"); "stay away from" and "keep X out of" say "avoid"; a
+   negation in a relative clause on people speaks of it ("recorded for people who can't make it"); "not X"
+   of a two-valued set is its other value ("isn't public" / "private"); a statement that, beside its
+   negated clause, affirms in a clause of its own what the other says denies nothing of it ("I can't tell
+   red from green very well; I'm colorblind" / "I'm red-green colorblind"). Negations cancel in pairs
+   within a stretch of the sentence only ("I returned the palette, I didn't like it" says no twice), a
+   list of denials is one ("no sugar, no cream"), a "No, …" that opens a correction denies the old value,
+   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much".
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
-   thousand" = "port 3000", "40 thousand" = "40k", "two weeks" = "14 days" (kgmem.analysis.quantities), "03:15" =
+   thousand" = "port 3000", "40 thousand" = "40k", "$1.5M" = "1.5 million", "two weeks" = "a two-week trip" = "14
+   days", "7 yrs" = "seven years" = "84 months", "3x a week" = "three times a week", "half past four" = "4:30",
+   "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
    three ways: "is called" = "is named" = "name is"; an acronym is its
    spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
@@ -47,10 +62,10 @@ decides, and its name is the verdict's ``reason``:
    another with other words changed on one side only (a hedge or a clause: "I think I can give
    3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
    ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("30 days" / "a
-   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …");
+   month" may be one span; weeks are read in days, hours in minutes, years in months) and not naming the subject ("the staging database / API listens on …");
    also one quantity for another beside a statement that says it updates the old one ("We run
    ClickHouse with 8 shards now" / "The cluster has four shards"; kgmem.analysis.updates: "now",
-   "these days", "no longer", "moved / upgraded / migrated … to …", a correction).
+   "these days", "no longer", "moved / upgraded / migrated / bumped / scaled … to …", a correction).
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -81,7 +96,7 @@ decides, and its name is the verdict's ``reason``:
 12. otherwise ``different``: two facts that can both be true.
 
 When no rule finds a contradiction between two statements of which one has several clauses
-("…; …", "… but …", "…, which …"), rules 2–9 run on each pair of clauses (the same cosine): a
+("…; …", "… but …", "…, which …", "…, I …"), rules 2–9 run on each pair of clauses (the same cosine): a
 conflict with one clause is a contradiction, its reason suffixed ``_in_clause`` ("I love new cities,
 but I have a low budget" / "I have a high budget").
 
@@ -332,10 +347,12 @@ def _words(text: str) -> tuple[str, ...]:
     low = text.lower()
     for pattern, repl in _CONTRACTIONS:
         low = pattern.sub(repl, low)
-    for pattern, repl in AFFIRMING:  # "can't wait", "don't mind": a negation that affirms
-        low = pattern.sub(repl, low)
-    for pattern, repl in AVOIDING:  # "stay away from", "keep … out of": "avoid"
-        low = pattern.sub(repl, low)
+    if _NEGATION_WORD.search(low):
+        for pattern, repl in AFFIRMING:  # "can't wait", "don't mind": a negation that affirms
+            low = pattern.sub(repl, low)
+    if _AWAY.search(low):
+        for pattern, repl in AVOIDING:  # "stay away from", "keep … out of": "avoid"
+            low = pattern.sub(repl, low)
     low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
     for pattern, repl in ENDED:  # "sold", "handed … over to": the end of holding a thing
         low = pattern.sub(repl, low)
@@ -355,6 +372,9 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# the words the rewrites of kgmem.analysis.negation start from; a text without them skips those patterns
+_NEGATION_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|hardly|barely|scarcely|almost)\b")
+_AWAY = re.compile(r"\b(?:away|clear|out\s+of)\b")
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")
@@ -407,10 +427,7 @@ class _Parsed:
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     """Is the text negated (an odd number of negations), and is a thing in it still under way or done?"""
-    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or _negative(w) or _bound(words, i))
-    # "no longer" and "not anymore" are one negation, as are "don't … anymore"
-    if "anymore" in words and ("not" in words or "no" in words):
-        negations -= 1
+    negations = _negations(words)
     progress = None
     if "yet" in words and negations:  # "haven't decided yet" says "still deciding", and "I've never done it"
         progress = "not yet"
@@ -426,9 +443,20 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     return negations % 2 == 1, progress
 
 
+def _negations(words: tuple[str, ...]) -> int:
+    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or _negative(w) or _bound(words, i))
+    # "no longer" and "not anymore" are one negation, as are "don't … anymore"
+    if "anymore" in words and ("not" in words or "no" in words):
+        negations -= 1
+    return negations
+
+
 def _negated(text: str) -> bool:
     """Is some stretch of the text negated? Negations cancel in pairs within a stretch only."""
-    text = _OPENER.sub("", text)  # "No, the deploy target is Fly.io": the "No" denies the old value, not this one
+    if _OPENER.match(text):  # "No, the deploy target is Fly.io": the "No" denies the old value, not this one
+        text = _OPENER.sub("", text)
+    if _negations(_words(text)) < 2:  # one negation or none: the stretches cannot differ from the whole
+        return _polarity(text, _words(text))[0]
     return any(_polarity(part, _words(part))[0] for part in _SEGMENT.split(text))
 
 

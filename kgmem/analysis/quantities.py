@@ -118,6 +118,8 @@ def _replace(match: re.Match[str]) -> str:
     return _value(run)
 
 
+# what every pattern of _DURATION needs: a digit, or a span said in words ("half an hour", "a fortnight", "for a week")
+_SPANNED = re.compile(r"\d|\bhour\b|\bweek\b|\bfortnight\b")
 # digits before a scale word: "40 thousand" = "40000", "1.5 million" = "1500000"
 _DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
 
@@ -127,6 +129,8 @@ def spell_quantities(text: str) -> str:
     minutes: "thirty-five" -> "35", "three thousand" -> "3000", "two weeks" -> "14 days"."""
     text = _DIGITS_SCALED.sub(lambda m: _tidy(float(m.group(1)) * _SCALES[m.group(2)]), text)  # "40 thousand"
     text = _RUN.sub(_replace, text)
+    if not _SPANNED.search(text):
+        return text  # no number and no span word: none of the spellings below applies
     for pattern, repl in _DURATION:
         text = pattern.sub(repl, text)
     return text

@@ -8,11 +8,13 @@ said before. This module names those signals so the judge can read them as one c
 
 * :data:`REPLACES` — the statement replaces an earlier value of its slot: "… instead", "now",
   "these days", "no longer", a correction, or a verb of change with its new value ("moved / migrated /
-  upgraded / switched … to …", "slipped to …").
+  upgraded / switched / bumped … to …", "scaled / cut … down to …", "slipped to …"), each a named
+  alternative of the pattern.
 * :data:`CORRECTION` — a statement that opens as a correction; what it corrects may be said later.
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
 * :data:`ENDED` — phrases that end one's holding of a thing or a plan ("sold", "handed … over to",
-  "… is gone", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
+  "… is gone", "goes away", "phased out", "stepped down", "returned / lost the …", "put … down", "we shut
+  down our …", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
 """
 
 from __future__ import annotations
