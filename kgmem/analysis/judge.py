@@ -22,7 +22,7 @@ decides, and its name is the verdict's ``reason``:
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
    "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
-   "… is gone", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
+   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
    kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
@@ -56,7 +56,7 @@ decides, and its name is the verdict's ``reason``:
    "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
    three ways: "is called" = "is named" = "name is"; an acronym is its
-   spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
+   spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
@@ -160,6 +160,7 @@ _TOKEN = re.compile(r"\$?[a-z0-9]+(?:[.:/,_+#-][a-z0-9]+)*%?")
 _CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
+    (r"\bno[\s-]+one\b", "nobody"),  # "no one" is no number one
 )]
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
@@ -199,6 +200,7 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bafter\s+all\b", ""),
     (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
     (r"(?<![\d.,:])\b0\s+(?=[a-z]{3,})", "no "),  # "zero interest" = "no interest" (spelled "0" by then)
+    (r"\b(is|are|was|were|be|been|get|gets|got)\s+blocked\b", r"\1 banned"),  # "force-pushing to main is blocked"
     (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
     (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"
     (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
@@ -342,9 +344,12 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
 
 
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
+
+
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
-    low = text.lower()
+    low = _ACRONYM_PLURAL.sub(r"\1", text).lower()  # "PRs" = "PR", "APIs" = "API"
     for pattern, repl in _CONTRACTIONS:
         low = pattern.sub(repl, low)
     if _NEGATION_WORD.search(low):
@@ -765,7 +770,7 @@ def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozense
                    ) -> tuple[frozenset[str], frozenset[str]]:
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", other) if w.lower() not in _ACRONYM_SKIP]
     for acronym in _ACRONYM.findall(text):
-        letters, stem = acronym.rstrip("s").lower(), _stem(acronym.lower())
+        letters, stem = acronym.rstrip("s").lower(), _stem(_ACRONYM_PLURAL.sub(r"\1", acronym).lower())
         for i in range(len(words) - len(letters) + 1):
             run = words[i:i + len(letters)]
             stems = frozenset(_stem(w) for w in run)

@@ -416,6 +416,13 @@ def test_rules_for_updates_intentions_and_spellings(new, old, cosine, relation, 
          "contradiction", "other_value"),
         (S("We bumped the app's minimum iOS version to 17."), S("The mobile app targets iOS 16 as the minimum version."),
          0.81, "contradiction", "other_value"),
+        (S("Force-pushing to main is blocked."), S("We don't allow force pushes to main."), 0.80, "paraphrase",
+         "added_detail"),
+        (S("Chrome's gone from my laptop, I don't use it."), S("I've stopped using Chrome."), 0.80, "paraphrase",
+         "added_detail"),
+        # "no one" is no number; "PRs" is "PR"
+        (S("PR reviews don't happen on weekends."), S("No one reviews PRs on weekends."), 0.80, "paraphrase",
+         "added_detail"),
         # one spelling per quantity
         (S("Gym 3x a week for me."), S("I go to the gym three times a week."), 0.80, "paraphrase", "added_detail"),
         (S("The meeting starts at half past three in the afternoon."), S("The meeting is at 3:30 pm."), 0.85,
