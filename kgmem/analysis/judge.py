@@ -55,7 +55,7 @@ decides, and its name is the verdict's ``reason``:
    days", "7 yrs" = "seven years" = "84 months", "3x a week" = "three times a week", "half past four" = "4:30",
    "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
-   three ways: "is called" = "is named" = "name is"; an acronym is its
+   three ways: "is called" = "is named" = "name is"; when a thing happened ("last month") is not what happened; an acronym is its
    spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
@@ -85,7 +85,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed or "only" opens a bound ("only Node 20 and newer").
+   unless numbers changed or "only" opens a bound ("only Node 20 and newer"). Two statements that say
+   nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
    names or numbers on both sides that rule 7/8 did not take as a conflict, other members of an
@@ -204,6 +205,8 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
     (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"
     (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
+    # when it happened is not what happened: "I quit coffee last month" / "I drink coffee every morning"
+    (r"\b(?:last|this\s+past|past)\s+(?:week|weekend|month|year|quarter|spring|summer|fall|autumn|winter)\b", ""),
     (r"\bwrapped\s+up\b", "finished"),
     # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own
     (r"^\s*(?:correction|update)\s*:|^\s*no\s*,", ""),
@@ -677,6 +680,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
         return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
     if only_new and only_old and _exclusive(only_new, only_old):
+        if not shared and not (only_new | only_old) - _all_exclusive() and not (n.additive or o.additive):
+            # nothing said but one value of a set each: the same slot ("I'm married" / "I got divorced")
+            return verdict("contradiction", "other_value")
         return verdict("unrelated", "other_object")  # "deploys to production are frozen" / "to staging continue"
     if n.additive and not o.additive and only_new:
         return verdict("unrelated", "other_object")  # "… on Sundays too": one more thing, not the same one

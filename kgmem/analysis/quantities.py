@@ -48,7 +48,7 @@ _DURATION = [(re.compile(p), r) for p, r in (
     (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
     (r"\ban?\s+fortnight\b", "14 days"),
     # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
-    (r"\b(for|within|in|after|over|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
+    (r"\b(for|within|in|after|over|to|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
      r"(?:an?|1)\s+(week|hour)\b", r"\1 1 \2s"),
     # "two weeks" = "a two-week trip" = "14 days"; "seven years" = "84 months" (against "18 months")
     (rf"{_AMOUNT}(?:\s+|-)weeks?\b", lambda m: _scaled(m, 7, "days")),

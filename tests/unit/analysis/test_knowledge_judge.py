@@ -420,6 +420,11 @@ def test_rules_for_updates_intentions_and_spellings(new, old, cosine, relation, 
          "added_detail"),
         (S("Chrome's gone from my laptop, I don't use it."), S("I've stopped using Chrome."), 0.80, "paraphrase",
          "added_detail"),
+        # when it happened is not what happened; one value of a set each is the same slot
+        (S("I quit coffee last month."), S("I drink coffee every morning."), 0.75, "contradiction", "negation"),
+        (S("I got divorced last year."), S("I'm married."), 0.70, "contradiction", "other_value"),
+        (S("We cut log retention to a week."), S("Logs are kept for 30 days."), 0.80, "contradiction",
+         "other_number"),
         # "no one" is no number; "PRs" is "PR"
         (S("PR reviews don't happen on weekends."), S("No one reviews PRs on weekends."), 0.80, "paraphrase",
          "added_detail"),

@@ -43,6 +43,7 @@ from kgmem.analysis.quantities import spell_quantities
         ("a two-week trip", "a 14 days trip"),
         ("kept for seven years", "kept for 84 months"),
         ("she is 34 years old", "she is 34 years old"),
+        ("cut retention to a week", "cut retention to 7 days"),
         ("at half past four", "at 4:30"),
         ("at a quarter to nine", "at 8:45"),
         ("at 3:30 in the afternoon", "at 3:30 pm"),
