@@ -708,9 +708,12 @@ def _denied(x: _Parsed, y: _Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
-    if any(negated and x.denied <= words and not words & x.content for negated, words in y.clauses):
+    if any(negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
+           for negated, words in y.clauses):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
-        # style isn't the point" (not "reviews aren't on Thursdays but Tuesdays", which denies x)
+        # style isn't the point", or in a clause that says nothing x does not: "the tests run in CI, not locally" /
+        # "we don't run the tests locally; CI runs them" (not "reviews aren't on Thursdays but Tuesdays", which
+        # denies x)
     if y.order and x.denied <= y.order[1]:
         return False
     # y names the value x moved to as well: the same change said again ("move CI from Jenkins to Buildkite" /

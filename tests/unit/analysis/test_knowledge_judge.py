@@ -403,6 +403,8 @@ def test_rules_for_updates_intentions_and_spellings(new, old, cosine, relation, 
         (S("We manage translation strings in Crowdin (not Lokalise)."),
          S("Correction: the translation strings are managed in Crowdin, not Lokalise."), 0.91, "paraphrase",
          "same_words"),
+        (S("We don't run the tests locally; CI runs them."), S("The tests run in CI, not locally."), 0.85,
+         "paraphrase", "added_detail"),
         # ... while a real denial, an ending or a change of value still counts
         (S("Deploys go out on Mondays, never on Fridays."), S("We deploy on Fridays."), 0.80, "contradiction",
          "denied"),
