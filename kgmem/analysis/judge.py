@@ -5,9 +5,12 @@ the two contents comes from the embedding model). The rules, in order — the fi
 decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
-2. ``denied``: one says "X, not Y" (or "instead of Y", "rather than Y", "moved / switched from Y to
-   X", "moving off Y onto X", "replaced Y with X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B")
-   nor denies too in a clause of its own ("correctness, not style" / "correctness; style isn't the point").
+2. ``denied``: one says "X, not Y" (or "X (not Y)", "X, never Y", "instead of Y", "rather than Y", "moved /
+   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X") and Y is what the
+   other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
+   its own ("correctness, not style" / "correctness; style isn't the point"), and not when the other names
+   the value it moved to as well: the same change said twice ("move CI from Jenkins to Buildkite" / "Jenkins
+   to Buildkite for CI").
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
    B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
@@ -19,7 +22,8 @@ decides, and its name is the verdict's ``reason``:
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
    "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
-   "… is gone", "zero interest" …) and the other is
+   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
+   kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
    clause of the other, or half the words of the shorter of the two when no number is beside the
@@ -31,26 +35,37 @@ decides, and its name is the verdict's ``reason``:
    not take longer than 10" is "stay under 10" ("under" is a bound only right before a number).
    "Not … often" is the frequency "rarely"; "not … yet" says a thing is under way, like "still"
    (no denial of it) and "can't make up my mind"; "any X works" is "no preferred X"; "no X until Y"
-   is "Y before X", not a negation; "X-free" is "no X", and "un-X" / "non-X" against X is one ("unencrypted" /
-   "encrypted").
+   (or "nothing … unless Y") is "Y before X", not a negation; "X-free" and "free of X" are "no X", and "un-X" /
+   "non-X" against X is one ("unencrypted" / "encrypted"). A negation denies only the same claim
+   (kgmem.analysis.negation): negations that affirm deny nothing ("can't wait", "don't mind", "not only …
+   but also", "no matter", "hardly ever" = "rarely"); "stay away from" and "keep X out of" say "avoid"; a
+   negation in a relative clause on people speaks of it ("recorded for people who can't make it"); "not X"
+   of a two-valued set is its other value ("isn't public" / "private"); a statement that, beside its
+   negated clause, affirms in a clause of its own what the other says denies nothing of it ("I can't tell
+   red from green very well; I'm colorblind" / "I'm red-green colorblind"). Negations cancel in pairs
+   within a stretch of the sentence only ("I returned the palette, I didn't like it" says no twice), a
+   list of denials is one ("no sugar, no cream"), a "No, …" that opens a correction denies the old value,
+   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much".
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
    "excellent" = "the best", "concise" = "short"; one spelling per number, date and clock time:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
-   thousand" = "port 3000", "40 thousand" = "40k", "two weeks" = "14 days" (kgmem.analysis.quantities), "03:15" =
+   thousand" = "port 3000", "40 thousand" = "40k", "$1.5M" = "1.5 million", "two weeks" = "a two-week trip" = "14
+   days", "7 yrs" = "seven years" = "84 months", "3x a week" = "three times a week", "half past four" = "4:30",
+   "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
-   three ways: "is called" = "is named" = "name is"; an acronym is its
-   spelled-out words; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
+   three ways: "is called" = "is named" = "name is"; when a thing happened ("last month") is not what happened; an acronym is its
+   spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
    3 hours a week" / "I can only give 1 hour a week") or only values of one exclusive set beside it
    ("Mondays at 6 pm" / "Thursdays at 7:30 pm"), the unit unchanged ("30 days" / "a
-   month" may be one span; weeks are read in days, hours in minutes) and not naming the subject ("the staging database / API listens on …");
+   month" may be one span; weeks are read in days, hours in minutes, years in months) and not naming the subject ("the staging database / API listens on …");
    also one quantity for another beside a statement that says it updates the old one ("We run
    ClickHouse with 8 shards now" / "The cluster has four shards"; kgmem.analysis.updates: "now",
-   "these days", "no longer", "moved / upgraded / migrated … to …", a correction).
+   "these days", "no longer", "moved / upgraded / migrated / bumped / scaled … to …", a correction).
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -70,7 +85,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed or "only" opens a bound ("only Node 20 and newer").
+   unless numbers changed or "only" opens a bound ("only Node 20 and newer"). Two statements that say
+   nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
    names or numbers on both sides that rule 7/8 did not take as a conflict, other members of an
@@ -81,7 +97,7 @@ decides, and its name is the verdict's ``reason``:
 12. otherwise ``different``: two facts that can both be true.
 
 When no rule finds a contradiction between two statements of which one has several clauses
-("…; …", "… but …", "…, which …"), rules 2–9 run on each pair of clauses (the same cosine): a
+("…; …", "… but …", "…, which …", "…, I …"), rules 2–9 run on each pair of clauses (the same cosine): a
 conflict with one clause is a contradiction, its reason suffixed ``_in_clause`` ("I love new cities,
 but I have a low budget" / "I have a high budget").
 
@@ -101,6 +117,7 @@ from typing import Literal
 
 import snowballstemmer
 
+from kgmem.analysis.negation import AFFIRMING, AVOIDING, main_clause, negated_opposite
 from kgmem.analysis.quantities import spell_quantities
 from kgmem.analysis.updates import CORRECTION, ENDED, REPLACED_WITH, REPLACES
 
@@ -144,6 +161,7 @@ _TOKEN = re.compile(r"\$?[a-z0-9]+(?:[.:/,_+#-][a-z0-9]+)*%?")
 _CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
+    (r"\bno[\s-]+one\b", "nobody"),  # "no one" is no number one
 )]
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
@@ -161,17 +179,19 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(decided?|voted?|i|we|am|are|is)\s+against\b", r"\1 not"),
     (r"\b(?:take|takes|took|taken|taking)\s+up\b", "start"),
     (r"\b(?:give|gives|gave|given|giving)\s+up(?:\s+on)?\b", "stop"),  # "I've given up on starting a studio"
-    (r"\b([a-z]+)-free\b", r"no \1"),
+    (r"\b([a-z]+)-free\b|\bfree\s+of\s+([a-z]+)\b", lambda m: f"no {m.group(1) or m.group(2)}"),  # "free of work"
     # indifference is having no preference ("any flight time works" = "I don't have a preferred flight time")
     (r"\bany\s+((?:[a-z]+\s+){1,3}?)(?:works|will\s+do|is\s+fine|is\s+ok(?:ay)?)\b", r"no preferred \1"),
     # not able to decide is still deciding ("I can't make up my mind between …" = "trying to decide between …")
     (r"\b(?:can|could)\s+not\s+(?:make\s+up\s+(?:my|our|their|his|her)\s+minds?|decide)\b|\bundecided\b",
      "still deciding"),
     # to limit a thing is to have not much of it ("I try to limit snacks" = "I try not to buy many snacks");
-    # as a noun ("the rate limit is 100") it is no negation
-    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b", r"\1 not much"),
+    # as a noun ("the rate limit is 100") it is no negation, nor is a reduction by an amount ("to reduce my
+    # body fat by 5%" = "to cut my body fat by five percent": a target)
+    (r"\b(to|i|we|you|they)\s+(?:limit|reduce|minimi[sz]e|cut\s+(?:down|back)\s+on)\b"
+     r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
-    (r"\b(?:no|not|never)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+until\b", r"\1 before"),
+    (r"\b(?:no|not|never|nothing|nobody)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+(?:until|unless)\b", r"\1 before"),
     # the verb "own" is content ("I don't own it anymore"); "my own" is not
     (r"\b(i|we|you|they|not|who|still|longer|also)\s+own\b", r"\1 owns"),
     # an intention or a decision is said of the act itself: "I'm planning to visit Yosemite" / "I've decided not
@@ -181,9 +201,12 @@ _PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bafter\s+all\b", ""),
     (r"\bdecided\s+(not\b)?", r"\1"),  # "I've decided against the Weber" = "not the Weber"
     (r"(?<![\d.,:])\b0\s+(?=[a-z]{3,})", "no "),  # "zero interest" = "no interest" (spelled "0" by then)
+    (r"\b(is|are|was|were|be|been|get|gets|got)\s+blocked\b", r"\1 banned"),  # "force-pushing to main is blocked"
     (r"\btim(?:e|es|ed|ing)\s+out\b", "timeout"),  # "times out after 5 seconds" = "a 5-second timeout"
     (r"\bshut(?:s|ting)?\s+down\b", "shutdown"),  # "to be shut down in March" / "the shutdown"
     (r"\bnot\s+(?:so\s+|that\s+)?long\s+ago\b", "recently"),  # a time, not a negation
+    # when it happened is not what happened: "I quit coffee last month" / "I drink coffee every morning"
+    (r"\b(?:last|this\s+past|past)\s+(?:week|weekend|month|year|quarter|spring|summer|fall|autumn|winter)\b", ""),
     (r"\bwrapped\s+up\b", "finished"),
     # a correction's opener is no content, and "No, …" opening a correction denies the old value, not its own
     (r"^\s*(?:correction|update)\s*:|^\s*no\s*,", ""),
@@ -293,7 +316,7 @@ _CANON = {stem: _STEMMER.stemWord(_IRREGULAR.get(c[0], c[0])) for classes in _EX
           for stem in (_STEMMER.stemWord(_IRREGULAR.get(w, w)) for w in c) if stem not in _AMBIGUOUS}
 # a dot inside a token is no sentence end ("not .format()", "rather than str.format")
 _PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
-_DENIAL = re.compile(rf"(?:,|;|—|-|\band\b)\s*not\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+_DENIAL = re.compile(rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
                      re.I)
 _DETERMINERS = frozenset("a an the this that these those my our your their its his her all every each some".split())
 # Progress of one thing: still under way or already done ("still deciding" / "already decided").
@@ -301,10 +324,20 @@ _DONE = frozenset("already finished completed".split())
 _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
                       r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 _CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
-                     r"|\s+(?:because|although|though|whereas)\s+", re.I)
+                     r"|\s+(?:because|although|though|whereas)\s+"
+                     # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
+                     # I didn't like it")
+                     r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
+# the stretches a negation's count is kept within: "returning the mixer, it just wasn't for me" says no twice,
+# and the two do not cancel (they do within one stretch: "I never miss a game")
+_OPENER = re.compile(r"^\s*(?:no|correction|update)\s*[,:]", re.I)
+_SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|away\s+from)\s+"
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
+# "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud.")
+_MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
+                        r"|away\s+from)\s+(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
 _PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
@@ -314,11 +347,20 @@ _ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|b
                     r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
 
 
+_ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
+
+
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
-    low = text.lower()
+    low = _ACRONYM_PLURAL.sub(r"\1", text).lower()  # "PRs" = "PR", "APIs" = "API"
     for pattern, repl in _CONTRACTIONS:
         low = pattern.sub(repl, low)
+    if _NEGATION_WORD.search(low):
+        for pattern, repl in AFFIRMING:  # "can't wait", "don't mind": a negation that affirms
+            low = pattern.sub(repl, low)
+    if _AWAY.search(low):
+        for pattern, repl in AVOIDING:  # "stay away from", "keep … out of": "avoid"
+            low = pattern.sub(repl, low)
     low = spell_quantities(low)  # "thirty-five" = "35", "two weeks" = "14 days"
     for pattern, repl in ENDED:  # "sold", "handed … over to": the end of holding a thing
         low = pattern.sub(repl, low)
@@ -338,19 +380,24 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# the words the rewrites of kgmem.analysis.negation start from; a text without them skips those patterns
+_NEGATION_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|hardly|barely|scarcely|almost)\b")
+_AWAY = re.compile(r"\b(?:away|clear|out\s+of)\b")
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
-_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|st|nd|rd|th|%)?$")
+_PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")
+_SCALE = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
 
 
 def _number(tok: str) -> str:
-    """One spelling per number: "$10,000" = "10000" = "10k"; "12th" = "12"; "6:30" and versions stay as they are."""
+    """One spelling per number: "$10,000" = "10000" = "10k"; "$1.5M" = "1500000"; "12th" = "12"; "6:30" and
+    versions stay as they are."""
     m = _PLAIN_NUMBER.match(tok)
-    if not m:
+    if not m or (m.group(3) in ("m", "bn") and tok[0].isdigit()):  # "10m" may be minutes or metres; "$10m" is money
         return tok
     whole, frac, suffix = m.group(1).replace(",", ""), m.group(2), m.group(3)
-    if suffix == "k":
-        return str(int(round(float(f"{whole}.{frac or 0}") * 1000)))
+    if suffix in _SCALE:
+        return str(int(round(float(f"{whole}.{frac or 0}") * _SCALE[suffix])))
     return f"{whole}.{frac}" if frac else whole
 
 
@@ -383,14 +430,12 @@ class _Parsed:
     replaces: bool                   # "… instead", "moved to …": it replaces what was said before
     stance: bool                     # a preference is stated ("like", "prefer", "love" …)
     only: bool                       # "only X": nothing else in its slot ("we only play on clay")
+    affirmed: frozenset[str]         # the value X it moved to from the denied Y ("from Y to X", "replaced Y with X")
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     """Is the text negated (an odd number of negations), and is a thing in it still under way or done?"""
-    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or _negative(w) or _bound(words, i))
-    # "no longer" and "not anymore" are one negation, as are "don't … anymore"
-    if "anymore" in words and ("not" in words or "no" in words):
-        negations -= 1
+    negations = _negations(words)
     progress = None
     if "yet" in words and negations:  # "haven't decided yet" says "still deciding", and "I've never done it"
         progress = "not yet"
@@ -406,6 +451,23 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
     return negations % 2 == 1, progress
 
 
+def _negations(words: tuple[str, ...]) -> int:
+    negations = sum(1 for i, w in enumerate(words) if w in _NEGATION or _negative(w) or _bound(words, i))
+    # "no longer" and "not anymore" are one negation, as are "don't … anymore"
+    if "anymore" in words and ("not" in words or "no" in words):
+        negations -= 1
+    return negations
+
+
+def _negated(text: str) -> bool:
+    """Is some stretch of the text negated? Negations cancel in pairs within a stretch only."""
+    if _OPENER.match(text):  # "No, the deploy target is Fly.io": the "No" denies the old value, not this one
+        text = _OPENER.sub("", text)
+    if _negations(_words(text)) < 2:  # one negation or none: the stretches cannot differ from the whole
+        return _polarity(text, _words(text))[0]
+    return any(_polarity(part, _words(part))[0] for part in _SEGMENT.split(text))
+
+
 def _content_of(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(_stem(w) for w in words
                      if w not in _STOP and w not in _NEGATION and w not in _POSITIVE and not _negative(w)
@@ -417,16 +479,17 @@ def _clauses(body: str) -> tuple[tuple[bool, frozenset[str]], ...]:
     flavors, but I can't handle much spice" denies nothing about the flavors)."""
     out = []
     for part in _CLAUSE.split(body):
-        words = _words(part)
-        content = _content_of(words)
+        content = _content_of(_words(part))
         if content:
-            out.append((_polarity(part, words)[0], content))
+            main = main_clause(part)  # "people who can't make it": the negation speaks of the relative clause
+            out.append((_negated(main), content))
     return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> _Parsed:
     denied: set[str] = set()
+    affirmed: list[str] = []
     body = text
     m = _DENIAL.search(text)
     if m:
@@ -437,8 +500,15 @@ def _parse(text: str) -> _Parsed:
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
             denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
             body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
+            # the first word it moved to
+            affirmed = [w for w in _words(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in _STOP][:1]
+        elif m := _MOVED_OFF.search(text):
+            denied = {_stem(w) for w in _words(m.group("x")) if w not in _STOP}
+            body = text[: m.start("prep")] + text[m.end("x"):]
     words = _words(body)
-    negated, progress = _polarity(body, words)
+    main = main_clause(body)
+    progress = _polarity(main, _words(main))[1]
+    negated = _negated(main)
     content = _content_of(words)
     values = frozenset(_stem(w) for w in _value_words(body))
     order = None
@@ -457,7 +527,8 @@ def _parse(text: str) -> _Parsed:
     return _Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
                    first is not None and _stem(first) in content, bool(_ADDITIVE.search(body)), progress,
                    _stem(role.group(1).lower()) if role else None, _clauses(body),
-                   bool(REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)))
+                   bool(REPLACES.search(body)), any(w in _POSITIVE for w in words), bool(_ONLY.search(body)),
+                   frozenset(_stem(w) for w in affirmed))
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
@@ -547,6 +618,8 @@ def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
     if a.negated == b.negated:
         return False
     negated, other_whole = (a, _parse(old)) if a.negated else (b, _parse(new))
+    if _affirms_elsewhere(_parse(new) if a.negated else _parse(old), other_whole):
+        return True
     return _denied_by_both(negated.content, other_whole)
 
 
@@ -569,6 +642,11 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), _EXCLUSIVE_STEMS):
+        # "the repo isn't public" / "the repo is private": "not X" of a two-valued set is its other value
+        if not (only_new | only_old) - _all_exclusive():
+            return verdict("paraphrase", "negated_opposite")
+        opposed = False
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
@@ -602,6 +680,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
         return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
     if only_new and only_old and _exclusive(only_new, only_old):
+        if not shared and not (only_new | only_old) - _all_exclusive() and not (n.additive or o.additive):
+            # nothing said but one value of a set each: the same slot ("I'm married" / "I got divorced")
+            return verdict("contradiction", "other_value")
         return verdict("unrelated", "other_object")  # "deploys to production are frozen" / "to staging continue"
     if n.additive and not o.additive and only_new:
         return verdict("unrelated", "other_object")  # "… on Sundays too": one more thing, not the same one
@@ -627,16 +708,25 @@ def _denied(x: _Parsed, y: _Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
-    if any(negated and x.denied <= words and not words & x.content for negated, words in y.clauses):
+    if any(negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
+           for negated, words in y.clauses):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
-        # style isn't the point" (not "reviews aren't on Thursdays but Tuesdays", which denies x)
-    return not (y.order and x.denied <= y.order[1])
+        # style isn't the point", or in a clause that says nothing x does not: "the tests run in CI, not locally" /
+        # "we don't run the tests locally; CI runs them" (not "reviews aren't on Thursdays but Tuesdays", which
+        # denies x)
+    if y.order and x.denied <= y.order[1]:
+        return False
+    # y names the value x moved to as well: the same change said again ("move CI from Jenkins to Buildkite" /
+    # "Jenkins to Buildkite for CI") — unless y puts the old value first ("Jenkins over Buildkite")
+    return not (x.affirmed and x.affirmed <= y.content and not (y.order and x.denied <= y.order[0]))
 
 
 def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
     """A negated clause of one says what a clause of the other says (half their words or all of the
     negated one): "I'm not vegetarian anymore" / "I'm vegetarian", "the switch to pnpm is cancelled" /
     "we're switching to pnpm"."""
+    if _affirms_elsewhere(x, y):
+        return False
     for negated, words in x.clauses:
         if not negated or _denied_by_both(words, y) or words & y.denied:
             # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on
@@ -652,6 +742,13 @@ def _denies_a_clause(x: _Parsed, y: _Parsed) -> bool:
             if 2 * len(shared) >= min(len(words), len(other)) and not any(_is_number(w) for w in words):
                 return True
     return False
+
+
+def _affirms_elsewhere(x: _Parsed, y: _Parsed) -> bool:
+    """x, beside its negated clause, affirms in a clause of its own all of what y says of it: its negation
+    speaks of another claim ("I can't tell red from green very well; I'm colorblind" / "I'm red-green
+    colorblind")."""
+    return len(x.clauses) > 1 and any(not negated and words <= y.content for negated, words in x.clauses)
 
 
 # a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
@@ -682,7 +779,7 @@ def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozense
                    ) -> tuple[frozenset[str], frozenset[str]]:
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", other) if w.lower() not in _ACRONYM_SKIP]
     for acronym in _ACRONYM.findall(text):
-        letters, stem = acronym.rstrip("s").lower(), _stem(acronym.lower())
+        letters, stem = acronym.rstrip("s").lower(), _stem(_ACRONYM_PLURAL.sub(r"\1", acronym).lower())
         for i in range(len(words) - len(letters) + 1):
             run = words[i:i + len(letters)]
             stems = frozenset(_stem(w) for w in run)

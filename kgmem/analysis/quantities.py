@@ -2,10 +2,11 @@
 
 People say the same number and the same span many ways: "thirty-five" / "35", "port three
 thousand" / "port 3000", "the fifteenth" / "the 15th", "two times a week" / "twice a week", "two
-weeks" / "14 days", "half an hour" / "30 minutes". The judge compares words, so a number spelled
+weeks" / "14 days", "half an hour" / "30 minutes", "half past four" / "4:30". The judge compares words, so a number spelled
 out on one side and written in digits on the other would look like two different values — a
 paraphrase read as "another number". :func:`spell_quantities` rewrites a lower-cased text so that
-every such quantity has one spelling: digits, spans of weeks in days and of hours in minutes.
+every such quantity has one spelling: digits, spans of weeks in days, of hours in minutes and of
+years in months, clock times in digits.
 "once" / "twice" and the months are left to the judge's word table.
 """
 
@@ -36,16 +37,33 @@ _RUN = re.compile(rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:(?:{_CARD
 _AMOUNT = r"\b(\d+(?:\.\d+)?)(?:(\s*(?:-|–|to)\s*)(\d+(?:\.\d+)?))?"
 _FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:\d+(?:\.\d+)?\s*(?:-|–|to)\s*)?$")
 _DURATION = [(re.compile(p), r) for p, r in (
+    # short unit spellings: "7 yrs" = "7 years", "15 mins" = "15 minutes", "3x a week" = "3 times a week"
+    (r"\b(\d+(?:\.\d+)?)\s*(?:yrs?)\b", r"\1 years"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:mins?)\b", r"\1 minutes"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:secs?)\b", r"\1 seconds"),
+    (r"\b(\d+(?:\.\d+)?)\s*(?:mos)\b", r"\1 months"),
+    (r"\b(\d+)x\s+(?=(?:a|an|per|every|each)\s)", r"\1 times "),
     (r"\bhalf\s+an?\s+hour\b", "30 minutes"),
     (r"\ban?\s+hour\s+and\s+a\s+half\b", "90 minutes"),
     (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
     (r"\ban?\s+fortnight\b", "14 days"),
     # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
-    (r"\b(for|within|in|after|over|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
+    (r"\b(for|within|in|after|over|to|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
      r"(?:an?|1)\s+(week|hour)\b", r"\1 1 \2s"),
-    (rf"{_AMOUNT}\s+weeks?\b", lambda m: _scaled(m, 7, "days")),
-    (rf"{_AMOUNT}\s+(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
+    # "two weeks" = "a two-week trip" = "14 days"; "seven years" = "84 months" (against "18 months")
+    (rf"{_AMOUNT}(?:\s+|-)weeks?\b", lambda m: _scaled(m, 7, "days")),
+    (rf"{_AMOUNT}(?:\s+|-)(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
+    (rf"{_AMOUNT}(?:\s+|-)years?\b(?!\s+old\b)", lambda m: _scaled(m, 12, "months")),
     (r"\b(\d+)\s+times\b", r"\1"),  # "two times a week" = "twice a week"
+    # a clock time in words: "half past four" = "4:30", "quarter past 9" = "9:15", "quarter to 9" = "8:45"
+    (r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30"),
+    (r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15"),
+    (r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 2) % 12 + 1}:45"),
+    # "3:30 in the afternoon" = "3:30 pm", "7 in the morning" = "7 am", "9 o'clock" = "9"
+    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+(?:afternoon|evening)\b|\b(\d{1,2}(?::[0-5]\d)?)\s+at\s+night\b",
+     lambda m: f"{m.group(1) or m.group(2)} pm"),
+    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+morning\b", r"\1 am"),
+    (r"\b(\d{1,2})\s+o'?clock\b", r"\1"),
 )]
 
 
@@ -100,6 +118,8 @@ def _replace(match: re.Match[str]) -> str:
     return _value(run)
 
 
+# what every pattern of _DURATION needs: a digit, or a span said in words ("half an hour", "a fortnight", "for a week")
+_SPANNED = re.compile(r"\d|\bhour\b|\bweek\b|\bfortnight\b")
 # digits before a scale word: "40 thousand" = "40000", "1.5 million" = "1500000"
 _DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
 
@@ -109,6 +129,8 @@ def spell_quantities(text: str) -> str:
     minutes: "thirty-five" -> "35", "three thousand" -> "3000", "two weeks" -> "14 days"."""
     text = _DIGITS_SCALED.sub(lambda m: _tidy(float(m.group(1)) * _SCALES[m.group(2)]), text)  # "40 thousand"
     text = _RUN.sub(_replace, text)
+    if not _SPANNED.search(text):
+        return text  # no number and no span word: none of the spellings below applies
     for pattern, repl in _DURATION:
         text = pattern.sub(repl, text)
     return text

@@ -8,22 +8,31 @@ said before. This module names those signals so the judge can read them as one c
 
 * :data:`REPLACES` — the statement replaces an earlier value of its slot: "… instead", "now",
   "these days", "no longer", a correction, or a verb of change with its new value ("moved / migrated /
-  upgraded / switched … to …", "slipped to …").
+  upgraded / switched / bumped … to …", "scaled / cut … down to …", "slipped to …"), each a named
+  alternative of the pattern.
 * :data:`CORRECTION` — a statement that opens as a correction; what it corrects may be said later.
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
 * :data:`ENDED` — phrases that end one's holding of a thing or a plan ("sold", "handed … over to",
-  "… is gone", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
+  "… is gone", "goes away", "phased out", "stepped down", "returned / lost the …", "put … down", "we shut
+  down our …", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
 """
 
 from __future__ import annotations
 
 import re
 
-REPLACES = re.compile(
-    r"\binstead\b(?!\s+of)|(?<!for )(?<!by )(?<!until )(?<!just )(?<!years )(?<!months )(?<!weeks )(?<!days )(?<!while )\bnow\b|\bthese\s+days\b|\bnowadays\b|\bno\s+longer\b|\bany\s?more\b|^\s*(?:correction|update)\b|^\s*no\s*,"
-    r"|\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
-    r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank)\b(?:\s+[\w.-]+){0,5}?\s+(?:to|until)\b",
-    re.I)
+# "now" as a time of change; not "for now", "by now", "until now", "just now", "years now", "while now"
+_NOW = r"(?<!for )(?<!by )(?<!until )(?<!just )(?<!years )(?<!months )(?<!weeks )(?<!days )(?<!while )\bnow\b"
+_INSTEAD = r"\binstead\b(?!\s+of)"  # "… instead" (not "instead of Y", a denial)
+_THESE_DAYS = r"\bthese\s+days\b|\bnowadays\b"
+_NO_LONGER = r"\bno\s+longer\b|\bany\s?more\b"
+_OPENS_CORRECTION = r"^\s*(?:correction|update)\b|^\s*no\s*,"
+# a verb of change, up to five words (possessives too: "the app's minimum iOS version") and "to" / "until" its
+# new value: "moved the nightly run to 5 am", "scaled the worker down to 3 replicas"
+_CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
+               r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank|scaled|cut|trimmed|extended|shortened)\b"
+               r"(?:\s+[\w.'’-]+){0,5}?\s+(?:to|until)\b")
+REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
 REPLACED_WITH = re.compile(r"\breplac(?:e|es|ed|ing)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)\s+", re.I)
@@ -32,7 +41,17 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\bhand(?:ed|s|ing)?\s+((?:[\w.-]+\s+){1,5}?)over\s+to\b", r"drop \1 to"),  # "handed billing-exporter over to"
     # "I sold my undershirt brand", "I'm selling the Tamron" (not "a store that sells clothes")
     (r"\b(i|we|they|he|she|just|have|has|had|am|are|is|be)\s+(?:sold|selling)\b", r"\1 drop"),
-    (r"\b(?:is|are|was|were)\s+gone\b", "dropped"),  # "devpi is gone"
+    (r"\b(?:is|are|was|were)\s+gone\b|\bgone\s+(?=from\b)", "dropped "),  # "devpi is gone", "Chrome's gone from my laptop"
+    # a thing that goes away, is phased out or shut down ends: "Python 3.9 support goes away in the spring release"
+    (r"\b(?:go|goes|went|going)\s+away\b|\bphas(?:e|es|ed|ing)\s+out\b|\bsunset(?:s|ted|ting)?\b", "dropped"),
+    # one who steps down, returns or loses a thing no longer holds it ("stepped down as lead", "returned the Garmin",
+    # "lost my passion for dancing")
+    (r"\bstep(?:s|ped|ping)?\s+down\b", "quit"),
+    # "I put Crafting Interpreters down", "we shut down our Nominatim box" (past, a thing of one's own; a plan to shut
+    # a thing down is what "the shutdown" says)
+    (r"\b(i|we|they|he|she)\s+put\s+((?:[\w.-]+\s+){1,4}?)down\b", r"\1 drop \2"),
+    (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
+    (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
     # replaces the old one (REPLACES)

@@ -369,3 +369,74 @@ def test_rules_for_slots_clauses_and_endings(new, old, cosine, relation, reason)
 def test_rules_for_updates_intentions_and_spellings(new, old, cosine, relation, reason):
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # a negation that affirms, or that speaks of another claim, denies nothing the other says
+        (S("I can't wait for the Japan trip."), S("I'm excited about the trip to Japan."), 0.80, "paraphrase",
+         "close_wording"),
+        (S("I don't mind working late."), S("I enjoy working late."), 0.80, "paraphrase", "added_detail"),
+        (S("I not only run but also swim."), S("I run and swim."), 0.90, "paraphrase", "same_words"),
+        (S("The commute doesn't bother me."), S("I don't mind the commute."), 0.80, "paraphrase", "same_words"),
+        (S("I hardly ever drink coffee."), S("I rarely drink coffee."), 0.90, "paraphrase", "same_words"),
+        (S("The weekly demo is recorded for people who can't make it."), S("The weekly demo is on Wednesdays."), 0.60,
+         "unrelated", "different"),
+        (S("The repo isn't public."), S("The repo is private."), 0.85, "paraphrase", "negated_opposite"),
+        (S("The repo isn't private."), S("The repo is private."), 0.85, "contradiction", "negation"),
+        (S("I can't tell red from green very well; I'm colorblind."), S("I'm red-green colorblind."), 0.86,
+         "paraphrase", "added_detail"),
+        (S("It's a staple of my mornings now - black, no sugar, no cream."),
+         S("I've been having it black, no sugar or cream, and it's become a staple in my morning routine."), 0.86,
+         "paraphrase", "added_detail"),
+        (S("Please keep emojis out of review comments."), S("I don't want emojis in code review comments."), 0.81,
+         "paraphrase", "added_detail"),
+        (S("My goal is to cut my body fat by five percent."), S("I'm setting a goal to reduce my body fat by 5%."),
+         0.90, "paraphrase", "close_wording"),
+        (S("Nothing gets merged unless the tests pass."), S("The tests must pass before merging."), 0.80,
+         "paraphrase", "same_words"),
+        (S("We deploy to Fly.io."), S("No, the deploy target is Fly.io."), 0.80, "paraphrase", "added_detail"),
+        # the same change said twice; a denial in parentheses
+        (S("Plan is Jenkins to Buildkite for CI, second quarter."),
+         S("We're planning to move CI from Jenkins to Buildkite in Q2."), 0.87, "paraphrase", "close_wording"),
+        (S("We manage translation strings in Crowdin (not Lokalise)."),
+         S("Correction: the translation strings are managed in Crowdin, not Lokalise."), 0.91, "paraphrase",
+         "same_words"),
+        (S("We don't run the tests locally; CI runs them."), S("The tests run in CI, not locally."), 0.85,
+         "paraphrase", "added_detail"),
+        # ... while a real denial, an ending or a change of value still counts
+        (S("Deploys go out on Mondays, never on Fridays."), S("We deploy on Fridays."), 0.80, "contradiction",
+         "denied"),
+        (S("I returned the Naked Heat palette, I really didn't like it."),
+         S("I recently bought the Naked Heat palette and love it."), 0.80, "contradiction", "negation"),
+        (S("Ngozi stepped down as lead of the data platform squad."), S("Ngozi leads the data platform squad."), 0.81,
+         "contradiction", "negation"),
+        (S("We moved SCIM provisioning off JumpCloud."), S("Our SCIM provisioning is handled by JumpCloud."), 0.81,
+         "contradiction", "denied"),
+        (S("We scaled the webhooks worker down to 3 replicas."), S("The webhooks worker runs 8 replicas."), 0.86,
+         "contradiction", "other_value"),
+        (S("We bumped the app's minimum iOS version to 17."), S("The mobile app targets iOS 16 as the minimum version."),
+         0.81, "contradiction", "other_value"),
+        (S("Force-pushing to main is blocked."), S("We don't allow force pushes to main."), 0.80, "paraphrase",
+         "added_detail"),
+        (S("Chrome's gone from my laptop, I don't use it."), S("I've stopped using Chrome."), 0.80, "paraphrase",
+         "added_detail"),
+        # when it happened is not what happened; one value of a set each is the same slot
+        (S("I quit coffee last month."), S("I drink coffee every morning."), 0.75, "contradiction", "negation"),
+        (S("I got divorced last year."), S("I'm married."), 0.70, "contradiction", "other_value"),
+        (S("We cut log retention to a week."), S("Logs are kept for 30 days."), 0.80, "contradiction",
+         "other_number"),
+        # "no one" is no number; "PRs" is "PR"
+        (S("PR reviews don't happen on weekends."), S("No one reviews PRs on weekends."), 0.80, "paraphrase",
+         "added_detail"),
+        # one spelling per quantity
+        (S("Gym 3x a week for me."), S("I go to the gym three times a week."), 0.80, "paraphrase", "added_detail"),
+        (S("The meeting starts at half past three in the afternoon."), S("The meeting is at 3:30 pm."), 0.85,
+         "paraphrase", "added_detail"),
+        (S("We have a budget of 1.5 million dollars."), S("The budget is $1.5M."), 0.85, "paraphrase", "same_words"),
+    ],
+)
+def test_rules_for_negation_scope_and_changes(new, old, cosine, relation, reason):
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)

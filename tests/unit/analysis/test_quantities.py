@@ -35,6 +35,19 @@ from kgmem.analysis.quantities import spell_quantities
         ("every 2-3 weeks", "every 2-3 weeks"),
         ("twice a week", "twice a week"),
         ("two times a week", "2 a week"),
+        # short units, a span said as a compound, years in months, clock times in words
+        ("been here 7 yrs", "been here 84 months"),
+        ("every 15 mins", "every 15 minutes"),
+        ("timeout of 30 secs", "timeout of 30 seconds"),
+        ("gym 3x a week", "gym 3 a week"),
+        ("a two-week trip", "a 14 days trip"),
+        ("kept for seven years", "kept for 84 months"),
+        ("she is 34 years old", "she is 34 years old"),
+        ("cut retention to a week", "cut retention to 7 days"),
+        ("at half past four", "at 4:30"),
+        ("at a quarter to nine", "at 8:45"),
+        ("at 3:30 in the afternoon", "at 3:30 pm"),
+        ("at six o'clock in the morning", "at 6 am"),
     ],
 )
 def test_one_spelling_per_quantity(text, spelled):

@@ -1,0 +1,78 @@
+"""How far a negation reaches, for the judge (kgmem.analysis.judge).
+
+A paraphrase called a contradiction demotes a true memory and stores a duplicate, so the judge
+reads a negation as a denial of the other statement only when it denies the same claim. Three
+kinds of "not" deny nothing the other statement says:
+
+* :data:`AFFIRMING` — idioms whose negation affirms: "I can't wait for the trip" (looking forward
+  to it), "I don't mind working late", "I couldn't be happier with it", "not only X but also Y",
+  "no matter the weather", "nobody else" (only). They are rewritten, in the lower-cased text with
+  contractions spelled out ("can not"), into what they affirm.
+* :data:`AVOIDING` — "stay away from", "keep X out of": "avoid", a negative stance like "don't want".
+* :func:`main_clause` — a negation inside a relative clause speaks of that clause ("the demo is
+  recorded for people who can't make it" denies nothing about the demo): the polarity of a
+  statement is read with its relative clauses left out.
+* :func:`negated_opposite` — "not X" of a two-valued set is its other value: "the repo isn't
+  public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+AFFIRMING = [(re.compile(p), r) for p, r in (
+    # "not only X but (also) Y" = "X and Y"; "not just" likewise
+    (r"\bnot\s+(?:only|just)\b(.*?)\bbut(?:\s+also)?\b", r"\1 and"),
+    (r"\bnot\s+(?:only|just)\b", ""),
+    (r"\b(?:can|could)\s+not\s+wait\b", "look forward"),  # "I can't wait for the Japan trip"
+    (r"\b(?:do|does|did|would)\s+not\s+mind\b", "fine with"),  # "I don't mind working late"
+    # "the commute doesn't bother me" (not the imperative "don't bother with a testing section", a denial)
+    (r"\b(?:does|did)\s+not\s+bother\s+(me|us)\b", r"fine with \1"),
+    # a frequency, not a denial: "I hardly ever drink coffee" = "I rarely drink coffee"
+    (r"\b(?:hardly|barely|scarcely|almost\s+never)\s+ever\b|\balmost\s+never\b", "rarely"),
+    (r"\b(?:can|could)\s+not\s+be\s+(happier|better|more\s+\w+)\b", r"very \1"),
+    (r"\b(?:can|could)\s+not\s+(?:live|do)\s+without\b", "love"),  # "I can't live without my espresso"
+    (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),
+    (r"\bnever\s+fails?\s+to\b|\bwithout\s+fail\b", "always"),
+    (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
+    (r"\bno\s+(?:doubt|question)\b", ""),
+    (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
+    # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream"
+    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+)]
+# ways of saying "avoid" (a negative stance, like "avoid" itself): "stay away from the sugar", "keep emojis out of
+# review comments" = "I don't want emojis in review comments"
+AVOIDING = [(re.compile(p), r) for p, r in (
+    (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
+     r"(?:away|clear)\s+(?:from|of)\b", "avoid"),
+    (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
+)]
+
+# a relative clause on people: "for people who can't make it" (one with "that" is often the claim itself:
+# "something that doesn't overwhelm the space")
+_RELATIVE = re.compile(r"\b(?:who|whom)\b[^,;.!?]*", re.I)
+
+
+def main_clause(text: str) -> str:
+    """``text`` without its relative clauses: what its polarity is read from."""
+    if "who" not in text.lower():  # most texts have none: skip the pattern
+        return text
+    return _RELATIVE.sub(" ", text)
+
+
+def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
+                     sets: Iterable[list[frozenset[str]]]) -> bool:
+    """The negated statement says "not X" of a two-valued set, and nothing else the other does not say,
+    where the other says its other value ("isn't public" / "private"): the two agree. ``negated_only`` / ``other_only`` are the words only
+    each side has; ``sets`` the exclusive sets of the judge as stems, one frozenset per class."""
+    for classes in sets:
+        if len(classes) != 2:
+            continue
+        for mine, theirs in (classes, classes[::-1]):
+            # the negated side says nothing else of its own: its "not" is the value's ("won't overwhelm the
+            # space" beside "low-maintenance" negates another word)
+            if negated_only and negated_only <= mine and other_only & theirs and not other_only & mine:
+                return True
+    return False
