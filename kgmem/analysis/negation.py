@@ -38,7 +38,8 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
     (r"\bno\s+(?:doubt|question)\b", ""),
     (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
-    # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream"
+    # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:
+    # a list of three)
     (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
     (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
 )]
