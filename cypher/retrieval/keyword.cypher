@@ -1,9 +1,23 @@
 // Keyword (BM25) leg: one full-text index query, scoped to one namespace (docs/design.md §6.3).
-// Params: index, query (Lucene, built by kgmem.retrieval.text), ns, labels (searchable labels),
+// Params: index, head ("+ns_key:<key> +(") and body (the Lucene clauses of the question's other content
+//         words), names (capitalised words that may name a speaker: [{probe, as_word, as_speaker}], all
+//         built and escaped by kgmem.retrieval.text), ns, labels (searchable labels),
 //         session (null = any; restricts Message hits only), fetch (Lucene limit), n (candidates returned),
 //         payload (false: id, label and score only — Graph RAG reads the properties when it hydrates).
 // Returns one row: rows, the candidates best first.
-CALL db.index.fulltext.queryNodes($index, $query, {limit: $fetch}) YIELD node, score
+// A name someone in the namespace speaks by (a turn's role) is asked of the role field only: the other
+// speaker's turns that merely address them ("Hey Melanie!") say nothing about them. Any other name is
+// an ordinary word. One probe per name, limit 1, in this same round trip.
+CALL () {
+  UNWIND $names AS name
+  CALL (name) {
+    CALL db.index.fulltext.queryNodes($index, name.probe, {limit: 1}) YIELD node
+    RETURN count(node) AS speakers
+  }
+  RETURN reduce(q = $head + $body, c IN collect(CASE WHEN speakers > 0 THEN name.as_speaker ELSE name.as_word END)
+                | q + ' ' + c) + ')' AS query
+}
+CALL db.index.fulltext.queryNodes($index, query, {limit: $fetch}) YIELD node, score
 WITH node, score,
      CASE WHEN node:Message THEN 'Message' WHEN node:Knowledge THEN 'Knowledge'
           WHEN node:ErrorPattern THEN 'ErrorPattern' WHEN node:Fix THEN 'Fix'

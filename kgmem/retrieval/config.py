@@ -36,6 +36,11 @@ class SearchConfig(BaseModel):
     # matches a turn's ``role`` field: the speaker's own turns then outrank others' turns that only mention
     # the name. LoCoMo (docs/retrieval.md): keyword leg recall@10 0.609 → 0.66, MRR 0.455 → 0.50. 0 = off.
     keyword_role_boost: float = Field(1.5, ge=0.0, description="extra weight of a query term matching the speaker")
+    # A capitalised question word that is a speaker's name in the namespace (the keyword statement probes
+    # the index for it) matches the text × this weight, the role field as before: below 1 the other
+    # speaker's turns that only address the speaker ("Hey Melanie!") count less; 0 = the role field only;
+    # 1 = a name is an ordinary word (no probe). Two-fold figures: docs/retrieval.md.
+    keyword_speaker_text_weight: float = Field(1.0, ge=0.0, le=1.0)
     # -- fusion (weighted reciprocal-rank fusion) ----------------------------------
     # The seed's 0.7 vector / 0.3 keyword was measured on LoCoMo (docs/retrieval.md): BM25 is the
     # stronger leg on conversational memory (recall@10 hybrid 0.55 at 70/30, 0.59 at 30/70), so the

@@ -17,6 +17,7 @@ from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import lap, start
+from kgmem.retrieval.text import query_names
 from kgmem.retrieval.types import Candidate, SearchHit
 from kgmem.runner import Gather, LocalIO, Op, Read
 
@@ -87,7 +88,7 @@ class GraphRAGRetriever:
         also expands each name's best candidate, so every entity of a multi-hop question is expanded."""
         if hops == 0 or not self.config.entity_seeds:
             return []
-        names = slots.query_names(query)
+        names = query_names(query)
         return names if len(names) >= 2 else []
 
     def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> Op[list[dict[str, Any]]]:
@@ -152,7 +153,7 @@ class GraphRAGRetriever:
             found = yield LocalIO(self.concepts.extract, (query,))  # spaCy: CPU, off the event loop
             keys = [m.key for m in found]
         else:
-            keys = [normalise_key(name) for name in slots.query_names(query)]
+            keys = [normalise_key(name) for name in query_names(query)]
         walkable = [f for f in fused if KIND_LABELS[f.kind] != "Entity"]
         seeds = concept_hop.pick_seeds([(f.id, f.score, _searchable(f)) for f in walkable], keys,
                                        cfg.concept_seeds, cfg.concept_seed_pool)

@@ -12,7 +12,7 @@ from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import lap, start
-from kgmem.retrieval.text import lucene_query
+from kgmem.retrieval.text import keyword_query
 from kgmem.retrieval.types import Candidate
 from kgmem.runner import Op, Read
 
@@ -40,18 +40,21 @@ class KeywordRetriever:
         A missing full-text index raises :class:`SearchIndexMissing`; other Neo4j errors propagate
         (under :class:`~kgmem.retrieval.legs.GuardedLeg` they only remove this leg from the search)."""
         t0 = start(scope)
-        body = lucene_query(query, None, self.config.keyword_role_boost)
-        if body is None:
+        parts = keyword_query(query, self.config.keyword_role_boost, self.config.keyword_speaker_text_weight)
+        if parts is None:
             return []
         # The namespace is required inside Lucene as one exact token (ns_key, see kgmem.ids), so rows of
         # look-alike namespaces ("team" for "Team-A") never take the fetch limit; Cypher re-checks ns.
-        lucene = f"+ns_key:{ns_key(scope.ns)} +({body})"
+        key = ns_key(scope.ns)
         n = scope.k * self.config.overfetch
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
         try:
             result = yield Read("retrieval/keyword", dict(
-                index=self.config.keyword_index, query=lucene, ns=scope.ns,
+                index=self.config.keyword_index, head=f"+ns_key:{key} +(", body=parts.body,
+                names=[{"probe": f"+ns_key:{key} +role:({c.probe})", "as_word": c.as_word,
+                        "as_speaker": c.as_speaker} for c in parts.names],
+                ns=scope.ns,
                 labels=scope.labels, session=scope.session, fetch=fetch, n=n, payload=scope.payload,
             ))
         except neo4j.exceptions.ClientError as exc:

@@ -22,14 +22,8 @@ max-lift ranking, so the old behaviour is one setting of this one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from kgmem.retrieval.text import STOP_WORDS
-
-_WORDS = re.compile(r"[\w'’]+")
-_POSSESSIVE = re.compile(r"['’]s?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,17 +100,3 @@ def interleave(
         else:
             break  # only neighbours left, and this position is closed to them
     return list(placed.values())
-
-
-def query_names(query: str) -> list[str]:
-    """Capitalised words of ``query`` except its first word and stop words, lower-cased, possessive
-    dropped, de-duplicated: the entities a question names ("Which city have both Jean and John
-    visited?" → ``["jean", "john"]``). Two or more names mark a multi-entity (multi-hop) question."""
-    out: dict[str, None] = {}
-    for idx, word in enumerate(_WORDS.findall(query)):
-        if idx == 0 or not word[0].isupper():
-            continue
-        name = _POSSESSIVE.sub("", word).lower()
-        if name and name not in STOP_WORDS:
-            out[name] = None
-    return list(out)

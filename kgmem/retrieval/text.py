@@ -11,8 +11,11 @@ escaped, so no query text is ever interpreted as Lucene syntax.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
+_NAME_WORD = re.compile(r"[\w'’]+")
+_POSSESSIVE = re.compile(r"['’]s?$")
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 STOP_WORDS = frozenset(
@@ -48,6 +51,7 @@ def content_terms(query: str) -> list[str]:
 # keeps ~20 % headroom; past ~20 content words BM25 ranking barely moves anyway.
 MAX_QUERY_TERMS = 64
 MAX_QUERY_TOKENS = 100
+MAX_NAME_PROBES = 4  # a pasted log's capitalised words must not each cost the keyword statement a probe
 MAX_TERM_CHARS = 64  # a longer "word" (a hash, a base64 blob) is cut: its head still matches
 
 
@@ -90,6 +94,26 @@ def escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
+def query_names(query: str) -> list[str]:
+    """Capitalised words of ``query`` except its first word and stop words, lower-cased, possessive
+    dropped, de-duplicated: the entities a question names ("Which city have both Jean and John
+    visited?" → ``["jean", "john"]``). Two or more names mark a multi-entity (multi-hop) question."""
+    out: dict[str, None] = {}
+    for idx, word in enumerate(_NAME_WORD.findall(query)):
+        if idx == 0 or not word[0].isupper():
+            continue
+        name = _POSSESSIVE.sub("", word).lower()
+        if name and name not in STOP_WORDS:
+            out[name] = None
+    return list(out)
+
+
+def _clauses(terms: list[str], role_boost: float) -> str:
+    """The terms in every indexed field, plus (``role_boost`` > 0) once more in ``role``, boosted."""
+    body = " ".join(escape(t) for t in terms)
+    return f"({body}) role:({body})^{role_boost:g}" if role_boost > 0 else body
+
+
 def lucene_query(query: str, ns: str | None = None, role_boost: float = 0.0) -> str | None:
     """An OR query over the content terms, required to be in namespace ``ns``; None if nothing is left.
 
@@ -104,9 +128,55 @@ def lucene_query(query: str, ns: str | None = None, role_boost: float = 0.0) -> 
     terms = informative_terms(content_terms(query))
     if not terms:
         return None
-    body = " ".join(escape(t) for t in terms)
-    if role_boost > 0:
-        body = f"({body}) role:({body})^{role_boost:g}"
+    body = _clauses(terms, role_boost)
     if ns is None:
         return body
     return f'+ns:"{escape(ns)}" +({body})'
+
+
+@dataclass(frozen=True, slots=True)
+class NameClause:
+    """A word of the question that may name a speaker; the keyword statement picks one of its forms."""
+
+    probe: str  # the escaped word, asked of the ``role`` field to learn whether someone speaks by it
+    as_word: str  # its clauses when nobody does: like any other content word
+    as_speaker: str  # its clause when someone does: the ``role`` field only
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordQuery:
+    """The keyword leg's Lucene query in parts: ``body`` holds the clauses of the content words that
+    cannot name a speaker ("" if none), ``names`` the capitalised words that may."""
+
+    body: str
+    names: tuple[NameClause, ...]
+
+
+def _speaker_clauses(term: str, role_boost: float, text_weight: float) -> str:
+    """A speaker's name: ``role`` as any word has it (``(t) role:(t)^b`` also matches ``role`` unqualified),
+    every field × ``text_weight``."""
+    t = escape(term)
+    role = f"role:({t})^{role_boost + 1 - text_weight:g}"  # the unqualified clause's role match, kept
+    return f"({t})^{text_weight:g} {role}" if text_weight > 0 else role
+
+
+def keyword_query(query: str, role_boost: float, speaker_text_weight: float = 0.0) -> KeywordQuery | None:
+    """The keyword leg's query; None if no content word is left.
+
+    With ``speaker_text_weight`` < 1 and ``role_boost`` > 0 a capitalised word ("Melanie", "Melanie's")
+    is kept apart: if some turn of the namespace is spoken by that name, the statement asks it of the
+    text × ``speaker_text_weight`` (0: not at all) and of ``role`` as usual, so the other speaker's turns
+    that merely address them ("Hey Melanie!", "Thanks, Melanie") count less for a question about them;
+    otherwise it is an ordinary word (a place, a pet, a book).
+    """
+    terms = informative_terms(content_terms(query))
+    if not terms:
+        return None
+    names = set(query_names(query)[:MAX_NAME_PROBES]) if speaker_text_weight < 1 and role_boost > 0 else set()
+    named = [t for t in terms if _POSSESSIVE.sub("", t) in names]
+    rest = [t for t in terms if t not in named]
+    clauses = tuple(
+        NameClause(probe=escape(t), as_word=_clauses([t], role_boost), as_speaker=_speaker_clauses(t, role_boost, speaker_text_weight))
+        for t in named
+    )
+    return KeywordQuery(body=_clauses(rest, role_boost) if rest else "", names=clauses)

@@ -218,6 +218,34 @@ def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     assert [h.ref for h in boosted.hits][0] == "r2"
 
 
+def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_speaker(mem, ns):
+    # Caroline's turn names Melanie and the content word; Melanie's own turn is the answer. With the
+    # speaker's name asked of the role field only, the turn that only addresses her drops; a capitalised
+    # word nobody speaks by (Lisbon) still matches the text.
+    mem.turns.record(ns, [
+        Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
+        Turn("s1", "Melanie", "Yes, the pottery class on Tuesdays keeps me calm after a long week of work and school runs.", "r2"),
+        Turn("s1", "Caroline", "I loved the art show in Lisbon.", "r3"),
+        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
+    ])
+    keyword = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=False, use_quality=False)
+    role_only = keyword.with_overrides(keyword_speaker_text_weight=0.0)
+    query = "What does Melanie like about pottery?"
+
+    def bm25(config):  # the two turns' BM25 scores (the index's statistics span every test's data)
+        hits = {h.ref: h.score for h in mem.retrieval.search(query, ns, k=4, config=config).hits}
+        return hits["r1"], hits["r2"]
+
+    plain_r1, plain_r2 = bm25(keyword)
+    role_r1, role_r2 = bm25(role_only)
+    assert role_r1 < plain_r1  # Melanie no longer matches the text that addresses her
+    assert role_r2 == pytest.approx(plain_r2)  # her own turn scores as before (the role clauses kept)
+    place = "Which show was in Lisbon?"  # a capitalised word nobody speaks by stays an ordinary word
+    plain = {h.ref: h.score for h in mem.retrieval.search(place, ns, k=4, config=keyword).hits}
+    probed = {h.ref: h.score for h in mem.retrieval.search(place, ns, k=4, config=role_only).hits}
+    assert max(plain, key=plain.get) == "r3" and probed == pytest.approx(plain)
+
+
 def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
     # Graph RAG asks Chroma for ids and distances only and the full-text read for ids and scores
     # (Scope.payload); every hit it returns is hydrated by the expansion read instead. The hits of

@@ -106,17 +106,6 @@ def test_a_strong_hit_below_k_keeps_every_neighbour_out():
     assert ids(slots.interleave(ranking, [("n", 0.5)], k=2, floor=0.5)) == ["d1", "d2"]
 
 
-@pytest.mark.parametrize("query, names", [
-    ("Which city have both Jean and John visited?", ["jean", "john"]),
-    ("What do Melanie's kids like?", ["melanie"]),
-    ("What did Caroline research?", ["caroline"]),
-    ("When did she go to Paris?", ["paris"]),
-    ("Caroline went where?", []),  # the first word is capitalised anyway
-])
-def test_query_names(query, names):
-    assert slots.query_names(query) == names
-
-
 def test_without_lift_a_neighbour_already_in_the_head_keeps_its_place_and_source():
     placed = slots.interleave(RANKING, [("g1", 1.0)], k=3, slot_start=2, source="concept", lift=False)
     assert sourced(placed) == [("d1", "direct"), ("d2", "direct"), ("g1", "graph")]

@@ -9,7 +9,7 @@ from kgmem.retrieval import PRESETS, preset
 from kgmem.retrieval.config import check_kinds
 from kgmem.retrieval.context import estimate_tokens, render
 from kgmem.retrieval.feedback import LEVELS, NOT_USED, signal, updates
-from kgmem.retrieval.text import content_terms, lucene_query
+from kgmem.retrieval.text import content_terms, keyword_query, lucene_query, query_names
 from kgmem.retrieval.types import Provenance, SearchHit, SearchResult
 
 
@@ -27,6 +27,43 @@ def test_lucene_query_role_boost_adds_a_boosted_speaker_clause():
     assert lucene_query("What did Caroline paint?", "ns", role_boost=1.0) == '+ns:"ns" +((caroline paint) role:(caroline paint)^1)'
     assert lucene_query("What did Caroline paint?", "ns", role_boost=0.0) == '+ns:"ns" +(caroline paint)'
     assert lucene_query("what is it", "ns", role_boost=2.0) is None
+
+
+@pytest.mark.parametrize("query, names", [
+    ("Which city have both Jean and John visited?", ["jean", "john"]),
+    ("What do Melanie's kids like?", ["melanie"]),
+    ("What did Caroline research?", ["caroline"]),
+    ("When did she go to Paris?", ["paris"]),
+    ("Caroline went where?", []),  # the first word is capitalised anyway
+])
+def test_query_names(query, names):
+    assert query_names(query) == names
+
+
+def test_keyword_query_keeps_each_name_apart_with_both_forms():
+    q = keyword_query("What does Melanie's kid like about Paris?", role_boost=1.5)
+    assert q.body == "(kid) role:(kid)^1.5"
+    assert [(c.probe, c.as_word, c.as_speaker) for c in q.names] == [
+        ("melanie's", "(melanie's) role:(melanie's)^1.5", "role:(melanie's)^2.5"),
+        ("paris", "(paris) role:(paris)^1.5", "role:(paris)^2.5"),
+    ]  # role only, as much as an ordinary word's role clauses: 1 (unqualified) + 1.5 (the boost)
+    half = keyword_query("What does Melanie like?", role_boost=1.5, speaker_text_weight=0.5)
+    assert half.names[0].as_speaker == "(melanie)^0.5 role:(melanie)^2"
+    assert keyword_query("What does Melanie like?", role_boost=1.5, speaker_text_weight=1.0).names == ()
+
+
+def test_keyword_query_of_names_only_and_without_role_boost():
+    only = keyword_query("What about Caroline?", role_boost=2.0)
+    assert only.body == "" and [c.probe for c in only.names] == ["caroline"]
+    plain = keyword_query("What did Caroline paint?", role_boost=0.0)
+    assert plain.body == "caroline paint" and plain.names == ()  # no role field: no speaker rule
+    assert keyword_query("what is it", role_boost=1.5) is None
+
+
+def test_keyword_query_probes_at_most_a_few_names():
+    q = keyword_query("Alpha Bravo Charlie Delta Echo Foxtrot", role_boost=1.0)
+    assert [c.probe for c in q.names] == ["bravo", "charlie", "delta", "echo"]  # the first word is no name
+    assert q.body == "(alpha foxtrot) role:(alpha foxtrot)^1"
 
 
 def test_presets_and_unknown_preset_named():
