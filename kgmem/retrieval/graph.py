@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgmem.concepts import concept_id, normalise_key
 from kgmem.kinds import LABEL_KINDS
-from kgmem.retrieval import concept_hop, fusion, slots
+from kgmem.retrieval import concept_hop, fusion, slots, speakers
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
@@ -72,7 +72,7 @@ class GraphRAGRetriever:
         lap(scope, "rank", t1)
         fused = self.hybrid.fuse(legs, scope)
         t2 = start(scope)
-        hits = self._rank(fused, graph_cands, props, scope.k, hop_cands)
+        hits = self._rank(fused, graph_cands, props, scope.k, hop_cands, self._speaker_factors(query, props))
         lap(scope, "rank", t2)
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
@@ -82,6 +82,14 @@ class GraphRAGRetriever:
         the question's concepts in the candidates' text. (A question's entity seeds are picked by the
         expansion read itself, from the text it hydrates: see :meth:`_entity_names`.)"""
         return self.config.use_graph and self.config.concept_hop
+
+    def _speaker_factors(self, query: str, props: dict[str, dict[str, Any]]) -> dict[str, float]:
+        """``speaker_prior`` per item another speaker said, when the question names a speaker."""
+        if self.config.speaker_prior >= 1.0:
+            return {}
+        roles = {item_id: p.get("role") for item_id, p in props.items()}
+        named = speakers.named_speakers(query_names(query), roles.values())
+        return speakers.speaker_factors(named, roles, self.config.speaker_prior)
 
     def _entity_names(self, query: str, hops: int) -> list[str]:
         """The names of a question naming two or more entities (``entity_seeds``): the expansion read
@@ -179,22 +187,27 @@ class GraphRAGRetriever:
         ]
 
     def _rank(self, fused: list[fusion.Fused], graph_cands: list[Candidate], props: dict[str, dict[str, Any]],
-              k: int, hop_cands: list[Candidate] = ()) -> list[SearchHit]:
-        """Quality-adjust direct hits and neighbours, then let neighbours compete for slots
-        (:func:`kgmem.retrieval.slots.interleave`)."""
+              k: int, hop_cands: list[Candidate] = (), speaker: dict[str, float] | None = None) -> list[SearchHit]:
+        """Quality-adjust direct hits and neighbours (and apply the ``speaker`` prior's factors), then
+        let neighbours compete for slots (:func:`kgmem.retrieval.slots.interleave`)."""
         cfg = self.config
         weights = fusion.QualityWeights(cfg.confidence_weight, cfg.usage_weight, cfg.staleness_weight,
                                         cfg.prior_alpha, cfg.prior_beta)
         now = datetime.now(timezone.utc)
         factors: dict[str, dict[str, float]] = {}
 
+        speaker = speaker or {}
+
         def quality(item_id: str, kind: str) -> float:
+            prior = speaker.get(item_id, 1.0)
             if not cfg.use_quality:
-                return 1.0
+                return prior
             if item_id not in factors:
                 factors[item_id] = fusion.quality_factors(props.get(item_id, {}), cfg.half_life_days.get(kind),
                                                           weights, now, self.sample)
-            return factors[item_id]["quality"]
+                if item_id in speaker:
+                    factors[item_id]["speaker"] = prior
+            return factors[item_id]["quality"] * prior
 
         direct = {f.id: f for f in fused}
         graph = {c.id: c for c in graph_cands}

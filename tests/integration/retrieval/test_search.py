@@ -246,6 +246,30 @@ def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_spea
     assert max(plain, key=plain.get) == "r3" and probed == pytest.approx(plain)
 
 
+def test_speaker_prior_marks_down_what_another_speaker_said(mem, ns):
+    # A question naming Melanie: Caroline's turns (one addresses Melanie by name) score × speaker_prior,
+    # Melanie's own turns keep their score; a question naming nobody who speaks is left alone.
+    mem.turns.record(ns, [
+        Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
+        Turn("s1", "Melanie", "Yes, the pottery class on Tuesdays keeps me calm after work.", "r2"),
+        Turn("s1", "Caroline", "My pottery teacher moved to Lisbon.", "r3"),
+        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
+    ])
+    on = PRESETS["balanced"]
+    off = on.with_overrides(speaker_prior=1.0)
+    query = "What does Melanie like about pottery?"
+    with_prior = {h.ref: h for h in mem.retrieval.search(query, ns, k=4, config=on).hits}
+    without = {h.ref: h for h in mem.retrieval.search(query, ns, k=4, config=off).hits}
+    assert on.speaker_prior < 1.0  # on by default
+    for ref in ("r1", "r3"):
+        assert with_prior[ref].breakdown["speaker"] == on.speaker_prior
+        assert with_prior[ref].score == pytest.approx(without[ref].score * on.speaker_prior)
+    assert "speaker" not in with_prior["r2"].breakdown
+    assert with_prior["r2"].score == pytest.approx(without["r2"].score)
+    nobody = {h.ref: h for h in mem.retrieval.search("Who moved to Lisbon?", ns, k=4, config=on).hits}
+    assert all("speaker" not in h.breakdown for h in nobody.values())
+
+
 def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
     # Graph RAG asks Chroma for ids and distances only and the full-text read for ids and scores
     # (Scope.payload); every hit it returns is hydrated by the expansion read instead. The hits of
