@@ -5,9 +5,10 @@
 //         session (null = any; restricts Message hits only), fetch (Lucene limit), n (candidates returned),
 //         payload (false: id, label and score only — Graph RAG reads the properties when it hydrates).
 // Returns one row: rows, the candidates best first.
-// A name someone in the namespace speaks by (a turn's role) is asked of the role field only: the other
-// speaker's turns that merely address them ("Hey Melanie!") say nothing about them. Any other name is
-// an ordinary word. One probe per name, limit 1, in this same round trip.
+// A name someone in the namespace speaks by (a turn's role) takes its as_speaker clauses (the text less,
+// or not at all: keyword_speaker_text_weight): the other speaker's turns that merely address them ("Hey
+// Melanie!") say little about them. Any other name is an ordinary word. One probe per name, limit 1, in
+// this same round trip; no names (the default weight 1) = no probe.
 CALL () {
   UNWIND $names AS name
   CALL (name) {

@@ -205,8 +205,6 @@ class GraphRAGRetriever:
             if item_id not in factors:
                 factors[item_id] = fusion.quality_factors(props.get(item_id, {}), cfg.half_life_days.get(kind),
                                                           weights, now, self.sample)
-                if item_id in speaker:
-                    factors[item_id]["speaker"] = prior
             return factors[item_id]["quality"] * prior
 
         direct = {f.id: f for f in fused}
@@ -236,6 +234,8 @@ class GraphRAGRetriever:
             breakdown = dict(f.breakdown)
             breakdown["fused"] = f.score
             breakdown.update(factors.get(f.id, {}))
+            if f.id in speaker:
+                breakdown["speaker"] = speaker[f.id]
             hits.append(fused_hit(f, item.score, breakdown, props.get(f.id, {})))
         return hits
 
