@@ -103,14 +103,18 @@ chosen:choose drove:drive driven:drive ate:eat eaten:eat saw:see seen:see knew:k
 grew:grow grown:grow flew:fly flown:fly held:hold won:win sat:sit slept:sleep stood:stand
 understood:understand did:do done:do ran:run read:read set:set put:put cut:cut
 """.split())
-# Number words, one spelling per number ("five" = "5"); kgmem.analysis.quantities spells the longer ones.
-NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# Number words: the one table of cardinals, which kgmem.analysis.quantities spells as digits ("thirty-five" =
+# "35"), and the words NUMBER_WORDS maps one by one (what is left of them after that spelling).
+ONES = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split())}
+TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+NUMBER_WORDS = {w: str(i) for w, i in (ONES | TENS | SCALES).items()}
 # A month is a number of a date ("February 10th" / "March 3rd" is another date); "may" is a verb too often.
 NUMBER_WORDS.update({m: f"month{i}" for i, m in enumerate(
     "january february march april _ june july august september october november december".split(), 1) if m != "_"})
-NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", thousand="1000",
-                    single="1", once="1", twice="2", half="0.5", dozen="12")
+NUMBER_WORDS.update(single="1", once="1", twice="2", half="0.5", dozen="12")
 # Words that carry no content for the comparison (articles, pronouns, auxiliaries, hedges).
 STOP = frozenset("""
 a an the this that these those it its i me my mine we us our ours you your he she his her they them their

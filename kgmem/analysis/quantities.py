@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import re
 
-_ONES = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+from kgmem.analysis.lexicon import ONES as _ONES, SCALES as _SCALES, TENS as _TENS
+
 # Ordinals from the fourth on are dates' days ("the fifteenth"); "first", "second", "third" are too
 # often no number ("a second region") and stay words, except inside a compound ("twenty-first").
 _ORDINALS = {w: i for i, w in enumerate(
