@@ -123,7 +123,9 @@ from kgmem.analysis.lexicon import (
     SCARCE, SLOT_WORDS, STOP, UNITS,
 )
 from kgmem.analysis.negation import negated_opposite
-from kgmem.analysis.parsing import ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, is_number, parse, stem_of, words_of
+from kgmem.analysis.parsing import (
+    ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
+)
 from kgmem.analysis.updates import CORRECTION
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
@@ -220,6 +222,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if not (only_new | only_old) - _all_exclusive():
             return verdict("paraphrase", "negated_opposite")
         opposed = False
+    if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
+        opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
@@ -238,7 +242,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
-        if _only_other(n, o, shared, only_new, only_old):
+        if _only_other(new, old, n, o, shared, only_new, only_old):
             return verdict("contradiction", "other_value")  # "we only play on clay" / "we play on hard courts"
     if any(is_number(w) for w in only_new) and any(is_number(w) for w in only_old):
         if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
@@ -281,6 +285,9 @@ def _denied(x: Parsed, y: Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
+    if x.denied & y.denied:
+        return False  # both deny it: the same change said twice ("beeswax wraps instead of plastic wrap" / "swapped
+        # plastic wrap for beeswax wraps")
     if any(negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
            for negated, words in y.clauses):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
@@ -412,18 +419,27 @@ def _one_number_replaced(n: Parsed, o: Parsed, only_new: frozenset[str], only_ol
     return not (words_new - _all_exclusive() and words_old - _all_exclusive())
 
 
-def _only_other(n: Parsed, o: Parsed, shared: frozenset[str], only_new: frozenset[str],
-                only_old: frozenset[str]) -> bool:
+def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: frozenset[str],
+                only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One side says "only X" where the other says another thing of the same statement (half the words of
     the shorter shared; neither adds "also"; the differing words do not name the subject): "only" leaves no
-    room for the other value."""
+    room for the other value — a thing, not a way of doing it: when the words that differ are verb forms on both
+    sides ("only been playing / messing around with cocktails"), "only" speaks of the same thing."""
     if not (n.only or o.only) or n.additive or o.additive or any(is_number(w) for w in only_new | only_old):
         return False  # (another number is the number rules' to judge)
+    if _verb_forms(new.content, only_new) and _verb_forms(old.content, only_old):
+        return False
     if BOUND_WORDS & (n.content if n.only else o.content):
         return False  # "only Node 20 and newer" is a bound, not one value
     if _leading(n, only_new) and _leading(o, only_old):
         return False
     return 2 * len(shared) >= min(len(n.content), len(o.content))
+
+
+def _verb_forms(text: str, only: frozenset[str]) -> bool:
+    """Every word of ``only`` is said in ``text`` as a participle ("playing", "messed"): how a thing is done."""
+    forms = [w for w in words_of(text) if stem_of(w) in only]
+    return bool(only) and bool(forms) and all(w.endswith(("ing", "ed")) for w in forms)
 
 
 def _one_quantity_each(only_new: frozenset[str], only_old: frozenset[str]) -> bool:

@@ -25,6 +25,12 @@ CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
     (r"\bno[\s-]+one\b", "nobody"),  # "no one" is no number one
+    # the same contractions typed without the apostrophe ("english isnt my first language", "im", "ive")
+    (r"\bcant\b", "can not"), (r"\bwont\b", "will not"),
+    (r"\b(is|are|was|were|do|does|did|has|have|had|could|would|should|must|need)nt\b", r"\1 not"),
+    (r"\b(?:im|ive)\b", "i"),
+    # "non-stop" says "without a stop": continuously, no negation
+    (r"\bnon[\s-]?stop\b", "continuously"),
 )]
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
@@ -33,7 +39,8 @@ PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:as|like)\s+(?:i|we)\s+(?:said|mentioned|told\s+you|noted|wrote|explained)"
      r"(?:\s+(?:before|earlier|already|previously))?\b|\bas\s+(?:mentioned|noted|said)(?:\s+(?:before|earlier))?\b"
      r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
-    (r"\bevery\s+(?:other|two|2)\s+weeks\b", "biweekly"),
+    (r"\bevery\s+(?:other|two|2)\s+weeks\b|\bfortnightly\b", "biweekly"),
+    (r"\ba\s+couple\s+(?:of\s+)?", "a few "),  # one vague amount: "a couple of months" = "a few months"
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
     (r"\bdayly\b", "daily"),

@@ -36,6 +36,9 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),
     (r"\bnever\s+fails?\s+to\b|\bwithout\s+fail\b", "always"),
     (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
+    # "not great" of a graded quality is its low end: "my hearing isn't great" = "my hearing is poor" (against "great"
+    # it is another value of the set, a contradiction; beside "hard of hearing" no denial)
+    (r"\bnot\s+(?:very\s+|that\s+|so\s+|really\s+|all\s+that\s+)?(?:good|great|excellent)\b", "poor"),
     (r"\bno\s+(?:doubt|question)\b", ""),
     (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
     # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:
