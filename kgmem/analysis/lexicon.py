@@ -143,7 +143,10 @@ NEGATIVE = frozenset(STEMMER.stemWord(w) for w in (
     "hate dislike avoid miss skip forget forgot fail "  # "never miss" = "always go"
     "drop dropped cancel cancelled canceled abandon scrap scrapped ditch ditched ban banned shelve "
     "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
-    "retire retired doubt").split())
+    "retire retired doubt "
+    # general English for dislike and for ending a thing (not from any batch: the words a new author may pick)
+    "detest loathe despise bore bored boring halt halted suspend suspended pause paused decommission "
+    "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 BELOW = frozenset("under below less fewer shorter within".split())
 # Words that negate what they stand in; they count in pairs ("never miss" says "always go").
