@@ -308,8 +308,9 @@ def _denies_a_clause(x: Parsed, y: Parsed) -> bool:
     if _affirms_elsewhere(x, y):
         return False
     for negated, words in x.clauses:
-        if not negated or _denied_by_both(words, y) or words & y.denied:
-            # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on
+        if not negated or _denied_by_both(words, y) or (words & y.denied and not (y.affirmed and y.affirmed <= words)):
+            # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on — not the
+            # switch y makes, named whole ("the Ruby-to-Go migration is cancelled" / "migrating from Ruby to Go")
             continue
         for other_negated, other in y.clauses:
             shared = words & other
@@ -319,7 +320,8 @@ def _denies_a_clause(x: Parsed, y: Parsed) -> bool:
                 return True
             # half the words of the shorter clause: "I don't drink bourbon at all" / "I've been experimenting
             # with bourbon and bitters" — not beside a number, where the negation is a bound ("within 5 days")
-            if 2 * len(shared) >= min(len(words), len(other)) and not any(is_number(w) for w in words):
+            # (a number both say is part of a name: "returned the Fitbit Versa 3" / "wearing my Fitbit Versa 3")
+            if 2 * len(shared) >= min(len(words), len(other)) and not any(is_number(w) for w in words - other):
                 return True
     return False
 
