@@ -483,9 +483,17 @@ def _slot(statement: Statement) -> tuple[frozenset[str], frozenset[str], frozens
     return _terms(statement.subject), _exact_terms(predicate), _terms(" ".join(words[k:]))
 
 
+_QUALIFIER = re.compile(r"\s+(?:on|in|at|for)\s+(?:my|our|the|his|her|their)\s+(.+)$", re.I)
+
+
 def _same_slot_other_object(new: Statement, old: Statement) -> bool:
     a, b = _slot(new), _slot(old)
-    return a is not None and b is not None and a[:2] == b[:2] and not a[2] & b[2]
+    if a is None or b is None or a[:2] != b[:2] or a[2] & b[2]:
+        return False
+    # a place said of each object is part of the slot: "runs NixOS on my work laptop" / "runs Debian on my home
+    # server" are two machines, each with its system
+    qa, qb = _QUALIFIER.search(new.object or ""), _QUALIFIER.search(old.object or "")
+    return not (qa and qb and not _terms(qa.group(1)) & _terms(qb.group(1)))
 
 
 def _other_subject(new: Statement, old: Statement) -> bool:
