@@ -47,6 +47,7 @@ _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w
 # "I've barely taken it off since", where no place follows)
 _MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
                         r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+_PURPOSE = re.compile(r"\s+(?:to|so\s+that|in\s+order\s+to)\s+(?=[a-z]+\s)", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ONLY = re.compile(r"(?<!not )(?<!the )(?<!if )\bonly\b", re.I)
@@ -203,7 +204,8 @@ def parse(text: str) -> Parsed:
     body = text
     m = _DENIAL.search(text)
     if m:
-        denied = {stem_of(w) for w in words_of(m.group("y") or m.group("z")) if w not in STOP}
+        # what is denied ends where a purpose begins: "instead of plastic wrap to cover my food" denies the wrap
+        denied = {stem_of(w) for w in words_of(_PURPOSE.split(m.group("y") or m.group("z"))[0]) if w not in STOP}
         body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
     else:
         m = _SWITCH.search(text) or REPLACED_WITH.search(text)
