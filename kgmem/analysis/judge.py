@@ -229,6 +229,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         return verdict("contradiction", "negation")
     if opposed and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
+    if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
+            (new if n.negated else old).content, (o if n.negated else n)):
+        return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
     if _prefix_negated(n.content - o.content, o.content - n.content):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
@@ -324,6 +327,15 @@ def _denies_a_clause(x: Parsed, y: Parsed) -> bool:
             if 2 * len(shared) >= min(len(words), len(other)) and not any(is_number(w) for w in words - other):
                 return True
     return False
+
+
+_NONE_OF = re.compile(r"\b(?:no|zero)\s+(?!longer\b|more\b|one\b|idea\b|problem\b|doubt\b)([a-z]+)\b", re.I)
+
+
+def _says_none_of(text: str, other: Parsed) -> bool:
+    """``text`` says "no X" of a thing the other says it has, in an affirmed clause of its own."""
+    named = {stem_of(m.group(1).lower()) for m in _NONE_OF.finditer(text)}
+    return any(not negated and named & words for negated, words in other.clauses)
 
 
 def _affirms_elsewhere(x: Parsed, y: Parsed) -> bool:
