@@ -41,6 +41,10 @@ PHRASES = [(re.compile(p), r) for p, r in (
      r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
     (r"\bevery\s+(?:other|two|2)\s+weeks\b|\bfortnightly\b", "biweekly"),
     (r"\ba\s+couple\s+(?:of\s+)?", "a few "),  # one vague amount: "a couple of months" = "a few months"
+    # chat shorthand, one spelling each ("billing svc is on 8443", "my team's 5 ppl", "my fam")
+    (r"\bsvcs?\b", "service"), (r"\bppl\b", "people"), (r"\bfam\b", "family"), (r"\bthru\b", "through"),
+    (r"\bmgr\b", "manager"), (r"\bb/c\b|\bbc\b(?=\s+(?:i|we|it|the)\b)", "because"), (r"\bpl[sz]\b", "please"),
+    (r"\b(?:iirc|afaik|tbh|imo|fyi)\b", ""),
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
     (r"\bdayly\b", "daily"),
