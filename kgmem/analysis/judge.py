@@ -342,7 +342,11 @@ def _affirms_elsewhere(x: Parsed, y: Parsed) -> bool:
     """x, beside its negated clause, affirms in a clause of its own all of what y says of it: its negation
     speaks of another claim ("I can't tell red from green very well; I'm colorblind" / "I'm red-green
     colorblind")."""
-    return len(x.clauses) > 1 and any(not negated and words <= y.content for negated, words in x.clauses)
+    # (not when that clause names what y passes over: "email me, I don't check Slack DMs" / "a Slack DM rather
+    # than an email" reverses it)
+    passed = y.order[1] - y.order[0] if y.order else frozenset()
+    return len(x.clauses) > 1 and any(not negated and words <= y.content and not words & passed
+                                      for negated, words in x.clauses)
 
 
 def _denied_by_both(words: frozenset[str], y: Parsed) -> bool:
