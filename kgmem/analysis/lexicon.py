@@ -149,7 +149,7 @@ NEGATIVE = frozenset(STEMMER.stemWord(w) for w in (
     "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
     "retire retired doubt "
     # general English for dislike and for ending a thing (not from any batch: the words a new author may pick)
-    "detest loathe despise bore bored boring halt halted suspend suspended pause paused decommission "
+    "detest loathe despise bore bored boring decommission "
     "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 BELOW = frozenset("under below less fewer shorter within".split())
