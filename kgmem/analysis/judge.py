@@ -9,8 +9,10 @@ decides, and its name is the verdict's ``reason``:
    switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X") and Y is what the
    other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
    its own ("correctness, not style" / "correctness; style isn't the point"), and not when the other names
-   the value it moved to as well: the same change said twice ("move CI from Jenkins to Buildkite" / "Jenkins
-   to Buildkite for CI").
+   the value it moved to as well, nor when the other denies Y too: the same change said twice ("move CI from
+   Jenkins to Buildkite" / "Jenkins to Buildkite for CI"; "beeswax wraps instead of plastic wrap" / "swapped
+   plastic wrap for beeswax wraps"). What is denied ends where a purpose begins ("instead of plastic wrap to
+   cover my food" denies the wrap).
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
    B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
@@ -20,9 +22,10 @@ decides, and its name is the verdict's ``reason``:
    or a decision speaks of the act itself ("planning to visit Yosemite" / "decided not to go to
    Yosemite after all" compare "visit" and "go").
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
-   "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
+   "except", "decided against", "hate", "bored", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
-   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
+   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest",
+   "ruled / called / backed out", "called off", "fell through", "uninstalled" …;
    kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
@@ -45,7 +48,12 @@ decides, and its name is the verdict's ``reason``:
    red from green very well; I'm colorblind" / "I'm red-green colorblind"). Negations cancel in pairs
    within a stretch of the sentence only ("I returned the palette, I didn't like it" says no twice), a
    list of denials is one ("no sugar, no cream"), a "No, …" that opens a correction denies the old value,
-   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much".
+   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much". A bound and the
+   value it bounds are one limit ("within fifteen minutes" / "a 15-minute response"); "not great" is the low
+   end of a graded quality ("my hearing isn't great" = "poor"); "no X" of a thing the other says it has denies
+   it ("one son and no daughters" / "twin daughters"); a negated clause naming the whole switch the other makes
+   denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
+   the Fitbit Versa 3"), not a bound.
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
@@ -53,7 +61,9 @@ decides, and its name is the verdict's ``reason``:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
    thousand" = "port 3000", "40 thousand" = "40k", "$1.5M" = "1.5 million", "two weeks" = "a two-week trip" = "14
    days", "7 yrs" = "seven years" = "84 months", "3x a week" = "three times a week", "half past four" = "4:30",
-   "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
+   "3:30 in the afternoon" = "3:30 pm", "a fifth of" = "20% of", "1.5x" = "one and a half times", "10s" = "10
+   seconds" (kgmem.analysis.quantities), "fortnightly" = "every two weeks", "a couple of" = "a few", chat
+   shorthand ("svc", "ppl", "fam") and contractions typed without the apostrophe ("isnt"), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
    three ways: "is called" = "is named" = "name is"; when a thing happened ("last month") is not what happened; an acronym is its
    spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
@@ -73,7 +83,8 @@ decides, and its name is the verdict's ``reason``:
    remote/onsite, beginner/advanced — beside which one side may add detail; code-like tokens such as
    "camelCase" are values), or, when both
    carry triples, the same subject and predicate with objects that share no word ("is" + "written
-   in Rust" is the slot "is written in"). Not for predicates that hold many values at once
+   in Rust" is the slot "is written in"; a place said of each object is part of the slot: "runs NixOS on
+   my work laptop" / "runs Debian on my home server" are two machines). Not for predicates that hold many values at once
    ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
@@ -85,7 +96,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed or "only" opens a bound ("only Node 20 and newer"). Two statements that say
+   unless numbers changed, "only" opens a bound ("only Node 20 and newer") or the words that differ say how,
+   not what ("only been playing / messing around with …"). Two statements that say
    nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
@@ -108,7 +120,8 @@ contradiction. Thresholds were chosen on the tuning half of tests/data/knowledge
 are reported on the held-back half (docs/analysis.md, ``scripts/eval_knowledge.py``).
 
 This module holds the rules; the words they read are :mod:`kgmem.analysis.lexicon` (word tables and
-rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare).
+rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare), and
+:mod:`kgmem.analysis.slots` says which slot a triple fills.
 """
 
 from __future__ import annotations
@@ -118,14 +131,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from kgmem.analysis.lexicon import (
-    ACRONYM_SKIP, BOUND_WORDS, COPULA, EXCLUSIVE_STEMS, IRREGULAR, MULTI_VALUED_FORMS, PENDING_OR, POSITIVE,
-    SCARCE, SLOT_WORDS, STOP, UNITS,
-)
+from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
 from kgmem.analysis.negation import negated_opposite
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
+from kgmem.analysis.slots import multi_valued, other_subject, same_slot_other_object
 from kgmem.analysis.updates import CORRECTION
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
@@ -255,9 +266,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if shared and (_replaces(new, n) or _replaces(old, o)) and _one_quantity_each(only_new, only_old):
             return verdict("contradiction", "other_number")  # "We run ClickHouse with 8 shards now" / "four shards"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
-    if _other_subject(new, old):
+    if other_subject(new, old):
         return verdict("unrelated", "other_subject")
-    if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
+    if only_new and only_old and (same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
         return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
     if only_new and only_old and _exclusive(only_new, only_old):
         if not shared and not (only_new | only_old) - _all_exclusive() and not (n.additive or o.additive):
@@ -472,55 +483,6 @@ def _leading(parsed: Parsed, only: frozenset[str]) -> bool:
     return parsed.opens_with_content and all(w in parsed.sequence[:first_shared] for w in only)
 
 
-def _multi_valued(statement: Statement, parsed: Parsed) -> bool:
-    """Can the subject hold many objects of this predicate at once? The triple's predicate decides when
-    there is one ("The release manager is Sam": no), else any such verb in the sentence."""
-    if statement.predicate:  # its verb comes first ("takes", "works on"); "online clothes store" is an attribute
-        words = words_of(statement.predicate)
-        if words and words[0] in COPULA:  # "is" + "a big Lakers fan": the object says it
-            words = words_of(statement.object or "")
-            return any(w in MULTI_VALUED_FORMS for w in words)
-        return bool(words) and words[0] in MULTI_VALUED_FORMS
-    return parsed.multi_valued
-
-
-def _slot(statement: Statement) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
-    """(subject, predicate, object) terms of a triple. A participle and preposition opening the
-    object belong to the predicate: "is" + "written in Rust" is the slot "is written in" holding
-    "Rust", another slot than "is deployed on" + "Fly.io"."""
-    if not (statement.subject and statement.predicate):
-        return None
-    words = (statement.object or "").split()
-    k = 0
-    while k < len(words) and words[k].isalpha() and words[k].islower() and (
-            words[k] in SLOT_WORDS or words[k] in IRREGULAR or words[k].endswith(("ed", "en"))):
-        k += 1
-    predicate = f"{statement.predicate} {' '.join(words[:k])}"
-    return _terms(statement.subject), _exact_terms(predicate), _terms(" ".join(words[k:]))
-
-
-_QUALIFIER = re.compile(r"\s+(?:on|in|at|for)\s+(?:my|our|the|his|her|their)\s+(.+)$", re.I)
-
-
-def _same_slot_other_object(new: Statement, old: Statement) -> bool:
-    a, b = _slot(new), _slot(old)
-    if a is None or b is None or a[:2] != b[:2] or a[2] & b[2]:
-        return False
-    # a place said of each object is part of the slot: "runs NixOS on my work laptop" / "runs Debian on my home
-    # server" are two machines, each with its system
-    qa, qb = _QUALIFIER.search(new.object or ""), _QUALIFIER.search(old.object or "")
-    return not (qa and qb and not _terms(qa.group(1)) & _terms(qb.group(1)))
-
-
-def _other_subject(new: Statement, old: Statement) -> bool:
-    """The same predicate and object said of another subject ("the main / release branch is protected")."""
-    if not (new.subject and old.subject and new.predicate and old.predicate):
-        return False
-    return (_exact_terms(new.predicate) == _exact_terms(old.predicate)
-            and _exact_terms(new.object) == _exact_terms(old.object)
-            and _terms(new.subject) != _terms(old.subject))
-
-
 def _replaces(statement: Statement, parsed: Parsed) -> bool:
     """A correction, or a statement that says it replaces ("… instead", "the launch slipped to …")."""
     return statement.kind == "correction" or parsed.replaces
@@ -539,10 +501,10 @@ def _other_value(new: Statement, old: Statement, n: Parsed, o: Parsed,
     if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():
         return True  # nothing but one value for another of its set ("long / short hair", "British / American spelling")
     one_slot = _replaces(new, n) or (n.role is not None and n.role == o.role)
-    if not one_slot and (_multi_valued(new, n) or _multi_valued(old, o)):
+    if not one_slot and (multi_valued(new, n) or multi_valued(old, o)):
         return False  # "likes tea" / "likes coffee"; but a correction replaces ("No, the build uses Maven") and
         # "uses Zsh / Fish as my shell" fills one slot
-    if _same_slot_other_object(new, old):
+    if same_slot_other_object(new, old):
         return True
     if _exclusive(only_new, only_old):
         rest_new, rest_old = only_new - _all_exclusive(), only_old - _all_exclusive()
@@ -580,17 +542,6 @@ def _exclusive(a: frozenset[str], b: frozenset[str]) -> bool:
         if in_a and in_b and not in_a & in_b:
             return True
     return False
-
-
-def _terms(text: str | None) -> frozenset[str]:
-    if not text:
-        return frozenset()
-    return frozenset(stem_of(w) for w in words_of(text) if w not in STOP and w not in POSITIVE)
-
-
-def _exact_terms(text: str | None) -> frozenset[str]:
-    """Every word's stem: predicates ("is", "loves") are compared whole."""
-    return frozenset(stem_of(w) for w in words_of(text or ""))
 
 
 @lru_cache(maxsize=1)
