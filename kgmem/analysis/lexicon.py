@@ -66,6 +66,11 @@ PHRASES = [(re.compile(p), r) for p, r in (
      r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never|nothing|nobody)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+(?:until|unless)\b", r"\1 before"),
+    # otherwise "unless" says "except if": "I bike to work unless it rains" = "… except on rainy days"
+    (r"\bunless\b", "except"),
+    # to use less of a thing is not to use much of it ("I'm trying to eat less sugar" = "to cut back on sugar")
+    (r"\b(eat|eats|eating|drink|drinks|drinking|use|uses|using|spend|spends|spending|buy|buys|buying)\s+less\b"
+     r"(?!\s+than\b)", r"\1 not much"),
     # the verb "own" is content ("I don't own it anymore"); "my own" is not
     (r"\b(i|we|you|they|not|who|still|longer|also)\s+own\b", r"\1 owns"),
     # an intention or a decision is said of the act itself: "I'm planning to visit Yosemite" / "I've decided not

@@ -39,6 +39,7 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     # "not great" of a graded quality is its low end: "my hearing isn't great" = "my hearing is poor" (against "great"
     # it is another value of the set, a contradiction; beside "hard of hearing" no denial)
     (r"\bnot\s+(?:very\s+|that\s+|so\s+|really\s+|all\s+that\s+)?(?:good|great|excellent)\b", "poor"),
+    (r"\bnot\s+(?:been\s+)?([a-z]+\s+)?(?:very\s+|that\s+|so\s+|too\s+)?well\b", r"\1poorly"),  # "not sleeping well"
     (r"\bno\s+(?:doubt|question)\b", ""),
     (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
     # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:

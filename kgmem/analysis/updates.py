@@ -56,7 +56,8 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # ruling a thing out, calling it off, backing or opting out of it, a plan that fell through: it is off
     (r"\b(?:rul|call|back|opt|pull)(?:e|es|ed|ing|s)?\s+out\b(?:\s+of\b)?|\b(?:call|calls|called|calling)\s+off\b"
-     r"|\b(?:fell|falls|fall|falling)\s+through\b|\b(?:is|are|was|were|got|been)\s+(?:on\s+ice|scrapped)\b",
+     r"|\b(?:fell|falls|fall|falling)\s+through\b|\b(?:is|are|was|were|got|been)\s+(?:on\s+ice|scrapped)\b"
+     r"|\boff\s+the\s+table\b",
      "cancelled"),
     # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
     # replaces the old one (REPLACES)
