@@ -66,6 +66,9 @@ PHRASES = [(re.compile(p), r) for p, r in (
      r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never|nothing|nobody)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+(?:until|unless)\b", r"\1 before"),
+    # a date said as a bound is that date: "not before March" = "in March at the earliest" (against "in May", another
+    # month), "not after Friday" = "by Friday at the latest"
+    (r"\bnot\s+(?:before|after)\b|\bat\s+the\s+(?:earliest|latest)\b", " "),
     # otherwise "unless" says "except if": "I bike to work unless it rains" = "… except on rainy days"
     (r"\bunless\b", "except"),
     # to use less of a thing is not to use much of it ("I'm trying to eat less sugar" = "to cut back on sugar")

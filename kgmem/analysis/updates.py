@@ -54,6 +54,10 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
     (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
+    # one who left a team, a company or a group no longer belongs to it ("I left the platform team")
+    # (not where one left a thing: "I left my family behind in Syria", "I left my keys at home")
+    (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?=(?:the|my|our|his|her|their)\s)(?![^,.;!?]*\b(?:behind|in|at|with)\b)",
+     r"\1 drop "),
     # ruling a thing out, calling it off, backing or opting out of it, a plan that fell through: it is off
     (r"\b(?:rul|call|back|opt|pull)(?:e|es|ed|ing|s)?\s+out\b(?:\s+of\b)?|\b(?:call|calls|called|calling)\s+off\b"
      r"|\b(?:fell|falls|fall|falling)\s+through\b|\b(?:is|are|was|were|got|been)\s+(?:on\s+ice|scrapped)\b"
