@@ -328,7 +328,9 @@ def _denies_a_clause(x: Parsed, y: Parsed) -> bool:
             continue
         for other_negated, other in y.clauses:
             shared = words & other
-            if other_negated or not shared:
+            # the words shared are more than a number and its unit ("haven't eaten meat in five years" / "vegetarian
+            # for 5 years" share only the span)
+            if other_negated or not any(not is_number(w) and w not in UNITS for w in shared):
                 continue
             if 2 * len(shared) >= max(len(words), len(other)) or words <= other:
                 return True

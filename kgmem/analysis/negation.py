@@ -51,7 +51,7 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
 # review comments" = "I don't want emojis in review comments"
 AVOIDING = [(re.compile(p), r) for p, r in (
     (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
-     r"(?:away|clear)\s+(?:from|of)\b", "avoid"),
+     r"(?:(?:away|clear)\s+(?:from|of)|off)\b", "avoid"),  # "I stay off social media"
     (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
 )]
 
