@@ -132,7 +132,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
-from kgmem.analysis.negation import negated_opposite
+from kgmem.analysis.negation import negated_opposite, negated_other
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
@@ -233,6 +233,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if not (only_new | only_old) - _all_exclusive():
             return verdict("paraphrase", "negated_opposite")
         opposed = False
+    if opposed and not (only_new | only_old) - _all_exclusive() and negated_other(
+            *((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
+        return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
     if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
         opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
     if opposed and shared and (n if n.negated else o).content <= shared:

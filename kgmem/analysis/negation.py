@@ -13,7 +13,9 @@ kinds of "not" deny nothing the other statement says:
   recorded for people who can't make it" denies nothing about the demo): the polarity of a
   statement is read with its relative clauses left out.
 * :func:`negated_opposite` — "not X" of a two-valued set is its other value: "the repo isn't
-  public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously".
+  public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously";
+  :func:`negated_other` — "not X" of a larger set beside another of its values denies nothing of it ("not a
+  morning person" / "a night person").
 """
 
 from __future__ import annotations
@@ -80,4 +82,17 @@ def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
             # space" beside "low-maintenance" negates another word)
             if negated_only and negated_only <= mine and other_only & theirs and not other_only & mine:
                 return True
+    return False
+
+
+def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
+                  sets: Iterable[list[frozenset[str]]]) -> bool:
+    """The negated statement says "not X" of a set of more than two values, where the other says another value
+    of it ("I'm not a morning person" / "I'm a night person"): both can be true, neither denies the other."""
+    for classes in sets:
+        if len(classes) < 3:
+            continue
+        mine = [c for c in classes if negated_only and negated_only <= c]
+        if mine and other_only and any(other_only <= c for c in classes if c is not mine[0]) and not other_only & mine[0]:
+            return True
     return False

@@ -210,8 +210,9 @@ def parse(text: str) -> Parsed:
     else:
         m = _SWITCH.search(text) or REPLACED_WITH.search(text)
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
-            denied = {stem_of(w) for w in words_of(m.group("x")) if w not in STOP}
-            body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
+            x = "r" if m.groupdict().get("r") else "x"  # "renamed X to Y"
+            denied = {stem_of(w) for w in words_of(m.group(x)) if w not in STOP}
+            body = text[: m.start(x) - len("from ")] + text[m.end(x):]
             # the first word it moved to
             affirmed = [w for w in words_of(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in STOP][:1]
         elif m := _MOVED_OFF.search(text):

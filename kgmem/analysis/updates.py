@@ -35,8 +35,9 @@ _CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bu
 REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
-# "swapped X for Y" says "replaced X with Y"
-REPLACED_WITH = re.compile(r"\b(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)\s+", re.I)
+# "swapped X for Y" says "replaced X with Y", and so does "renamed X to Y" of a name
+REPLACED_WITH = re.compile(r"\b(?:(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)"
+                           r"|renam(?:e|es|ed|ing)\s+(?P<r>[^,.;!?]+?)\s+(?:to|as))\s+", re.I)
 # each rewrites, in the lower-cased text, a phrase of ending into "drop" / "quit" (words of ending)
 ENDED = [(re.compile(p), r) for p, r in (
     (r"\bhand(?:ed|s|ing)?\s+((?:[\w.-]+\s+){1,5}?)over\s+to\b", r"drop \1 to"),  # "handed billing-exporter over to"
