@@ -506,7 +506,7 @@ def test_rules_for_negation_scope_and_changes(new, old, cosine, relation, reason
     ],
 )
 def test_rules_for_the_evidence_a_contradiction_needs(new, old, cosine, relation, reason):
-    """Own sentences for the classes the fresh batches' misses fell into, and own probes of paraphrases (27 of
+    """Own sentences for the classes the fresh batches' misses fell into, and own probes of paraphrases (28 of
     these 31 fail on the rules before)."""
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
