@@ -6,8 +6,8 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "X (not Y)", "X, never Y", "instead of Y", "rather than Y", "moved /
-   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X") and Y is what the
-   other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
+   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X", "swapped Y for
+   X", "renamed Y to X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
    its own ("correctness, not style" / "correctness; style isn't the point"), and not when the other names
    the value it moved to as well, nor when the other denies Y too: the same change said twice ("move CI from
    Jenkins to Buildkite" / "Jenkins to Buildkite for CI"; "beeswax wraps instead of plastic wrap" / "swapped
@@ -25,7 +25,7 @@ decides, and its name is the verdict's ``reason``:
    "except", "decided against", "hate", "bored", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
    "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest",
-   "ruled / called / backed out", "called off", "fell through", "uninstalled" …;
+   "ruled / called / backed out", "called off", "fell through", "off the table", "I left the … team", "uninstalled" …;
    kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
@@ -53,7 +53,10 @@ decides, and its name is the verdict's ``reason``:
    end of a graded quality ("my hearing isn't great" = "poor"); "no X" of a thing the other says it has denies
    it ("one son and no daughters" / "twin daughters"); a negated clause naming the whole switch the other makes
    denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
-   the Fitbit Versa 3"), not a bound.
+   the Fitbit Versa 3"), not a bound; a negated clause denies only when it shares more than a number and its
+   unit. "Unless" says "except", "stay off" says "avoid", "not … well" is "poorly", "not before March" is "in
+   March at the earliest", and "not X" of a set of more than two values beside another of its values denies
+   nothing (``negated_other``: "not a morning person" / "a night person" — unrelated).
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
