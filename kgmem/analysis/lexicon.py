@@ -21,17 +21,18 @@ import snowballstemmer
 
 # Words are compared by their Snowball stem ("skipping" / "skip").
 STEMMER = snowballstemmer.stemmer("english")
+_TYPED = {"ca": "can not", "wo": "will not", "im": "i", "ive": "i", "non": "continuously"}
 CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
     (r"\bno[\s-]+one\b", "nobody"),  # "no one" is no number one
-    # the same contractions typed without the apostrophe ("english isnt my first language", "im", "ive")
-    (r"\bcant\b", "can not"), (r"\bwont\b", "will not"),
-    (r"\b(is|are|was|were|do|does|did|has|have|had|could|would|should|must|need)nt\b", r"\1 not"),
-    (r"\b(?:im|ive)\b", "i"),
-    # "non-stop" says "without a stop": continuously, no negation
-    (r"\bnon[\s-]?stop\b", "continuously"),
+    # the same contractions typed without the apostrophe ("english isnt my first language", "im", "ive"), and
+    # "non-stop", which says "without a stop": continuously, no negation
+    (r"\b(?:(ca|wo|is|are|was|were|do|does|did|has|have|had|could|would|should|must|need)nt|im|ive|non[\s-]?stop)\b",
+     lambda m: _TYPED.get(m.group(1), f"{m.group(1)} not") if m.group(1) else _TYPED[m.group(0)[:3]]),
 )]
+_SHORTHAND = {"svc": "service", "ppl": "people", "fam": "family", "thru": "through", "mgr": "manager",
+              "b/c": "because", "pls": "please", "plz": "please", "pl": "please"}
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
 PHRASES = [(re.compile(p), r) for p, r in (
@@ -41,10 +42,9 @@ PHRASES = [(re.compile(p), r) for p, r in (
      r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
     (r"\bevery\s+(?:other|two|2)\s+weeks\b|\bfortnightly\b", "biweekly"),
     (r"\ba\s+couple\s+(?:of\s+)?", "a few "),  # one vague amount: "a couple of months" = "a few months"
-    # chat shorthand, one spelling each ("billing svc is on 8443", "my team's 5 ppl", "my fam")
-    (r"\bsvcs?\b", "service"), (r"\bppl\b", "people"), (r"\bfam\b", "family"), (r"\bthru\b", "through"),
-    (r"\bmgr\b", "manager"), (r"\bb/c\b|\bbc\b(?=\s+(?:i|we|it|the)\b)", "because"), (r"\bpl[sz]\b", "please"),
-    (r"\b(?:iirc|afaik|tbh|imo|fyi)\b", ""),
+    # chat shorthand, one spelling each ("billing svc is on 8443", "my team's 5 ppl", "my fam"; "iirc" says nothing)
+    (r"\b(?:svcs?|ppl|fam|thru|mgr|b/c|pl[sz]|iirc|afaik|tbh|imo|fyi)\b",
+     lambda m: _SHORTHAND.get(m.group(0).rstrip("s"), _SHORTHAND.get(m.group(0), ""))),
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
     (r"\bdayly\b", "daily"),
