@@ -6,11 +6,13 @@ decides, and its name is the verdict's ``reason``:
 
 1. ``distant``: cosine below ``related_cosine`` — different topics, nothing to compare.
 2. ``denied``: one says "X, not Y" (or "X (not Y)", "X, never Y", "instead of Y", "rather than Y", "moved /
-   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X") and Y is what the
-   other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
+   switched from Y to X", "moving off Y onto X", "moved X off / out of Y", "replaced Y with X", "swapped Y for
+   X", "renamed Y to X") and Y is what the other says — not what the other passes over ("A rather than B" / "A over B") nor denies too in a clause of
    its own ("correctness, not style" / "correctness; style isn't the point"), and not when the other names
-   the value it moved to as well: the same change said twice ("move CI from Jenkins to Buildkite" / "Jenkins
-   to Buildkite for CI").
+   the value it moved to as well, nor when the other denies Y too: the same change said twice ("move CI from
+   Jenkins to Buildkite" / "Jenkins to Buildkite for CI"; "beeswax wraps instead of plastic wrap" / "swapped
+   plastic wrap for beeswax wraps"). What is denied ends where a purpose begins ("instead of plastic wrap to
+   cover my food" denies the wrap).
 3. ``reversed``: "A over/than/rather than/instead of B" against "B over A" (the words on either
    side of the pivot swapped places: "early returns over nested ifs"), or against a preference for
    B alone ("I prefer Chrome over Firefox" / "I prefer Firefox").
@@ -20,9 +22,10 @@ decides, and its name is the verdict's ``reason``:
    or a decision speaks of the act itself ("planning to visit Yosemite" / "decided not to go to
    Yosemite after all" compare "visit" and "go").
 5. ``negation``: one is negated ("not", "never", "no longer", "hardly", "outside", "stopping",
-   "except", "decided against", "hate", "doubt", "failed", "to limit", and ending a thing in any
+   "except", "decided against", "hate", "bored", "doubt", "failed", "to limit", and ending a thing in any
    form: "skipping", "dropped the plan", "given up on", "cancelled", "banned", "sold", "handed … over to",
-   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest" …;
+   "… is gone", "gone from", "is blocked", "goes away", "stepped down", "returned / lost the …", "put … down", "zero interest",
+   "ruled / called / backed out", "called off", "fell through", "off the table", "I left the … team", "uninstalled" …;
    kgmem.analysis.updates) and the other is
    not, and they say the same thing otherwise: the negated one denies all of what it says of the
    other ("no stress" / "stress and grief"), or a negated clause shares half its words with a
@@ -45,7 +48,15 @@ decides, and its name is the verdict's ``reason``:
    red from green very well; I'm colorblind" / "I'm red-green colorblind"). Negations cancel in pairs
    within a stretch of the sentence only ("I returned the palette, I didn't like it" says no twice), a
    list of denials is one ("no sugar, no cream"), a "No, …" that opens a correction denies the old value,
-   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much".
+   and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much". A bound and the
+   value it bounds are one limit ("within fifteen minutes" / "a 15-minute response"); "not great" is the low
+   end of a graded quality ("my hearing isn't great" = "poor"); "no X" of a thing the other says it has denies
+   it ("one son and no daughters" / "twin daughters"); a negated clause naming the whole switch the other makes
+   denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
+   the Fitbit Versa 3"), not a bound; a negated clause denies only when it shares more than a number and its
+   unit. "Unless" says "except", "stay off" says "avoid", "not … well" is "poorly", "not before March" is "in
+   March at the earliest", and "not X" of a set of more than two values beside another of its values denies
+   nothing (``negated_other``: "not a morning person" / "a night person" — unrelated).
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
@@ -53,7 +64,9 @@ decides, and its name is the verdict's ``reason``:
    "2 am" = "02:00", "6 pm" = "18:00", "a 5-night stay" = "5 nights", "thirty-five" = "35", "port three
    thousand" = "port 3000", "40 thousand" = "40k", "$1.5M" = "1.5 million", "two weeks" = "a two-week trip" = "14
    days", "7 yrs" = "seven years" = "84 months", "3x a week" = "three times a week", "half past four" = "4:30",
-   "3:30 in the afternoon" = "3:30 pm" (kgmem.analysis.quantities), "03:15" =
+   "3:30 in the afternoon" = "3:30 pm", "a fifth of" = "20% of", "1.5x" = "one and a half times", "10s" = "10
+   seconds" (kgmem.analysis.quantities), "fortnightly" = "every two weeks", "a couple of" = "a few", chat
+   shorthand ("svc", "ppl", "fam") and contractions typed without the apostrophe ("isnt"), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
    three ways: "is called" = "is named" = "name is"; when a thing happened ("last month") is not what happened; an acronym is its
    spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
@@ -73,7 +86,8 @@ decides, and its name is the verdict's ``reason``:
    remote/onsite, beginner/advanced — beside which one side may add detail; code-like tokens such as
    "camelCase" are values), or, when both
    carry triples, the same subject and predicate with objects that share no word ("is" + "written
-   in Rust" is the slot "is written in"). Not for predicates that hold many values at once
+   in Rust" is the slot "is written in"; a place said of each object is part of the slot: "runs NixOS on
+   my work laptop" / "runs Debian on my home server" are two machines). Not for predicates that hold many values at once
    ("likes", "uses", "is a fan of": "I like tea" and "I like coffee" are both true), except a
    name ("a dog named Luna / Max"), one exclusive word for another and nothing else ("I have
    long / short hair"), one role ("uses Zsh / Fish as my shell"), and a correction, which
@@ -85,7 +99,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed or "only" opens a bound ("only Node 20 and newer"). Two statements that say
+   unless numbers changed, "only" opens a bound ("only Node 20 and newer") or the words that differ say how,
+   not what ("only been playing / messing around with …"). Two statements that say
    nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
@@ -108,7 +123,8 @@ contradiction. Thresholds were chosen on the tuning half of tests/data/knowledge
 are reported on the held-back half (docs/analysis.md, ``scripts/eval_knowledge.py``).
 
 This module holds the rules; the words they read are :mod:`kgmem.analysis.lexicon` (word tables and
-rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare).
+rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare), and
+:mod:`kgmem.analysis.slots` says which slot a triple fills.
 """
 
 from __future__ import annotations
@@ -118,12 +134,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from kgmem.analysis.lexicon import (
-    ACRONYM_SKIP, BOUND_WORDS, COPULA, EXCLUSIVE_STEMS, IRREGULAR, MULTI_VALUED_FORMS, PENDING_OR, POSITIVE,
-    SCARCE, SLOT_WORDS, STOP, UNITS,
+from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
+from kgmem.analysis.negation import negated_opposite, negated_other
+from kgmem.analysis.parsing import (
+    ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
-from kgmem.analysis.negation import negated_opposite
-from kgmem.analysis.parsing import ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, is_number, parse, stem_of, words_of
+from kgmem.analysis.slots import multi_valued, other_subject, same_slot_other_object
 from kgmem.analysis.updates import CORRECTION
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
@@ -220,11 +236,19 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if not (only_new | only_old) - _all_exclusive():
             return verdict("paraphrase", "negated_opposite")
         opposed = False
+    if opposed and not (only_new | only_old) - _all_exclusive() and negated_other(
+            *((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
+        return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
+    if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
+        opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
     if opposed and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
+    if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
+            (new if n.negated else old).content, (o if n.negated else n)):
+        return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
     if _prefix_negated(n.content - o.content, o.content - n.content):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
@@ -238,7 +262,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
             return verdict("contradiction", "other_value")
-        if _only_other(n, o, shared, only_new, only_old):
+        if _only_other(new, old, n, o, shared, only_new, only_old):
             return verdict("contradiction", "other_value")  # "we only play on clay" / "we play on hard courts"
     if any(is_number(w) for w in only_new) and any(is_number(w) for w in only_old):
         if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
@@ -248,9 +272,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if shared and (_replaces(new, n) or _replaces(old, o)) and _one_quantity_each(only_new, only_old):
             return verdict("contradiction", "other_number")  # "We run ClickHouse with 8 shards now" / "four shards"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
-    if _other_subject(new, old):
+    if other_subject(new, old):
         return verdict("unrelated", "other_subject")
-    if only_new and only_old and (_same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
+    if only_new and only_old and (same_slot_other_object(new, old) or (only_new <= n.values and only_old <= o.values)):
         return verdict("unrelated", "other_object")  # "likes tea" / "likes coffee": both can be true
     if only_new and only_old and _exclusive(only_new, only_old):
         if not shared and not (only_new | only_old) - _all_exclusive() and not (n.additive or o.additive):
@@ -281,6 +305,9 @@ def _denied(x: Parsed, y: Parsed) -> bool:
     ("tabs rather than spaces" / "tabs over spaces")."""
     if not x.denied or not x.denied <= y.content or x.denied <= x.content:
         return False
+    if x.denied & y.denied:
+        return False  # both deny it: the same change said twice ("beeswax wraps instead of plastic wrap" / "swapped
+        # plastic wrap for beeswax wraps")
     if any(negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
            for negated, words in y.clauses):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
@@ -301,27 +328,44 @@ def _denies_a_clause(x: Parsed, y: Parsed) -> bool:
     if _affirms_elsewhere(x, y):
         return False
     for negated, words in x.clauses:
-        if not negated or _denied_by_both(words, y) or words & y.denied:
-            # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on
+        if not negated or _denied_by_both(words, y) or (words & y.denied and not (y.affirmed and y.affirmed <= words)):
+            # what y denies too ("…, not the full suite" / "don't run the whole suite") they agree on — not the
+            # switch y makes, named whole ("the Ruby-to-Go migration is cancelled" / "migrating from Ruby to Go")
             continue
         for other_negated, other in y.clauses:
             shared = words & other
-            if other_negated or not shared:
+            # the words shared are more than a number and its unit ("haven't eaten meat in five years" / "vegetarian
+            # for 5 years" share only the span)
+            if other_negated or not any(not is_number(w) and w not in UNITS for w in shared):
                 continue
             if 2 * len(shared) >= max(len(words), len(other)) or words <= other:
                 return True
             # half the words of the shorter clause: "I don't drink bourbon at all" / "I've been experimenting
             # with bourbon and bitters" — not beside a number, where the negation is a bound ("within 5 days")
-            if 2 * len(shared) >= min(len(words), len(other)) and not any(is_number(w) for w in words):
+            # (a number both say is part of a name: "returned the Fitbit Versa 3" / "wearing my Fitbit Versa 3")
+            if 2 * len(shared) >= min(len(words), len(other)) and not any(is_number(w) for w in words - other):
                 return True
     return False
+
+
+_NONE_OF = re.compile(r"\b(?:no|zero)\s+(?!longer\b|more\b|one\b|idea\b|problem\b|doubt\b)([a-z]+)\b", re.I)
+
+
+def _says_none_of(text: str, other: Parsed) -> bool:
+    """``text`` says "no X" of a thing the other says it has, in an affirmed clause of its own."""
+    named = {stem_of(m.group(1).lower()) for m in _NONE_OF.finditer(text)}
+    return any(not negated and named & words for negated, words in other.clauses)
 
 
 def _affirms_elsewhere(x: Parsed, y: Parsed) -> bool:
     """x, beside its negated clause, affirms in a clause of its own all of what y says of it: its negation
     speaks of another claim ("I can't tell red from green very well; I'm colorblind" / "I'm red-green
     colorblind")."""
-    return len(x.clauses) > 1 and any(not negated and words <= y.content for negated, words in x.clauses)
+    # (not when that clause names what y passes over: "email me, I don't check Slack DMs" / "a Slack DM rather
+    # than an email" reverses it)
+    passed = y.order[1] - y.order[0] if y.order else frozenset()
+    return len(x.clauses) > 1 and any(not negated and words <= y.content and not words & passed
+                                      for negated, words in x.clauses)
 
 
 def _denied_by_both(words: frozenset[str], y: Parsed) -> bool:
@@ -412,18 +456,27 @@ def _one_number_replaced(n: Parsed, o: Parsed, only_new: frozenset[str], only_ol
     return not (words_new - _all_exclusive() and words_old - _all_exclusive())
 
 
-def _only_other(n: Parsed, o: Parsed, shared: frozenset[str], only_new: frozenset[str],
-                only_old: frozenset[str]) -> bool:
+def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: frozenset[str],
+                only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One side says "only X" where the other says another thing of the same statement (half the words of
     the shorter shared; neither adds "also"; the differing words do not name the subject): "only" leaves no
-    room for the other value."""
+    room for the other value — a thing, not a way of doing it: when the words that differ are verb forms on both
+    sides ("only been playing / messing around with cocktails"), "only" speaks of the same thing."""
     if not (n.only or o.only) or n.additive or o.additive or any(is_number(w) for w in only_new | only_old):
         return False  # (another number is the number rules' to judge)
+    if _verb_forms(new.content, only_new) and _verb_forms(old.content, only_old):
+        return False
     if BOUND_WORDS & (n.content if n.only else o.content):
         return False  # "only Node 20 and newer" is a bound, not one value
     if _leading(n, only_new) and _leading(o, only_old):
         return False
     return 2 * len(shared) >= min(len(n.content), len(o.content))
+
+
+def _verb_forms(text: str, only: frozenset[str]) -> bool:
+    """Every word of ``only`` is said in ``text`` as a participle ("playing", "messed"): how a thing is done."""
+    forms = [w for w in words_of(text) if stem_of(w) in only]
+    return bool(only) and bool(forms) and all(w.endswith(("ing", "ed")) for w in forms)
 
 
 def _one_quantity_each(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
@@ -436,47 +489,6 @@ def _leading(parsed: Parsed, only: frozenset[str]) -> bool:
     subject (its modifier), not the value said of it."""
     first_shared = next((i for i, w in enumerate(parsed.sequence) if w not in only), len(parsed.sequence))
     return parsed.opens_with_content and all(w in parsed.sequence[:first_shared] for w in only)
-
-
-def _multi_valued(statement: Statement, parsed: Parsed) -> bool:
-    """Can the subject hold many objects of this predicate at once? The triple's predicate decides when
-    there is one ("The release manager is Sam": no), else any such verb in the sentence."""
-    if statement.predicate:  # its verb comes first ("takes", "works on"); "online clothes store" is an attribute
-        words = words_of(statement.predicate)
-        if words and words[0] in COPULA:  # "is" + "a big Lakers fan": the object says it
-            words = words_of(statement.object or "")
-            return any(w in MULTI_VALUED_FORMS for w in words)
-        return bool(words) and words[0] in MULTI_VALUED_FORMS
-    return parsed.multi_valued
-
-
-def _slot(statement: Statement) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
-    """(subject, predicate, object) terms of a triple. A participle and preposition opening the
-    object belong to the predicate: "is" + "written in Rust" is the slot "is written in" holding
-    "Rust", another slot than "is deployed on" + "Fly.io"."""
-    if not (statement.subject and statement.predicate):
-        return None
-    words = (statement.object or "").split()
-    k = 0
-    while k < len(words) and words[k].isalpha() and words[k].islower() and (
-            words[k] in SLOT_WORDS or words[k] in IRREGULAR or words[k].endswith(("ed", "en"))):
-        k += 1
-    predicate = f"{statement.predicate} {' '.join(words[:k])}"
-    return _terms(statement.subject), _exact_terms(predicate), _terms(" ".join(words[k:]))
-
-
-def _same_slot_other_object(new: Statement, old: Statement) -> bool:
-    a, b = _slot(new), _slot(old)
-    return a is not None and b is not None and a[:2] == b[:2] and not a[2] & b[2]
-
-
-def _other_subject(new: Statement, old: Statement) -> bool:
-    """The same predicate and object said of another subject ("the main / release branch is protected")."""
-    if not (new.subject and old.subject and new.predicate and old.predicate):
-        return False
-    return (_exact_terms(new.predicate) == _exact_terms(old.predicate)
-            and _exact_terms(new.object) == _exact_terms(old.object)
-            and _terms(new.subject) != _terms(old.subject))
 
 
 def _replaces(statement: Statement, parsed: Parsed) -> bool:
@@ -497,10 +509,10 @@ def _other_value(new: Statement, old: Statement, n: Parsed, o: Parsed,
     if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():
         return True  # nothing but one value for another of its set ("long / short hair", "British / American spelling")
     one_slot = _replaces(new, n) or (n.role is not None and n.role == o.role)
-    if not one_slot and (_multi_valued(new, n) or _multi_valued(old, o)):
+    if not one_slot and (multi_valued(new, n) or multi_valued(old, o)):
         return False  # "likes tea" / "likes coffee"; but a correction replaces ("No, the build uses Maven") and
         # "uses Zsh / Fish as my shell" fills one slot
-    if _same_slot_other_object(new, old):
+    if same_slot_other_object(new, old):
         return True
     if _exclusive(only_new, only_old):
         rest_new, rest_old = only_new - _all_exclusive(), only_old - _all_exclusive()
@@ -538,17 +550,6 @@ def _exclusive(a: frozenset[str], b: frozenset[str]) -> bool:
         if in_a and in_b and not in_a & in_b:
             return True
     return False
-
-
-def _terms(text: str | None) -> frozenset[str]:
-    if not text:
-        return frozenset()
-    return frozenset(stem_of(w) for w in words_of(text) if w not in STOP and w not in POSITIVE)
-
-
-def _exact_terms(text: str | None) -> frozenset[str]:
-    """Every word's stem: predicates ("is", "loves") are compared whole."""
-    return frozenset(stem_of(w) for w in words_of(text or ""))
 
 
 @lru_cache(maxsize=1)

@@ -21,11 +21,18 @@ import snowballstemmer
 
 # Words are compared by their Snowball stem ("skipping" / "skip").
 STEMMER = snowballstemmer.stemmer("english")
+_TYPED = {"ca": "can not", "wo": "will not", "im": "i", "ive": "i", "non": "continuously"}
 CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"), (r"n't\b", " not"),
     (r"'(?:m|s|re|ve|d|ll)\b", ""), (r"[’]", "'"),
     (r"\bno[\s-]+one\b", "nobody"),  # "no one" is no number one
+    # the same contractions typed without the apostrophe ("english isnt my first language", "im", "ive"), and
+    # "non-stop", which says "without a stop": continuously, no negation
+    (r"\b(?:(ca|wo|is|are|was|were|do|does|did|has|have|had|could|would|should|must|need)nt|im|ive|non[\s-]?stop)\b",
+     lambda m: _TYPED.get(m.group(1), f"{m.group(1)} not") if m.group(1) else _TYPED[m.group(0)[:3]]),
 )]
+_SHORTHAND = {"svc": "service", "ppl": "people", "fam": "family", "thru": "through", "mgr": "manager",
+              "b/c": "because", "pls": "please", "plz": "please", "pl": "please"}
 # Phrases said two ways: a frequency ("every week" = "weekly"; "every two weeks" = "biweekly") and
 # "not … often" = "rarely", which is a frequency, not a negation of the whole statement.
 PHRASES = [(re.compile(p), r) for p, r in (
@@ -33,7 +40,11 @@ PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b(?:as|like)\s+(?:i|we)\s+(?:said|mentioned|told\s+you|noted|wrote|explained)"
      r"(?:\s+(?:before|earlier|already|previously))?\b|\bas\s+(?:mentioned|noted|said)(?:\s+(?:before|earlier))?\b"
      r"|\b(?:just\s+)?to\s+(?:confirm|repeat|reiterate|recap|be\s+clear)\b|\bfor\s+the\s+record\b", ""),
-    (r"\bevery\s+(?:other|two|2)\s+weeks\b", "biweekly"),
+    (r"\bevery\s+(?:other|two|2)\s+weeks\b|\bfortnightly\b", "biweekly"),
+    (r"\ba\s+couple\s+(?:of\s+)?", "a few "),  # one vague amount: "a couple of months" = "a few months"
+    # chat shorthand, one spelling each ("billing svc is on 8443", "my team's 5 ppl", "my fam"; "iirc" says nothing)
+    (r"\b(?:svcs?|ppl|fam|thru|mgr|b/c|pl[sz]|iirc|afaik|tbh|imo|fyi)\b",
+     lambda m: _SHORTHAND.get(m.group(0).rstrip("s"), _SHORTHAND.get(m.group(0), ""))),
     (r"\b(?:every|each|per|an?)\s+hour\b", "hourly"),
     (r"\b(?:every|each|per|an?)\s+(day|week|month|year)\b", r"\1ly"),
     (r"\bdayly\b", "daily"),
@@ -55,6 +66,14 @@ PHRASES = [(re.compile(p), r) for p, r in (
      r"(?!(?:\s+[\w'-]+){1,5}?\s+(?:by|to)\s+\d)", r"\1 not much"),
     # "no merging until the tests pass" = "the tests pass before merging": an order, not a negation
     (r"\b(?:no|not|never|nothing|nobody)\b((?:\s+(?!not\b|no\b)[a-z']+){1,6}?)\s+(?:until|unless)\b", r"\1 before"),
+    # a date said as a bound is that date: "not before March" = "in March at the earliest" (against "in May", another
+    # month), "not after Friday" = "by Friday at the latest"
+    (r"\bnot\s+(?:before|after)\b|\bat\s+the\s+(?:earliest|latest)\b", " "),
+    # otherwise "unless" says "except if": "I bike to work unless it rains" = "… except on rainy days"
+    (r"\bunless\b", "except"),
+    # to use less of a thing is not to use much of it ("I'm trying to eat less sugar" = "to cut back on sugar")
+    (r"\b(eat|eats|eating|drink|drinks|drinking|use|uses|using|spend|spends|spending|buy|buys|buying)\s+less\b"
+     r"(?!\s+than\b)", r"\1 not much"),
     # the verb "own" is content ("I don't own it anymore"); "my own" is not
     (r"\b(i|we|you|they|not|who|still|longer|also)\s+own\b", r"\1 owns"),
     # an intention or a decision is said of the act itself: "I'm planning to visit Yosemite" / "I've decided not
@@ -103,14 +122,18 @@ chosen:choose drove:drive driven:drive ate:eat eaten:eat saw:see seen:see knew:k
 grew:grow grown:grow flew:fly flown:fly held:hold won:win sat:sit slept:sleep stood:stand
 understood:understand did:do done:do ran:run read:read set:set put:put cut:cut
 """.split())
-# Number words, one spelling per number ("five" = "5"); kgmem.analysis.quantities spells the longer ones.
-NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# Number words: the one table of cardinals, which kgmem.analysis.quantities spells as digits ("thirty-five" =
+# "35"), and the words NUMBER_WORDS maps one by one (what is left of them after that spelling).
+ONES = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split())}
+TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+NUMBER_WORDS = {w: str(i) for w, i in (ONES | TENS | SCALES).items()}
 # A month is a number of a date ("February 10th" / "March 3rd" is another date); "may" is a verb too often.
 NUMBER_WORDS.update({m: f"month{i}" for i, m in enumerate(
     "january february march april _ june july august september october november december".split(), 1) if m != "_"})
-NUMBER_WORDS.update(twenty="20", thirty="30", forty="40", fifty="50", hundred="100", thousand="1000",
-                    single="1", once="1", twice="2", half="0.5", dozen="12")
+NUMBER_WORDS.update(single="1", once="1", twice="2", half="0.5", dozen="12")
 # Words that carry no content for the comparison (articles, pronouns, auxiliaries, hedges).
 STOP = frozenset("""
 a an the this that these those it its i me my mine we us our ours you your he she his her they them their
@@ -132,7 +155,10 @@ NEGATIVE = frozenset(STEMMER.stemWord(w) for w in (
     "hate dislike avoid miss skip forget forgot fail "  # "never miss" = "always go"
     "drop dropped cancel cancelled canceled abandon scrap scrapped ditch ditched ban banned shelve "
     "refuse reject rejected decline declined discontinue deprecate deprecated remove removed delete deleted lack "
-    "retire retired doubt").split())
+    "retire retired doubt "
+    # general English for dislike and for ending a thing (not from any batch: the words a new author may pick)
+    "detest loathe despise bore bored boring decommission "
+    "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 BELOW = frozenset("under below less fewer shorter within".split())
 # Words that negate what they stand in; they count in pairs ("never miss" says "always go").

@@ -13,7 +13,9 @@ kinds of "not" deny nothing the other statement says:
   recorded for people who can't make it" denies nothing about the demo): the polarity of a
   statement is read with its relative clauses left out.
 * :func:`negated_opposite` — "not X" of a two-valued set is its other value: "the repo isn't
-  public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously".
+  public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously";
+  :func:`negated_other` — "not X" of a larger set beside another of its values denies nothing of it ("not a
+  morning person" / "a night person").
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
     (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),
     (r"\bnever\s+fails?\s+to\b|\bwithout\s+fail\b", "always"),
     (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
+    # "not great" of a graded quality is its low end: "my hearing isn't great" = "my hearing is poor" (against "great"
+    # it is another value of the set, a contradiction; beside "hard of hearing" no denial)
+    (r"\bnot\s+(?:very\s+|that\s+|so\s+|really\s+|all\s+that\s+)?(?:good|great|excellent)\b", "poor"),
+    (r"\bnot\s+(?:been\s+)?([a-z]+\s+)?(?:very\s+|that\s+|so\s+|too\s+)?well\b", r"\1poorly"),  # "not sleeping well"
     (r"\bno\s+(?:doubt|question)\b", ""),
     (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
     # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:
@@ -47,7 +53,7 @@ AFFIRMING = [(re.compile(p), r) for p, r in (
 # review comments" = "I don't want emojis in review comments"
 AVOIDING = [(re.compile(p), r) for p, r in (
     (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
-     r"(?:away|clear)\s+(?:from|of)\b", "avoid"),
+     r"(?:(?:away|clear)\s+(?:from|of)|off)\b", "avoid"),  # "I stay off social media"
     (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
 )]
 
@@ -76,4 +82,17 @@ def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
             # space" beside "low-maintenance" negates another word)
             if negated_only and negated_only <= mine and other_only & theirs and not other_only & mine:
                 return True
+    return False
+
+
+def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
+                  sets: Iterable[list[frozenset[str]]]) -> bool:
+    """The negated statement says "not X" of a set of more than two values, where the other says another value
+    of it ("I'm not a morning person" / "I'm a night person"): both can be true, neither denies the other."""
+    for classes in sets:
+        if len(classes) < 3:
+            continue
+        mine = [c for c in classes if negated_only and negated_only <= c]
+        if mine and other_only and any(other_only <= c for c in classes if c is not mine[0]) and not other_only & mine[0]:
+            return True
     return False

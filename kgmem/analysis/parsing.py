@@ -43,9 +43,11 @@ _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
 _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
-# "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud.")
+# "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud."; not
+# "I've barely taken it off since", where no place follows)
 _MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
-                        r"|away\s+from)\s+(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+_PURPOSE = re.compile(r"\s+(?:to|so\s+that|in\s+order\s+to)\s+(?=[a-z]+\s)", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ONLY = re.compile(r"(?<!not )(?<!the )(?<!if )\bonly\b", re.I)
@@ -89,7 +91,7 @@ def words_of(text: str) -> tuple[str, ...]:
 
 # the words the rewrites of kgmem.analysis.negation start from; a text without them skips those patterns
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|hardly|barely|scarcely|almost)\b")
-_AWAY = re.compile(r"\b(?:away|clear|out\s+of)\b")
+_AWAY = re.compile(r"\b(?:away|clear|out\s+of|off)\b")
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")
@@ -202,13 +204,15 @@ def parse(text: str) -> Parsed:
     body = text
     m = _DENIAL.search(text)
     if m:
-        denied = {stem_of(w) for w in words_of(m.group("y") or m.group("z")) if w not in STOP}
+        # what is denied ends where a purpose begins: "instead of plastic wrap to cover my food" denies the wrap
+        denied = {stem_of(w) for w in words_of(_PURPOSE.split(m.group("y") or m.group("z"))[0]) if w not in STOP}
         body = text[: m.start()]  # "X, not Y": the stance of the sentence is X's
     else:
         m = _SWITCH.search(text) or REPLACED_WITH.search(text)
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
-            denied = {stem_of(w) for w in words_of(m.group("x")) if w not in STOP}
-            body = text[: m.start("x") - len("from ")] + text[m.end("x"):]
+            x = "r" if m.groupdict().get("r") else "x"  # "renamed X to Y"
+            denied = {stem_of(w) for w in words_of(m.group(x)) if w not in STOP}
+            body = text[: m.start(x) - len("from ")] + text[m.end(x):]
             # the first word it moved to
             affirmed = [w for w in words_of(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in STOP][:1]
         elif m := _MOVED_OFF.search(text):
@@ -257,6 +261,15 @@ def _bound(words: tuple[str, ...], i: int) -> bool:
     after = words[i + 1:i + 3]
     return words[i] in BELOW and bool(after) and (QUANTITY.match(after[0]) is not None or (
         after[0] == "than" and len(after) > 1 and QUANTITY.match(after[1]) is not None))
+
+
+def bounded_only(text: str) -> frozenset[str]:
+    """The numbers a text bounds ("within 15 minutes": "15") when its bounds are its only negations, else none."""
+    words = words_of(text)
+    bounds = [i for i in range(len(words)) if _bound(words, i)]
+    if not bounds or any(w in NEGATION or _negative(w) for w in words):
+        return frozenset()
+    return frozenset(words[i + 2] if words[i + 1] == "than" else words[i + 1] for i in bounds)
 
 
 def _value_words(text: str) -> list[str]:

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import re
 
-_ONES = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+from kgmem.analysis.lexicon import ONES as _ONES, SCALES as _SCALES, TENS as _TENS
+
 # Ordinals from the fourth on are dates' days ("the fifteenth"); "first", "second", "third" are too
 # often no number ("a second region") and stay words, except inside a compound ("twenty-first").
 _ORDINALS = {w: i for i, w in enumerate(
@@ -43,10 +40,14 @@ _DURATION = [(re.compile(p), r) for p, r in (
     (r"\b(\d+(?:\.\d+)?)\s*(?:secs?)\b", r"\1 seconds"),
     (r"\b(\d+(?:\.\d+)?)\s*(?:mos)\b", r"\1 months"),
     (r"\b(\d+)x\s+(?=(?:a|an|per|every|each)\s)", r"\1 times "),
+    (r"\b(\d+(?:\.\d+)?)x\s+(?=(?:speed|faster|slower|more|less|as)\b)", r"\1 times "),  # "1.5x speed"
+    # "10s" after a preposition is seconds ("time out at 10s"; not "in my 20s")
+    (r"\b(at|after|every|within|of|for|than|under|over)\s+(\d+)s\b", r"\1 \2 seconds"),
     (r"\bhalf\s+an?\s+hour\b", "30 minutes"),
     (r"\ban?\s+hour\s+and\s+a\s+half\b", "90 minutes"),
     (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
     (r"\ban?\s+fortnight\b", "14 days"),
+    (r"\b(\d+)\s+and\s+a\s+half\b", r"\1.5"),  # "one and a half times speed" = "1.5 times speed"
     # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
     (r"\b(for|within|in|after|over|to|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
      r"(?:an?|1)\s+(week|hour)\b", r"\1 1 \2s"),
@@ -120,6 +121,9 @@ def _replace(match: re.Match[str]) -> str:
 
 # what every pattern of _DURATION needs: a digit, or a span said in words ("half an hour", "a fortnight", "for a week")
 _SPANNED = re.compile(r"\d|\bhour\b|\bweek\b|\bfortnight\b")
+# a share said as a fraction, before the ordinals are read as days: "a fifth of each sprint" = "20% of each sprint"
+_FRACTIONS = {"half": "50", "third": "33", "quarter": "25", "fifth": "20", "tenth": "10"}
+_SHARE = re.compile(r"\b(?:(?:an?|one)\s+(half|third|quarter|fifth|tenth)|(half)|three\s+(quarter)s)\s+of\b")
 # digits before a scale word: "40 thousand" = "40000", "1.5 million" = "1500000"
 _DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
 
@@ -127,6 +131,8 @@ _DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
 def spell_quantities(text: str) -> str:
     """``text`` (lower case) with spelled-out numbers as digits and spans of weeks / hours in days /
     minutes: "thirty-five" -> "35", "three thousand" -> "3000", "two weeks" -> "14 days"."""
+    if "of" in text:
+        text = _SHARE.sub(lambda m: f"{'75' if m.group(3) else _FRACTIONS[m.group(1) or m.group(2)]}% of", text)
     text = _DIGITS_SCALED.sub(lambda m: _tidy(float(m.group(1)) * _SCALES[m.group(2)]), text)  # "40 thousand"
     text = _RUN.sub(_replace, text)
     if not _SPANNED.search(text):

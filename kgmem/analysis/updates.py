@@ -35,7 +35,9 @@ _CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bu
 REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
-REPLACED_WITH = re.compile(r"\breplac(?:e|es|ed|ing)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)\s+", re.I)
+# "swapped X for Y" says "replaced X with Y", and so does "renamed X to Y" of a name
+REPLACED_WITH = re.compile(r"\b(?:(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?)\s+(?P<x>[^,.;!?]+?)\s+(?:with|by|for)"
+                           r"|renam(?:e|es|ed|ing)\s+(?P<r>[^,.;!?]+?)\s+(?:to|as))\s+", re.I)
 # each rewrites, in the lower-cased text, a phrase of ending into "drop" / "quit" (words of ending)
 ENDED = [(re.compile(p), r) for p, r in (
     (r"\bhand(?:ed|s|ing)?\s+((?:[\w.-]+\s+){1,5}?)over\s+to\b", r"drop \1 to"),  # "handed billing-exporter over to"
@@ -53,6 +55,15 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
     (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
+    # one who left a team, a company or a group no longer belongs to it ("I left the platform team")
+    # (not where one left a thing: "I left my family behind in Syria", "I left my keys at home")
+    (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?=(?:the|my|our|his|her|their)\s)(?![^,.;!?]*\b(?:behind|in|at|with)\b)",
+     r"\1 drop "),
+    # ruling a thing out, calling it off, backing or opting out of it, a plan that fell through: it is off
+    (r"\b(?:rul|call|back|opt|pull)(?:e|es|ed|ing|s)?\s+out\b(?:\s+of\b)?|\b(?:call|calls|called|calling)\s+off\b"
+     r"|\b(?:fell|falls|fall|falling)\s+through\b|\b(?:is|are|was|were|got|been)\s+(?:on\s+ice|scrapped)\b"
+     r"|\boff\s+the\s+table\b",
+     "cancelled"),
     # a plan put off with no new date is off ("the shutdown got postponed indefinitely"); with a date it
     # replaces the old one (REPLACES)
     (r"\b(?:postponed|delayed|pushed\s+back|put\s+on\s+hold)(?:\s+indefinitely)?\b(?!\s+(?:to|until|by|till)\b)",

@@ -28,6 +28,13 @@ from kgmem.analysis.quantities import spell_quantities
         ("logs kept for a week", "logs kept for 7 days"),
         ("for 2-3 weeks", "for 14-21 days"),
         ("an hour and a half", "90 minutes"),
+        # a share said as a fraction, a speed factor, seconds written short
+        ("a fifth of each sprint", "20% of each sprint"),
+        ("three quarters of us", "75% of us"),
+        ("one and a half times speed", "1.5 speed"),
+        ("1.5x speed", "1.5 speed"),
+        ("time out at 10s", "time out at 10 seconds"),
+        ("in my 20s", "in my 20s"),
         ("half an hour", "30 minutes"),
         ("1.5 hours", "90 minutes"),
         # a frequency stays one: "every two weeks" is read as "biweekly" by the judge
