@@ -231,10 +231,15 @@ def peer_refs(result) -> list[str]:  # noqa: ANN001
 
 # -- main -----------------------------------------------------------------------------------
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs: a value that reads as JSON (a number, true, [..]) is that, any other a string
+    ("names", "thompson")."""
     out = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
-        out[key] = json.loads(value) if value and value[0] in "0123456789-[{tfn\"" else value
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
     return out
 
 

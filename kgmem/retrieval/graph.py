@@ -157,7 +157,7 @@ class GraphRAGRetriever:
     def _concept_hop(self, fused: list[fusion.Fused], scope: Scope, query: str) -> Op[list[Candidate]]:
         """Neighbours through shared concepts (:mod:`kgmem.retrieval.concept_hop`), one round trip."""
         cfg = self.config
-        if self.concepts is not None:
+        if self.concepts is not None and cfg.concept_query_concepts == "nlp":
             found = yield LocalIO(self.concepts.extract, (query,))  # spaCy: CPU, off the event loop
             keys = [m.key for m in found]
         else:

@@ -133,3 +133,24 @@ def test_strategies_without_hydration_keep_the_payload() -> None:
     assert graph.reads["retrieval/keyword"]["payload"] is True
     assert "retrieval/expand" not in graph.reads
     assert {h.id: h.text for h in result.hits} == {i: n["text"] for i, n in NODES.items()}
+
+
+class RecordingConcepts(Concepts):
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def extract(self, text: str) -> list[Any]:
+        self.texts.append(text)
+        return []
+
+
+def test_the_concept_hop_takes_the_questions_names_without_the_nlp_pass_when_told() -> None:
+    for mode, calls in (("nlp", ["What did Jon open?"]), ("names", [])):
+        concepts = RecordingConcepts()
+        io = SyncIO(Graph(), Vectors(), Embedder())
+        cfg = PRESETS["balanced"].with_overrides(concept_hop=True, concept_query_concepts=mode)
+        try:
+            run(RetrievalEngine(concepts=concepts).search_op("What did Jon open?", "team", k=5, config=cfg), io)  # type: ignore[arg-type]
+        finally:
+            io.close()
+        assert concepts.texts == calls, mode
