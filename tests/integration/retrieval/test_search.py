@@ -202,6 +202,10 @@ def test_missing_fulltext_index_is_named(mem, corpus):
         mem.retrieval.search("QX-7731", corpus, config=config)
 
 
+# The keyword leg alone, as the balanced preset configures it.
+KEYWORD_ONLY = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=False, use_quality=False)
+
+
 def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     # Melanie's turn names Caroline and repeats the content word; Caroline's own turn is the answer.
     mem.turns.record(ns, [
@@ -210,7 +214,7 @@ def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
         Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r3"),
         Turn("s1", "Caroline", "The adoption interview went well this week.", "r4"),
     ])
-    keyword = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=False, use_quality=False)
+    keyword = KEYWORD_ONLY
     query = "What pottery did Caroline make?"
     plain = mem.retrieval.search(query, ns, k=4, config=keyword.with_overrides(keyword_role_boost=0.0))
     boosted = mem.retrieval.search(query, ns, k=4, config=keyword)  # the default boost
@@ -228,7 +232,7 @@ def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_spea
         Turn("s1", "Caroline", "I loved the art show in Lisbon.", "r3"),
         Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
     ])
-    keyword = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=False, use_quality=False)
+    keyword = KEYWORD_ONLY
     role_only = keyword.with_overrides(keyword_speaker_text_weight=0.0)
     query = "What does Melanie like about pottery?"
 
