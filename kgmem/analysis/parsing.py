@@ -180,9 +180,8 @@ def _negated(text: str) -> bool:
 
 
 def _content_of(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(stem_of(w) for w in words
-                     if w not in STOP and w not in NEGATION and w not in POSITIVE and not _negative(w)
-                     and w != "longer")
+    """A clause's content stems without "longer" ("no longer" is a negation's, not content)."""
+    return _content_stems(tuple(w for w in words if w != "longer"))
 
 
 def _clauses(body: str) -> tuple[tuple[bool, frozenset[str]], ...]:
