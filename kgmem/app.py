@@ -280,7 +280,8 @@ class Engines:
                                   adjudicator=adjudicator_for(generator, s.learning), concepts=concepts)
         retrieval = Retrieval(graph, vectors, embedder, s.retrieval.preset, s.retrieval.overrides(),
                               query_ttl_hours=s.retrieval.query_ttl_hours, thompson_seed=s.retrieval.thompson_seed,
-                              overlay_ttl_hours=s.retrieval.overlay_ttl_hours, concepts=concepts)
+                              overlay_ttl_hours=s.retrieval.overlay_ttl_hours, concepts=concepts,
+                              query_log_delay_ms=s.retrieval.query_log_delay_ms)
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict: then they raise) and are replayed by it, in order.
         replayer = None if s.learning.strict else learning.replayer
@@ -338,7 +339,7 @@ class Engines:
         s, r, concepts, generator = self.settings, self.settings.retrieval, self.concepts, self.generator
         retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
                                     thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours,
-                                    concepts=concepts)
+                                    concepts=concepts, query_log_delay_ms=r.query_log_delay_ms)
         # The sync client's spool: the same files, replayed by the same operations; a replay already
         # running in this process is skipped rather than waited for (wait=False: the event loop).
         replayer = SpoolReplayer(Spool(s.spool_dir), self.async_graph, wait=False)
@@ -441,6 +442,8 @@ class Engines:
             await self._aio.conversation.aclose()
             await self._aio.analysis.aclose()
         if self._async_io is not None:
+            if self._aio is not None:
+                self._aio.retrieval.wake_log()
             await self._async_io.close()
             self._async_io = None
         if self._aio is not None and self._aio.learning.spool is not None:

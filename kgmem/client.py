@@ -222,11 +222,13 @@ class KGMem:
         return self.learning.replay_spool()
 
     def flush(self) -> None:
-        """Write what this client holds back now: deferred error occurrences (``learning.defer_flush_ms``)
-        and queued turns (``analysis.write_behind``). Afterwards the graph holds every event this client
-        was given (or, if Neo4j is unreachable, the spool does: replayed exactly once later)."""
+        """Write what this client holds back now: deferred error occurrences (``learning.defer_flush_ms``),
+        queued turns (``analysis.write_behind``) and the query log (``retrieval.query_log_delay_ms``).
+        Afterwards the graph holds every event this client was given (or, if Neo4j is unreachable, the
+        spool does: replayed exactly once later)."""
         self.learning.flush()
         self.conversation.flush()
+        self.retrieval.flush()
 
     # -- retrieval (docs/design.md §6; kgmem/retrieval) --------------------------------
     @keyword_only

@@ -259,6 +259,9 @@ class RetrievalSettings(_Section):
     # A session that never calls end_session has its BQAR overlay merged (three-way, like end_session)
     # once idle this long: at the end_session of any session of its namespace, or `kgmem expire-overlays`.
     overlay_ttl_hours: float = Field(24.0, gt=0)
+    # How long a search's query-log entry waits for later searches to share its background write (one
+    # statement for all); another process can judge the query once it is written. 0 = no wait.
+    query_log_delay_ms: int = Field(1000, ge=0, le=60_000)
 
     def overrides(self) -> dict[str, int | float | str]:
         """The fields that are set, as SearchConfig overrides."""

@@ -37,7 +37,7 @@ from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, 
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import StageClock
 from kgmem.retrieval.types import Judgement, SearchResult
-from kgmem.runner import Background, EmbedQuery, Flush, Op, Read, SyncIO, Write, run
+from kgmem.runner import Background, EmbedQuery, Flush, LocalIO, Op, Read, SyncIO, Write, run
 from kgmem.vectors import Embedder, VectorStore
 
 if TYPE_CHECKING:
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 QUERY_LOG_SIZE = 10_000  # recent queries answered from memory; older ones are read back from Neo4j
+#: Default wait of a query-log write for the searches after it (docs/retrieval.md "The query log").
+QUERY_LOG_DELAY_MS = 1000
 SESSION_CACHE_SIZE = 1_000
 QUERY_PRUNE_BATCH = 100
 EXPIRE_BATCH = 100  # never-ended sessions merged per expiry pass (end_session / kgmem expire-overlays)
@@ -96,12 +98,15 @@ class RetrievalEngine:
             ``end_session`` has its overlay merged like an ended one (:meth:`expire_overlays_op`).
         concepts: the concept extractor the writers use (the concept hop reads the question's concepts
             with it); None = the question's capitalised names.
+        query_log_delay_ms: how long a search's query-log entry may wait for others to share its write
+            (0: a write is scheduled at once). :meth:`wake_log` (every flush) cuts the wait short.
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
                  query_ttl_hours: float = 168.0, thompson_seed: int | None = None,
                  legs: Sequence[LegSpec] = DEFAULT_LEGS, overlay_ttl_hours: float = 24.0,
-                 concepts: "ConceptExtractor | None" = None) -> None:
+                 concepts: "ConceptExtractor | None" = None,
+                 query_log_delay_ms: int = QUERY_LOG_DELAY_MS) -> None:
         self.legs = check_registry(legs)
         self.concepts = concepts
         self.default_preset = default_preset
@@ -118,6 +123,10 @@ class RetrievalEngine:
         # Query-log entries not yet written, and whether a write that will take them is scheduled.
         self._log_pending: list[dict[str, Any]] = []
         self._log_scheduled = False
+        if not isinstance(query_log_delay_ms, int) or isinstance(query_log_delay_ms, bool) or query_log_delay_ms < 0:
+            raise ValidationError(f"query_log_delay_ms: must be an integer >= 0, got {query_log_delay_ms!r}")
+        self.query_log_delay_s = query_log_delay_ms / 1000
+        self._log_wake = threading.Event()  # set: the scheduled query-log write goes now
 
     def _preset(self, name: str | None) -> SearchConfig:
         base = preset(name, self.default_preset)
@@ -238,14 +247,23 @@ class RetrievalEngine:
         with self._lock:
             self._log_pending.append(params)
             schedule, self._log_scheduled = not self._log_scheduled, True
+            if schedule:
+                self._log_wake.clear()
         # Query-log writes leave the search path: feedback from this process works from memory meanwhile.
         # Searches that end while a write is waiting or running go together into the next one (one
-        # UNWIND): a transaction per search competed with the searches for Neo4j and the client.
+        # UNWIND): a write beside nearly every search cost each ~3 ms CPU and ~4 ms of latency.
         if schedule:
             yield Background(self._write_log(), "query log write")
 
+    def wake_log(self) -> None:
+        """Let a waiting query-log write go now (every flush calls this before it waits)."""
+        self._log_wake.set()
+
     def _write_log(self) -> Op[None]:
-        """Write every pending query-log entry in one statement (a background operation)."""
+        """Wait up to ``query_log_delay_ms`` (or a :meth:`wake_log`) for more searches, then write every
+        pending query-log entry in one statement (a background operation)."""
+        if self.query_log_delay_s > 0:
+            yield LocalIO(self._log_wake.wait, (self.query_log_delay_s,))
         with self._lock:
             entries, self._log_pending, self._log_scheduled = self._log_pending, [], False
         if entries:
@@ -371,6 +389,7 @@ class RetrievalEngine:
         item it had judged.
         Then merges the overlays of the namespace's sessions idle longer than ``overlay_ttl_hours``
         that never ended (:meth:`expire_overlays_op`; a failure there is logged, not raised)."""
+        self.wake_log()
         yield Flush()
         merged = yield from self._merge([{"ns": ns, "session": session}])
         merges = merged[0][1] if merged else []
@@ -485,9 +504,11 @@ class Retrieval(RetrievalEngine):
     def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
                  overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
                  thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS,
-                 overlay_ttl_hours: float = 24.0, concepts: "ConceptExtractor | None" = None) -> None:
+                 overlay_ttl_hours: float = 24.0, concepts: "ConceptExtractor | None" = None,
+                 query_log_delay_ms: int = QUERY_LOG_DELAY_MS) -> None:
         super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed,
-                         legs=legs, overlay_ttl_hours=overlay_ttl_hours, concepts=concepts)
+                         legs=legs, overlay_ttl_hours=overlay_ttl_hours, concepts=concepts,
+                         query_log_delay_ms=query_log_delay_ms)
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
@@ -523,7 +544,9 @@ class Retrieval(RetrievalEngine):
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Wait until every query of this process is stored (feedback from other processes needs it)."""
+        self.wake_log()
         self.io.flush(timeout)
 
     def close(self) -> None:
+        self.wake_log()
         self.io.close()
