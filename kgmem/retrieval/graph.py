@@ -55,12 +55,13 @@ class GraphRAGRetriever:
             self.last_timings = dict(self.hybrid.last_timings)
             return []
         t0 = time.perf_counter_ns()
+        names = query_names(query)  # the question's names: entity seeds, speaker prior, concept hop
         hop_cands: list[Candidate] = []
         if self.config.concept_hop and self.config.use_graph:  # its read runs beside the expansion's
-            rows, hop_cands = yield Gather((self._expand(first, scope, query),
-                                            self._concept_hop(first, scope, query)))
+            rows, hop_cands = yield Gather((self._expand(first, scope, query, names),
+                                            self._concept_hop(first, scope, query, names)))
         else:
-            rows = yield from self._expand(first, scope, query)
+            rows = yield from self._expand(first, scope, query, names)
         lap(scope, "expand", t0)
         t1 = time.perf_counter_ns()
         props, graph_cands = self._neighbours(first, rows)
@@ -72,7 +73,7 @@ class GraphRAGRetriever:
         lap(scope, "rank", t1)
         fused = self.hybrid.fuse(legs, scope)
         t2 = start(scope)
-        hits = self._rank(fused, graph_cands, props, scope.k, hop_cands, self._speaker_factors(query, props))
+        hits = self._rank(fused, graph_cands, props, scope.k, hop_cands, self._speaker_factors(names, props))
         lap(scope, "rank", t2)
         self.last_timings = {**self.hybrid.last_timings, "expand_ms": (t1 - t0) / 1e6}
         return hits
@@ -83,28 +84,29 @@ class GraphRAGRetriever:
         expansion read itself, from the text it hydrates: see :meth:`_entity_names`.)"""
         return self.config.use_graph and self.config.concept_hop
 
-    def _speaker_factors(self, query: str, props: dict[str, dict[str, Any]]) -> dict[str, float]:
-        """``speaker_prior`` per item another speaker said, when the question names a speaker."""
+    def _speaker_factors(self, names: list[str], props: dict[str, dict[str, Any]]) -> dict[str, float]:
+        """``speaker_prior`` per item another speaker said, when the question names (``names``) a speaker."""
         if self.config.speaker_prior >= 1.0:
             return {}
         roles = {item_id: p.get("role") for item_id, p in props.items()}
-        named = speakers.named_speakers(query_names(query), roles.values())
+        named = speakers.named_speakers(names, roles.values())
         return speakers.speaker_factors(named, roles, self.config.speaker_prior)
 
-    def _entity_names(self, query: str, hops: int) -> list[str]:
-        """The names of a question naming two or more entities (``entity_seeds``): the expansion read
-        also expands each name's best candidate, so every entity of a multi-hop question is expanded."""
+    def _entity_names(self, names: list[str], hops: int) -> list[str]:
+        """The question's ``names`` when it names two or more entities (``entity_seeds``): the expansion
+        read also expands each name's best candidate, so every entity of a multi-hop question is expanded."""
         if hops == 0 or not self.config.entity_seeds:
             return []
-        names = query_names(query)
         return names if len(names) >= 2 else []
 
-    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str = "") -> Op[list[dict[str, Any]]]:
-        """One round trip: hydrate the head of the fused candidates, expand the seeds; the rows."""
+    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str,
+                names: list[str]) -> Op[list[dict[str, Any]]]:
+        """One round trip: hydrate the head of the fused candidates, expand the seeds; the rows.
+        ``names``: the question's names (:func:`kgmem.retrieval.text.query_names`)."""
         cfg = self.config
         hops = cfg.hops if cfg.use_graph else 0
         expand = {f.id for f in fused[: cfg.expansion_seeds]} if hops > 0 else set()
-        names = self._entity_names(query, hops)
+        names = self._entity_names(names, hops)
         pool = [f.id for f in fused[: cfg.entity_seed_pool]] if names else []
         # Only the head of the first fusion can still reach the top k after the quality factors
         # (which span roughly ×0.3–×1.5), so only the head is hydrated: fewer index seeks per search.
@@ -154,14 +156,15 @@ class GraphRAGRetriever:
         ]
         return props, graph_cands
 
-    def _concept_hop(self, fused: list[fusion.Fused], scope: Scope, query: str) -> Op[list[Candidate]]:
+    def _concept_hop(self, fused: list[fusion.Fused], scope: Scope, query: str,
+                     names: list[str]) -> Op[list[Candidate]]:
         """Neighbours through shared concepts (:mod:`kgmem.retrieval.concept_hop`), one round trip."""
         cfg = self.config
         if self.concepts is not None and cfg.concept_query_concepts == "nlp":
             found = yield LocalIO(self.concepts.extract, (query,))  # spaCy: CPU, off the event loop
             keys = [m.key for m in found]
         else:
-            keys = [normalise_key(name) for name in query_names(query)]
+            keys = [normalise_key(name) for name in names]
         walkable = [f for f in fused if KIND_LABELS[f.kind] != "Entity"]
         seeds = concept_hop.pick_seeds([(f.id, f.score, _searchable(f)) for f in walkable], keys,
                                        cfg.concept_seeds, cfg.concept_seed_pool)

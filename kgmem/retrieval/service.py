@@ -486,11 +486,11 @@ class _SessionGraphRAG(GraphRAGRetriever):
             self.state = yield from self._observe(query, scope, self.config)
         return self
 
-    def _expand(self, fused, scope, query=""):  # noqa: ANN001, ANN202 - same signature as the base class
+    def _expand(self, fused, scope, query, names):  # noqa: ANN001, ANN202 - same signature as the base class
         yield from self.observed(query, scope)
         if self.state is not None:
             scope = replace(scope, overlay_epoch=self.state.shifts, overlay_damping=self.config.shift_damping)
-        return (yield from super()._expand(fused, scope, query))
+        return (yield from super()._expand(fused, scope, query, names))
 
 
 class Retrieval(RetrievalEngine):
