@@ -135,7 +135,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
-from kgmem.analysis.negation import negated_opposite, negated_other
+from kgmem.analysis.negation import denies_itself, negated_opposite, negated_other
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
@@ -194,11 +194,20 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
                                   thresholds)
             if clause.relation == "contradiction" and not (
                     clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)) and not (
-                    clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress):
+                    clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress) and not (
+                    clause.reason == "denied" and _move_named_whole(parse(new.content), parse(old.content))):
                 # (two statements that, whole, say a thing is done, agree: "just finished Sapiens, so now I want
                 # to read more history" / "just finished Sapiens and I'm interested in history")
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
     return found
+
+
+def _move_named_whole(n: Parsed, o: Parsed) -> bool:
+    """One statement, whole, names the move the other makes — the value left and the value moved to ("moved the wiki
+    from Confluence to Notion" / "the wiki is on Notion now; we left Confluence"): a clause that only names the value
+    left does not deny it."""
+    return any(x.denied and x.affirmed and x.denied <= y.content and x.affirmed <= y.content
+               and not (y.order and x.denied <= y.order[0]) for x, y in ((n, o), (o, n)))
 
 
 def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
@@ -231,6 +240,10 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and denies_itself(*((old.content, new.content, only_old, only_new) if n.negated
+                                   else (new.content, old.content, only_new, only_old))):
+        opposed = False  # "we don't deploy on Fridays" / "Friday deploys are forbidden": both deny it
+        only_new, only_old = _prefixes_dropped(only_new, only_old)
     if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
         # "the repo isn't public" / "the repo is private": "not X" of a two-valued set is its other value
         if not (only_new | only_old) - _all_exclusive():
@@ -249,7 +262,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
             (new if n.negated else old).content, (o if n.negated else n)):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
-    if _prefix_negated(n.content - o.content, o.content - n.content):
+    if _prefix_negated(only_new, only_old):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
@@ -291,6 +304,18 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if similarity >= thresholds.paraphrase_cosine:
         return verdict("paraphrase", "close_wording")
     return verdict("unrelated", "different")
+
+
+def _prefixes_dropped(only_new: frozenset[str], only_old: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Beside a grammatical negation, "un-X" is "not X": the word and its negated form drop out of the words that
+    differ ("we won't support IE11" / "IE11 is unsupported" say the same)."""
+    def pairs(a: frozenset[str], b: frozenset[str]) -> set[tuple[str, str]]:
+        return {(w, w[len(p):]) for w in a for p in ("un", "non", "dis", "in", "im")
+                if w.startswith(p) and len(w) - len(p) >= 4 and w[len(p):] in b}
+    forward, backward = pairs(only_new, only_old), pairs(only_old, only_new)
+    drop_new = {w for w, _ in forward} | {x for _, x in backward}
+    drop_old = {x for _, x in forward} | {w for w, _ in backward}
+    return only_new - drop_new, only_old - drop_old
 
 
 def _prefix_negated(only_new: frozenset[str], only_old: frozenset[str]) -> bool:

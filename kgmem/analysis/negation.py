@@ -16,12 +16,17 @@ kinds of "not" deny nothing the other statement says:
   public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously";
   :func:`negated_other` — "not X" of a larger set beside another of its values denies nothing of it ("not a
   morning person" / "a night person").
+* :func:`denies_itself` — the statement without a grammatical negation says "no" in a word of its own:
+  "Friday deploys are forbidden" / "we don't deploy on Fridays", "autoscaling is disabled" / "has no
+  autoscaling", "IE11 is unsupported" / "we won't support IE11". Both deny the same claim: they agree.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from kgmem.analysis.lexicon import CANON, STEMMER
 
 AFFIRMING = [(re.compile(p), r) for p, r in (
     # "not only X but (also) Y" = "X and Y"; "not just" likewise
@@ -96,3 +101,30 @@ def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
         if mine and other_only and any(other_only <= c for c in classes if c is not mine[0]) and not other_only & mine[0]:
             return True
     return False
+
+
+# Words that deny what they are said of (a state, a permission, a presence, a quality); "off" only as a state ("I'm off
+# Twitter", "the flag is switched off"), not "show off" or "a day off".
+# The low end of a graded quality says "not good" in one word ("I didn't enjoy the book" / "the book was a letdown").
+_PRIVATIVE = re.compile(r"\b(?:disabled|forbidden|disallowed|unavailable|absent|inactive|offline|unsupported|"
+                        r"deactivated|unused|unwanted|excluded|bad|badly|poor|poorly|terrible|awful|worst|"
+                        r"disappointing|disappointed|letdown)\b|"
+                        r"\b(?:is|are|am|was|were|be|been|'m|'re|'s|turned|switched|stays?|stayed)\s+(off|out(?=\s+of\b))\b",
+                        re.I)
+_PREFIXES = ("un", "non", "dis", "in", "im")
+
+
+def denies_itself(affirmed: str, negated: str, affirmed_only: frozenset[str], negated_only: frozenset[str]) -> bool:
+    """The statement without a grammatical negation (``affirmed``) says "no" in a word the negated one does not
+    say: a word that denies what it is said of ("forbidden", "disabled", "is off", "out of my diet", "a letdown"), or
+    the negated side's own word with a negating prefix ("unsupported" beside "won't support"). ``affirmed_only`` /
+    ``negated_only`` are the stems only each side has. The two then deny the same claim — a negation of it needs
+    the other to affirm it."""
+    if _privative(affirmed) - _privative(negated):
+        return True
+    return any(w.startswith(p) and len(w) - len(p) >= 4 and w[len(p):] in negated_only
+               for w in affirmed_only for p in _PREFIXES)
+
+
+def _privative(text: str) -> set[str]:
+    return {CANON.get(s, s) for s in (STEMMER.stemWord((m.group(1) or m.group(0)).lower()) for m in _PRIVATIVE.finditer(text))}

@@ -163,11 +163,23 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
 
 
 def _negations(words: tuple[str, ...]) -> int:
-    negations = sum(1 for i, w in enumerate(words) if w in NEGATION or _negative(w) or _bound(words, i))
+    negations = sum(1 for i, w in enumerate(words)
+                    if w in NEGATION or (_negative(w) and not _attributive(words, i)) or _bound(words, i))
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
     return negations
+
+
+def _attributive(words: tuple[str, ...], i: int) -> bool:
+    """A participle of ending that opens the sentence or follows a determiner describes a noun ("failed runs are not
+    retried", "the cancelled orders"): it names the thing, it does not deny anything."""
+    if not words[i].endswith("ed") or i + 1 >= len(words):
+        return False
+    if i == 0:  # before a plural noun ("failed runs"), not a terse verb ("missed the top five", "dropped Python")
+        after = words[1]
+        return after.endswith("s") and not after.endswith("ss") and after not in DETERMINERS
+    return words[i - 1] in DETERMINERS
 
 
 def _negated(text: str) -> bool:

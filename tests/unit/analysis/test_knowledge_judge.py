@@ -510,3 +510,40 @@ def test_rules_for_the_evidence_a_contradiction_needs(new, old, cosine, relation
     these 31 fail on the rules before)."""
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # the statement without a grammatical negation says "no" in a word of its own: both deny the same claim
+        (S("Friday deploys are forbidden here."), S("We don't deploy on Fridays."), 0.75, "paraphrase", "same_words"),
+        (S("Friday deploys are forbidden here."), S("We deploy on Fridays."), 0.75, "contradiction", "negation"),
+        (S("Autoscaling is disabled on the staging cluster."), S("Our staging cluster has no autoscaling."), 0.81,
+         "paraphrase", "added_detail"),
+        (S("IE11 is unsupported."), S("We won't support IE11."), 0.84, "paraphrase", "added_detail"),
+        (S("IE11 is unsupported."), S("We support IE11."), 0.84, "contradiction", "negation"),
+        (S("I'm off Twitter now."), S("I stopped using Twitter."), 0.69, "paraphrase", "added_detail"),
+        (S("The book was a letdown for me."), S("I didn't enjoy the book much."), 0.65, "paraphrase", "added_detail"),
+        (S("Soda has been out of my diet since last year."), S("I stopped drinking soda last year."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("I'm wary of auto-merge bots."), S("I don't trust auto-merge bots."), 0.91, "paraphrase", "added_detail"),
+        (S("I'm wary of auto-merge bots."), S("I trust auto-merge bots."), 0.80, "contradiction", "negation"),
+        # "show off" is no state of being off
+        (S("I haven't made a limited edition line yet."),
+         S("I made a limited edition line last week to show off my style."), 0.79, "contradiction", "negation"),
+        # a participle that names a thing denies nothing; a terse verb still does
+        (S("Failed runs of the job are not retried."), S("The job doesn't retry on failure."), 0.79, "paraphrase",
+         "close_wording"),
+        (S("Failed runs of the job are retried."), S("The job doesn't retry on failure."), 0.79, "contradiction",
+         "negation"),
+        # a clause that names only the value left does not deny a move the whole statement names
+        (S("The wiki is on Notion now; we left Confluence."), S("We moved the wiki from Confluence to Notion."), 0.93,
+         "paraphrase", "close_wording"),
+        (S("The wiki is on Notion; we left Confluence."), S("Our wiki is on Confluence."), 0.80, "contradiction",
+         "other_value_in_clause"),
+    ],
+)
+def test_rules_for_a_statement_that_says_no_in_its_own_words(new, old, cosine, relation, reason):
+    """Own probes: a paraphrase of a negated statement that carries the negation in a word of its own."""
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
