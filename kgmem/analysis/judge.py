@@ -135,7 +135,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
-from kgmem.analysis.negation import denies_itself, negated_opposite, negated_other
+from kgmem.analysis.negation import denies_itself, negated_opposite, negated_other, prefixed
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
@@ -238,12 +238,13 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if {PENDING_OR.get(n.progress, n.progress), PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
+    only_new, only_old = _name_extended(n, o, only_new, only_old)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
     if opposed and denies_itself(*((old.content, new.content, only_old, only_new) if n.negated
                                    else (new.content, old.content, only_new, only_old))):
         opposed = False  # "we don't deploy on Fridays" / "Friday deploys are forbidden": both deny it
-        only_new, only_old = _prefixes_dropped(only_new, only_old)
+        only_new, only_old = _prefixes_dropped(new.content, old.content, only_new, only_old)
     if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
         # "the repo isn't public" / "the repo is private": "not X" of a two-valued set is its other value
         if not (only_new | only_old) - _all_exclusive():
@@ -262,7 +263,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
             (new if n.negated else old).content, (o if n.negated else n)):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
-    if _prefix_negated(only_new, only_old):
+    if _prefix_negated(new.content, old.content, only_new, only_old):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
@@ -306,23 +307,19 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     return verdict("unrelated", "different")
 
 
-def _prefixes_dropped(only_new: frozenset[str], only_old: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+def _prefixes_dropped(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
+                      ) -> tuple[frozenset[str], frozenset[str]]:
     """Beside a grammatical negation, "un-X" is "not X": the word and its negated form drop out of the words that
-    differ ("we won't support IE11" / "IE11 is unsupported" say the same)."""
-    def pairs(a: frozenset[str], b: frozenset[str]) -> set[tuple[str, str]]:
-        return {(w, w[len(p):]) for w in a for p in ("un", "non", "dis", "in", "im")
-                if w.startswith(p) and len(w) - len(p) >= 4 and w[len(p):] in b}
-    forward, backward = pairs(only_new, only_old), pairs(only_old, only_new)
-    drop_new = {w for w, _ in forward} | {x for _, x in backward}
-    drop_old = {x for _, x in forward} | {w for w, _ in backward}
-    return only_new - drop_new, only_old - drop_old
+    differ ("I'm not sure how to pack" / "I'm unsure how to pack" say the same)."""
+    forward = {w: b for w, b in prefixed(new, only_new).items() if b in only_old}
+    backward = {w: b for w, b in prefixed(old, only_old).items() if b in only_new}
+    return (only_new - set(forward) - set(backward.values()), only_old - set(backward) - set(forward.values()))
 
 
-def _prefix_negated(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
-    """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted")."""
-    def negates(a: frozenset[str], b: frozenset[str]) -> bool:
-        return any(w[len(p):] in b for w in a for p in ("un", "non") if w.startswith(p) and len(w) - len(p) >= 4)
-    return negates(only_new, only_old) or negates(only_old, only_new)
+def _prefix_negated(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted", "unsure" / "sure")."""
+    return (any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values())
+            or any(base in only_new for base in prefixed(old, only_old, ("un", "non")).values()))
 
 
 def _denied(x: Parsed, y: Parsed) -> bool:
@@ -410,6 +407,16 @@ def _spelled_out(new: str, old: str, only_new: frozenset[str], only_old: frozens
     only_new, only_old = _drop_acronyms(new, old, only_new, only_old)
     only_old, only_new = _drop_acronyms(old, new, only_old, only_new)
     return only_new, only_old
+
+
+def _name_extended(n: Parsed, o: Parsed, only_new: frozenset[str], only_old: frozenset[str]
+                   ) -> tuple[frozenset[str], frozenset[str]]:
+    """A name and the same name run on with a word ("minSdk" / "minSdkVersion", "Postgres" / "PostgreSQL") are one
+    name: both drop out of the words that differ."""
+    pairs = [(a, b) for a in only_new & n.values for b in only_old & o.values
+             if min(len(a), len(b)) >= 5 and a != b and (a.startswith(b) or b.startswith(a))
+             and (a[len(b):] if a.startswith(b) else b[len(a):]).isalpha()]
+    return only_new - {a for a, _ in pairs}, only_old - {b for _, b in pairs}
 
 
 def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozenset[str]

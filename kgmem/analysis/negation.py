@@ -10,8 +10,9 @@ kinds of "not" deny nothing the other statement says:
   contractions spelled out ("can not"), into what they affirm.
 * :data:`AVOIDING` — "stay away from", "keep X out of": "avoid", a negative stance like "don't want".
 * :func:`main_clause` — a negation inside a relative clause speaks of that clause ("the demo is
-  recorded for people who can't make it" denies nothing about the demo): the polarity of a
-  statement is read with its relative clauses left out.
+  recorded for people who can't make it" denies nothing about the demo), and a purpose that lessens a thing
+  speaks of the purpose ("thinking of carpooling to reduce the days I drive"): the polarity of a
+  statement is read with both left out.
 * :func:`negated_opposite` — "not X" of a two-valued set is its other value: "the repo isn't
   public" says "the repo is private", "the service doesn't run synchronously" says "asynchronously";
   :func:`negated_other` — "not X" of a larger set beside another of its values denies nothing of it ("not a
@@ -67,11 +68,26 @@ AVOIDING = [(re.compile(p), r) for p, r in (
 _RELATIVE = re.compile(r"\b(?:who|whom)\b[^,;.!?]*", re.I)
 
 
+# a purpose whose verb lessens a thing ("carpooling with coworkers to reduce the days I drive") speaks of the
+# purpose, also when it opens the sentence ("To cut down on the days I drive, I'm considering a carpool"); after a verb
+# of trying or wanting it is the claim itself ("I'm trying to cut back on sugar")
+_PURPOSE = re.compile(r"(?:\b([\w']+)\s+|^\s*)(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:reduce|avoid|limit|cut|lower|lessen|"
+                      r"minimi[sz]e|prevent|save|skip)\b[^,;.!?]*", re.I)
+_WANTING = frozenset(("try tries tried trying want wants wanted wanting plan plans planned planning need needs needed "
+                      "hope hopes hoped hoping aim aims aimed aiming decide decided deciding start started starting "
+                      "begin began begun mean means meant used able going have has had like love prefer prefers "
+                      "tend tends i'd would will is am are was were be been goal attempt attempting "
+                      "managed manage trying").split())
+
+
 def main_clause(text: str) -> str:
-    """``text`` without its relative clauses: what its polarity is read from."""
-    if "who" not in text.lower():  # most texts have none: skip the pattern
-        return text
-    return _RELATIVE.sub(" ", text)
+    """``text`` without its relative clauses and its purposes that lessen a thing: what its polarity is read from."""
+    lower = text.lower()
+    if "who" in lower:  # most texts have none: skip the pattern
+        text = _RELATIVE.sub(" ", text)
+    if "to " in lower:
+        text = _PURPOSE.sub(lambda m: m.group(0) if (m.group(1) or "").lower() in _WANTING else m.group(1) or "", text)
+    return text
 
 
 def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
@@ -122,8 +138,21 @@ def denies_itself(affirmed: str, negated: str, affirmed_only: frozenset[str], ne
     the other to affirm it."""
     if _privative(affirmed) - _privative(negated):
         return True
-    return any(w.startswith(p) and len(w) - len(p) >= 4 and w[len(p):] in negated_only
-               for w in affirmed_only for p in _PREFIXES)
+    return bool(set(prefixed(affirmed, affirmed_only).values()) & negated_only)
+
+
+_PREFIXED = re.compile(r"\b(un|non-?|dis|in|im)([a-z]{4,})\b", re.I)
+
+
+def prefixed(text: str, only: frozenset[str], prefixes: tuple[str, ...] = _PREFIXES) -> dict[str, str]:
+    """The words of ``text`` among the stems ``only`` that are another word with a negating prefix, each with the
+    stem of that word: "unsure" -> "sure", "unsupported" -> "support"."""
+    found = {}
+    for m in _PREFIXED.finditer(text):
+        stem, base = STEMMER.stemWord(m.group(0).lower()), STEMMER.stemWord(m.group(2).lower())
+        if stem in only and m.group(1).lower().rstrip("-") in prefixes:
+            found[stem] = CANON.get(base, base)
+    return found
 
 
 def _privative(text: str) -> set[str]:

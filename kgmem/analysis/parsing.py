@@ -32,7 +32,7 @@ _DENIAL = re.compile(rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRAS
 _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
                       r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
-                    r"|\s+(?:because|although|though|whereas)\s+"
+                    r"|\s+(?:because|although|though|whereas)\s+|\s+[-–—]\s+"  # a spaced dash: "decided against X - going with Y"
                     # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
                     # I didn't like it")
                     r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
@@ -44,9 +44,10 @@ _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 _SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
 # "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud."; not
-# "I've barely taken it off since", where no place follows)
+# "I've barely taken it off since" or "I take Friday afternoons off for my son's lessons", where no place follows)
 _MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
-                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet|for|to|on|at|in|during|until|every|"
+                        r"because|when|while|so|and|but|with)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
 _PURPOSE = re.compile(r"\s+(?:to|so\s+that|in\s+order\s+to)\s+(?=[a-z]+\s)", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)

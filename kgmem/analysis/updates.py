@@ -27,12 +27,14 @@ _INSTEAD = r"\binstead\b(?!\s+of)"  # "… instead" (not "instead of Y", a denia
 _THESE_DAYS = r"\bthese\s+days\b|\bnowadays\b"
 _NO_LONGER = r"\bno\s+longer\b|\bany\s?more\b"
 _OPENS_CORRECTION = r"^\s*(?:correction|update)\b|^\s*no\s*,"
+# "the checkout domain is down to 7 services": a count that fell to a new value
+_DOWN_TO = r"\b(?:is|are|'s|'re|now|got|gotten|went|came)\s+(?:down|up)\s+to\s+(?=\d)"
 # a verb of change, up to five words (possessives too: "the app's minimum iOS version") and "to" / "until" its
 # new value: "moved the nightly run to 5 am", "scaled the worker down to 3 replicas"
 _CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
                r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank|scaled|cut|trimmed|extended|shortened)\b"
                r"(?:\s+[\w.'’-]+){0,5}?\s+(?:to|until)\b")
-REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
+REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO, _DOWN_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
 # "swapped X for Y" says "replaced X with Y", and so does "renamed X to Y" of a name
