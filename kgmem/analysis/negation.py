@@ -19,7 +19,10 @@ kinds of "not" deny nothing the other statement says:
   morning person" / "a night person").
 * :func:`denies_itself` — the statement without a grammatical negation says "no" in a word of its own:
   "Friday deploys are forbidden" / "we don't deploy on Fridays", "autoscaling is disabled" / "has no
-  autoscaling", "IE11 is unsupported" / "we won't support IE11". Both deny the same claim: they agree.
+  autoscaling", "I'm unsure" / "I'm not sure". Both deny the same claim: they agree. A negation contradicts
+  only a statement that affirms the claim it denies.
+* :func:`prefix_negated` — "un-X" / "non-X" against X is a negation ("unencrypted" / "encrypted");
+  :func:`prefixes_dropped` — beside "not X" it is the same word.
 """
 
 from __future__ import annotations
@@ -156,4 +159,21 @@ def prefixed(text: str, only: frozenset[str], prefixes: tuple[str, ...] = _PREFI
 
 
 def _privative(text: str) -> set[str]:
-    return {CANON.get(s, s) for s in (STEMMER.stemWord((m.group(1) or m.group(0)).lower()) for m in _PRIVATIVE.finditer(text))}
+    """The stems of the words of ``text`` that deny what they are said of."""
+    return {CANON.get(s, s) for s in (STEMMER.stemWord((m.group(1) or m.group(0)).lower())
+                                      for m in _PRIVATIVE.finditer(text))}
+
+
+def prefixes_dropped(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
+                     ) -> tuple[frozenset[str], frozenset[str]]:
+    """Beside a grammatical negation, "un-X" is "not X": the word and its negated form drop out of the words that
+    differ ("I'm not sure how to pack" / "I'm unsure how to pack" say the same)."""
+    forward = {w: b for w, b in prefixed(new, only_new).items() if b in only_old}
+    backward = {w: b for w, b in prefixed(old, only_old).items() if b in only_new}
+    return (only_new - set(forward) - set(backward.values()), only_old - set(backward) - set(forward.values()))
+
+
+def prefix_negated(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+    """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted", "unsure" / "sure")."""
+    return (any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values())
+            or any(base in only_new for base in prefixed(old, only_old, ("un", "non")).values()))
