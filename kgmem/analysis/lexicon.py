@@ -162,7 +162,7 @@ NEGATIVE = frozenset(STEMMER.stemWord(w) for w in (
     # general English for dislike and for ending a thing (not from any batch: the words a new author may pick)
     "detest loathe despise bore bored boring decommission "
     "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped "
-    "wary skeptical sceptical distrust mistrust "
+    "wary skeptical sceptical distrust mistrust lapse lapsed broken "
     # words that deny what they are said of: a permission, a presence, support
     "forbidden prohibited disallowed unavailable absent unsupported deactivated").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").

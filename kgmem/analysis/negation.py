@@ -126,7 +126,7 @@ def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
 # Twitter", "the flag is switched off"), not "show off" or "a day off".
 # The low end of a graded quality says "not good" in one word ("I didn't enjoy the book" / "the book was a letdown").
 _PRIVATIVE = re.compile(r"\b(?:disabled|forbidden|disallowed|unavailable|absent|inactive|offline|unsupported|"
-                        r"deactivated|unused|unwanted|excluded|bad|badly|poor|poorly|terrible|awful|worst|"
+                        r"deactivated|unused|unwanted|excluded|broken|bad|badly|poor|poorly|terrible|awful|worst|"
                         r"disappointing|disappointed|letdown)\b|"
                         r"\b(?:is|are|am|was|were|be|been|'m|'re|'s|turned|switched|stays?|stayed)\s+(off|out(?=\s+of\b))\b",
                         re.I)

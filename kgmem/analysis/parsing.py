@@ -41,7 +41,7 @@ CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|t
 _OPENER = re.compile(r"^\s*(?:no|correction|update)\s*[,:]", re.I)
 _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift|push|slip|postpon|delay|reschedul|bump)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
 # "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud."; not
 # "I've barely taken it off since" or "I take Friday afternoons off for my son's lessons", where no place follows)

@@ -55,6 +55,10 @@ ENDED = [(re.compile(p), r) for p, r in (
     # a thing down is what "the shutdown" says)
     (r"\b(i|we|they|he|she)\s+put\s+((?:[\w.-]+\s+){1,4}?)down\b", r"\1 drop \2"),
     (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
+    # ... and a thing that was shut down or switched off (the passive): "the old VPN was shut down last quarter"
+    (r"\b(?:is|are|was|were|been|being|got|gets|get)\s+(?:shut|turned|switched)\s+(?:down|off)\b", "dropped"),
+    # one who lost interest in a thing no longer cares for it ("I've lost interest in crypto")
+    (r"\b(?:lost|lose|loses|losing)\s+(?:all\s+|my\s+|our\s+)?interest\b", "dropped interest"),
     (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # one who left a team, a company or a group no longer belongs to it ("I left the platform team")

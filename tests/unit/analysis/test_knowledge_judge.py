@@ -580,6 +580,20 @@ def test_rules_for_a_statement_that_says_no_in_its_own_words(new, old, cosine, r
         (S("I bought a 1921 Morgan dollar - the proof one."), S("I recently bought a proof 1921 Morgan dollar."), 0.90,
          "paraphrase", "added_detail"),
         (S("The headphones are decent."), S("The headphones are awful."), 0.80, "contradiction", "other_value"),
+        # own probes: ending said in the passive or as lost interest, a move with "pushed / slipped from … to …", a
+        # thing broken, a membership let lapse
+        (S("The old VPN was shut down last quarter."), S("We retired the old VPN last quarter."), 0.81, "paraphrase",
+         "same_words"),
+        (S("The old VPN was shut down last quarter."), S("We use the old VPN every day."), 0.70, "contradiction",
+         "negation"),
+        (S("The deploy was pushed from Friday to Monday."),
+         S("The deploy didn't go out on Friday; it slipped to Monday."), 0.82, "paraphrase", "close_wording"),
+        (S("The third-floor printer doesn't work."), S("The printer on the 3rd floor is broken."), 0.82, "paraphrase",
+         "close_wording"),
+        (S("The printer on the 3rd floor is broken."), S("The printer on the 3rd floor works fine."), 0.80,
+         "contradiction", "negation"),
+        (S("Crypto doesn't interest me anymore."), S("I've lost interest in crypto."), 0.87, "paraphrase", "same_words"),
+        (S("I've lost interest in crypto."), S("I'm really into crypto."), 0.70, "contradiction", "negation"),
         # "is down to" a count says it changed
         (S("The team is down to 4 engineers after the reorg."), S("We have 9 engineers on the team."), 0.70,
          "contradiction", "other_value"),
