@@ -76,6 +76,7 @@ _RELATIVE = re.compile(r"\b(?:who|whom)\b[^,;.!?]*", re.I)
 # of trying or wanting it is the claim itself ("I'm trying to cut back on sugar")
 _PURPOSE = re.compile(r"(?:\b([\w']+)\s+|^\s*)(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:reduce|avoid|limit|cut|lower|lessen|"
                       r"minimi[sz]e|prevent|save|skip)\b[^,;.!?]*", re.I)
+_LESSENING = re.compile(r"\b(?:reduce|avoid|limit|cut|lower|lessen|minimi[sz]e|prevent|save|skip)\b")
 _WANTING = frozenset(("try tries tried trying want wants wanted wanting plan plans planned planning need needs needed "
                       "hope hopes hoped hoping aim aims aimed aiming decide decided deciding start started starting "
                       "begin began begun mean means meant used able going have has had like love prefer prefers "
@@ -88,7 +89,7 @@ def main_clause(text: str) -> str:
     lower = text.lower()
     if "who" in lower:  # most texts have none: skip the pattern
         text = _RELATIVE.sub(" ", text)
-    if "to " in lower:
+    if "to " in lower and _LESSENING.search(lower):
         text = _PURPOSE.sub(lambda m: m.group(0) if (m.group(1) or "").lower() in _WANTING else m.group(1) or "", text)
     return text
 
@@ -141,7 +142,8 @@ def denies_itself(affirmed: str, negated: str, affirmed_only: frozenset[str], ne
     the other to affirm it."""
     if _privative(affirmed) - _privative(negated):
         return True
-    return bool(set(prefixed(affirmed, affirmed_only).values()) & negated_only)
+    return any(w.startswith(_PREFIXES) for w in affirmed_only) and bool(
+        set(prefixed(affirmed, affirmed_only).values()) & negated_only)
 
 
 _PREFIXED = re.compile(r"\b(un|non-?|dis|in|im)([a-z]{4,})\b", re.I)
@@ -168,6 +170,8 @@ def prefixes_dropped(new: str, old: str, only_new: frozenset[str], only_old: fro
                      ) -> tuple[frozenset[str], frozenset[str]]:
     """Beside a grammatical negation, "un-X" is "not X": the word and its negated form drop out of the words that
     differ ("I'm not sure how to pack" / "I'm unsure how to pack" say the same)."""
+    if not any(w.startswith(_PREFIXES) for w in only_new | only_old):
+        return only_new, only_old
     forward = {w: b for w, b in prefixed(new, only_new).items() if b in only_old}
     backward = {w: b for w, b in prefixed(old, only_old).items() if b in only_new}
     return (only_new - set(forward) - set(backward.values()), only_old - set(backward) - set(forward.values()))
@@ -175,5 +179,7 @@ def prefixes_dropped(new: str, old: str, only_new: frozenset[str], only_old: fro
 
 def prefix_negated(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted", "unsure" / "sure")."""
+    if not any(w.startswith(("un", "non")) for w in only_new | only_old):
+        return False  # most pairs: no word with the prefix, no pattern to run
     return (any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values())
             or any(base in only_new for base in prefixed(old, only_old, ("un", "non")).values()))
