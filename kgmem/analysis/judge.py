@@ -212,6 +212,14 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     return found
 
 
+def _same_move(affirming: Parsed, negated: Parsed) -> bool:
+    """The statement without a negation names a move ("from Y to X"), and the negated one denies its old value and
+    affirms its new one in a clause of its own: both say the move (not "the Ruby-to-Go migration is cancelled")."""
+    return (bool(affirming.denied and affirming.affirmed) and affirming.denied <= negated.content
+            and (any(not negated_clause and affirming.affirmed <= words for negated_clause, words in negated.clauses)
+                 or (negated.replaces and affirming.affirmed <= negated.content)))  # "…, it's on Wednesday now"
+
+
 def _move_named_whole(n: Parsed, o: Parsed) -> bool:
     """One statement, whole, names the move the other makes — the value left and the value moved to ("moved the wiki
     from Confluence to Notion" / "the wiki is on Notion now; we left Confluence"): a clause that only names the value
@@ -251,6 +259,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     only_new, only_old = _name_extended(n, o, only_new, only_old)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and _same_move((o if n.negated else n), (n if n.negated else o)):
+        opposed = False  # "not on Thursday anymore, it's on Wednesday now" / "moved from Thursday to Wednesday"
     if opposed and denies_itself(*((old.content, new.content, only_old, only_new) if n.negated
                                    else (new.content, old.content, only_new, only_old))):
         opposed = False  # "we don't deploy on Fridays" / "Friday deploys are forbidden": both deny it

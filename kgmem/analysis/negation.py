@@ -64,6 +64,8 @@ AVOIDING = [(re.compile(p), r) for p, r in (
     (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
      r"(?:(?:away|clear)\s+(?:from|of)|off)\b", "avoid"),  # "I stay off social media"
     (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
+    # staying home from a thing is not going to it ("Fridays my kid stays home from daycare")
+    (r"\b(?:stay|stays|stayed|staying)\s+(?:at\s+)?home\s+from\b", "avoid"),
 )]
 
 # a relative clause on people: "for people who can't make it" (one with "that" is often the claim itself:

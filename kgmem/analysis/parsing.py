@@ -92,7 +92,7 @@ def words_of(text: str) -> tuple[str, ...]:
 
 # the words the rewrites of kgmem.analysis.negation start from; a text without them skips those patterns
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|hardly|barely|scarcely|almost)\b")
-_AWAY = re.compile(r"\b(?:away|clear|out\s+of|off)\b")
+_AWAY = re.compile(r"\b(?:away|clear|out\s+of|off|home\s+from)\b")
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")

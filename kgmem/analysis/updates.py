@@ -65,6 +65,10 @@ ENDED = [(re.compile(p), r) for p, r in (
     # (not where one left a thing: "I left my family behind in Syria", "I left my keys at home")
     (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?=(?:the|my|our|his|her|their)\s)(?![^,.;!?]*\b(?:behind|in|at|with)\b)",
      r"\1 drop "),
+    # ... and one who left a place or a company named in one word ("I left Shopify", "I left Berlin in 2019")
+    (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?!(?:the|my|our|his|her|their|a|an|it|them|early|late|work|home|"
+     r"behind|for|at|with|on|to|after)\b)(?=[\w.-]+\s*(?:[,.;!?]|$|\s+(?:in|last|this|after|a|two|three|years?|months?)\b))",
+     r"\1 drop "),
     # ruling a thing out, calling it off, backing or opting out of it, a plan that fell through: it is off
     (r"\b(?:rul|call|back|opt|pull)(?:e|es|ed|ing|s)?\s+out\b(?:\s+of\b)?|\b(?:call|calls|called|calling)\s+off\b"
      r"|\b(?:fell|falls|fall|falling)\s+through\b|\b(?:is|are|was|were|got|been)\s+(?:on\s+ice|scrapped)\b"

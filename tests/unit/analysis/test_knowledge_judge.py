@@ -540,7 +540,7 @@ def test_rules_for_the_evidence_a_contradiction_needs(new, old, cosine, relation
         (S("The wiki is on Notion now; we left Confluence."), S("We moved the wiki from Confluence to Notion."), 0.93,
          "paraphrase", "close_wording"),
         (S("The wiki is on Notion; we left Confluence."), S("Our wiki is on Confluence."), 0.80, "contradiction",
-         "other_value_in_clause"),
+         "negation"),
     ],
 )
 def test_rules_for_a_statement_that_says_no_in_its_own_words(new, old, cosine, relation, reason):
@@ -594,6 +594,16 @@ def test_rules_for_a_statement_that_says_no_in_its_own_words(new, old, cosine, r
          "contradiction", "negation"),
         (S("Crypto doesn't interest me anymore."), S("I've lost interest in crypto."), 0.87, "paraphrase", "same_words"),
         (S("I've lost interest in crypto."), S("I'm really into crypto."), 0.70, "contradiction", "negation"),
+        # one who left a company named in one word no longer works there; staying home from a thing is not going
+        (S("I left Shopify."), S("I no longer work at Shopify."), 0.77, "paraphrase", "added_detail"),
+        (S("I left Shopify in 2022."), S("I work at Shopify."), 0.70, "contradiction", "negation"),
+        (S("Mondays my son stays home from school."), S("My son doesn't go to school on Mondays."), 0.84, "paraphrase",
+         "added_detail"),
+        (S("Mondays my son stays home from school."), S("My son goes to school on Mondays."), 0.80, "contradiction",
+         "negation"),
+        # the same move said twice: a negation of the old value beside the new one, and "moved from Y to X"
+        (S("Standup moved from Tuesday to Thursday."), S("Standup is not on Tuesday anymore, it's on Thursday now."),
+         0.85, "paraphrase", "close_wording"),
         # "is down to" a count says it changed
         (S("The team is down to 4 engineers after the reorg."), S("We have 9 engineers on the team."), 0.70,
          "contradiction", "other_value"),
