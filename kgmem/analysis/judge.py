@@ -60,7 +60,8 @@ decides, and its name is the verdict's ``reason``:
    only a statement that affirms the claim it denies: one that says "no" in a word of its own ("forbidden",
    "disabled", "is off", "out of my diet", "a letdown", "wary", "unsupported", "unsure" beside "not sure") agrees
    with it; a participle of ending that names a thing ("failed runs are not retried") and a purpose that lessens a
-   thing ("carpooling to reduce the days I drive") deny nothing of the claim.
+   thing ("carpooling to reduce the days I drive") deny nothing of the claim, nor does "not on Tuesday anymore,
+   it's on Thursday now" of "moved from Tuesday to Thursday" (the same move).
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:

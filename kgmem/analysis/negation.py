@@ -8,7 +8,8 @@ kinds of "not" deny nothing the other statement says:
   to it), "I don't mind working late", "I couldn't be happier with it", "not only X but also Y",
   "no matter the weather", "nobody else" (only). They are rewritten, in the lower-cased text with
   contractions spelled out ("can not"), into what they affirm.
-* :data:`AVOIDING` — "stay away from", "keep X out of": "avoid", a negative stance like "don't want".
+* :data:`AVOIDING` — "stay away from", "keep X out of", "stays home from": "avoid", a negative stance like
+  "don't want".
 * :func:`main_clause` — a negation inside a relative clause speaks of that clause ("the demo is
   recorded for people who can't make it" denies nothing about the demo), and a purpose that lessens a thing
   speaks of the purpose ("thinking of carpooling to reduce the days I drive"): the polarity of a

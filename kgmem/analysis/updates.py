@@ -14,7 +14,8 @@ said before. This module names those signals so the judge can read them as one c
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
 * :data:`ENDED` — phrases that end one's holding of a thing or a plan ("sold", "handed … over to",
   "… is gone", "goes away", "phased out", "stepped down", "returned / lost the …", "put … down", "we shut
-  down our …", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
+  down our …", "was shut down", "lost interest", "I left Shopify", "postponed indefinitely"), rewritten as a
+  word of ending the judge reads as a negation.
 """
 
 from __future__ import annotations
