@@ -56,7 +56,12 @@ decides, and its name is the verdict's ``reason``:
    the Fitbit Versa 3"), not a bound; a negated clause denies only when it shares more than a number and its
    unit. "Unless" says "except", "stay off" says "avoid", "not … well" is "poorly", "not before March" is "in
    March at the earliest", and "not X" of a set of more than two values beside another of its values denies
-   nothing (``negated_other``: "not a morning person" / "a night person" — unrelated).
+   nothing (``negated_other``: "not a morning person" / "a night person" — unrelated). A negation contradicts
+   only a statement that affirms the claim it denies: one that says "no" in a word of its own ("forbidden",
+   "disabled", "is off", "out of my diet", "a letdown", "wary", "unsupported", "unsure" beside "not sure") agrees
+   with it; a participle of ending that names a thing ("failed runs are not retried") and a purpose that lessens a
+   thing ("carpooling to reduce the days I drive") deny nothing of the claim, nor does "not on Tuesday anymore,
+   it's on Thursday now" of "moved from Tuesday to Thursday" (the same move).
 6. ``same_words``: the same content words (stems, fillers like "usually", "really", "using"
    dropped; "like/love/enjoy/prefer" count as one word; "felt" is "feel"; "took up" is
    "started"; "every week" is "weekly"; words of one class of an exclusive set are one word:
@@ -69,7 +74,9 @@ decides, and its name is the verdict's ``reason``:
    shorthand ("svc", "ppl", "fam") and contractions typed without the apostrophe ("isnt"), "03:15" =
    "3:15 am", "4gb" = "4 GB", "every second" = "every other", "times out" = "timeout"; one name said
    three ways: "is called" = "is named" = "name is"; when a thing happened ("last month") is not what happened; an acronym is its
-   spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; a restatement's preamble — "As I said, …" — is no content) — a paraphrase.
+   spelled-out words, and "PRs" is "PR"; "no one" is "nobody", no number; "v3" is "version 3"; "from 1 to 4 pm" = "13:00-16:00"; "the … one" is a
+   pronoun, no number; a name run on with a word is the name ("minSdk" = "minSdkVersion"); a restatement's
+   preamble — "As I said, …" — is no content) — a paraphrase.
 7. ``other_number``: the same words except numbers ("port 5432" / "port 6543", "five years" /
    "two years", "February 10th" / "March 3rd") — one value replaced another; also one quantity for
    another with other words changed on one side only (a hedge or a clause: "I think I can give
@@ -78,7 +85,7 @@ decides, and its name is the verdict's ``reason``:
    month" may be one span; weeks are read in days, hours in minutes, years in months) and not naming the subject ("the staging database / API listens on …");
    also one quantity for another beside a statement that says it updates the old one ("We run
    ClickHouse with 8 shards now" / "The cluster has four shards"; kgmem.analysis.updates: "now",
-   "these days", "no longer", "moved / upgraded / migrated / bumped / scaled … to …", a correction).
+   "these days", "no longer", "moved / upgraded / migrated / bumped / scaled … to …", "is down to …", a correction).
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -113,7 +120,9 @@ decides, and its name is the verdict's ``reason``:
 
 When no rule finds a contradiction between two statements of which one has several clauses
 ("…; …", "… but …", "…, which …", "…, I …"), rules 2–9 run on each pair of clauses (the same cosine): a
-conflict with one clause is a contradiction, its reason suffixed ``_in_clause`` ("I love new cities,
+conflict with one clause is a contradiction (not a clause that names only the value left of a move the other
+statement names whole: "we left Confluence" beside "moved the wiki from Confluence to Notion"), its reason suffixed
+``_in_clause`` ("I love new cities,
 but I have a low budget" / "I have a high budget").
 
 This follows how Graphiti invalidates an edge only on an explicit conflict between facts and
@@ -135,7 +144,9 @@ from functools import lru_cache
 from typing import Literal
 
 from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
-from kgmem.analysis.negation import negated_opposite, negated_other
+from kgmem.analysis.negation import (
+    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped,
+)
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
@@ -194,11 +205,28 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
                                   thresholds)
             if clause.relation == "contradiction" and not (
                     clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)) and not (
-                    clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress):
+                    clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress) and not (
+                    clause.reason == "denied" and _move_named_whole(parse(new.content), parse(old.content))):
                 # (two statements that, whole, say a thing is done, agree: "just finished Sapiens, so now I want
                 # to read more history" / "just finished Sapiens and I'm interested in history")
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
     return found
+
+
+def _same_move(affirming: Parsed, negated: Parsed) -> bool:
+    """The statement without a negation names a move ("from Y to X"), and the negated one denies its old value and
+    affirms its new one in a clause of its own: both say the move (not "the Ruby-to-Go migration is cancelled")."""
+    return (bool(affirming.denied and affirming.affirmed) and affirming.denied <= negated.content
+            and (any(not negated_clause and affirming.affirmed <= words for negated_clause, words in negated.clauses)
+                 or (negated.replaces and affirming.affirmed <= negated.content)))  # "…, it's on Wednesday now"
+
+
+def _move_named_whole(n: Parsed, o: Parsed) -> bool:
+    """One statement, whole, names the move the other makes — the value left and the value moved to ("moved the wiki
+    from Confluence to Notion" / "the wiki is on Notion now; we left Confluence"): a clause that only names the value
+    left does not deny it."""
+    return any(x.denied and x.affirmed and x.denied <= y.content and x.affirmed <= y.content
+               and not (y.order and x.denied <= y.order[0]) for x, y in ((n, o), (o, n)))
 
 
 def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
@@ -229,8 +257,15 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if {PENDING_OR.get(n.progress, n.progress), PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
+    only_new, only_old = _name_extended(n, o, only_new, only_old)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
+    if opposed and _same_move((o if n.negated else n), (n if n.negated else o)):
+        opposed = False  # "not on Thursday anymore, it's on Wednesday now" / "moved from Thursday to Wednesday"
+    if opposed and denies_itself(*((old.content, new.content, only_old, only_new) if n.negated
+                                   else (new.content, old.content, only_new, only_old))):
+        opposed = False  # "we don't deploy on Fridays" / "Friday deploys are forbidden": both deny it
+        only_new, only_old = prefixes_dropped(new.content, old.content, only_new, only_old)
     if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
         # "the repo isn't public" / "the repo is private": "not X" of a two-valued set is its other value
         if not (only_new | only_old) - _all_exclusive():
@@ -249,7 +284,7 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
             (new if n.negated else old).content, (o if n.negated else n)):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
-    if _prefix_negated(n.content - o.content, o.content - n.content):
+    if prefix_negated(new.content, old.content, only_new, only_old):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
@@ -291,13 +326,6 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if similarity >= thresholds.paraphrase_cosine:
         return verdict("paraphrase", "close_wording")
     return verdict("unrelated", "different")
-
-
-def _prefix_negated(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
-    """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted")."""
-    def negates(a: frozenset[str], b: frozenset[str]) -> bool:
-        return any(w[len(p):] in b for w in a for p in ("un", "non") if w.startswith(p) and len(w) - len(p) >= 4)
-    return negates(only_new, only_old) or negates(only_old, only_new)
 
 
 def _denied(x: Parsed, y: Parsed) -> bool:
@@ -385,6 +413,16 @@ def _spelled_out(new: str, old: str, only_new: frozenset[str], only_old: frozens
     only_new, only_old = _drop_acronyms(new, old, only_new, only_old)
     only_old, only_new = _drop_acronyms(old, new, only_old, only_new)
     return only_new, only_old
+
+
+def _name_extended(n: Parsed, o: Parsed, only_new: frozenset[str], only_old: frozenset[str]
+                   ) -> tuple[frozenset[str], frozenset[str]]:
+    """A name and the same name run on with a word ("minSdk" / "minSdkVersion", "Postgres" / "PostgreSQL") are one
+    name: both drop out of the words that differ."""
+    pairs = [(a, b) for a in only_new & n.values for b in only_old & o.values
+             if min(len(a), len(b)) >= 5 and a != b and (a.startswith(b) or b.startswith(a))
+             and (a[len(b):] if a.startswith(b) else b[len(a):]).isalpha()]
+    return only_new - {a for a, _ in pairs}, only_old - {b for _, b in pairs}
 
 
 def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozenset[str]

@@ -104,6 +104,9 @@ PHRASES = [(re.compile(p), r) for p, r in (
     (r"\b([a-z]+\d+)s\b", r"\1"),  # "A100s" are "A100 GPUs"
     (r"\b([a-z]+)-(\d+(?:\.\d+)+)\b", r"\1 \2"),  # "Apache-2.0" = "Apache 2.0"  # "jargon-free" = "no jargon"
     (r"\b(?:going|gonna|tend|tends|tended)\s+to\b|\bgonna\b", ""),  # "I'm going to stop …" = "I'll stop …"  # "took up running" = "started running"
+    # a range of clock times says am / pm once: "from 1 to 4 pm" = "1 pm to 4 pm" (not "13:00 to 4 pm")
+    (r"\b(\d{1,2}(?::[0-5]\d)?)(\s*(?:-|–|to|until|till)\s*\d{1,2}(?::[0-5]\d)?\s*(a\.m\.|am|p\.m\.|pm))(?![a-z])",
+     r"\1 \3\2"),
     # one spelling per clock time: "2 am" = "02:00" = "2"; "6 pm" = "18"; "6:30 am" = "6:30"
     (r"\b0?(\d{1,2})(?::00)?\s*(?:a\.m\.|am)(?![a-z])", r"\1"),
     (r"\b0?(\d{1,2})(:[0-5]\d)?\s*(?:p\.m\.|pm)(?![a-z])",
@@ -158,7 +161,10 @@ NEGATIVE = frozenset(STEMMER.stemWord(w) for w in (
     "retire retired doubt "
     # general English for dislike and for ending a thing (not from any batch: the words a new author may pick)
     "detest loathe despise bore bored boring decommission "
-    "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped").split())
+    "decommissioned uninstall uninstalled unsubscribe unsubscribed axe axed dump dumped "
+    "wary skeptical sceptical distrust mistrust lapse lapsed broken "
+    # words that deny what they are said of: a permission, a presence, support
+    "forbidden prohibited disallowed unavailable absent unsupported deactivated").split())
 # "under X" says "not over X": a bound stated either way ("must not take longer than 10 minutes").
 BELOW = frozenset("under below less fewer shorter within".split())
 # Words that negate what they stand in; they count in pairs ("never miss" says "always go").
@@ -187,7 +193,7 @@ EXCLUSIVE_SETS = (
     "required mandatory|optional", "before|after", "city|suburbs suburb|countryside", "yes|no",
     "often frequently regularly|rarely seldom", "real actual|mock mocked fake stub stubbed",
     "black|white|grey gray|red burgundy maroon|blue navy|green|yellow|orange|purple|pink|brown", "free|paid",
-    "good well great excellent positive best|bad badly poor poorly terrible negative disappointing awful worst|mixed",
+    "good well great excellent positive best decent|bad badly poor poorly terrible negative disappointing awful worst|mixed",
     "spring|summer|autumn fall|winter", "low|high", "early|late", "fast quick|slow", "hot|cold",
     "easy simple|difficult", "strict|lenient loose relaxed", "remote remotely|onsite|hybrid", "indoor indoors|outdoor outdoors",
     "single|married|divorced|engaged", "north northern|south southern|east eastern|west western",

@@ -32,7 +32,7 @@ _DENIAL = re.compile(rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRAS
 _PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
                       r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
 CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
-                    r"|\s+(?:because|although|though|whereas)\s+"
+                    r"|\s+(?:because|although|though|whereas)\s+|\s+[-–—]\s+"  # a spaced dash: "decided against X - going with Y"
                     # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
                     # I didn't like it")
                     r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
@@ -41,12 +41,13 @@ CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|t
 _OPENER = re.compile(r"^\s*(?:no|correction|update)\s*[,:]", re.I)
 _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
+_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift|push|slip|postpon|delay|reschedul|bump)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
                      r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
 # "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud."; not
-# "I've barely taken it off since", where no place follows)
+# "I've barely taken it off since" or "I take Friday afternoons off for my son's lessons", where no place follows)
 _MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
-                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet|for|to|on|at|in|during|until|every|"
+                        r"because|when|while|so|and|but|with)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
 _PURPOSE = re.compile(r"\s+(?:to|so\s+that|in\s+order\s+to)\s+(?=[a-z]+\s)", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
@@ -91,7 +92,7 @@ def words_of(text: str) -> tuple[str, ...]:
 
 # the words the rewrites of kgmem.analysis.negation start from; a text without them skips those patterns
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|hardly|barely|scarcely|almost)\b")
-_AWAY = re.compile(r"\b(?:away|clear|out\s+of|off)\b")
+_AWAY = re.compile(r"\b(?:away|clear|out\s+of|off|home\s+from)\b")
 _RANGE = re.compile(r"^\$?\d+(?:\.\d+)?(?:-\$?\d+(?:\.\d+)?|am|pm)$")
 _RANGE_PART = re.compile(r"\$?\d+(?:\.\d+)?|am|pm")
 _PLAIN_NUMBER = re.compile(r"^[$€£]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(k|m|bn|st|nd|rd|th|%)?$")
@@ -163,11 +164,23 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
 
 
 def _negations(words: tuple[str, ...]) -> int:
-    negations = sum(1 for i, w in enumerate(words) if w in NEGATION or _negative(w) or _bound(words, i))
+    negations = sum(1 for i, w in enumerate(words)
+                    if w in NEGATION or (_negative(w) and not _attributive(words, i)) or _bound(words, i))
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
     return negations
+
+
+def _attributive(words: tuple[str, ...], i: int) -> bool:
+    """A participle of ending that opens the sentence or follows a determiner describes a noun ("failed runs are not
+    retried", "the cancelled orders"): it names the thing, it does not deny anything."""
+    if not words[i].endswith("ed") or i + 1 >= len(words):
+        return False
+    if i == 0:  # before a plural noun ("failed runs"), not a terse verb ("missed the top five", "dropped Python")
+        after = words[1]
+        return after.endswith("s") and not after.endswith("ss") and after not in DETERMINERS
+    return words[i - 1] in DETERMINERS
 
 
 def _negated(text: str) -> bool:

@@ -125,12 +125,15 @@ _SPANNED = re.compile(r"\d|\bhour\b|\bweek\b|\bfortnight\b")
 _FRACTIONS = {"half": "50", "third": "33", "quarter": "25", "fifth": "20", "tenth": "10"}
 _SHARE = re.compile(r"\b(?:(?:an?|one)\s+(half|third|quarter|fifth|tenth)|(half)|three\s+(quarter)s)\s+of\b")
 # digits before a scale word: "40 thousand" = "40000", "1.5 million" = "1500000"
+_PRONOUN_ONE = re.compile(r"\b((?:the|this|that|which)\s+(?:[a-z-]+\s+){1,4}?)one\b(?=\s*(?:[,.;!?)]|$))")
 _DIGITS_SCALED = re.compile(r"\b(\d+(?:\.\d+)?)\s+(hundred|thousand|million)\b")
 
 
 def spell_quantities(text: str) -> str:
     """``text`` (lower case) with spelled-out numbers as digits and spans of weeks / hours in days /
     minutes: "thirty-five" -> "35", "three thousand" -> "3000", "two weeks" -> "14 days"."""
+    if "one" in text:  # "the copper planchet error one", "the blue one": a pronoun, not a count
+        text = _PRONOUN_ONE.sub(r"\1", text)
     if "of" in text:
         text = _SHARE.sub(lambda m: f"{'75' if m.group(3) else _FRACTIONS[m.group(1) or m.group(2)]}% of", text)
     text = _DIGITS_SCALED.sub(lambda m: _tidy(float(m.group(1)) * _SCALES[m.group(2)]), text)  # "40 thousand"

@@ -14,7 +14,8 @@ said before. This module names those signals so the judge can read them as one c
 * :data:`REPLACED_WITH` — "replaced X with Y" names the value X that no longer holds.
 * :data:`ENDED` — phrases that end one's holding of a thing or a plan ("sold", "handed … over to",
   "… is gone", "goes away", "phased out", "stepped down", "returned / lost the …", "put … down", "we shut
-  down our …", "postponed indefinitely"), rewritten as a word of ending the judge reads as a negation.
+  down our …", "was shut down", "lost interest", "I left Shopify", "postponed indefinitely"), rewritten as a
+  word of ending the judge reads as a negation.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ _INSTEAD = r"\binstead\b(?!\s+of)"  # "… instead" (not "instead of Y", a denia
 _THESE_DAYS = r"\bthese\s+days\b|\bnowadays\b"
 _NO_LONGER = r"\bno\s+longer\b|\bany\s?more\b"
 _OPENS_CORRECTION = r"^\s*(?:correction|update)\b|^\s*no\s*,"
+# "the checkout domain is down to 7 services": a count that fell to a new value
+_DOWN_TO = r"\b(?:is|are|'s|'re|now|got|gotten|went|came)\s+(?:down|up)\s+to\s+(?=\d)"
 # a verb of change, up to five words (possessives too: "the app's minimum iOS version") and "to" / "until" its
 # new value: "moved the nightly run to 5 am", "scaled the worker down to 3 replicas"
 _CHANGED_TO = (r"\b(?:slip|slipped|moved|pushed|postponed|delayed|rescheduled|bumped|migrated|switched|upgraded|downgraded"
                r"|changed|raised|lowered|increased|decreased|reduced|grew|shrank|scaled|cut|trimmed|extended|shortened)\b"
                r"(?:\s+[\w.'’-]+){0,5}?\s+(?:to|until)\b")
-REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO)), re.I)
+REPLACES = re.compile("|".join((_INSTEAD, _NOW, _THESE_DAYS, _NO_LONGER, _OPENS_CORRECTION, _CHANGED_TO, _DOWN_TO)), re.I)
 # a correction says so as it opens ("Correction: …", "No, …", "Actually, …")
 CORRECTION = re.compile(r"^\s*(?:correction|update|no|actually)\b", re.I)
 # "swapped X for Y" says "replaced X with Y", and so does "renamed X to Y" of a name
@@ -53,11 +56,19 @@ ENDED = [(re.compile(p), r) for p, r in (
     # a thing down is what "the shutdown" says)
     (r"\b(i|we|they|he|she)\s+put\s+((?:[\w.-]+\s+){1,4}?)down\b", r"\1 drop \2"),
     (r"\b(i|we|they|he|she)\s+(?:shut|turned|switched)\s+(?:down|off)\s+(?=(?:the|our|my|their|his|her)\b)", r"\1 drop "),
+    # ... and a thing that was shut down or switched off (the passive): "the old VPN was shut down last quarter"
+    (r"\b(?:is|are|was|were|been|being|got|gets|get)\s+(?:shut|turned|switched)\s+(?:down|off)\b", "dropped"),
+    # one who lost interest in a thing no longer cares for it ("I've lost interest in crypto")
+    (r"\b(?:lost|lose|loses|losing)\s+(?:all\s+|my\s+|our\s+)?interest\b", "dropped interest"),
     (r"\b(?:returned|returning|lost|losing)\s+(?=(?:the|my|our|his|her|their|all)\b)", "drop "),
     (r"\bgot\s+rid\s+of\b", "dropped"),
     # one who left a team, a company or a group no longer belongs to it ("I left the platform team")
     # (not where one left a thing: "I left my family behind in Syria", "I left my keys at home")
     (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?=(?:the|my|our|his|her|their)\s)(?![^,.;!?]*\b(?:behind|in|at|with)\b)",
+     r"\1 drop "),
+    # ... and one who left a place or a company named in one word ("I left Shopify", "I left Berlin in 2019")
+    (r"\b(i|we|he|she|they)\s+(?:have\s+|had\s+)?left\s+(?!(?:the|my|our|his|her|their|a|an|it|them|early|late|work|home|"
+     r"behind|for|at|with|on|to|after)\b)(?=[\w.-]+\s*(?:[,.;!?]|$|\s+(?:in|last|this|after|a|two|three|years?|months?)\b))",
      r"\1 drop "),
     # ruling a thing out, calling it off, backing or opting out of it, a plan that fell through: it is off
     (r"\b(?:rul|call|back|opt|pull)(?:e|es|ed|ing|s)?\s+out\b(?:\s+of\b)?|\b(?:call|calls|called|calling)\s+off\b"
