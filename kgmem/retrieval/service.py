@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 QUERY_LOG_SIZE = 10_000  # recent queries answered from memory; older ones are read back from Neo4j
-#: Default wait of a query-log write for the searches after it (docs/retrieval.md "The query log").
+#: Default wait of a query-log write for the searches after it (docs/retrieval.md "Feedback from any process").
 QUERY_LOG_DELAY_MS = 1000
 SESSION_CACHE_SIZE = 1_000
 QUERY_PRUNE_BATCH = 100
