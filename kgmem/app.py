@@ -442,8 +442,6 @@ class Engines:
             await self._aio.conversation.aclose()
             await self._aio.analysis.aclose()
         if self._async_io is not None:
-            if self._aio is not None:
-                self._aio.retrieval.wake_log()
             await self._async_io.close()
             self._async_io = None
         if self._aio is not None and self._aio.learning.spool is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, Union
@@ -150,10 +150,15 @@ class Gather:
 @dataclass(frozen=True)
 class Background:
     """Start an operation without waiting for it (its failure is logged) → ``None``.
-    :class:`Flush` (or closing the client) waits for every background operation."""
+    :class:`Flush` (or closing the client) waits for every background operation.
+
+    ``wake``, if given, is called by every flush before it waits while the operation is pending: an
+    operation that waits on purpose (the query log gathers the searches of a second into one write)
+    ends its wait, so a flush never sits out that delay."""
 
     op: Op[Any]
     what: str = "background write"
+    wake: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -184,7 +189,7 @@ class SyncIO:
         self._workers = workers
         self._pool: ThreadPoolExecutor | None = None
         self._writer: ThreadPoolExecutor | None = None
-        self._pending: set[Future] = set()
+        self._pending: dict[Future, Callable[[], None] | None] = {}  # each with its Background.wake
         self._lock = threading.Lock()
 
     def _executor(self, attr: str, workers: int, prefix: str) -> ThreadPoolExecutor:
@@ -195,7 +200,8 @@ class SyncIO:
 
     def flush(self, timeout: float | None = 30.0) -> None:
         with self._lock:
-            pending = list(self._pending)
+            pending = dict(self._pending)
+        _wake(pending.values())
         wait(pending, timeout=timeout)
 
     def close(self) -> None:
@@ -261,11 +267,11 @@ class SyncIO:
         writer = self._executor("_writer", 1, "kgmem-background")
         future = writer.submit(run, req.op, self)
         with self._lock:
-            self._pending.add(future)
+            self._pending[future] = req.wake
 
         def done(f: Future) -> None:
             with self._lock:
-                self._pending.discard(f)
+                self._pending.pop(f, None)
             if f.exception() is not None:
                 log.warning("%s failed: %s", req.what, f.exception())
 
@@ -280,6 +286,13 @@ class SyncIO:
         VectorCount: _vector_count, VectorDelete: _vector_delete, LocalIO: _local_io, Ping: _ping,
         Gather: _gather, Background: _background, Flush: _flush,
     }
+
+
+def _wake(wakes: Iterable[Callable[[], None] | None]) -> None:
+    """Call the wakes of pending background operations (see :class:`Background`)."""
+    for wake in wakes:
+        if wake is not None:
+            wake()
 
 
 def run(op: Op[T], io: SyncIO) -> T:
@@ -310,10 +323,11 @@ class AsyncIO:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
-        self._pending: set[asyncio.Task] = set()
+        self._pending: dict[asyncio.Task, Callable[[], None] | None] = {}  # each with its Background.wake
 
     async def flush(self, timeout: float | None = 30.0) -> None:
-        pending = list(self._pending)
+        pending = dict(self._pending)
+        _wake(pending.values())
         if pending:
             await asyncio.wait(pending, timeout=timeout)
 
@@ -369,10 +383,10 @@ class AsyncIO:
 
     async def _background(self, req: Background) -> None:
         task = asyncio.get_running_loop().create_task(arun(req.op, self))
-        self._pending.add(task)
+        self._pending[task] = req.wake
 
         def done(t: asyncio.Task) -> None:
-            self._pending.discard(t)
+            self._pending.pop(t, None)
             if not t.cancelled() and t.exception() is not None:
                 log.warning("%s failed: %s", req.what, t.exception())
 

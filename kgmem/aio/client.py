@@ -268,7 +268,6 @@ class AsyncKGMem:
         background writes (the query log); see :meth:`kgmem.KGMem.flush`."""
         await self.conversation.flush_async()
         if self.io is not None:
-            self.retrieval.wake_log()
             await self.io.flush()
 
     async def wait_for_analysis(self, timeout: float | None = None) -> bool:

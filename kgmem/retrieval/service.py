@@ -99,7 +99,7 @@ class RetrievalEngine:
         concepts: the concept extractor the writers use (the concept hop reads the question's concepts
             with it); None = the question's capitalised names.
         query_log_delay_ms: how long a search's query-log entry may wait for others to share its write
-            (0: a write is scheduled at once). :meth:`wake_log` (every flush) cuts the wait short.
+            (0: a write is scheduled at once). every flush cuts the wait short.
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
@@ -253,14 +253,10 @@ class RetrievalEngine:
         # Searches that end while a write is waiting or running go together into the next one (one
         # UNWIND): a write beside nearly every search cost each ~3 ms CPU and ~4 ms of latency.
         if schedule:
-            yield Background(self._write_log(), "query log write")
-
-    def wake_log(self) -> None:
-        """Let a waiting query-log write go now (every flush calls this before it waits)."""
-        self._log_wake.set()
+            yield Background(self._write_log(), "query log write", wake=self._log_wake.set)
 
     def _write_log(self) -> Op[None]:
-        """Wait up to ``query_log_delay_ms`` (or a :meth:`wake_log`) for more searches, then write every
+        """Wait up to ``query_log_delay_ms`` (or until a flush wakes it) for more searches, then write every
         pending query-log entry in one statement (a background operation)."""
         if self.query_log_delay_s > 0:
             yield LocalIO(self._log_wake.wait, (self.query_log_delay_s,))
@@ -389,7 +385,6 @@ class RetrievalEngine:
         item it had judged.
         Then merges the overlays of the namespace's sessions idle longer than ``overlay_ttl_hours``
         that never ended (:meth:`expire_overlays_op`; a failure there is logged, not raised)."""
-        self.wake_log()
         yield Flush()
         merged = yield from self._merge([{"ns": ns, "session": session}])
         merges = merged[0][1] if merged else []
@@ -544,9 +539,7 @@ class Retrieval(RetrievalEngine):
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Wait until every query of this process is stored (feedback from other processes needs it)."""
-        self.wake_log()
         self.io.flush(timeout)
 
     def close(self) -> None:
-        self.wake_log()
         self.io.close()

@@ -177,3 +177,37 @@ def test_each_runner_has_one_handler_for_every_request_type() -> None:
 
     assert set(SyncIO.HANDLERS) == set(get_args(Request))
     assert set(AsyncIO.HANDLERS) == set(get_args(Request))
+
+
+def test_a_flush_wakes_a_background_operation_that_waits_on_purpose() -> None:
+    """A background write that waits up to a minute for more work (as the query log does) is sent by
+    the next flush of either runner: the flush calls the operation's ``wake`` before it waits. Without
+    the wake the flush (10 s at most) would return with nothing written."""
+    from kgmem.runner import LocalIO
+
+    def op(event: threading.Event) -> Op[str]:
+        def waiting() -> Op[Any]:
+            yield LocalIO(event.wait, (60.0,))
+            return (yield Write("gathered", {}))
+
+        yield Background(waiting(), "query log write", wake=event.set)
+        yield Flush(10.0)
+        return "done"
+
+    sync_graph, async_graph = Graph(), AsyncGraph()
+    sync_io = SyncIO(sync_graph, None, None)
+    try:
+        assert run(op(threading.Event()), sync_io) == "done"
+        assert sync_graph.log == [("gathered", {})]
+    finally:
+        sync_io.close()
+
+    async def main() -> str:
+        io = AsyncIO(async_graph, None, None)
+        try:
+            return await arun(op(threading.Event()), io)
+        finally:
+            await io.close()
+
+    assert asyncio.run(main()) == "done"
+    assert async_graph.log == [("gathered", {})]

@@ -76,16 +76,13 @@ def test_searches_within_the_delay_share_one_write_and_a_flush_sends_it_at_once(
     try:
         ids = [run(engine.search_op(f"question {i}", "team", k=3, config=FAST), io).query_id for i in range(5)]
         assert graph.writes == []  # still waiting for more searches
-        engine.wake_log()
-        io.flush(10)
+        io.flush(10)  # the runner's flush wakes the waiting write (Background.wake)
         assert [[e["id"] for e in w["entries"]] for w in graph.writes] == [ids]  # one statement, every search
         later = run(engine.search_op("question 5", "team", k=3, config=FAST), io).query_id
         assert len(graph.writes) == 1  # the next write waits again
-        engine.wake_log()
         io.flush(10)
         assert [e["id"] for e in graph.writes[1]["entries"]] == [later]
     finally:
-        engine.wake_log()
         io.close()
 
 
