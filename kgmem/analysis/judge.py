@@ -51,8 +51,9 @@ decides, and its name is the verdict's ``reason``:
    and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much". A bound and the
    value it bounds are one limit ("within fifteen minutes" / "a 15-minute response"); "not great" is the low
    end of a graded quality ("my hearing isn't great" = "poor"); "no X" of a thing the other says it has denies
-   it ("one son and no daughters" / "twin daughters"); a negated clause naming the whole switch the other makes
-   denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
+   it ("one son and no daughters" / "twin daughters"); "no more than N" is "N max", "outside" with no object is a
+   place, "cut back on" agrees with "less" and "not good" with a purpose "to … better"; a negated clause naming the
+   whole switch the other makes denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
    the Fitbit Versa 3"), not a bound; a negated clause denies only when it shares more than a number and its
    unit. "Unless" says "except", "stay off" says "avoid", "not … well" is "poorly", "not before March" is "in
    March at the earliest", and "not X" of a set of more than two values beside another of its values denies
@@ -106,8 +107,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed, "only" opens a bound ("only Node 20 and newer") or the words that differ say how,
-   not what ("only been playing / messing around with …"). Two statements that say
+   unless numbers changed, "only" opens a bound ("only Node 20 and newer"), the words that differ say how,
+   not what ("only been playing / messing around with …"), or are prepositions, or the other says it with negations. Two statements that say
    nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
@@ -143,9 +144,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
+from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, SLOT_WORDS, UNITS
 from kgmem.analysis.negation import (
-    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped,
+    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped, seeks_better,
 )
 from kgmem.analysis.parsing import (
     ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
@@ -276,6 +277,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
     if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
         opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
+    if opposed and (_denied_by_both((n if n.negated else o).content, (o if n.negated else n))
+                    or seeks_better((old if n.negated else new).content, (n if n.negated else o).content)):
+        opposed = False  # "cut back on soda" / "less soda"; "don't fit great" / "resized to fit me better"
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
@@ -502,6 +506,8 @@ def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: fr
     sides ("only been playing / messing around with cocktails"), "only" speaks of the same thing."""
     if not (n.only or o.only) or n.additive or o.additive or any(is_number(w) for w in only_new | only_old):
         return False  # (another number is the number rules' to judge)
+    if not only_new - SLOT_WORDS or not only_old - SLOT_WORDS or (n if o.only else o).has_negation:
+        return False  # a preposition differs ("only via / through the VPN"), or negations say it ("don't lint what I didn't")
     if _verb_forms(new.content, only_new) and _verb_forms(old.content, only_old):
         return False
     if BOUND_WORDS & (n.content if n.only else o.content):

@@ -613,3 +613,39 @@ def test_rules_for_prefixes_names_ranges_and_purposes(new, old, cosine, relation
     """Own sentences for the classes of batch 11's misses (read after its figures were recorded)."""
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # "outside" said of a place, with no object after it, denies nothing; "outside Europe" still does
+        (S("Most weekends we barbecue outdoors."), S("We grill outside most weekends."), 0.80, "paraphrase",
+         "close_wording"),
+        (S("I collect European stamps."), S("I only collect stamps from outside Europe."), 0.72, "contradiction",
+         "negation"),
+        # to cut back on a thing and to have less of it agree; to have more of it does not
+        (S("I'm trying to have less caffeine and less sugar."), S("I'm trying to cut back on sugar and caffeine."),
+         0.85, "paraphrase", "added_detail"),
+        (S("I'm trying to eat more sugar."), S("I'm trying to cut back on sugar."), 0.80, "contradiction", "negation"),
+        # a negated comparative of amount is a bound: "no longer than 15 minutes" = "15 minutes at most"
+        (S("Standups run 15 minutes at most."), S("Standups should last no longer than 15 minutes."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("Standups run 45 minutes."), S("Standups should last no longer than 15 minutes."), 0.75, "contradiction",
+         "other_number"),
+        # "only" speaks of a thing: a preposition said two ways is the same route; another network is not
+        (S("The admin panel is only reachable through the VPN."), S("The admin panel is only reachable via the VPN."),
+         0.92, "paraphrase", "close_wording"),
+        (S("The admin panel is only reachable from the office network."),
+         S("The admin panel is only reachable via the VPN."), 0.80, "contradiction", "other_value"),
+        # a restriction said with negations and with "only" agree
+        (S("Only lint the files I change."), S("Don't lint files I didn't change."), 0.70, "paraphrase", "same_words"),
+        # a purpose of making a thing better says it is not good now; a plain "it is good" denies that
+        (S("I'm replacing my office chair to support my back better."),
+         S("My office chair doesn't support my back well."), 0.85, "paraphrase", "close_wording"),
+        (S("My headphones sound great."), S("My headphones don't sound great."), 0.90, "contradiction", "negation"),
+    ],
+)
+def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, reason):
+    """Own sentences for the classes of the paraphrases fresh batches had called a contradiction."""
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
