@@ -649,3 +649,22 @@ def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, r
     """Own sentences for the classes of the paraphrases fresh batches had called a contradiction."""
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        (S("We only retain build logs for 6 months."), S("Build logs are kept for two years."), 0.80, "contradiction",
+         "other_measure"),
+        (S("We retain build logs for 24 months."), S("Build logs are kept for two years."), 0.85, "paraphrase",
+         "close_wording"),
+        # other words before the amounts name another subject
+        (S("Deploy logs are kept for 6 months."), S("Build logs are kept for two years."), 0.75, "unrelated",
+         "other_subject"),
+        (S("The weekly job starts at 6 am."), S("The nightly job starts at 1 am."), 0.70, "unrelated", "other_subject"),
+    ],
+)
+def test_rules_for_another_amount_of_one_measure(new, old, cosine, relation, reason):
+    """One amount each of one measure of one subject, another value, whatever else changed, contradicts."""
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
