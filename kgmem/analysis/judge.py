@@ -295,8 +295,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
             (new if n.negated else old).content, (o if n.negated else n)):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
-    if prefix_negated(new.content, old.content, only_new, only_old):
-        return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
+    if not (n.negated and o.negated) and prefix_negated(new.content, old.content, only_new, only_old):
+        return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted" (not
+        # "no longer maintained" / "deprecated and unmaintained": both deny it)
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
     if shared and only_new and only_old:

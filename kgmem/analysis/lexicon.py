@@ -221,8 +221,9 @@ DETERMINERS = frozenset("a an the this that these those my our your their its hi
 DONE = frozenset("already finished completed".split())
 PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
 # a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice"),
-# and so does a comparative of amount ("cut back on soda" / "have less soda and fewer snacks")
-SCARCE = frozenset({"low", "less", "fewer"})
+# and so do a comparative of amount ("cut back on soda" / "have less soda and fewer snacks") and a low frequency
+# ("I don't eat out much" / "I rarely eat out"; "seldom" is read as "rarely")
+SCARCE = frozenset({"low", "less", "fewer", "rare"})
 # Small words an acronym's letters leave out ("NASA" / "National Aeronautics and Space Administration").
 ACRONYM_SKIP = frozenset("and of for the &".split())
 # Units of a quantity: a number replaced beside another unit may be one span said two ways ("30 days" / "a month").

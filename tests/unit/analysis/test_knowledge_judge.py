@@ -643,6 +643,14 @@ def test_rules_for_prefixes_names_ranges_and_purposes(new, old, cosine, relation
         (S("I'm replacing my office chair to support my back better."),
          S("My office chair doesn't support my back well."), 0.85, "paraphrase", "close_wording"),
         (S("My headphones sound great."), S("My headphones don't sound great."), 0.90, "contradiction", "negation"),
+        # a low frequency agrees with "not … much"; "often" does not
+        (S("I rarely eat out."), S("I don't eat out much."), 0.80, "paraphrase", "added_detail"),
+        (S("I often eat out."), S("I don't eat out much."), 0.80, "contradiction", "negation"),
+        # "un-X" beside a statement that denies X too agrees with it
+        (S("The old API is deprecated and unmaintained."), S("The old API is no longer maintained."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("The old API is unmaintained."), S("The old API is actively maintained."), 0.80, "contradiction",
+         "negation"),
     ],
 )
 def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, reason):
