@@ -90,7 +90,7 @@ decides, and its name is the verdict's ``reason``:
    ``other_measure``: one amount each of one measure of the same subject — a span, a size, a count of one noun — with
    other values, whatever else changed ("Audit logs are retained for seven years" / "only kept for 18 months"; not
    a rate, a clock time or "build / deploy logs"; "84 months" / "seven years" is one amount;
-   kgmem.analysis.measures).
+   kgmem.analysis.measures); one limit said from both sides is no negation ("rejects over 5 MB" / "accepts up to 5 MB").
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -150,7 +150,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kgmem.analysis.lexicon import BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, SLOT_WORDS, UNITS
-from kgmem.analysis.measures import other_measure
+from kgmem.analysis.measures import other_measure, same_limit
 from kgmem.analysis.negation import (
     denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped, seeks_better,
 )
@@ -282,6 +282,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and not (only_new | only_old) - _all_exclusive() and negated_other(
             *((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
         return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
+    if opposed and same_limit(new.content, old.content):
+        opposed = False  # "rejects payloads over 5 MB" / "accepts payloads up to 5 MB": one limit from both sides
     if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
         opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
     if opposed and (_denied_by_both((n if n.negated else o).content, (o if n.negated else n))

@@ -6,10 +6,14 @@ one subject; the judge's word rules see other words beside the numbers ("retaine
 facts. :func:`measure` reads a statement's one amount as (dimension, value in a base unit): a span in
 seconds, a size in bytes, or a count of the noun that follows it ("25,000 rows"). Two statements that
 share their subject and say one amount each of the same dimension, other values, contradict; the same
-value said in two units ("84 months" / "seven years") is the same amount.
+value said in two units ("84 months" / "seven years") is the same amount. :func:`same_limit`: one limit said
+from both sides ("rejects payloads over 5 MB" / "accepts payloads up to 5 MB") is one statement, whatever
+negation one of them carries.
 """
 
 from __future__ import annotations
+
+import re
 
 from kgmem.analysis.lexicon import STOP, UNITS
 from kgmem.analysis.parsing import QUANTITY, Parsed, stem_of, words_of
@@ -53,3 +57,15 @@ def other_measure(new: str, old: str, n: Parsed, o: Parsed, shared: frozenset[st
         return False
     words = {w for w in shared if not QUANTITY.match(w) and w not in UNITS and w not in _SPAN}
     return len(words) >= 2 and 2 * len(shared) >= min(len(n.content), len(o.content))
+
+
+_LIMIT = re.compile(r"\b(?:over|above|more\s+than|up\s+to|under|below|at\s+most|max(?:imum)?|within|less\s+than|"
+                    r"beyond|exceed\w*|bigger\s+than|larger\s+than|longer\s+than)\b", re.I)
+
+
+def same_limit(new: str, old: str) -> bool:
+    """Both say a limit on the same amount, one from each side ("rejects payloads over 5 MB" / "accepts payloads up
+    to 5 MB"): a negation of one is the other's bound, not a denial."""
+    a, b = measure(new), measure(old)
+    return (a is not None and b is not None and a[0] == b[0] and abs(a[1] - b[1]) <= _SAME * max(a[1], b[1])
+            and _LIMIT.search(new) is not None and _LIMIT.search(old) is not None)

@@ -670,6 +670,11 @@ def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, r
         (S("Deploy logs are kept for 6 months."), S("Build logs are kept for two years."), 0.75, "unrelated",
          "other_subject"),
         (S("The weekly job starts at 6 am."), S("The nightly job starts at 1 am."), 0.70, "unrelated", "other_subject"),
+        # one limit said from both sides agrees; a negation beside another limit still denies
+        (S("The API accepts request bodies up to 5 MB."), S("The API rejects request bodies over 5 MB."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("The API accepts request bodies up to 20 MB."), S("The API rejects request bodies over 5 MB."), 0.80,
+         "contradiction", "negation"),
     ],
 )
 def test_rules_for_another_amount_of_one_measure(new, old, cosine, relation, reason):

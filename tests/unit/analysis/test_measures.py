@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.analysis.measures import measure, other_measure
+from kgmem.analysis.measures import measure, other_measure, same_limit
 from kgmem.analysis.parsing import parse
 
 
@@ -47,3 +47,16 @@ def test_a_statement_s_one_amount(text, expected):
 def test_another_amount_of_one_measure(new, old, conflict):
     n, o = parse(new), parse(old)
     assert other_measure(new, old, n, o, n.content & o.content) is conflict
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "same"),
+    [
+        ("The API accepts request bodies up to 5 MB.", "The API rejects request bodies over 5 MB.", True),
+        ("The API accepts request bodies up to 20 MB.", "The API rejects request bodies over 5 MB.", False),
+        # no limit word on one side: a value, not a bound
+        ("The API accepts request bodies of 5 MB.", "The API rejects request bodies over 5 MB.", False),
+    ],
+)
+def test_one_limit_said_from_both_sides(new, old, same):
+    assert same_limit(new, old) is same
