@@ -71,6 +71,7 @@ PHRASES = [(re.compile(p), r) for p, r in (
     (r"\bnot\s+(?:before|after)\b|\bat\s+the\s+(?:earliest|latest)\b", " "),
     # a negated comparative of amount is a bound, not a denial: "no more than a few sentences" = "a few sentences max"
     (r"\b(?:no|not)\s+(?:more|longer|later|higher|bigger|larger)\s+than\b", "maximum"),
+    (r"\bnot\s+((?:[a-z]+\s+){1,2}?)more\s+than\b", r"\1maximum"),  # "can't handle more than 200" = "handle 200 max"
     (r"\b(?:no|not)\s+(?:less|fewer|shorter|earlier|lower|smaller)\s+than\b", "minimum"),
     # otherwise "unless" says "except if": "I bike to work unless it rains" = "… except on rainy days"
     (r"\bunless\b", "except"),

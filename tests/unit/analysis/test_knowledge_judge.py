@@ -670,6 +670,13 @@ def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, r
         (S("Deploy logs are kept for 6 months."), S("Build logs are kept for two years."), 0.75, "unrelated",
          "other_subject"),
         (S("The weekly job starts at 6 am."), S("The nightly job starts at 1 am."), 0.70, "unrelated", "other_subject"),
+        # "can't handle more than N" is a bound, "N is the most it can take"
+        (S("200 connections is the most the service can take."),
+         S("The service can't handle more than 200 connections."), 0.80, "paraphrase", "close_wording"),
+        # ending said in the perfect: "has been gone since" agrees with "stopped", denies "use … every day"
+        (S("Jira's been gone since last year."), S("We stopped using Jira last year."), 0.80, "paraphrase",
+         "added_detail"),
+        (S("Jira's been gone since last year."), S("We use Jira every day."), 0.70, "contradiction", "negation"),
         # one limit said from both sides agrees; a negation beside another limit still denies
         (S("The API accepts request bodies up to 5 MB."), S("The API rejects request bodies over 5 MB."), 0.80,
          "paraphrase", "close_wording"),
