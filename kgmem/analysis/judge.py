@@ -51,8 +51,9 @@ decides, and its name is the verdict's ``reason``:
    and a reduction by an amount ("to reduce my body fat by 5%") is a target, not "not much". A bound and the
    value it bounds are one limit ("within fifteen minutes" / "a 15-minute response"); "not great" is the low
    end of a graded quality ("my hearing isn't great" = "poor"); "no X" of a thing the other says it has denies
-   it ("one son and no daughters" / "twin daughters"); a negated clause naming the whole switch the other makes
-   denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
+   it ("one son and no daughters" / "twin daughters"); "no more than N" is "N max", "outside" with no object is a
+   place, "cut back on" agrees with "less" and "not good" with a purpose "to … better"; a negated clause naming the
+   whole switch the other makes denies it ("the Ruby-to-Go migration is cancelled"), and a number both say is part of a name ("returned
    the Fitbit Versa 3"), not a bound; a negated clause denies only when it shares more than a number and its
    unit. "Unless" says "except", "stay off" says "avoid", "not … well" is "poorly", "not before March" is "in
    March at the earliest", and "not X" of a set of more than two values beside another of its values denies
@@ -86,6 +87,10 @@ decides, and its name is the verdict's ``reason``:
    also one quantity for another beside a statement that says it updates the old one ("We run
    ClickHouse with 8 shards now" / "The cluster has four shards"; kgmem.analysis.updates: "now",
    "these days", "no longer", "moved / upgraded / migrated / bumped / scaled … to …", "is down to …", a correction).
+   ``other_measure``: one amount each of one measure of the same subject — a span, a size, a count of one noun — with
+   other values, whatever else changed ("Audit logs are retained for seven years" / "only kept for 18 months"; not
+   a rate, a clock time or "build / deploy logs"; "84 months" / "seven years" is one amount;
+   kgmem.analysis.measures); one limit said from both sides is no negation ("rejects over 5 MB" / "accepts up to 5 MB").
 8. ``other_value``: the same slot with another value — the same words except one value on each
    side (a name, a version, a code-like token with at most the noun after it: "an S3 bucket" /
    "Terraform Cloud", a member of a set of mutually exclusive words such as production/staging,
@@ -106,8 +111,8 @@ decides, and its name is the verdict's ``reason``:
    one adds ("… too", "also"); and not when the differing words open both sentences — then they
    name the subject ("the staging / production cluster has autoscaling", rule 9). "Only X" leaves no room
    for another value of the same statement ("we've only been playing on clay" / "… on hard courts"),
-   unless numbers changed, "only" opens a bound ("only Node 20 and newer") or the words that differ say how,
-   not what ("only been playing / messing around with …"). Two statements that say
+   unless numbers changed, "only" opens a bound ("only Node 20 and newer"), the words that differ say how,
+   not what ("only been playing / messing around with …"), or are prepositions, or the other says it with negations. Two statements that say
    nothing but one value each of one exclusive set fill the same slot ("I'm married" / "I got divorced").
 9. ``other_subject`` / ``other_object``: the same predicate and object of another subject ("the
    main / release branch is protected"), or another object of a many-valued predicate, other
@@ -132,8 +137,9 @@ contradiction. Thresholds were chosen on the tuning half of tests/data/knowledge
 are reported on the held-back half (docs/analysis.md, ``scripts/eval_knowledge.py``).
 
 This module holds the rules; the words they read are :mod:`kgmem.analysis.lexicon` (word tables and
-rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare), and
-:mod:`kgmem.analysis.slots` says which slot a triple fills.
+rewrites) and :mod:`kgmem.analysis.parsing` (a statement's text turned into what the rules compare),
+:mod:`kgmem.analysis.slots` says which slot a triple fills, :mod:`kgmem.analysis.measures` reads an amount and
+:mod:`kgmem.analysis.spellings` one name said two ways.
 """
 
 from __future__ import annotations
@@ -143,14 +149,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from kgmem.analysis.lexicon import ACRONYM_SKIP, BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, UNITS
+from kgmem.analysis.lexicon import BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, SLOT_WORDS, UNITS
+from kgmem.analysis.measures import other_measure, same_limit
 from kgmem.analysis.negation import (
-    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped,
+    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped, seeks_better,
 )
 from kgmem.analysis.parsing import (
-    ACRONYM_PLURAL, CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
+    CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
 )
 from kgmem.analysis.slots import multi_valued, other_subject, same_slot_other_object
+from kgmem.analysis.spellings import name_extended, spelled_out
 from kgmem.analysis.updates import CORRECTION
 
 Relation = Literal["paraphrase", "contradiction", "unrelated"]
@@ -256,8 +264,8 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     shared = n.content & o.content
     if {PENDING_OR.get(n.progress, n.progress), PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
-    only_new, only_old = _spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
-    only_new, only_old = _name_extended(n, o, only_new, only_old)
+    only_new, only_old = spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
+    only_new, only_old = name_extended(n, o, only_new, only_old)
     # "haven't decided yet" / "still deciding": two ways of saying a thing is under way
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
     if opposed and _same_move((o if n.negated else n), (n if n.negated else o)):
@@ -274,8 +282,13 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and not (only_new | only_old) - _all_exclusive() and negated_other(
             *((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
         return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
+    if opposed and same_limit(new.content, old.content):
+        opposed = False  # "rejects payloads over 5 MB" / "accepts payloads up to 5 MB": one limit from both sides
     if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
         opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
+    if opposed and (_denied_by_both((n if n.negated else o).content, (o if n.negated else n))
+                    or seeks_better((old if n.negated else new).content, (n if n.negated else o).content)):
+        opposed = False  # "cut back on soda" / "less soda"; "don't fit great" / "resized to fit me better"
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
@@ -284,8 +297,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
             (new if n.negated else old).content, (o if n.negated else n)):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
-    if prefix_negated(new.content, old.content, only_new, only_old):
-        return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted"
+    if not (n.negated and o.negated) and prefix_negated(new.content, old.content, only_new, only_old):
+        return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted" (not
+        # "no longer maintained" / "deprecated and unmaintained": both deny it)
     if not only_new and not only_old:
         return verdict("paraphrase", "same_words")
     if shared and only_new and only_old:
@@ -306,6 +320,9 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             return verdict("contradiction", "other_number")  # "I think I can give 3 hours a week" / "only 1 hour a week"
         if shared and (_replaces(new, n) or _replaces(old, o)) and _one_quantity_each(only_new, only_old):
             return verdict("contradiction", "other_number")  # "We run ClickHouse with 8 shards now" / "four shards"
+        if shared and other_measure(new.content, old.content, n, o, shared) and not (
+                _leading(n, _words(only_new)) and _leading(o, _words(only_old))):  # not "build / deploy logs"
+            return verdict("contradiction", "other_measure")  # "retained for 7 years" / "only kept for 18 months"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if other_subject(new, old):
         return verdict("unrelated", "other_subject")
@@ -403,42 +420,6 @@ def _denied_by_both(words: frozenset[str], y: Parsed) -> bool:
     return any((negated or other & SCARCE) and words & other for negated, other in y.clauses)
 
 
-_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
-
-
-def _spelled_out(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
-                 ) -> tuple[frozenset[str], frozenset[str]]:
-    """An acronym on one side and its words on the other are the same thing ("NLP" / "Natural
-    Language Processing"): both drop out of the words that differ."""
-    only_new, only_old = _drop_acronyms(new, old, only_new, only_old)
-    only_old, only_new = _drop_acronyms(old, new, only_old, only_new)
-    return only_new, only_old
-
-
-def _name_extended(n: Parsed, o: Parsed, only_new: frozenset[str], only_old: frozenset[str]
-                   ) -> tuple[frozenset[str], frozenset[str]]:
-    """A name and the same name run on with a word ("minSdk" / "minSdkVersion", "Postgres" / "PostgreSQL") are one
-    name: both drop out of the words that differ."""
-    pairs = [(a, b) for a in only_new & n.values for b in only_old & o.values
-             if min(len(a), len(b)) >= 5 and a != b and (a.startswith(b) or b.startswith(a))
-             and (a[len(b):] if a.startswith(b) else b[len(a):]).isalpha()]
-    return only_new - {a for a, _ in pairs}, only_old - {b for _, b in pairs}
-
-
-def _drop_acronyms(text: str, other: str, mine: frozenset[str], theirs: frozenset[str]
-                   ) -> tuple[frozenset[str], frozenset[str]]:
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", other) if w.lower() not in ACRONYM_SKIP]
-    for acronym in _ACRONYM.findall(text):
-        letters, stem = acronym.rstrip("s").lower(), stem_of(ACRONYM_PLURAL.sub(r"\1", acronym).lower())
-        for i in range(len(words) - len(letters) + 1):
-            run = words[i:i + len(letters)]
-            stems = frozenset(stem_of(w) for w in run)
-            if "".join(w[0] for w in run) == letters and stem in mine and stems <= theirs:
-                mine, theirs = mine - {stem}, theirs - stems
-                break
-    return mine, theirs
-
-
 _NAMED = re.compile(r"\b(?:named|called|name\s+is)\s+((?:[A-Z][\w'-]*\s*)+)")
 
 
@@ -502,6 +483,8 @@ def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: fr
     sides ("only been playing / messing around with cocktails"), "only" speaks of the same thing."""
     if not (n.only or o.only) or n.additive or o.additive or any(is_number(w) for w in only_new | only_old):
         return False  # (another number is the number rules' to judge)
+    if not only_new - SLOT_WORDS or not only_old - SLOT_WORDS or (n if o.only else o).has_negation:
+        return False  # a preposition differs ("only via / through the VPN"), or negations say it ("don't lint what I didn't")
     if _verb_forms(new.content, only_new) and _verb_forms(old.content, only_old):
         return False
     if BOUND_WORDS & (n.content if n.only else o.content):
@@ -509,6 +492,10 @@ def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: fr
     if _leading(n, only_new) and _leading(o, only_old):
         return False
     return 2 * len(shared) >= min(len(n.content), len(o.content))
+
+
+def _words(only: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in only if not is_number(w))
 
 
 def _verb_forms(text: str, only: frozenset[str]) -> bool:

@@ -69,6 +69,10 @@ PHRASES = [(re.compile(p), r) for p, r in (
     # a date said as a bound is that date: "not before March" = "in March at the earliest" (against "in May", another
     # month), "not after Friday" = "by Friday at the latest"
     (r"\bnot\s+(?:before|after)\b|\bat\s+the\s+(?:earliest|latest)\b", " "),
+    # a negated comparative of amount is a bound, not a denial: "no more than a few sentences" = "a few sentences max"
+    (r"\b(?:no|not)\s+(?:more|longer|later|higher|bigger|larger)\s+than\b", "maximum"),
+    (r"\bnot\s+((?:[a-z]+\s+){1,2}?)more\s+than\b", r"\1maximum"),  # "can't handle more than 200" = "handle 200 max"
+    (r"\b(?:no|not)\s+(?:less|fewer|shorter|earlier|lower|smaller)\s+than\b", "minimum"),
     # otherwise "unless" says "except if": "I bike to work unless it rains" = "… except on rainy days"
     (r"\bunless\b", "except"),
     # to use less of a thing is not to use much of it ("I'm trying to eat less sugar" = "to cut back on sugar")
@@ -217,8 +221,10 @@ DETERMINERS = frozenset("a an the this that these those my our your their its hi
 # Progress of one thing: already done ("already decided"); still under way is read by kgmem.analysis.parsing.
 DONE = frozenset("already finished completed".split())
 PENDING_OR = {"not yet": "pending"}  # "not decided yet" is a thing under way
-# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice")
-SCARCE = frozenset({"low"})
+# a low amount of a thing says much what "not much" says ("a low tolerance for spice" / "can't handle much spice"),
+# and so do a comparative of amount ("cut back on soda" / "have less soda and fewer snacks") and a low frequency
+# ("I don't eat out much" / "I rarely eat out"; "seldom" is read as "rarely")
+SCARCE = frozenset({"low", "less", "fewer", "rare"})
 # Small words an acronym's letters leave out ("NASA" / "National Aeronautics and Space Administration").
 ACRONYM_SKIP = frozenset("and of for the &".split())
 # Units of a quantity: a number replaced beside another unit may be one span said two ways ("30 days" / "a month").

@@ -24,6 +24,8 @@ kinds of "not" deny nothing the other statement says:
   only a statement that affirms the claim it denies.
 * :func:`prefix_negated` — "un-X" / "non-X" against X is a negation ("unencrypted" / "encrypted");
   :func:`prefixes_dropped` — beside "not X" it is the same word.
+* :func:`seeks_better` — a purpose of making a thing better ("resized to fit me better") says what "not good"
+  says ("my loafers don't fit great"): the two agree.
 """
 
 from __future__ import annotations
@@ -186,3 +188,16 @@ def prefix_negated(new: str, old: str, only_new: frozenset[str], only_old: froze
         return False  # most pairs: no word with the prefix, no pattern to run
     return (any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values())
             or any(base in only_new for base in prefixed(old, only_old, ("un", "non")).values()))
+
+
+# a purpose of making a thing better ("getting my loafers resized to fit me better") says it is not good now
+_IMPROVING = re.compile(r"\bto\s+(?:[\w']+\s+){1,3}?better\b", re.I)
+
+
+def seeks_better(affirming: str, negated_content: frozenset[str]) -> bool:
+    """The affirming statement seeks to make better what the negated one calls not good ("resized to fit me better" /
+    "my loafers don't fit great"): the two agree."""
+    return bool(negated_content & _GOOD) and _IMPROVING.search(affirming) is not None
+
+
+_GOOD = frozenset(("good", "well"))  # stems ("great" is read as "good")

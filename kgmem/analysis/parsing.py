@@ -143,6 +143,7 @@ class Parsed:
     stance: bool                     # a preference is stated ("like", "prefer", "love" …)
     only: bool                       # "only X": nothing else in its slot ("we only play on clay")
     affirmed: frozenset[str]         # the value X it moved to from the denied Y ("from Y to X", "replaced Y with X")
+    has_negation: bool = False       # a negation anywhere, even two that cancel ("don't format files I didn't touch")
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -165,11 +166,20 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
 
 def _negations(words: tuple[str, ...]) -> int:
     negations = sum(1 for i, w in enumerate(words)
-                    if w in NEGATION or (_negative(w) and not _attributive(words, i)) or _bound(words, i))
+                    if (w in NEGATION and not _adverb_of_place(words, i)) or (_negative(w) and not _attributive(words, i))
+                    or _bound(words, i))
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
     return negations
+
+
+def _adverb_of_place(words: tuple[str, ...], i: int) -> bool:
+    """"outside" with nothing after it but a verb or the clause's end says where, not "except" ("hosting get-togethers
+    outside has always been a dream"; not "coins from outside Europe", "outside of work")."""
+    if words[i] != "outside":
+        return False
+    return i + 1 == len(words) or (words[i + 1] in STOP and words[i + 1] not in DETERMINERS and words[i + 1] != "of")
 
 
 def _attributive(words: tuple[str, ...], i: int) -> bool:
@@ -253,7 +263,7 @@ def parse(text: str) -> Parsed:
                   first is not None and stem_of(first) in content, bool(_ADDITIVE.search(body)), progress,
                   stem_of(role.group(1).lower()) if role else None, _clauses(body),
                   bool(REPLACES.search(body)), any(w in POSITIVE for w in words), bool(_ONLY.search(body)),
-                  frozenset(stem_of(w) for w in affirmed))
+                  frozenset(stem_of(w) for w in affirmed), _negations(words) > 0)
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:

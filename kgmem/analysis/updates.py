@@ -46,7 +46,7 @@ ENDED = [(re.compile(p), r) for p, r in (
     (r"\bhand(?:ed|s|ing)?\s+((?:[\w.-]+\s+){1,5}?)over\s+to\b", r"drop \1 to"),  # "handed billing-exporter over to"
     # "I sold my undershirt brand", "I'm selling the Tamron" (not "a store that sells clothes")
     (r"\b(i|we|they|he|she|just|have|has|had|am|are|is|be)\s+(?:sold|selling)\b", r"\1 drop"),
-    (r"\b(?:is|are|was|were)\s+gone\b|\bgone\s+(?=from\b)", "dropped "),  # "devpi is gone", "Chrome's gone from my laptop"
+    (r"\b(?:is|are|was|were|been)\s+gone\b|\bgone\s+(?=from\b)", "dropped "),  # "devpi is gone", "Chrome's gone from my laptop"
     # a thing that goes away, is phased out or shut down ends: "Python 3.9 support goes away in the spring release"
     (r"\b(?:go|goes|went|going)\s+away\b|\bphas(?:e|es|ed|ing)\s+out\b|\bsunset(?:s|ted|ting)?\b", "dropped"),
     # one who steps down, returns or loses a thing no longer holds it ("stepped down as lead", "returned the Garmin",

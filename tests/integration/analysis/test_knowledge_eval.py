@@ -31,7 +31,7 @@ def test_the_labelled_sets_are_split_and_big_enough(evaluation):
     # the held-back half is one batch written and committed before the rules were tuned against it,
     # big enough that one pair is under 2 % of the paraphrases
     test = evaluation.load(evaluation.PAIRS, "test")
-    assert {p.get("batch") for p in test} == {12}, "the held-back half is the twelfth batch alone"
+    assert {p.get("batch") for p in test} == {13}, "the held-back half is the thirteenth batch alone"
     labels = Counter(p["label"] for p in test)
     assert labels["paraphrase"] >= 90 and labels["contradiction"] >= 70 and labels["unrelated"] >= 30, labels
     # the pairs held back before it were looked at: they are tuning data now
@@ -53,29 +53,29 @@ def held_back(evaluation, embedder):
 
 def test_the_held_back_pairs_hold_todays_level(held_back):
     """What the rules reach on pairs they were not tuned on, as measured at the one look at the
-    held-back batch (87/100 paraphrases merged, 71/92 contradictions found, 6/100 paraphrases and
-    0/42 unrelated pairs called a contradiction, 0/42 unrelated pairs merged): a change that does
+    held-back batch (84/100 paraphrases merged, 63/92 contradictions found, 5/100 paraphrases and
+    1/42 unrelated pairs called a contradiction, 1/42 unrelated pairs merged): a change that does
     worse fails here."""
-    assert held_back["paraphrase_merged"] >= 87 / 100 - 1e-9, held_back
-    assert held_back["contradiction_detected"] >= 71 / 92 - 1e-9, held_back
-    assert held_back["paraphrase_called_contradiction"] <= 6 / 100 + 1e-9, held_back
-    assert held_back["unrelated_merged"] <= 0 / 42 + 1e-9, held_back
-    assert held_back["unrelated_called_contradiction"] <= 0 / 42 + 1e-9, held_back
+    assert held_back["paraphrase_merged"] >= 84 / 100 - 1e-9, held_back
+    assert held_back["contradiction_detected"] >= 63 / 92 - 1e-9, held_back
+    assert held_back["paraphrase_called_contradiction"] <= 5 / 100 + 1e-9, held_back
+    assert held_back["unrelated_merged"] <= 1 / 42 + 1e-9, held_back
+    assert held_back["unrelated_called_contradiction"] <= 1 / 42 + 1e-9, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 87/100 = 0.870 paraphrases merged (goal 0.95) — "
+@pytest.mark.xfail(strict=True, reason="held-back half: 84/100 = 0.840 paraphrases merged (goal 0.95) — "
                                        "docs/analysis.md, 'Knowledge you can trust'")
 def test_paraphrases_are_merged_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_merged"] >= 0.95, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 71/92 = 0.772 contradictions found (goal 0.80) — "
+@pytest.mark.xfail(strict=True, reason="held-back half: 63/92 = 0.685 contradictions found (goal 0.80) — "
                                        "docs/analysis.md, 'Knowledge you can trust'")
 def test_contradictions_are_found_on_the_held_back_pairs(held_back):
     assert held_back["contradiction_detected"] >= 0.80, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 6/100 = 0.060 paraphrases called a contradiction (goal "
+@pytest.mark.xfail(strict=True, reason="held-back half: 5/100 = 0.050 paraphrases called a contradiction (goal "
                                        "0.02) — docs/analysis.md, 'Knowledge you can trust'")
 def test_paraphrases_are_not_called_contradictions_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_called_contradiction"] <= 0.02, held_back

@@ -613,3 +613,78 @@ def test_rules_for_prefixes_names_ranges_and_purposes(new, old, cosine, relation
     """Own sentences for the classes of batch 11's misses (read after its figures were recorded)."""
     verdict = judge(new, old, cosine)
     assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        # "outside" said of a place, with no object after it, denies nothing; "outside Europe" still does
+        (S("Most weekends we barbecue outdoors."), S("We grill outside most weekends."), 0.80, "paraphrase",
+         "close_wording"),
+        (S("I collect European stamps."), S("I only collect stamps from outside Europe."), 0.72, "contradiction",
+         "negation"),
+        # to cut back on a thing and to have less of it agree; to have more of it does not
+        (S("I'm trying to have less caffeine and less sugar."), S("I'm trying to cut back on sugar and caffeine."),
+         0.85, "paraphrase", "added_detail"),
+        (S("I'm trying to eat more sugar."), S("I'm trying to cut back on sugar."), 0.80, "contradiction", "negation"),
+        # a negated comparative of amount is a bound: "no longer than 15 minutes" = "15 minutes at most"
+        (S("Standups run 15 minutes at most."), S("Standups should last no longer than 15 minutes."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("Standups run 45 minutes."), S("Standups should last no longer than 15 minutes."), 0.75, "contradiction",
+         "other_number"),
+        # "only" speaks of a thing: a preposition said two ways is the same route; another network is not
+        (S("The admin panel is only reachable through the VPN."), S("The admin panel is only reachable via the VPN."),
+         0.92, "paraphrase", "close_wording"),
+        (S("The admin panel is only reachable from the office network."),
+         S("The admin panel is only reachable via the VPN."), 0.80, "contradiction", "other_value"),
+        # a restriction said with negations and with "only" agree
+        (S("Only lint the files I change."), S("Don't lint files I didn't change."), 0.70, "paraphrase", "same_words"),
+        # a purpose of making a thing better says it is not good now; a plain "it is good" denies that
+        (S("I'm replacing my office chair to support my back better."),
+         S("My office chair doesn't support my back well."), 0.85, "paraphrase", "close_wording"),
+        (S("My headphones sound great."), S("My headphones don't sound great."), 0.90, "contradiction", "negation"),
+        # a low frequency agrees with "not … much"; "often" does not
+        (S("I rarely eat out."), S("I don't eat out much."), 0.80, "paraphrase", "added_detail"),
+        (S("I often eat out."), S("I don't eat out much."), 0.80, "contradiction", "negation"),
+        # "un-X" beside a statement that denies X too agrees with it
+        (S("The old API is deprecated and unmaintained."), S("The old API is no longer maintained."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("The old API is unmaintained."), S("The old API is actively maintained."), 0.80, "contradiction",
+         "negation"),
+    ],
+)
+def test_rules_for_bounds_places_amounts_and_goals(new, old, cosine, relation, reason):
+    """Own sentences for the classes of the paraphrases fresh batches had called a contradiction."""
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "cosine", "relation", "reason"),
+    [
+        (S("We only retain build logs for 6 months."), S("Build logs are kept for two years."), 0.80, "contradiction",
+         "other_measure"),
+        (S("We retain build logs for 24 months."), S("Build logs are kept for two years."), 0.85, "paraphrase",
+         "close_wording"),
+        # other words before the amounts name another subject
+        (S("Deploy logs are kept for 6 months."), S("Build logs are kept for two years."), 0.75, "unrelated",
+         "other_subject"),
+        (S("The weekly job starts at 6 am."), S("The nightly job starts at 1 am."), 0.70, "unrelated", "other_subject"),
+        # "can't handle more than N" is a bound, "N is the most it can take"
+        (S("200 connections is the most the service can take."),
+         S("The service can't handle more than 200 connections."), 0.80, "paraphrase", "close_wording"),
+        # ending said in the perfect: "has been gone since" agrees with "stopped", denies "use … every day"
+        (S("Jira's been gone since last year."), S("We stopped using Jira last year."), 0.80, "paraphrase",
+         "added_detail"),
+        (S("Jira's been gone since last year."), S("We use Jira every day."), 0.70, "contradiction", "negation"),
+        # one limit said from both sides agrees; a negation beside another limit still denies
+        (S("The API accepts request bodies up to 5 MB."), S("The API rejects request bodies over 5 MB."), 0.80,
+         "paraphrase", "close_wording"),
+        (S("The API accepts request bodies up to 20 MB."), S("The API rejects request bodies over 5 MB."), 0.80,
+         "contradiction", "negation"),
+    ],
+)
+def test_rules_for_another_amount_of_one_measure(new, old, cosine, relation, reason):
+    """One amount each of one measure of one subject, another value, whatever else changed, contradicts."""
+    verdict = judge(new, old, cosine)
+    assert (verdict.relation, verdict.reason) == (relation, reason)
