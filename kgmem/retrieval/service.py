@@ -99,7 +99,7 @@ class RetrievalEngine:
         concepts: the concept extractor the writers use (the concept hop reads the question's concepts
             with it); None = the question's capitalised names.
         query_log_delay_ms: how long a search's query-log entry may wait for others to share its write
-            (0: a write is scheduled at once). every flush cuts the wait short.
+            (0: a write is scheduled at once). Every flush cuts the wait short.
     """
 
     def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
