@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_locomo import DEFAULT_DATA, evidence_refs  # noqa: E402
+from eval_locomo import DEFAULT_DATA, conversation_ns, evidence_refs  # noqa: E402
 
 from kgmem import KGMem  # noqa: E402
 from kgmem.config import ChromaSettings, load_settings  # noqa: E402
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: Counter[str] = Counter()
     with KGMem(settings) as mem:
         for sample in json.loads(args.data.read_text()):
-            ns = f"eval-locomo-{sample['sample_id']}-{args.run_id}"
+            ns = conversation_ns(sample["sample_id"], args.run_id)
             for qa in sample["qa"]:
                 gold = evidence_refs(qa)
                 if qa.get("category") not in categories or not gold:

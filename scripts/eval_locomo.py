@@ -473,8 +473,13 @@ class Conversation:
         self.peer_docs, self.emb_texts, self.ingest = peer_docs, emb_texts, ingest
 
 
+def conversation_ns(sample_id: str, run_id: str) -> str:
+    """The namespace a run (``--run-id``) ingests a LoCoMo conversation into; ``--keep`` leaves it there."""
+    return f"eval-locomo-{sample_id}-{run_id}"
+
+
 def _prepare(mem: KGMem, sample: dict[str, Any], run_id: str, wanted: set[str]) -> Conversation:
-    ns = f"eval-locomo-{sample['sample_id']}-{run_id}"
+    ns = conversation_ns(sample["sample_id"], run_id)
     events = conversation_events(sample["conversation"])
     report = mem.ingest(events, ns=ns)
     if report.errors:
