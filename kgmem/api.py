@@ -157,142 +157,276 @@ K, P, F, S = Pass.KEYWORD, Pass.POSITIONAL, Pass.FORWARDED, Pass.SPREAD
 
 OPERATIONS: tuple[Operation, ...] = (
     # -- learning (kgmem/learning) -----------------------------------------------------------
-    Operation("tool_result", (
-        Param("tool", str, doc="Name of the tool that was called.", min_length=1),
-        Param("params", dict[str, Any], None, P, "The call's parameters."),
-        Param("result", Any, None, K, "The call's result (not stored).", mcp=False),
-        Param("error", str, None, K, "The error message if the call failed; omit on success."),
-        Param("session", str, None, K, "Your session id; needed to learn fixes."),
-        _ns(),
-    ), "Report one tool call. On failure: the error's id and the known fixes, best first (apply one "
-       "with auto_apply=true). On success after a failure in the session: the fix recorded for it.",
-        group="learning"),
-    Operation("tool_results", (
-        Param("events", list[dict[str, Any]], doc="Tool outcomes: tool, params, error, session, ts."),
-        _ns(),
-        Param("index", bool, True, K, "Embed new error patterns now (False: on their next occurrence)."),
-    ), "Record many tool outcomes in one transaction, in order.", CLIENTS, group="learning"),
-    Operation("resolve", (
-        Param("error", str, doc="The id tool_result returned for the failure.", min_length=1, mcp_name="error_id"),
-        Param("fix", str, doc="What fixed it, in a sentence.", min_length=1),
-        Param("success", bool, True, K, "False if the fix did not work."),
-        Param("tool", str, None, K, "The tool, when the error is given as a message.", mcp=False),
-        Param("session", str, None, K, "The session the failure happened in."),
-        Param("occurrence", str, None, K, "The occurrence tool_result returned for the failure: "
-              "a repeat with the same fix counts once (omitted: counts each time)."),
-        _ns(),
-    ), "Record what fixed a failure (or did not). A recovery already observed in the session is "
-       "named, not counted twice.", group="learning"),
-    Operation("fix_applied", (
-        Param("error", str, doc="The failure (an Observation or its id, or a message with tool)."),
-        Param("fix", str, doc="The fix that was applied."),
-        Param("success", bool, kind=K, doc="Whether it worked."),
-        Param("tool", str, None, K),
-        Param("session", str, None, K),
-        Param("occurrence", str, None, K, "The occurrence tool_result returned for the failure: "
-              "a repeat with the same fix counts once (omitted: counts each time)."),
-        _ns(),
-    ), "Report the outcome of applying a suggested fix.", CLIENTS, group="learning"),
-    Operation("correction", (
-        _content("text", "The user's correction, as they said it."),
-        Param("error", str, None, K, "The failure it corrects, if any.", mcp_name="error_id"),
-        Param("tool", str, None, K, "The tool, when the error is given as a message.", mcp=False),
-        _ns(),
-    ), "Store a user correction (trusted knowledge; with error_id also the user's fix, which "
-       "outranks learnt fixes).", group="learning"),
-    Operation("index_errors", (_ns(),), "Embed and link the error patterns a backfill left without vectors.",
-              CLIENTS, group="learning"),
-    Operation("replay_spool", (), "Replay the events spooled while Neo4j was unreachable (exactly once).",
-              CLIENTS, group="learning"),
+    Operation(
+        "tool_result",
+        (
+            Param("tool", str, doc="Name of the tool that was called.", min_length=1),
+            Param("params", dict[str, Any], None, P, "The call's parameters."),
+            Param("result", Any, None, K, "The call's result (not stored).", mcp=False),
+            Param("error", str, None, K, "The error message if the call failed; omit on success."),
+            Param("session", str, None, K, "Your session id; needed to learn fixes."),
+            _ns(),
+        ),
+        "Report one tool call. On failure: the error's id and the known fixes, best first (apply one "
+        "with auto_apply=true). On success after a failure in the session: the fix recorded for it.",
+        group="learning",
+    ),
+    Operation(
+        "tool_results",
+        (
+            Param("events", list[dict[str, Any]], doc="Tool outcomes: tool, params, error, session, ts."),
+            _ns(),
+            Param("index", bool, True, K, "Embed new error patterns now (False: on their next occurrence)."),
+        ),
+        "Record many tool outcomes in one transaction, in order.",
+        CLIENTS,
+        group="learning",
+    ),
+    Operation(
+        "resolve",
+        (
+            Param("error", str, doc="The id tool_result returned for the failure.", min_length=1, mcp_name="error_id"),
+            Param("fix", str, doc="What fixed it, in a sentence.", min_length=1),
+            Param("success", bool, True, K, "False if the fix did not work."),
+            Param("tool", str, None, K, "The tool, when the error is given as a message.", mcp=False),
+            Param("session", str, None, K, "The session the failure happened in."),
+            Param(
+                "occurrence",
+                str,
+                None,
+                K,
+                "The occurrence tool_result returned for the failure: "
+                "a repeat with the same fix counts once (omitted: counts each time).",
+            ),
+            _ns(),
+        ),
+        "Record what fixed a failure (or did not). A recovery already observed in the session is "
+        "named, not counted twice.",
+        group="learning",
+    ),
+    Operation(
+        "fix_applied",
+        (
+            Param("error", str, doc="The failure (an Observation or its id, or a message with tool)."),
+            Param("fix", str, doc="The fix that was applied."),
+            Param("success", bool, kind=K, doc="Whether it worked."),
+            Param("tool", str, None, K),
+            Param("session", str, None, K),
+            Param(
+                "occurrence",
+                str,
+                None,
+                K,
+                "The occurrence tool_result returned for the failure: "
+                "a repeat with the same fix counts once (omitted: counts each time).",
+            ),
+            _ns(),
+        ),
+        "Report the outcome of applying a suggested fix.",
+        CLIENTS,
+        group="learning",
+    ),
+    Operation(
+        "correction",
+        (
+            _content("text", "The user's correction, as they said it."),
+            Param("error", str, None, K, "The failure it corrects, if any.", mcp_name="error_id"),
+            Param("tool", str, None, K, "The tool, when the error is given as a message.", mcp=False),
+            _ns(),
+        ),
+        "Store a user correction (trusted knowledge; with error_id also the user's fix, which outranks learnt fixes).",
+        group="learning",
+    ),
+    Operation(
+        "index_errors",
+        (_ns(),),
+        "Embed and link the error patterns a backfill left without vectors.",
+        CLIENTS,
+        group="learning",
+    ),
+    Operation(
+        "replay_spool",
+        (),
+        "Replay the events spooled while Neo4j was unreachable (exactly once).",
+        CLIENTS,
+        group="learning",
+    ),
     Operation("flush", (), "Write what the client holds back now.", CLIENTS, group="learning"),
     # -- retrieval (kgmem/retrieval) ---------------------------------------------------------
-    Operation("search", (
-        _query("What to look for."),
-        _k("Number of hits."),
-        _ns(),
-        Param("session", str, None, K, "Only this session's conversation turns."),
-        _kinds(K),
-        _preset(K),
-        Param("explain", bool, False, K, "Time every stage into the result.", mcp=False),
-    ), "Graph RAG search over everything kgmem knows; pass query_id and the hits you used to feedback.",
-        group="retrieval"),
-    Operation("context", (
-        _query("What the prompt is about."),
-        Param("max_tokens", int, 1000, P, "Budget of the block.", ge=MIN_TOKENS),
-        _ns(),
-        Param("session", str, None, F, "Your session id: its conversation turns only, and feedback on this "
-                                       "block updates the session's view."),
-        _k("Hits to consider.", F),
-        _kinds(F),
-        _preset(F),
-    ), "A prompt-ready block of what kgmem knows about query, with numbered citations. Send your "
-       "answer to feedback as `response`: its [n] citations credit the hits you used.",
-        forwards="search_kwargs", group="retrieval"),
-    Operation("feedback", (
-        Param("query_id", str, doc="query_id of a search or context.", min_length=1),
-        Param("used", list[str], (), K, "Ids of the hits you used."),
-        Param("outcome", str | float, "included", K, "How it went (or a number in [-1, 1]).", ge=-1.0, le=1.0,
-              choices=FEEDBACK_LEVELS),
-        Param("response", str, None, K, "Your answer built on a context block: its [n] citations name the "
-                                        "hits you used."),
-        _ns(),
-    ), "Tell kgmem which hits helped (by id, or by the [n] citations in your response); later "
-       "searches rank by it.", group="retrieval"),
-    Operation("ingest", (
-        Param("source", str, doc="A JSONL file (or, in Python, an iterable of event dicts)."),
-        _ns(),
-        Param("batch_size", int, 256, K, "Events per transaction.", ge=1),
-        Param("progress", bool, False, K, "Show a progress bar."),
-        Param("analyze", bool, False, K, "Run conversation analysis on the ingested sessions."),
-    ), "Bulk-load turns, tool results, knowledge and session ends.", CLIENTS, group="ingest"),
+    Operation(
+        "search",
+        (
+            _query("What to look for."),
+            _k("Number of hits."),
+            _ns(),
+            Param("session", str, None, K, "Only this session's conversation turns."),
+            _kinds(K),
+            _preset(K),
+            Param("explain", bool, False, K, "Time every stage into the result.", mcp=False),
+        ),
+        "Graph RAG search over everything kgmem knows; pass query_id and the hits you used to feedback.",
+        group="retrieval",
+    ),
+    Operation(
+        "context",
+        (
+            _query("What the prompt is about."),
+            Param("max_tokens", int, 1000, P, "Budget of the block.", ge=MIN_TOKENS),
+            _ns(),
+            Param(
+                "session",
+                str,
+                None,
+                F,
+                "Your session id: its conversation turns only, and feedback on this block updates the session's view.",
+            ),
+            _k("Hits to consider.", F),
+            _kinds(F),
+            _preset(F),
+        ),
+        "A prompt-ready block of what kgmem knows about query, with numbered citations. Send your "
+        "answer to feedback as `response`: its [n] citations credit the hits you used.",
+        forwards="search_kwargs",
+        group="retrieval",
+    ),
+    Operation(
+        "feedback",
+        (
+            Param("query_id", str, doc="query_id of a search or context.", min_length=1),
+            Param("used", list[str], (), K, "Ids of the hits you used."),
+            Param(
+                "outcome",
+                str | float,
+                "included",
+                K,
+                "How it went (or a number in [-1, 1]).",
+                ge=-1.0,
+                le=1.0,
+                choices=FEEDBACK_LEVELS,
+            ),
+            Param(
+                "response",
+                str,
+                None,
+                K,
+                "Your answer built on a context block: its [n] citations name the hits you used.",
+            ),
+            _ns(),
+        ),
+        "Tell kgmem which hits helped (by id, or by the [n] citations in your response); later searches rank by it.",
+        group="retrieval",
+    ),
+    Operation(
+        "ingest",
+        (
+            Param("source", str, doc="A JSONL file (or, in Python, an iterable of event dicts)."),
+            _ns(),
+            Param("batch_size", int, 256, K, "Events per transaction.", ge=1),
+            Param("progress", bool, False, K, "Show a progress bar."),
+            Param("analyze", bool, False, K, "Run conversation analysis on the ingested sessions."),
+        ),
+        "Bulk-load turns, tool results, knowledge and session ends.",
+        CLIENTS,
+        group="ingest",
+    ),
     # -- conversation and knowledge (kgmem/conversation, kgmem/analysis) --------------------
-    Operation("turn", (
-        Param("session", str, kind=K, doc="Conversation/session id.", min_length=1),
-        Param("role", str, kind=K, doc="Who spoke: user, assistant, system, tool or a speaker name.", min_length=1),
-        Param("text", str, kind=K, doc="What was said.", min_length=1),
-        Param("ref", str, None, K, "Your id for this turn (idempotency)."),
-        Param("ts", str, None, K, "When it was said, ISO-8601 (default: now).", mcp=False),
-        _ns(),
-    ), "Store one conversation turn; knowledge is extracted from it in the background.", group="conversation"),
-    Operation("end_session", (
-        Param("session", str, doc="The session to close.", min_length=1),
-        _ns(),
-    ), "Close a session: analyse what is pending and learn from the whole session.", group="conversation"),
-    Operation("add_knowledge", (
-        _content("content", "The knowledge, one statement."),
-        Param("type", str, "fact", P, "What kind of knowledge it is.", choices=KNOWLEDGE_TYPE_NAMES),
-        _ns(),
-    ), "Add a knowledge item by hand (confidence 1.0, never decayed).", tool="learnings_add",
-        group="conversation"),
-    Operation("learnings", (
-        Param("type", str, None, K, "Only this type of knowledge.", choices=KNOWLEDGE_TYPE_NAMES),
-        Param("min_confidence", float, 0.0, K, "Only items at least this trusted.", ge=0.0, le=1.0),
-        Param("include_inactive", bool, False, K, "Include removed (inactive) items."),
-        _ns(),
-    ), "Knowledge items kgmem has learnt, most trusted first.", tool="learnings_list", group="conversation"),
-    Operation("wait_for_analysis", (
-        Param("timeout", float, None, P, "Seconds to wait at most (default: as long as it takes)."),
-    ), "Wait until queued turns are stored and queued conversation analyses have run.", CLIENTS,
-        group="conversation"),
-    Operation("analysis_stats", (_ns(),), "Conversation-analysis counters, extractor in use, token usage, queue.",
-              CLIENTS, group="conversation"),
+    Operation(
+        "turn",
+        (
+            Param("session", str, kind=K, doc="Conversation/session id.", min_length=1),
+            Param("role", str, kind=K, doc="Who spoke: user, assistant, system, tool or a speaker name.", min_length=1),
+            Param("text", str, kind=K, doc="What was said.", min_length=1),
+            Param("ref", str, None, K, "Your id for this turn (idempotency)."),
+            Param("ts", str, None, K, "When it was said, ISO-8601 (default: now).", mcp=False),
+            _ns(),
+        ),
+        "Store one conversation turn; knowledge is extracted from it in the background.",
+        group="conversation",
+    ),
+    Operation(
+        "end_session",
+        (
+            Param("session", str, doc="The session to close.", min_length=1),
+            _ns(),
+        ),
+        "Close a session: analyse what is pending and learn from the whole session.",
+        group="conversation",
+    ),
+    Operation(
+        "add_knowledge",
+        (
+            _content("content", "The knowledge, one statement."),
+            Param("type", str, "fact", P, "What kind of knowledge it is.", choices=KNOWLEDGE_TYPE_NAMES),
+            _ns(),
+        ),
+        "Add a knowledge item by hand (confidence 1.0, never decayed).",
+        tool="learnings_add",
+        group="conversation",
+    ),
+    Operation(
+        "learnings",
+        (
+            Param("type", str, None, K, "Only this type of knowledge.", choices=KNOWLEDGE_TYPE_NAMES),
+            Param("min_confidence", float, 0.0, K, "Only items at least this trusted.", ge=0.0, le=1.0),
+            Param("include_inactive", bool, False, K, "Include removed (inactive) items."),
+            _ns(),
+        ),
+        "Knowledge items kgmem has learnt, most trusted first.",
+        tool="learnings_list",
+        group="conversation",
+    ),
+    Operation(
+        "wait_for_analysis",
+        (Param("timeout", float, None, P, "Seconds to wait at most (default: as long as it takes)."),),
+        "Wait until queued turns are stored and queued conversation analyses have run.",
+        CLIENTS,
+        group="conversation",
+    ),
+    Operation(
+        "analysis_stats",
+        (_ns(),),
+        "Conversation-analysis counters, extractor in use, token usage, queue.",
+        CLIENTS,
+        group="conversation",
+    ),
     # -- call graph and reports (kgmem/callgraph, kgmem/reports) ------------------------------
-    Operation("record_calls", (
-        Param("calls", list[list[str]], doc="Call edges: [caller_qualname, callee_qualname] pairs."),
-        _ns(),
-    ), "Record call edges found by static analysis.", CLIENTS, group="callgraph"),
-    Operation("observe_changes", (
-        Param("functions_changed", list[str], doc="Functions one observation changed together."),
-        Param("session", str, None, K),
-        _ns(),
-    ), "Confirm call edges among functions changed together, or add observation edges.", CLIENTS,
-        group="callgraph"),
-    Operation("report", (
-        Param("name", str, doc="The report to run.", choices=report_names()),
-        _ns(),
-        Param("params", dict[str, str | int | float | bool], None, S,
-              "Report parameters (not the namespace: the server's own is used)."),
-    ), "Run one of kgmem's Cypher reports on this server's namespace; rows as objects.", group="reports"),
+    Operation(
+        "record_calls",
+        (
+            Param("calls", list[list[str]], doc="Call edges: [caller_qualname, callee_qualname] pairs."),
+            _ns(),
+        ),
+        "Record call edges found by static analysis.",
+        CLIENTS,
+        group="callgraph",
+    ),
+    Operation(
+        "observe_changes",
+        (
+            Param("functions_changed", list[str], doc="Functions one observation changed together."),
+            Param("session", str, None, K),
+            _ns(),
+        ),
+        "Confirm call edges among functions changed together, or add observation edges.",
+        CLIENTS,
+        group="callgraph",
+    ),
+    Operation(
+        "report",
+        (
+            Param("name", str, doc="The report to run.", choices=report_names()),
+            _ns(),
+            Param(
+                "params",
+                dict[str, str | int | float | bool],
+                None,
+                S,
+                "Report parameters (not the namespace: the server's own is used).",
+            ),
+        ),
+        "Run one of kgmem's Cypher reports on this server's namespace; rows as objects.",
+        group="reports",
+    ),
 )
 
 #: Operations by client method name.

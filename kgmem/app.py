@@ -68,12 +68,12 @@ _UNSET: Any = object()
 class SyncEngines:
     """The engines :class:`~kgmem.KGMem` calls, wired to each other and to one spool replayer."""
 
-    learning: "LearningEngine"
-    retrieval: "Retrieval"
-    turns: "TurnStore"
-    analysis: "AnalysisService"
-    conversation: "TurnRecorder"
-    callgraph: "CallGraph"
+    learning: LearningEngine
+    retrieval: Retrieval
+    turns: TurnStore
+    analysis: AnalysisService
+    conversation: TurnRecorder
+    callgraph: CallGraph
 
 
 @dataclass(frozen=True)
@@ -81,24 +81,24 @@ class AsyncEngines:
     """The engines whose operations :class:`~kgmem.AsyncKGMem` runs on the async stores (their sync
     stores stay unset: an operation names its I/O, :func:`kgmem.runner.arun` performs it)."""
 
-    replayer: "SpoolReplayer"
-    learning: "LearningEngine"
-    retrieval: "RetrievalEngine"
-    turns: "TurnStore"
-    conversation: "TurnRecorder"
-    analysis: "AnalysisService"
-    callgraph: "CallGraph"
+    replayer: SpoolReplayer
+    learning: LearningEngine
+    retrieval: RetrievalEngine
+    turns: TurnStore
+    conversation: TurnRecorder
+    analysis: AnalysisService
+    callgraph: CallGraph
 
     @property
-    def counters(self) -> "AnalysisStats":
+    def counters(self) -> AnalysisStats:
         return self.analysis.counters
 
     @property
-    def knowledge(self) -> "KnowledgeStore":
+    def knowledge(self) -> KnowledgeStore:
         return self.analysis.store
 
     @property
-    def curator(self) -> "Curator":
+    def curator(self) -> Curator:
         return self.analysis.curator
 
 
@@ -116,10 +116,18 @@ class Engines:
             ``kgmem init``, which applies the schema itself, turns it off.
     """
 
-    def __init__(self, settings: Settings | None = None, *, driver: "neo4j.Driver | None" = None,
-                 chroma: Any | None = None, embedder: "Embedder | EmbeddingBackend | None" = None,
-                 concepts: "ConceptExtractor | None" = None, generator: "TextGenerator | None" = None,
-                 async_driver: "neo4j.AsyncDriver | None" = None, schema_step: bool | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        driver: neo4j.Driver | None = None,
+        chroma: Any | None = None,
+        embedder: Embedder | EmbeddingBackend | None = None,
+        concepts: ConceptExtractor | None = None,
+        generator: TextGenerator | None = None,
+        async_driver: neo4j.AsyncDriver | None = None,
+        schema_step: bool | None = None,
+    ) -> None:
         self.settings = settings or load_settings()
         self.schema_step = self.settings.neo4j.auto_schema if schema_step is None else schema_step
         self._driver = driver
@@ -152,13 +160,13 @@ class Engines:
 
     # -- resources ---------------------------------------------------------------------------
     @property
-    def driver(self) -> "neo4j.Driver":
+    def driver(self) -> neo4j.Driver:
         """The sync Neo4j driver (the driver connects on its first query, not here)."""
         from kgmem.graph import connect
 
         return self._once("_driver", lambda: connect(self.settings))
 
-    def graph_store(self, driver: "neo4j.Driver") -> "GraphStore":
+    def graph_store(self, driver: neo4j.Driver) -> GraphStore:
         """A graph store on ``driver`` with this configuration's failure policy — the one place a
         :class:`~kgmem.graph.GraphStore` is built."""
         from kgmem.graph import FailurePolicy, GraphStore
@@ -166,11 +174,11 @@ class Engines:
         return GraphStore(driver, self.settings.neo4j.database, policy=FailurePolicy.from_settings(self.settings.neo4j))
 
     @property
-    def graph(self) -> "GraphStore":
+    def graph(self) -> GraphStore:
         """The graph store; its first use is the first connect (:meth:`connect_graph`)."""
         return self._once("_graph", self.connect_graph)
 
-    def connect_graph(self) -> "GraphStore":
+    def connect_graph(self) -> GraphStore:
         """The first connect: build the graph store on the driver, then the schema step — apply the
         schema if the graph records none or an older version (unless the schema step is off).
         :attr:`graph` calls this once; call it directly only for a store of your own."""
@@ -182,7 +190,7 @@ class Engines:
         return graph
 
     @property
-    def embedder(self) -> "Embedder":
+    def embedder(self) -> Embedder:
         """The embedder (the model itself loads on the first embedding)."""
         from kgmem.vectors import Embedder
 
@@ -195,23 +203,27 @@ class Engines:
         return self._once("_embedder", build)
 
     @property
-    def vectors(self) -> "VectorStore":
+    def vectors(self) -> VectorStore:
         """The Chroma vector store (opened on first use; its collections carry the embedder's identity)."""
         from kgmem.vectors import VectorStore, open_chroma
 
         # The embedder's identity and dimension, not the setting: an injected embedder may differ.
-        return self._once("_vectors", lambda: VectorStore.for_embedder(
-            self._chroma if self._chroma is not None else open_chroma(self.settings), self.embedder))
+        return self._once(
+            "_vectors",
+            lambda: VectorStore.for_embedder(
+                self._chroma if self._chroma is not None else open_chroma(self.settings), self.embedder
+            ),
+        )
 
     @property
-    def concepts(self) -> "ConceptExtractor":
+    def concepts(self) -> ConceptExtractor:
         """The concept extractor (its spaCy pipeline loads on the first extraction)."""
         from kgmem.concepts import ConceptExtractor
 
         return self._once("_concepts", lambda: ConceptExtractor(self.settings.concepts))
 
     @property
-    def generator(self) -> "TextGenerator | None":
+    def generator(self) -> TextGenerator | None:
         """The LLM shared by conversation analysis and match adjudication (None: offline extraction,
         no adjudication)."""
         if self._generator is _UNSET:
@@ -229,37 +241,37 @@ class Engines:
         return self._once("_sync", self._build_sync)
 
     @property
-    def learning(self) -> "LearningEngine":
+    def learning(self) -> LearningEngine:
         """The error→fix engine (it opens the client's spool and its replayer)."""
         return self.sync.learning
 
     @property
-    def retrieval(self) -> "Retrieval":
+    def retrieval(self) -> Retrieval:
         """Graph RAG retrieval."""
         return self.sync.retrieval
 
     @property
-    def turns(self) -> "TurnStore":
+    def turns(self) -> TurnStore:
         """The turn store."""
         return self.sync.turns
 
     @property
-    def analysis(self) -> "AnalysisService":
+    def analysis(self) -> AnalysisService:
         """Conversation analysis (knowledge store and curator included)."""
         return self.sync.analysis
 
     @property
-    def conversation(self) -> "TurnRecorder":
+    def conversation(self) -> TurnRecorder:
         """The turn recorder (write-behind, spool) in front of the turn store."""
         return self.sync.conversation
 
     @property
-    def callgraph(self) -> "CallGraph":
+    def callgraph(self) -> CallGraph:
         """Call-graph healing."""
         return self.sync.callgraph
 
     @property
-    def replayer(self) -> "SpoolReplayer | None":
+    def replayer(self) -> SpoolReplayer | None:
         """The spool replayer the sync engines share (the learning engine's, on ``settings.spool_dir``)."""
         return self.sync.learning.replayer
 
@@ -273,15 +285,36 @@ class Engines:
         from kgmem.retrieval import Retrieval
 
         s = self.settings
-        graph, vectors, embedder, concepts, generator = self.graph, self.vectors, self.embedder, self.concepts, self.generator
+        graph, vectors, embedder, concepts, generator = (
+            self.graph,
+            self.vectors,
+            self.embedder,
+            self.concepts,
+            self.generator,
+        )
         # The learning engine opens the client's spool (settings.spool_dir) with its replayer; turns,
         # session ends and manual knowledge register on the same replayer and replay in order with it.
-        learning = LearningEngine(graph, vectors, embedder, s.learning, spool_dir=s.spool_dir,
-                                  adjudicator=adjudicator_for(generator, s.learning), concepts=concepts)
-        retrieval = Retrieval(graph, vectors, embedder, s.retrieval.preset, s.retrieval.overrides(),
-                              query_ttl_hours=s.retrieval.query_ttl_hours, thompson_seed=s.retrieval.thompson_seed,
-                              overlay_ttl_hours=s.retrieval.overlay_ttl_hours, concepts=concepts,
-                              query_log_delay_ms=s.retrieval.query_log_delay_ms)
+        learning = LearningEngine(
+            graph,
+            vectors,
+            embedder,
+            s.learning,
+            spool_dir=s.spool_dir,
+            adjudicator=adjudicator_for(generator, s.learning),
+            concepts=concepts,
+        )
+        retrieval = Retrieval(
+            graph,
+            vectors,
+            embedder,
+            s.retrieval.preset,
+            s.retrieval.overrides(),
+            query_ttl_hours=s.retrieval.query_ttl_hours,
+            thompson_seed=s.retrieval.thompson_seed,
+            overlay_ttl_hours=s.retrieval.overlay_ttl_hours,
+            concepts=concepts,
+            query_log_delay_ms=s.retrieval.query_log_delay_ms,
+        )
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict: then they raise) and are replayed by it, in order.
         replayer = None if s.learning.strict else learning.replayer
@@ -289,12 +322,19 @@ class Engines:
         analysis = AnalysisService(s, graph, vectors, embedder, turns=turns, generator=generator, replayer=replayer)
         a = s.analysis
         conversation = TurnRecorder(
-            turns, analysis.counters.count, replayer=replayer, write_behind=a.write_behind,
-            queue_size=a.write_behind_queue, batch_size=a.write_behind_batch, flush_timeout_s=a.flush_timeout_s,
-            on_stored=analysis.observe_turn, on_session_end=analysis.end_session)
+            turns,
+            analysis.counters.count,
+            replayer=replayer,
+            write_behind=a.write_behind,
+            queue_size=a.write_behind_queue,
+            batch_size=a.write_behind_batch,
+            flush_timeout_s=a.flush_timeout_s,
+            on_stored=analysis.observe_turn,
+            on_session_end=analysis.end_session,
+        )
         return SyncEngines(learning, retrieval, turns, analysis, conversation, CallGraph(graph))
 
-    def graph_only_curator(self) -> "Curator":
+    def graph_only_curator(self) -> Curator:
         """A knowledge store and curator on the graph alone (no Chroma, no model): for the commands
         that list, remove or reset items (no text changes, nothing to embed)."""
         from kgmem.analysis.curation import Curator
@@ -306,20 +346,24 @@ class Engines:
 
     # -- the async stores and engines (AsyncKGMem) ---------------------------------------------
     @property
-    def async_driver(self) -> "neo4j.AsyncDriver":
+    def async_driver(self) -> neo4j.AsyncDriver:
         """The async Neo4j driver (the sync driver's options; connects on its first query)."""
         from kgmem.async_stores import connect_async
 
         return self._once("_async_driver", lambda: connect_async(self.settings))
 
     @property
-    def async_graph(self) -> "AsyncGraphStore":
+    def async_graph(self) -> AsyncGraphStore:
         """The graph store on the async driver, with the same failure policy as :attr:`graph`."""
         from kgmem.async_stores import AsyncGraphStore
         from kgmem.graph import FailurePolicy
 
-        return self._once("_async_graph", lambda: AsyncGraphStore(
-            self.async_driver, self.settings.neo4j.database, policy=FailurePolicy.from_settings(self.settings.neo4j)))
+        return self._once(
+            "_async_graph",
+            lambda: AsyncGraphStore(
+                self.async_driver, self.settings.neo4j.database, policy=FailurePolicy.from_settings(self.settings.neo4j)
+            ),
+        )
 
     @property
     def aio(self) -> AsyncEngines:
@@ -337,33 +381,55 @@ class Engines:
         from kgmem.spool import Spool, SpoolReplayer
 
         s, r, concepts, generator = self.settings, self.settings.retrieval, self.concepts, self.generator
-        retrieval = RetrievalEngine(r.preset, r.overrides(), query_ttl_hours=r.query_ttl_hours,
-                                    thompson_seed=r.thompson_seed, overlay_ttl_hours=r.overlay_ttl_hours,
-                                    concepts=concepts, query_log_delay_ms=r.query_log_delay_ms)
+        retrieval = RetrievalEngine(
+            r.preset,
+            r.overrides(),
+            query_ttl_hours=r.query_ttl_hours,
+            thompson_seed=r.thompson_seed,
+            overlay_ttl_hours=r.overlay_ttl_hours,
+            concepts=concepts,
+            query_log_delay_ms=r.query_log_delay_ms,
+        )
         # The sync client's spool: the same files, replayed by the same operations; a replay already
         # running in this process is skipped rather than waited for (wait=False: the event loop).
         replayer = SpoolReplayer(Spool(s.spool_dir), self.async_graph, wait=False)
-        learning = LearningEngine(None, None, None, s.learning, replayer=replayer,
-                                  adjudicator=adjudicator_for(generator, s.learning), concepts=concepts)
+        learning = LearningEngine(
+            None,
+            None,
+            None,
+            s.learning,
+            replayer=replayer,
+            adjudicator=adjudicator_for(generator, s.learning),
+            concepts=concepts,
+        )
         writes = None if s.learning.strict else replayer  # strict: raise instead of spooling
         turns = TurnStore(None, None, None, concepts)
         # Analysis jobs and write-behind batches are queued on asyncio tasks and run with run_async.
-        analysis = AnalysisService(s, None, None, None, turns=turns, generator=generator, replayer=writes,
-                                   arun=self.run_async)
+        analysis = AnalysisService(
+            s, None, None, None, turns=turns, generator=generator, replayer=writes, arun=self.run_async
+        )
         a = s.analysis
         conversation = TurnRecorder(
-            turns, analysis.counters.count, replayer=writes, write_behind=a.write_behind,
-            queue_size=a.write_behind_queue, batch_size=a.write_behind_batch, flush_timeout_s=a.flush_timeout_s,
-            on_stored=analysis.observe_turn, on_session_end=analysis.end_session, arun=self.run_async)
+            turns,
+            analysis.counters.count,
+            replayer=writes,
+            write_behind=a.write_behind,
+            queue_size=a.write_behind_queue,
+            batch_size=a.write_behind_batch,
+            flush_timeout_s=a.flush_timeout_s,
+            on_stored=analysis.observe_turn,
+            on_session_end=analysis.end_session,
+            arun=self.run_async,
+        )
         return AsyncEngines(replayer, learning, retrieval, turns, conversation, analysis, CallGraph(None))
 
-    async def run_async(self, op: "Op[T]") -> T:
+    async def run_async(self, op: Op[T]) -> T:
         """Run an engine operation on the async stores (opened on first use)."""
         from kgmem.runner import arun
 
         return await arun(op, await self.open_async())
 
-    async def open_async(self) -> "AsyncIO":
+    async def open_async(self) -> AsyncIO:
         """The async first connect (once): the schema step with one async read, then the vector store
         (Chroma's async HTTP client, or the embedded one in a worker thread). Returns the I/O the
         async engines' operations run on."""
@@ -396,8 +462,11 @@ class Engines:
         try:
             recorded = version_of(await self.async_graph.read("schema_version"))
         except UNREACHABLE as exc:
-            log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
-                        "client connects, or run `kgmem init`", exc)
+            log.warning(
+                "Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
+                "client connects, or run `kgmem init`",
+                exc,
+            )
             return
         if needs_schema(recorded):
             self.schema_version = await asyncio.to_thread(self._schema_on_own_driver)
@@ -412,7 +481,7 @@ class Engines:
             return ensure_schema(self.graph_store(driver))
 
     @property
-    def async_io(self) -> "AsyncIO | None":
+    def async_io(self) -> AsyncIO | None:
         """The async I/O after :meth:`open_async` (None before)."""
         return self._async_io
 
@@ -452,7 +521,7 @@ class Engines:
             self._async_graph = None
         self.close()
 
-    def __enter__(self) -> "Engines":
+    def __enter__(self) -> Engines:
         return self
 
     def __exit__(self, *exc: object) -> None:

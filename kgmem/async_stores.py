@@ -23,11 +23,22 @@ from kgmem.config import EmbeddingSettings, Settings
 from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
 from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, record_dict, with_ns_key
 from kgmem.vectors.store import (
-    LEGACY_MODEL, VectorHit, VectorStore, check_model, collection_metadata, collection_name, hits_of, http_args,
-    query_args, query_many_args, upsert_args, vectors_of,
+    LEGACY_MODEL,
+    VectorHit,
+    VectorStore,
+    check_model,
+    collection_metadata,
+    collection_name,
+    hits_of,
+    http_args,
+    query_args,
+    query_many_args,
+    upsert_args,
+    vectors_of,
 )
 
 log = logging.getLogger(__name__)
+
 
 def connect_async(settings: Settings) -> neo4j.AsyncDriver:
     """The async Neo4j driver for ``settings.neo4j`` (the sync driver's options)."""
@@ -39,8 +50,13 @@ class AsyncGraphStore(GraphStore):
     checks, retry policy, offline window and error mapping (inherited); only the calls are awaited.
     (The sync-only ``write_statements`` / ``write_autocommit`` are for schema and maintenance.)"""
 
-    def __init__(self, driver: neo4j.AsyncDriver, database: str = "neo4j", attempts: int | None = None,
-                 policy: FailurePolicy | None = None) -> None:
+    def __init__(
+        self,
+        driver: neo4j.AsyncDriver,
+        database: str = "neo4j",
+        attempts: int | None = None,
+        policy: FailurePolicy | None = None,
+    ) -> None:
         super().__init__(driver, database, attempts, policy)  # type: ignore[arg-type]
 
     async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:  # type: ignore[override]
@@ -60,20 +76,24 @@ class AsyncGraphStore(GraphStore):
         except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
             raise self._went_down(exc) from exc
 
-    async def _aexecute(self, query: str, params: dict[str, Any],
-                        routing: neo4j.RoutingControl) -> list[dict[str, Any]]:
+    async def _aexecute(
+        self, query: str, params: dict[str, Any], routing: neo4j.RoutingControl
+    ) -> list[dict[str, Any]]:
         self._before(params)
         try:
             async for attempt in AsyncRetrying(**self._retry_policy()):
                 with attempt:
                     if routing is neo4j.RoutingControl.READ:  # one round trip (GraphStore._read_autocommit)
                         async with self.driver.session(
-                                database=self.database, default_access_mode=neo4j.READ_ACCESS,
-                                bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+                            database=self.database,
+                            default_access_mode=neo4j.READ_ACCESS,
+                            bookmark_manager=self.driver.execute_query_bookmark_manager,
+                        ) as session:
                             result = await session.run(query, params)  # type: ignore[arg-type]
                             return [record_dict(r) async for r in result]
                     records, _, _ = await self.driver.execute_query(
-                        query, parameters_=params, routing_=routing, database_=self.database)
+                        query, parameters_=params, routing_=routing, database_=self.database
+                    )
                     return [record_dict(r) for r in records]
         except (*_RETRYABLE, TransientError, DatabaseError) as exc:
             mapped = self._failure(exc)
@@ -86,8 +106,13 @@ class AsyncGraphStore(GraphStore):
 class AsyncHttpVectorStore:
     """:class:`kgmem.vectors.VectorStore` on Chroma's async HTTP client (``[chroma] url`` set)."""
 
-    def __init__(self, client: Any, model: str = LEGACY_MODEL, dimension: int | None = None,
-                 embedding: EmbeddingSettings | str | None = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        model: str = LEGACY_MODEL,
+        dimension: int | None = None,
+        embedding: EmbeddingSettings | str | None = None,
+    ) -> None:
         self.client = client
         self.model = model
         self.dimension = dimension
@@ -101,7 +126,10 @@ class AsyncHttpVectorStore:
             try:
                 if create:
                     coll = await self.client.get_or_create_collection(
-                        name, metadata=collection_metadata(ns, kind, self.model, self.dimension), embedding_function=None)
+                        name,
+                        metadata=collection_metadata(ns, kind, self.model, self.dimension),
+                        embedding_function=None,
+                    )
                 else:
                     coll = await self.client.get_collection(name, embedding_function=None)
             except Exception as exc:  # noqa: BLE001 - chroma raises various types for "missing"
@@ -112,8 +140,15 @@ class AsyncHttpVectorStore:
             self._collections[key] = coll
         return self._collections[key]
 
-    async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
-                    where: Mapping[str, Any] | None = None, payload: bool = True) -> list[VectorHit]:
+    async def query(
+        self,
+        ns: str,
+        kind: str,
+        vector: np.ndarray,
+        n: int,
+        where: Mapping[str, Any] | None = None,
+        payload: bool = True,
+    ) -> list[VectorHit]:
         coll = await self.collection(ns, kind, create=False)
         if coll is None or n <= 0:
             return []
@@ -124,8 +159,15 @@ class AsyncHttpVectorStore:
             raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
         return hits_of(res)
 
-    async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
-                     documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
+    async def upsert(
+        self,
+        ns: str,
+        kind: str,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        documents: Sequence[str] | None = None,
+        metadatas: Sequence[Any] | None = None,
+    ) -> None:
         if not ids:
             return
         coll = await self.collection(ns, kind)
@@ -135,8 +177,9 @@ class AsyncHttpVectorStore:
             self._collections.pop((ns, kind), None)
             raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
-    async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
-                         where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    async def query_many(
+        self, ns: str, kind: str, vectors: np.ndarray, n: int, where: Mapping[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         coll = await self.collection(ns, kind, create=False)
         return None if coll is None else await coll.query(**query_many_args(vectors, n, where))
 
@@ -162,16 +205,31 @@ class ThreadedVectorStore:
     def __init__(self, store: VectorStore) -> None:
         self.store = store
 
-    async def query(self, ns: str, kind: str, vector: np.ndarray, n: int,
-                    where: Mapping[str, Any] | None = None, payload: bool = True) -> list[VectorHit]:
+    async def query(
+        self,
+        ns: str,
+        kind: str,
+        vector: np.ndarray,
+        n: int,
+        where: Mapping[str, Any] | None = None,
+        payload: bool = True,
+    ) -> list[VectorHit]:
         return await asyncio.to_thread(self.store.query, ns, kind, vector, n, where, payload)
 
-    async def upsert(self, ns: str, kind: str, ids: Sequence[str], vectors: np.ndarray,
-                     documents: Sequence[str] | None = None, metadatas: Sequence[Any] | None = None) -> None:
+    async def upsert(
+        self,
+        ns: str,
+        kind: str,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        documents: Sequence[str] | None = None,
+        metadatas: Sequence[Any] | None = None,
+    ) -> None:
         await asyncio.to_thread(self.store.upsert, ns, kind, ids, vectors, documents, metadatas)
 
-    async def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
-                         where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    async def query_many(
+        self, ns: str, kind: str, vectors: np.ndarray, n: int, where: Mapping[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         return await asyncio.to_thread(self.store.query_many, ns, kind, vectors, n, where)
 
     async def get(self, ns: str, kind: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -184,8 +242,12 @@ class ThreadedVectorStore:
         await asyncio.to_thread(self.store.delete, ns, kind, ids)
 
 
-async def open_async_vectors(settings: Settings, model: str | None = None, dimension: int | None = None,
-                             embedding: EmbeddingSettings | str | None = None) -> AsyncHttpVectorStore | ThreadedVectorStore:
+async def open_async_vectors(
+    settings: Settings,
+    model: str | None = None,
+    dimension: int | None = None,
+    embedding: EmbeddingSettings | str | None = None,
+) -> AsyncHttpVectorStore | ThreadedVectorStore:
     """Chroma's async HTTP client when ``chroma.url`` is set, else the embedded store in a thread.
 
     ``model``, ``dimension``, ``embedding``: as :class:`~kgmem.vectors.VectorStore` takes them (by
@@ -201,5 +263,8 @@ async def open_async_vectors(settings: Settings, model: str | None = None, dimen
         return AsyncHttpVectorStore(client, model, dimension, embedding)
     from kgmem.vectors import open_chroma
 
-    return ThreadedVectorStore(VectorStore(await asyncio.to_thread(open_chroma, settings), model=model,
-                                           dimension=dimension, embedding=embedding))
+    return ThreadedVectorStore(
+        VectorStore(
+            await asyncio.to_thread(open_chroma, settings), model=model, dimension=dimension, embedding=embedding
+        )
+    )

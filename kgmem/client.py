@@ -64,8 +64,9 @@ class KGMem:
     ) -> None:
         # The composition root builds (or adopts) every resource and engine, each on first use:
         # constructing a client connects to nothing and loads nothing; its first call does.
-        self.engines = Engines(settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts,
-                               generator=generator)
+        self.engines = Engines(
+            settings, driver=driver, chroma=chroma, embedder=embedder, concepts=concepts, generator=generator
+        )
         self.settings = self.engines.settings
         self.namespace = self.settings.namespace
 
@@ -162,16 +163,26 @@ class KGMem:
         return self.learning.tool_result(self._ns(ns), tool, params, error=error, session=session)
 
     @keyword_only
-    def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
-                     index: bool = True) -> BatchResult:
+    def tool_results(
+        self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None, index: bool = True
+    ) -> BatchResult:
         """Record many tool outcomes (``ToolEvent`` or dicts with tool/params/error/session/ts) in one
         transaction, in order — for bulk loads and backfills. ``index=False`` skips embedding new
         patterns now (they are indexed on their next occurrence)."""
         return self.learning.tool_results(self._ns(ns), events, index=index)
 
     @keyword_only
-    def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
-                session: str | None = None, occurrence: str | None = None, ns: str | None = None) -> FixOutcome:
+    def resolve(
+        self,
+        error: Observation | str,
+        fix: str,
+        *,
+        success: bool = True,
+        tool: str | None = None,
+        session: str | None = None,
+        occurrence: str | None = None,
+        ns: str | None = None,
+    ) -> FixOutcome:
         """Record that ``fix`` resolved ``error`` (an Observation, error id, or message + ``tool``),
         or failed to (``success=False``); confidence moves by +boost / −penalty and successes
         propagate to similar errors carrying the same fix.
@@ -187,21 +198,33 @@ class KGMem:
         is a no-op that returns the current :class:`FixOutcome` with ``counted=False``; the first
         outcome stands, a repeat with the opposite ``success`` changes nothing either. An error id
         or message without ``occurrence`` counts each time."""
-        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session,
-                                     occurrence=occurrence)
+        return self.learning.resolve(
+            self._ns(ns), error, fix, success, tool=tool, session=session, occurrence=occurrence
+        )
 
     @keyword_only
-    def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
-                    session: str | None = None, occurrence: str | None = None, ns: str | None = None) -> FixOutcome:
+    def fix_applied(
+        self,
+        error: Observation | str,
+        fix: str,
+        *,
+        success: bool,
+        tool: str | None = None,
+        session: str | None = None,
+        occurrence: str | None = None,
+        ns: str | None = None,
+    ) -> FixOutcome:
         """Report the outcome of applying a suggested fix (e.g. an ``auto_apply`` one).
 
         Counted once per (error occurrence, fix), like :meth:`resolve`: a repeat on the same
         Observation (or ``occurrence``) returns the current :class:`FixOutcome`, ``counted=False``."""
-        return self.learning.resolve(self._ns(ns), error, fix, success, tool=tool, session=session,
-                                     occurrence=occurrence)
+        return self.learning.resolve(
+            self._ns(ns), error, fix, success, tool=tool, session=session, occurrence=occurrence
+        )
 
-    def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
-                   ns: str | None = None) -> FixOutcome | None:
+    def correction(
+        self, text: str, *, error: Observation | str | None = None, tool: str | None = None, ns: str | None = None
+    ) -> FixOutcome | None:
         """Store a user correction: manual, high-confidence knowledge (type ``correction``); if
         ``error`` is given, also a user fix of that error, which outranks automatic fixes."""
         ns = self._ns(ns)
@@ -275,8 +298,15 @@ class KGMem:
         return self.retrieval.context(query, self._ns(ns), max_tokens, **search_kwargs)
 
     @keyword_only
-    def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                 response: str | None = None, ns: str | None = None) -> Judgement:
+    def feedback(
+        self,
+        query_id: str,
+        *,
+        used: Sequence[Any] | str = (),
+        outcome: str | float = "included",
+        response: str | None = None,
+        ns: str | None = None,
+    ) -> Judgement:
         """Tell kgmem which hits of ``query_id`` were used and how it went.
 
         ``outcome``: ``included`` (+0.2), ``referenced`` (+0.5), ``success`` (+0.8), ``positive`` (+1.0),
@@ -294,8 +324,15 @@ class KGMem:
         return self.retrieval.feedback(query_id, used, outcome, response, None if ns is None else self._ns(ns))
 
     @keyword_only
-    def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,
-               progress: bool = False, analyze: bool = False) -> IngestReport:
+    def ingest(
+        self,
+        source: str | Path | Iterable[Any],
+        *,
+        ns: str | None = None,
+        batch_size: int = 256,
+        progress: bool = False,
+        analyze: bool = False,
+    ) -> IngestReport:
         """Bulk-load a JSONL file (or an iterable of event dicts): turns, tool results, knowledge,
         session ends. Batched and idempotent; a malformed event is reported by line number in
         ``report.errors`` while every valid one lands. See :mod:`kgmem.ingest.events` for the format."""
@@ -305,8 +342,16 @@ class KGMem:
 
     # -- conversation and its analysis (kgmem/conversation; docs/design.md §5, kgmem/analysis) ----
     @keyword_only
-    def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
-             ns: str | None = None) -> str:
+    def turn(
+        self,
+        *,
+        session: str,
+        role: str,
+        text: str,
+        ref: str | None = None,
+        ts: str | None = None,
+        ns: str | None = None,
+    ) -> str:
         """Store one conversation turn (a ``Message``) and return its id; analysis runs in the background.
 
         All arguments are keyword-only (``turn(session="s1", role="user", text="...")``): a
@@ -330,12 +375,19 @@ class KGMem:
         return self.analysis.curator.add(self._ns(ns), type, content)
 
     @keyword_only
-    def learnings(self, *, type: str | None = None, min_confidence: float = 0.0, include_inactive: bool = False,
-                  ns: str | None = None) -> list[dict[str, Any]]:
+    def learnings(
+        self,
+        *,
+        type: str | None = None,
+        min_confidence: float = 0.0,
+        include_inactive: bool = False,
+        ns: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Knowledge items, most trusted first."""
         self.learning.flush(settle=False)  # counts read here include this client's deferred occurrences
-        return self.analysis.store.list(self._ns(ns), type=type, min_confidence=min_confidence,
-                                        include_inactive=include_inactive)
+        return self.analysis.store.list(
+            self._ns(ns), type=type, min_confidence=min_confidence, include_inactive=include_inactive
+        )
 
     def wait_for_analysis(self, timeout: float | None = None) -> bool:
         """Block until queued turns are stored and queued conversation analyses have run; False on timeout."""
@@ -353,8 +405,9 @@ class KGMem:
         return self.callgraph.add_calls(self._ns(ns), calls)
 
     @keyword_only
-    def observe_changes(self, functions_changed: Sequence[str], *, session: str | None = None,
-                        ns: str | None = None) -> HealResult:
+    def observe_changes(
+        self, functions_changed: Sequence[str], *, session: str | None = None, ns: str | None = None
+    ) -> HealResult:
         """An observation changed these functions together: confirm call edges among them or add
         ``observation`` edges at 0.6 (functions must be known from :meth:`record_calls`)."""
         return self.callgraph.observe(self._ns(ns), functions_changed, session)
@@ -373,7 +426,7 @@ class KGMem:
         was built: a client that made no call closes nothing but itself)."""
         self.engines.close()
 
-    def __enter__(self) -> "KGMem":
+    def __enter__(self) -> KGMem:
         return self
 
     def __exit__(self, *exc: object) -> None:

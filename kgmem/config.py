@@ -322,7 +322,7 @@ class Settings(BaseSettings):
         return check_namespace(value)
 
     @model_validator(mode="after")
-    def _standard_api_key(self) -> "Settings":
+    def _standard_api_key(self) -> Settings:
         # ANTHROPIC_API_KEY is what every Anthropic user already has set.
         if self.anthropic.api_key is None and os.environ.get("ANTHROPIC_API_KEY"):
             key = SecretStr(os.environ["ANTHROPIC_API_KEY"])

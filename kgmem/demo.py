@@ -41,7 +41,6 @@ def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEM
     """Run the demo in namespace ``ns`` (wiped first, so it is re-runnable), printing through ``echo``."""
     from kgmem import KGMem
     from kgmem.graph.schema import apply_schema
-
     from kgmem.server.local import is_local
 
     settings = settings or load_settings()

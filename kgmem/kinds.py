@@ -23,8 +23,14 @@ def _clean(meta: Mapping[str, Any]) -> Metadata:
 def _error_meta(row: Mapping[str, Any]) -> Metadata:
     # The tool filters the neighbour search; keys gate SIMILAR_TO and the template scores a candidate
     # (kgmem/learning/similarity.py, matching.py).
-    return _clean({"tool": row.get("tool"), "category": row.get("category"), "keys": row.get("keys") or "",
-                   "template": row.get("template") or ""})
+    return _clean(
+        {
+            "tool": row.get("tool"),
+            "category": row.get("category"),
+            "keys": row.get("keys") or "",
+            "template": row.get("template") or "",
+        }
+    )
 
 
 def _fix_meta(row: Mapping[str, Any]) -> Metadata:
@@ -37,8 +43,16 @@ def _knowledge_meta(row: Mapping[str, Any]) -> Metadata:
 
 def _message_meta(row: Mapping[str, Any]) -> Metadata:
     # What a search hit needs from Chroma without a graph lookup.
-    return _clean({"type": "message", "session": row["session"], "role": row["role"], "ts": row.get("ts"),
-                   "ref": row.get("ref"), "seq": row.get("seq")})
+    return _clean(
+        {
+            "type": "message",
+            "session": row["session"],
+            "role": row["role"],
+            "ts": row.get("ts"),
+            "ref": row.get("ref"),
+            "seq": row.get("seq"),
+        }
+    )
 
 
 def _entity_meta(row: Mapping[str, Any]) -> Metadata:

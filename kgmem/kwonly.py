@@ -29,10 +29,11 @@ def keyword_only(fn: Callable[P, R]) -> Callable[P, R]:
     def check(args: tuple[object, ...]) -> None:
         if len(args) > len(positional):
             extra = len(args) - len(positional)
-            call = ", ".join(shown + [f"{k}=..." for k in keywords[:max(extra, 1)]])
+            call = ", ".join(shown + [f"{k}=..." for k in keywords[: max(extra, 1)]])
             raise PositionalArgumentError(
                 f"{fn.__name__}(): {', '.join(keywords)} are keyword-only; got {extra} extra positional "
-                f"argument(s) — call it as {fn.__name__}({call}, ...)")
+                f"argument(s) — call it as {fn.__name__}({call}, ...)"
+            )
 
     if inspect.iscoroutinefunction(fn):
         # An ``async def`` wrapper, so the method stays a coroutine function: frameworks dispatch on

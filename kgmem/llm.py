@@ -105,7 +105,9 @@ class AnthropicGenerator:
         except RetryError as exc:
             self._add(failures=1)
             cause = exc.last_attempt.exception()
-            raise GeneratorError(f"{self.name}: gave up after {self.settings.max_retries + 1} attempts: {cause}") from cause
+            raise GeneratorError(
+                f"{self.name}: gave up after {self.settings.max_retries + 1} attempts: {cause}"
+            ) from cause
         except Exception as exc:  # noqa: BLE001 - any SDK error (auth, bad request) ends this analysis only
             self._add(failures=1)
             raise GeneratorError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
@@ -154,7 +156,9 @@ class AnthropicGenerator:
 def default_generator(settings: Settings) -> TextGenerator | None:
     """The Anthropic generator when a key is configured, else ``None`` (offline extraction)."""
     if settings.anthropic.api_key is None:
-        log.info("no Anthropic API key (ANTHROPIC_API_KEY): conversation analysis uses the offline "
-                 "rule-based extractor (lower quality; items marked source=offline)")
+        log.info(
+            "no Anthropic API key (ANTHROPIC_API_KEY): conversation analysis uses the offline "
+            "rule-based extractor (lower quality; items marked source=offline)"
+        )
         return None
     return AnthropicGenerator(settings.anthropic)

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 
-def join_with_timeout(q: "queue.Queue[Any]", timeout: float | None = None) -> bool:
+def join_with_timeout(q: queue.Queue[Any], timeout: float | None = None) -> bool:
     """Like ``Queue.join()`` but gives up after ``timeout`` seconds; True when every task is done."""
     deadline = None if timeout is None else time.monotonic() + timeout
     cond = q.all_tasks_done
@@ -22,16 +22,16 @@ def join_with_timeout(q: "queue.Queue[Any]", timeout: float | None = None) -> bo
     return True
 
 
-async def join_async(q: "asyncio.Queue[Any]", timeout: float | None = None) -> bool:
+async def join_async(q: asyncio.Queue[Any], timeout: float | None = None) -> bool:
     """``await q.join()`` giving up after ``timeout`` seconds; True when every task is done."""
     try:
         await asyncio.wait_for(q.join(), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False
     return True
 
 
-async def stop_task(task: "asyncio.Task[Any] | None") -> None:
+async def stop_task(task: asyncio.Task[Any] | None) -> None:
     """Cancel a worker task and wait until it has stopped."""
     if task is None:
         return

@@ -169,8 +169,23 @@ class Flush:
 
 
 #: Every request an operation may yield (each runner has one handler per member).
-Request = Union[Read, Write, Embed, EmbedQuery, VectorQuery, VectorUpsert, VectorQueryMany, VectorGet, VectorCount,
-                VectorDelete, LocalIO, Ping, Gather, Background, Flush]
+Request = Union[
+    Read,
+    Write,
+    Embed,
+    EmbedQuery,
+    VectorQuery,
+    VectorUpsert,
+    VectorQueryMany,
+    VectorGet,
+    VectorCount,
+    VectorDelete,
+    LocalIO,
+    Ping,
+    Gather,
+    Background,
+    Flush,
+]
 
 
 # -- the I/O ports -----------------------------------------------------------------------------
@@ -281,10 +296,21 @@ class SyncIO:
         self.flush(req.timeout)
 
     HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {
-        Read: _read, Write: _write, Embed: _embed, EmbedQuery: _embed_query, VectorQuery: _vector_query,
-        VectorUpsert: _vector_upsert, VectorQueryMany: _vector_query_many, VectorGet: _vector_get,
-        VectorCount: _vector_count, VectorDelete: _vector_delete, LocalIO: _local_io, Ping: _ping,
-        Gather: _gather, Background: _background, Flush: _flush,
+        Read: _read,
+        Write: _write,
+        Embed: _embed,
+        EmbedQuery: _embed_query,
+        VectorQuery: _vector_query,
+        VectorUpsert: _vector_upsert,
+        VectorQueryMany: _vector_query_many,
+        VectorGet: _vector_get,
+        VectorCount: _vector_count,
+        VectorDelete: _vector_delete,
+        LocalIO: _local_io,
+        Ping: _ping,
+        Gather: _gather,
+        Background: _background,
+        Flush: _flush,
     }
 
 
@@ -396,10 +422,21 @@ class AsyncIO:
         await self.flush(req.timeout)
 
     HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Awaitable[Any]]]] = {
-        Read: _read, Write: _write, Embed: _embed, EmbedQuery: _embed_query, VectorQuery: _vector_query,
-        VectorUpsert: _vector_upsert, VectorQueryMany: _vector_query_many, VectorGet: _vector_get,
-        VectorCount: _vector_count, VectorDelete: _vector_delete, LocalIO: _local_io, Ping: _ping,
-        Gather: _gather, Background: _background, Flush: _flush,
+        Read: _read,
+        Write: _write,
+        Embed: _embed,
+        EmbedQuery: _embed_query,
+        VectorQuery: _vector_query,
+        VectorUpsert: _vector_upsert,
+        VectorQueryMany: _vector_query_many,
+        VectorGet: _vector_get,
+        VectorCount: _vector_count,
+        VectorDelete: _vector_delete,
+        LocalIO: _local_io,
+        Ping: _ping,
+        Gather: _gather,
+        Background: _background,
+        Flush: _flush,
     }
 
 

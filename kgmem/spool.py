@@ -44,7 +44,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -188,7 +188,7 @@ class Spool:
         segment by its ``events`` alone; returns the new file, locked like the claimed one. Quarantine
         first: a crash in between quarantines a line twice at worst, never loses one."""
         target = self.directory / QUARANTINE_FILE
-        records = [{**b, "segment": path.name, "at": datetime.now(timezone.utc).isoformat()} for b in bad]
+        records = [{**b, "segment": path.name, "at": datetime.now(UTC).isoformat()} for b in bad]
         with open(target, "a", encoding="utf-8") as out:
             fcntl.flock(out.fileno(), fcntl.LOCK_EX)
             out.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
@@ -203,8 +203,13 @@ class Spool:
         os.fsync(new.fileno())
         os.utime(tmp, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns))  # keeps its place in replay order
         os.replace(tmp, path)
-        log.warning("spool segment %s: %d line(s) no replay can apply moved to %s (%s)", path.name, len(bad),
-                    target, "; ".join(f"line {b['line']}: {b['reason']}" for b in bad[:3]))
+        log.warning(
+            "spool segment %s: %d line(s) no replay can apply moved to %s (%s)",
+            path.name,
+            len(bad),
+            target,
+            "; ".join(f"line {b['line']}: {b['reason']}" for b in bad[:3]),
+        )
         return new
 
     def retire(self, path: Path, replayed: int) -> None:
@@ -232,9 +237,13 @@ class Spool:
     def stats(self) -> dict[str, int]:
         """Counters of all processes using this spool directory, plus ``pending``."""
         data = _read_stats(self.directory / STATS_FILE)
-        return {"pending": self.pending(), "spooled": data.get("spooled", 0),
-                "replayed": data.get("replayed", 0), "dropped": data.get("dropped", 0),
-                "quarantined": data.get("quarantined", 0)}
+        return {
+            "pending": self.pending(),
+            "spooled": data.get("spooled", 0),
+            "replayed": data.get("replayed", 0),
+            "dropped": data.get("dropped", 0),
+            "quarantined": data.get("quarantined", 0),
+        }
 
     def bump(self, **counts: int) -> None:
         """Add to the shared counters (best effort: a failure here never loses an event)."""
@@ -386,8 +395,10 @@ class SpoolReplayer:
             yield LocalIO(self.append, (ns, events, kind))
         except OSError as write_error:
             self.spool.bump(dropped=len(events))
-            raise GraphUnavailable(f"Neo4j unreachable ({exc}) and the spool write failed ({write_error}); "
-                                   f"{len(events)} {kind}(s) not stored") from exc
+            raise GraphUnavailable(
+                f"Neo4j unreachable ({exc}) and the spool write failed ({write_error}); "
+                f"{len(events)} {kind}(s) not stored"
+            ) from exc
         log.warning("Neo4j unreachable (%s); %d %s(s) spooled for replay", exc, len(events), kind)
 
     def replay(self) -> int:
@@ -451,8 +462,11 @@ class SpoolReplayer:
         for kind, ns, run in _groups(events):
             key = path.name if kind == LEARNING else f"{path.name}|{kind}|{ns}"
             if kind not in self._appliers:
-                log.info("spool segment %s: no replayer for %r events in this process; left for one that has",
-                         path.name, kind)
+                log.info(
+                    "spool segment %s: no replayer for %r events in this process; left for one that has",
+                    path.name,
+                    kind,
+                )
                 stuck.add(key)
             n = None if key in stuck else (yield from self.apply_op(key, kind, ns, run))
             if n is None:
@@ -460,7 +474,7 @@ class SpoolReplayer:
                 stuck.add(key)
             else:
                 applied += n
-                deferred += sum(1 for e in run[len(run) - n:] if e.get("deferred"))  # the last n went
+                deferred += sum(1 for e in run[len(run) - n :] if e.get("deferred"))  # the last n went
         # Deferred repeats a replayer had to apply (their owner lost Neo4j or died) went the spool's
         # way after all: counted as spooled here, once, so spooled = replayed still adds up.
         if deferred:
@@ -471,8 +485,9 @@ class SpoolReplayer:
             self.spool.bump(replayed=applied)
         return applied
 
-    def apply_op(self, key: str, kind: str, ns: str, run: list[dict[str, Any]],
-                 cursor: int | None = None) -> Op[int | None]:
+    def apply_op(
+        self, key: str, kind: str, ns: str, run: list[dict[str, Any]], cursor: int | None = None
+    ) -> Op[int | None]:
         """Apply the events of ``run`` past cursor ``key``; the count applied, None if the cursor kept
         moving. ``cursor``: where the caller knows the cursor is (the deferred flush, sole writer of
         its segment) — saves the read; a wrong guess costs the read after all, never a double count."""
@@ -489,9 +504,19 @@ class SpoolReplayer:
                 ok = yield from applier(ns, todo, Cursor(key, cursor, last))
             else:
                 yield from applier(ns, todo, Cursor(key, cursor, last))
-                ok = bool((yield Write("learning/spool_advance", {
-                    "segment": key, "expected": cursor, "upto": last,
-                    "now": datetime.now(timezone.utc).isoformat()})))
+                ok = bool(
+                    (
+                        yield Write(
+                            "learning/spool_advance",
+                            {
+                                "segment": key,
+                                "expected": cursor,
+                                "upto": last,
+                                "now": datetime.now(UTC).isoformat(),
+                            },
+                        )
+                    )
+                )
             if ok:
                 return len(todo)
             cursor = None
@@ -514,7 +539,7 @@ def _groups(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, list[di
             out.append((kind, ns, run))
     groups = out + [(kind, ns, run) for (kind, ns), run in others.items()]
     # Bounded transactions after a long outage; chunks of one cursor are applied in order.
-    return [(kind, ns, run[i:i + REPLAY_CHUNK]) for kind, ns, run in groups for i in range(0, len(run), REPLAY_CHUNK)]
+    return [(kind, ns, run[i : i + REPLAY_CHUNK]) for kind, ns, run in groups for i in range(0, len(run), REPLAY_CHUNK)]
 
 
 def runs(events: Iterable[Mapping[str, Any]]) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:

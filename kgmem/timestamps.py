@@ -7,7 +7,7 @@ Every ``ts`` a caller hands kgmem (``tool_result(s)``, ``turn``, ``kgmem ingest`
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.errors import ValidationError
@@ -28,8 +28,8 @@ def normalise_ts(value: Any, field: str = "ts") -> str:
     except ValueError:
         raise ValidationError(f"{field}: not an ISO-8601 timestamp: {value[:64]!r}") from None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
     try:
-        return parsed.astimezone(timezone.utc).isoformat()
+        return parsed.astimezone(UTC).isoformat()
     except OverflowError:  # e.g. 0001-01-01T00:00:00+05:00 falls before year 1 in UTC
         raise ValidationError(f"{field}: timestamp out of range: {value[:64]!r}") from None

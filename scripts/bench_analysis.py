@@ -42,10 +42,18 @@ def load_turns(path: Path, limit: int) -> list[tuple[str, str, str]]:
                     turns.append((f"{sample['sample_id']}-s{n}", t["speaker"], t["text"]))
                 n += 1
     if not turns:  # synthetic fallback
-        phrases = ["I prefer tabs over spaces.", "The deploy target is staging.", "Sounds good!",
-                   "My name is Dana.", "Always run the tests first.", "What do you think?"]
-        turns = [(f"syn-s{i // 20}", "user" if i % 2 == 0 else "assistant", phrases[i % len(phrases)] + f" ({i})")
-                 for i in range(limit)]
+        phrases = [
+            "I prefer tabs over spaces.",
+            "The deploy target is staging.",
+            "Sounds good!",
+            "My name is Dana.",
+            "Always run the tests first.",
+            "What do you think?",
+        ]
+        turns = [
+            (f"syn-s{i // 20}", "user" if i % 2 == 0 else "assistant", phrases[i % len(phrases)] + f" ({i})")
+            for i in range(limit)
+        ]
     return turns[:limit]
 
 
@@ -61,9 +69,15 @@ def run(mode: str, turns: list[tuple[str, str, str]], base: Any, driver: Any, em
     with tempfile.TemporaryDirectory() as tmp:
         analysis = base.analysis.model_copy(update={"enabled": mode != "off", "write_behind": mode == "write-behind"})
         anthropic = base.anthropic.model_copy(update={"api_key": None})  # offline extractor
-        settings = base.model_copy(update={"namespace": ns, "analysis": analysis, "anthropic": anthropic,
-                                           "chroma": base.chroma.model_copy(update={"path": Path(tmp) / "chroma"}),
-                                           "home": Path(tmp) / "home"})
+        settings = base.model_copy(
+            update={
+                "namespace": ns,
+                "analysis": analysis,
+                "anthropic": anthropic,
+                "chroma": base.chroma.model_copy(update={"path": Path(tmp) / "chroma"}),
+                "home": Path(tmp) / "home",
+            }
+        )
         mem = KGMem(settings, driver=driver, embedder=embedder)
         observe = mem.analysis.observe
         observe_ms: list[float] = []
@@ -90,14 +104,23 @@ def run(mode: str, turns: list[tuple[str, str, str]], base: Any, driver: Any, em
         mem.close()
         mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
     return {
-        "mode": mode, "turns": len(turns), "sessions": len(sessions),
-        "turns_per_s": len(turns) / ingest_s, "end_to_end_turns_per_s": len(turns) / total_s,
-        "turn_p50_ms": statistics.median(turn_ms), "turn_p95_ms": pct(turn_ms, 95), "turn_p99_ms": pct(turn_ms, 99),
+        "mode": mode,
+        "turns": len(turns),
+        "sessions": len(sessions),
+        "turns_per_s": len(turns) / ingest_s,
+        "end_to_end_turns_per_s": len(turns) / total_s,
+        "turn_p50_ms": statistics.median(turn_ms),
+        "turn_p95_ms": pct(turn_ms, 95),
+        "turn_p99_ms": pct(turn_ms, 99),
         "observe_p50_ms": statistics.median(observe_ms) if observe_ms else 0.0,
         "observe_p95_ms": pct(observe_ms, 95) if observe_ms else 0.0,
         "observe_max_ms": max(observe_ms) if observe_ms else 0.0,
-        "inserted": stats["inserted"], "merged": stats["merged"], "contradicted": stats["contradicted"],
-        "skipped": stats["skipped"], "dropped": stats["dropped"], "analyses": stats.get("analyses", 0),
+        "inserted": stats["inserted"],
+        "merged": stats["merged"],
+        "contradicted": stats["contradicted"],
+        "skipped": stats["skipped"],
+        "dropped": stats["dropped"],
+        "analyses": stats.get("analyses", 0),
     }
 
 
@@ -108,8 +131,13 @@ def turn_store_breakdown(base: Any, driver: Any, embedder: Any, n: int = 60) -> 
     from kgmem.vectors import VectorStore, open_chroma
 
     ns = f"bench-turnstore-{uuid.uuid4().hex[:8]}"
-    times: dict[str, list[float]] = {"graph write (record)": [], "embedding": [], "chroma upsert": [],
-                                     "graph write (clear pending)": [], "total": []}
+    times: dict[str, list[float]] = {
+        "graph write (record)": [],
+        "embedding": [],
+        "chroma upsert": [],
+        "graph write (clear pending)": [],
+        "total": [],
+    }
     with tempfile.TemporaryDirectory() as tmp:
         settings = base.model_copy(update={"chroma": base.chroma.model_copy(update={"path": Path(tmp)})})
         graph, vectors = GraphStore(driver, base.neo4j.database), VectorStore(open_chroma(settings))
@@ -121,6 +149,7 @@ def turn_store_breakdown(base: Any, driver: Any, embedder: Any, n: int = 60) -> 
                     return fn(*a, **k)
                 finally:
                     times[name(a) if callable(name) else name].append((time.perf_counter() - t) * 1000)
+
             return wrapper
 
         class Timed:  # the real objects, with their calls timed
@@ -134,7 +163,9 @@ def turn_store_breakdown(base: Any, driver: Any, embedder: Any, n: int = 60) -> 
 
         store = TurnStore(
             Timed(graph, write=lambda a: "graph write (record)" if "record" in a[0] else "graph write (clear pending)"),
-            Timed(vectors, upsert="chroma upsert"), Timed(embedder, embed="embedding"))
+            Timed(vectors, upsert="chroma upsert"),
+            Timed(embedder, embed="embedding"),
+        )
         for i in range(n):
             t = time.perf_counter()
             store.record(ns, [Turn("s", "user", f"hello there, this is turn number {i}")])
@@ -166,11 +197,26 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    keys = ["turns_per_s", "end_to_end_turns_per_s", "turn_p50_ms", "turn_p95_ms", "turn_p99_ms",
-            "observe_p50_ms", "observe_p95_ms", "observe_max_ms", "analyses", "inserted", "merged",
-            "contradicted", "skipped", "dropped"]
-    print(f"{len(turns)} turns in {results[0]['sessions']} sessions "
-          f"({'LoCoMo dev' if args.data.is_file() else 'synthetic'}), embedding backend {embedder.backend}")
+    keys = [
+        "turns_per_s",
+        "end_to_end_turns_per_s",
+        "turn_p50_ms",
+        "turn_p95_ms",
+        "turn_p99_ms",
+        "observe_p50_ms",
+        "observe_p95_ms",
+        "observe_max_ms",
+        "analyses",
+        "inserted",
+        "merged",
+        "contradicted",
+        "skipped",
+        "dropped",
+    ]
+    print(
+        f"{len(turns)} turns in {results[0]['sessions']} sessions "
+        f"({'LoCoMo dev' if args.data.is_file() else 'synthetic'}), embedding backend {embedder.backend}"
+    )
     print(f"{'metric':<24}" + "".join(f"{'analysis ' + m:>24}" for m in MODES))
     for key in keys:
         cells = [r[key] for r in results]

@@ -17,7 +17,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from kgmem.config import load_settings
@@ -35,7 +35,7 @@ KTYPES = ["fact", "pattern", "correction", "preference"]
 def synthetic_export(path: Path, ns: str, scale: float, seed: int = 7) -> dict[str, int]:
     """Write an export file for a namespace of the given scale; returns the counts."""
     rnd = random.Random(seed)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     n_sessions, n_errors, n_fixes = int(200 * scale), int(5000 * scale), int(500 * scale)
     n_knowledge, n_messages, n_functions = int(2000 * scale), int(3000 * scale), int(1000 * scale)
     iso = lambda dt: dt.isoformat()  # noqa: E731
@@ -44,8 +44,13 @@ def synthetic_export(path: Path, ns: str, scale: float, seed: int = 7) -> dict[s
 
     def node(label: str, kind: str, *parts: str, **props) -> str:
         nid = node_id(ns, kind, *parts)
-        lines.append({"node": label, "id": nid, "props": {"ns": ns, "id": nid, "created_at": iso(now),
-                                                          "updated_at": iso(now), **props}})
+        lines.append(
+            {
+                "node": label,
+                "id": nid,
+                "props": {"ns": ns, "id": nid, "created_at": iso(now), "updated_at": iso(now), **props},
+            }
+        )
         return nid
 
     tools = [node("Tool", "tool", t, name=t) for t in TOOLS]
@@ -53,57 +58,134 @@ def synthetic_export(path: Path, ns: str, scale: float, seed: int = 7) -> dict[s
     for i in range(n_sessions):
         start = now - timedelta(days=60 * (n_sessions - i) / n_sessions)
         sessions.append((node("Session", "session", f"s{i}", key=f"s{i}", started_at=iso(start), turns=0), start))
-    fixes = [node("Fix", "fix", f"fix {i}", description=f"fix number {i}: retry with option {i % 17}",
-                  source=rnd.choice(["observed", "user", "analyzer"]), vector_pending=False) for i in range(n_fixes)]
+    fixes = [
+        node(
+            "Fix",
+            "fix",
+            f"fix {i}",
+            description=f"fix number {i}: retry with option {i % 17}",
+            source=rnd.choice(["observed", "user", "analyzer"]),
+            vector_pending=False,
+        )
+        for i in range(n_fixes)
+    ]
     errors = []
     for i in range(n_errors):
         tool = rnd.randrange(len(TOOLS))
         occ = 1 + int(rnd.paretovariate(1.5))
-        eid = node("ErrorPattern", "error", TOOLS[tool], f"pattern {i}", tool=TOOLS[tool],
-                   pattern=f"{TOOLS[tool]} failed with code <n> in step {i}", category=rnd.choice(CATEGORIES),
-                   occurrences=occ, first_seen=iso(now - timedelta(days=60)), last_seen=iso(now), vector_pending=False)
+        eid = node(
+            "ErrorPattern",
+            "error",
+            TOOLS[tool],
+            f"pattern {i}",
+            tool=TOOLS[tool],
+            pattern=f"{TOOLS[tool]} failed with code <n> in step {i}",
+            category=rnd.choice(CATEGORIES),
+            occurrences=occ,
+            first_seen=iso(now - timedelta(days=60)),
+            last_seen=iso(now),
+            vector_pending=False,
+        )
         errors.append(eid)
         rels.append({"rel": "CAUSED_BY", "start": eid, "end": tools[tool], "props": {}})
         for sid, start in rnd.sample(sessions, k=min(len(sessions), 1 + occ // 3)):
-            rels.append({"rel": "IN_SESSION", "start": eid, "end": sid,
-                         "props": {"count": 1 + occ // 3, "last_seen": iso(start)}})
+            rels.append(
+                {
+                    "rel": "IN_SESSION",
+                    "start": eid,
+                    "end": sid,
+                    "props": {"count": 1 + occ // 3, "last_seen": iso(start)},
+                }
+            )
         if rnd.random() < 0.4:
             s, f = rnd.randint(0, 6), rnd.randint(0, 3)
-            rels.append({"rel": "RESOLVED_BY", "start": eid, "end": rnd.choice(fixes),
-                         "props": {"confidence": round(rnd.uniform(0.1, 1.0), 3), "successes": s, "failures": f,
-                                   "alpha": 1.0 + s, "beta": 1.0 + f, "last_used": iso(now)}})
+            rels.append(
+                {
+                    "rel": "RESOLVED_BY",
+                    "start": eid,
+                    "end": rnd.choice(fixes),
+                    "props": {
+                        "confidence": round(rnd.uniform(0.1, 1.0), 3),
+                        "successes": s,
+                        "failures": f,
+                        "alpha": 1.0 + s,
+                        "beta": 1.0 + f,
+                        "last_used": iso(now),
+                    },
+                }
+            )
     for i in range(0, n_errors - 1, 3):
-        rels.append({"rel": "SIMILAR_TO", "start": errors[i], "end": errors[i + 1],
-                     "props": {"score": round(rnd.uniform(0.75, 0.99), 3)}})
+        rels.append(
+            {
+                "rel": "SIMILAR_TO",
+                "start": errors[i],
+                "end": errors[i + 1],
+                "props": {"score": round(rnd.uniform(0.75, 0.99), 3)},
+            }
+        )
     knowledge = []
     for i in range(n_knowledge):
         seen = now - timedelta(days=rnd.uniform(0, 120))
-        kid = node("Knowledge", "knowledge", f"k{i}", type=rnd.choice(KTYPES), content=f"knowledge item {i} about topic {i % 97}",
-                   confidence=round(rnd.uniform(0.1, 0.95), 3), times_seen=rnd.randint(1, 9), source_sessions=[],
-                   is_manual=rnd.random() < 0.05, is_active=rnd.random() > 0.1, last_seen_at=iso(seen),
-                   vector_pending=False, alpha=1.0 + rnd.randint(0, 5), beta=1.0 + rnd.randint(0, 3),
-                   feedback_count=rnd.randint(0, 12))
+        kid = node(
+            "Knowledge",
+            "knowledge",
+            f"k{i}",
+            type=rnd.choice(KTYPES),
+            content=f"knowledge item {i} about topic {i % 97}",
+            confidence=round(rnd.uniform(0.1, 0.95), 3),
+            times_seen=rnd.randint(1, 9),
+            source_sessions=[],
+            is_manual=rnd.random() < 0.05,
+            is_active=rnd.random() > 0.1,
+            last_seen_at=iso(seen),
+            vector_pending=False,
+            alpha=1.0 + rnd.randint(0, 5),
+            beta=1.0 + rnd.randint(0, 3),
+            feedback_count=rnd.randint(0, 12),
+        )
         knowledge.append(kid)
         rels.append({"rel": "FROM_SESSION", "start": kid, "end": rnd.choice(sessions)[0], "props": {}})
     for i in range(1, n_knowledge, 25):
-        rels.append({"rel": "CONTRADICTS", "start": knowledge[i], "end": knowledge[i - 1], "props": {"created_at": iso(now)}})
+        rels.append(
+            {"rel": "CONTRADICTS", "start": knowledge[i], "end": knowledge[i - 1], "props": {"created_at": iso(now)}}
+        )
     prev = None
     for i in range(n_messages):
         sid, start = sessions[i * len(sessions) // max(1, n_messages)]
-        mid = node("Message", "message", f"m{i}", role=rnd.choice(["user", "assistant"]),
-                   text=f"message {i} in a conversation about topic {i % 31}", ts=iso(start), session=sid,
-                   seq=i, vector_pending=False)
+        mid = node(
+            "Message",
+            "message",
+            f"m{i}",
+            role=rnd.choice(["user", "assistant"]),
+            text=f"message {i} in a conversation about topic {i % 31}",
+            ts=iso(start),
+            session=sid,
+            seq=i,
+            vector_pending=False,
+        )
         rels.append({"rel": "PART_OF", "start": mid, "end": sid, "props": {}})
         if prev:
             rels.append({"rel": "NEXT", "start": prev, "end": mid, "props": {}})
         prev = mid
-    functions = [node("Function", "function", f"mod{i // 50}.f{i}", qualname=f"mod{i // 50}.f{i}") for i in range(n_functions)]
+    functions = [
+        node("Function", "function", f"mod{i // 50}.f{i}", qualname=f"mod{i // 50}.f{i}") for i in range(n_functions)
+    ]
     for i in range(3 * n_functions):
         a, b = rnd.sample(functions, 2)
         src = "ast" if rnd.random() < 0.7 else "observation"
-        rels.append({"rel": "CALLS", "start": a, "end": b,
-                     "props": {"source": src, "confidence": 1.0 if src == "ast" else 0.6, "times_confirmed": 0,
-                               "last_confirmed": iso(now - timedelta(days=30))}})
+        rels.append(
+            {
+                "rel": "CALLS",
+                "start": a,
+                "end": b,
+                "props": {
+                    "source": src,
+                    "confidence": 1.0 if src == "ast" else 0.6,
+                    "times_confirmed": 0,
+                    "last_confirmed": iso(now - timedelta(days=30)),
+                },
+            }
+        )
     n_nodes = len(lines) - 1
     lines.extend(rels)
     lines.append({"end": True, "nodes": n_nodes, "relationships": len(rels)})
@@ -131,21 +213,29 @@ def main() -> None:
         print(f"namespace {ns}: {counts['nodes']} nodes, {counts['relationships']} relationships")
         try:
             _, t_import = timed(lambda: import_namespace(graph, src))
-            print(f"| import | {t_import:.2f} s | {(counts['nodes'] + counts['relationships']) / t_import:,.0f} items/s |")
+            print(
+                f"| import | {t_import:.2f} s | {(counts['nodes'] + counts['relationships']) / t_import:,.0f} items/s |"
+            )
             for spec in list_reports():
                 runs = []
                 for _ in range(3):
                     result, t = timed(lambda: run_report(graph, spec.name, {"ns": ns}))
                     runs.append(t)
-                print(f"| report {spec.name} | {statistics.median(runs) * 1000:.0f} ms (median of 3) | {len(result.rows)} rows |")
+                print(
+                    f"| report {spec.name} | {statistics.median(runs) * 1000:.0f} ms (median of 3) | {len(result.rows)} rows |"
+                )
             out = Path(tmp) / "export.jsonl"
             summary, t_export = timed(lambda: export_namespace(graph, ns, out))
             total = summary.total_nodes + summary.total_relationships
             print(f"| export | {t_export:.2f} s | {total / t_export:,.0f} items/s |")
             decay, t_decay = timed(lambda: run_decay(graph, ns))
-            print(f"| decay | {t_decay * 1000:.0f} ms | {decay.knowledge_decayed} knowledge, {decay.callgraph_decayed} edges |")
+            print(
+                f"| decay | {t_decay * 1000:.0f} ms | {decay.knowledge_decayed} knowledge, {decay.callgraph_decayed} edges |"
+            )
             if not args.no_reindex:
-                chroma = settings.model_copy(update={"chroma": settings.chroma.model_copy(update={"path": Path(tmp) / "chroma"})})
+                chroma = settings.model_copy(
+                    update={"chroma": settings.chroma.model_copy(update={"path": Path(tmp) / "chroma"})}
+                )
                 vectors = VectorStore(open_chroma(chroma))
                 embedder = Embedder(settings.embedding, settings.models_dir)
                 result, t_reindex = timed(lambda: reindex(graph, vectors, embedder, ns))

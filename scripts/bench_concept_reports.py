@@ -18,7 +18,7 @@ import random
 import statistics
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.config import load_settings
@@ -34,7 +34,7 @@ def synthetic(n_memories: int, n_concepts: int, seed: int = 11) -> tuple[list[di
     """(concepts with df, memories with the positions of the concepts they mention)."""
     rnd = random.Random(seed)
     weights = [1.0 / (rank + 1) ** 1.1 for rank in range(n_concepts)]
-    now = datetime.now(timezone.utc).isoformat()
+    now = datetime.now(UTC).isoformat()
     memories = []
     for i in range(n_memories):
         long_doc = rnd.random() < 0.01
@@ -42,15 +42,29 @@ def synthetic(n_memories: int, n_concepts: int, seed: int = 11) -> tuple[list[di
         chosen = set(rnd.choices(range(1, n_concepts), weights=weights[1:], k=k))
         if rnd.random() < 0.9:
             chosen.add(0)  # the speaker
-        memories.append({"label": rnd.choice(LABELS), "id": f"bm{i:07d}", "text": f"memory {i}", "ts": now,
-                         "concepts": sorted(chosen)})
+        memories.append(
+            {
+                "label": rnd.choice(LABELS),
+                "id": f"bm{i:07d}",
+                "text": f"memory {i}",
+                "ts": now,
+                "concepts": sorted(chosen),
+            }
+        )
     df = [0] * n_concepts
     for m in memories:
         for c in m["concepts"]:
             df[c] += 1
-    concepts = [{"id": f"bc{c:07d}", "key": "speaker" if c == 0 else f"concept {c}",
-                 "name": "Speaker" if c == 0 else f"Concept {c}", "kind": "entity" if c % 3 == 0 else "phrase",
-                 "df": df[c]} for c in range(n_concepts)]
+    concepts = [
+        {
+            "id": f"bc{c:07d}",
+            "key": "speaker" if c == 0 else f"concept {c}",
+            "name": "Speaker" if c == 0 else f"Concept {c}",
+            "kind": "entity" if c % 3 == 0 else "phrase",
+            "df": df[c],
+        }
+        for c in range(n_concepts)
+    ]
     return concepts, memories
 
 
@@ -78,12 +92,15 @@ def main() -> None:
         graph.write("bench/concept_graph_concepts", ns=ns, rows=concepts)
         mentions = 0
         for i in range(0, len(memories), BATCH):
-            mentions += graph.write("bench/concept_graph_seed", ns=ns, rows=memories[i:i + BATCH])[0]["mentions"]
-        print(f"namespace {ns}: {len(memories):,} memories, {len(concepts):,} concepts, {mentions:,} MENTIONS "
-              f"(written in {time.perf_counter() - start:.1f} s)\n")
+            mentions += graph.write("bench/concept_graph_seed", ns=ns, rows=memories[i : i + BATCH])[0]["mentions"]
+        print(
+            f"namespace {ns}: {len(memories):,} memories, {len(concepts):,} concepts, {mentions:,} MENTIONS "
+            f"(written in {time.perf_counter() - start:.1f} s)\n"
+        )
         index = driver.execute_query(
             "SHOW CONSTRAINTS YIELD labelsOrTypes, properties WHERE 'Concept' IN labelsOrTypes RETURN properties",
-            database_=settings.neo4j.database).records
+            database_=settings.neo4j.database,
+        ).records
         print(f"Concept constraints on this server: {[r['properties'] for r in index] or 'none'}\n")
         print("| query | time (median of 3) | rows |\n|---|---|---|")
         cases = [
@@ -99,14 +116,21 @@ def main() -> None:
             shown = " ".join(f"{k}={v}" for k, v in params.items())
             print(f"| report {name} {shown} | {seconds * 1000:.0f} ms | {len(result.rows)} |")
         result, seconds = timed(lambda: graph.read("bench/reference_aggregation", rows=400_000, groups=190_000))
-        print(f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph | {seconds * 1000:.0f} ms | 1 |")
+        print(
+            f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph | {seconds * 1000:.0f} ms | 1 |"
+        )
         starter = next(s for s in load_starters() if s.name == "concept")
         for asked in ("Concept 7", "concept 400", "speaker"):
-            records, seconds = timed(lambda: driver.execute_query(starter.query, ns=ns, concept=asked,
-                                                                  database_=settings.neo4j.database).records)
+            records, seconds = timed(
+                lambda: (
+                    driver.execute_query(starter.query, ns=ns, concept=asked, database_=settings.neo4j.database).records
+                )
+            )
             memories_drawn = len(records[0]["memories"]) if records else 0
-            print(f"| starter *What do we know about X* concept={asked!r} | {seconds * 1000:.0f} ms | "
-                  f"{memories_drawn} memories |")
+            print(
+                f"| starter *What do we know about X* concept={asked!r} | {seconds * 1000:.0f} ms | "
+                f"{memories_drawn} memories |"
+            )
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=ns)
         driver.close()

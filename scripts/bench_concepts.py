@@ -47,8 +47,9 @@ def turns_of(conv: dict) -> list[tuple[str, str, str, str]]:
     """(session, dia_id, speaker, text) in order."""
     c = conv["conversation"]
     out = []
-    sessions = sorted((k for k in c if k.startswith("session_") and isinstance(c[k], list)),
-                      key=lambda k: int(k.split("_")[1]))
+    sessions = sorted(
+        (k for k in c if k.startswith("session_") and isinstance(c[k], list)), key=lambda k: int(k.split("_")[1])
+    )
     for key in sessions:
         for t in c[key]:
             out.append((key, t["dia_id"], t["speaker"], t["text"]))
@@ -85,19 +86,23 @@ def bench_extract(data: list[dict], cap: int, max_df: int) -> None:
         per.sort()
         counts = [len(ms) for ms in mentions]
         name = conv["sample_id"]
-        print(f"{name} ({'tuned' if name == TUNED else 'held out'}): {len(texts)} turns; CPU per turn one by one "
-              f"p50 {1000 * per[len(per) // 2]:.2f} ms p95 {1000 * per[int(len(per) * .95)]:.2f} ms "
-              f"({len(texts) / single_cpu:.0f} turns per CPU-second; wall {len(texts) / single_wall:.0f} turns/s), "
-              f"batched {len(texts) / batch_cpu:.0f} turns per CPU-second (wall {len(texts) / batch_wall:.0f}); "
-              f"concepts per turn mean {statistics.mean(counts):.1f} max {max(counts)}")
+        print(
+            f"{name} ({'tuned' if name == TUNED else 'held out'}): {len(texts)} turns; CPU per turn one by one "
+            f"p50 {1000 * per[len(per) // 2]:.2f} ms p95 {1000 * per[int(len(per) * 0.95)]:.2f} ms "
+            f"({len(texts) / single_cpu:.0f} turns per CPU-second; wall {len(texts) / single_wall:.0f} turns/s), "
+            f"batched {len(texts) / batch_cpu:.0f} turns per CPU-second (wall {len(texts) / batch_wall:.0f}); "
+            f"concepts per turn mean {statistics.mean(counts):.1f} max {max(counts)}"
+        )
         connectivity(conv, keys)
         df: dict[str, int] = {}
         for ks in keys.values():
             for k in ks:
                 df[k] = df.get(k, 0) + 1
         specific = {d: {k for k in ks if df[k] <= max_df} for d, ks in keys.items()}
-        print(f"  only concepts with df <= {max_df} ({sum(1 for v in df.values() if v <= max_df)} of {len(df)} "
-              f"concepts; the {len(df) - sum(1 for v in df.values() if v <= max_df)} commonest dropped):")
+        print(
+            f"  only concepts with df <= {max_df} ({sum(1 for v in df.values() if v <= max_df)} of {len(df)} "
+            f"concepts; the {len(df) - sum(1 for v in df.values() if v <= max_df)} commonest dropped):"
+        )
         connectivity(conv, specific)
         question_reach(conv, extractor, speakers, specific, df, max_df)
 
@@ -136,13 +141,16 @@ def connectivity(conv: dict, keys: dict[str, set[str]]) -> None:
     ids = list(keys)
     random_pairs = [rng.sample(ids, 2) for _ in range(5000)]
     base = sum(bool(keys[a] & keys[b]) for a, b in random_pairs) / len(random_pairs)
-    print(f"  multi-hop questions with >=2 evidence turns: {questions}; evidence pairs sharing a concept "
-          f"{pair_hits}/{pairs} = {pair_hits / max(pairs, 1):.3f} (random turn pairs {base:.3f}); "
-          f"all evidence joined by concepts: {connected}/{questions} = {connected / max(questions, 1):.3f}")
+    print(
+        f"  multi-hop questions with >=2 evidence turns: {questions}; evidence pairs sharing a concept "
+        f"{pair_hits}/{pairs} = {pair_hits / max(pairs, 1):.3f} (random turn pairs {base:.3f}); "
+        f"all evidence joined by concepts: {connected}/{questions} = {connected / max(questions, 1):.3f}"
+    )
 
 
-def question_reach(conv: dict, extractor, speakers: set[str], keys: dict[str, set[str]], df: dict[str, int],
-                   max_df: int) -> None:
+def question_reach(
+    conv: dict, extractor, speakers: set[str], keys: dict[str, set[str]], df: dict[str, int], max_df: int
+) -> None:
     """Query side: the multi-hop question's own (specific) concepts, and which turns they reach."""
     from kgmem.concepts import resolve_aliases
 
@@ -154,15 +162,20 @@ def question_reach(conv: dict, extractor, speakers: set[str], keys: dict[str, se
         if not ev:
             continue
         questions += 1
-        qkeys = {m.key for m in resolve_aliases([extractor.extract(qa["question"])], names=speakers)[0]
-                 if df.get(m.key, 0) <= max_df}
+        qkeys = {
+            m.key
+            for m in resolve_aliases([extractor.extract(qa["question"])], names=speakers)[0]
+            if df.get(m.key, 0) <= max_df
+        }
         turns = {d for d, ks in keys.items() if ks & qkeys}
         reached += len(turns)
         n_ev += len(ev)
         hit_ev += sum(1 for e in ev if e in turns)
-    print(f"  question -> turns through the question's specific concepts: {hit_ev}/{n_ev} evidence turns "
-          f"reached ({hit_ev / max(n_ev, 1):.3f}), {reached / max(questions, 1):.1f} turns reached per question "
-          f"of {len(keys)}")
+    print(
+        f"  question -> turns through the question's specific concepts: {hit_ev}/{n_ev} evidence turns "
+        f"reached ({hit_ev / max(n_ev, 1):.3f}), {reached / max(questions, 1):.1f} turns reached per question "
+        f"of {len(keys)}"
+    )
 
 
 def _one_component(ev: list[str], keys: dict[str, set[str]]) -> bool:
@@ -195,8 +208,18 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                 for session, dia, speaker, text in turns_of(conv):
                     if limit and n >= limit:
                         break
-                    f.write(json.dumps({"type": "turn", "session": f"{conv['sample_id']}/{session}",
-                                        "role": speaker, "text": text, "ref": dia}) + "\n")
+                    f.write(
+                        json.dumps(
+                            {
+                                "type": "turn",
+                                "session": f"{conv['sample_id']}/{session}",
+                                "role": speaker,
+                                "text": text,
+                                "ref": dia,
+                            }
+                        )
+                        + "\n"
+                    )
                     n += 1
         server = _private_server(private, Path(tmp)) if private else None
         try:
@@ -215,8 +238,10 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                 mem.embedder.embed(["warm up"])
                 t0 = time.perf_counter()
                 mem.concepts.extract("warm up")
-                print(f"concept model loaded in {time.perf_counter() - t0:.1f} s; Neo4j server pid "
-                      f"{server_pid if server_pid else 'not visible (its CPU is not reported)'}")
+                print(
+                    f"concept model loaded in {time.perf_counter() - t0:.1f} s; Neo4j server pid "
+                    f"{server_pid if server_pid else 'not visible (its CPU is not reported)'}"
+                )
                 rates: dict[str, list[float]] = {"off": [], "on": []}
                 cpu: dict[str, list[float]] = {"off": [], "on": []}
                 db_cpu: dict[str, list[float]] = {"off": [], "on": []}
@@ -236,9 +261,12 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                             cpu[arm].append(time.process_time() - c0)
                             if server_pid:
                                 db_cpu[arm].append(_cpu_seconds(server_pid) - d0)
-                            print(f"pair {run + 1} concepts {arm}: {rates[arm][-1]:.1f} turns/s, process CPU "
-                                  f"{cpu[arm][-1]:.1f} s" + (f", Neo4j CPU {db_cpu[arm][-1]:.1f} s" if server_pid else ""),
-                                  flush=True)
+                            print(
+                                f"pair {run + 1} concepts {arm}: {rates[arm][-1]:.1f} turns/s, process CPU "
+                                f"{cpu[arm][-1]:.1f} s"
+                                + (f", Neo4j CPU {db_cpu[arm][-1]:.1f} s" if server_pid else ""),
+                                flush=True,
+                            )
                         finally:
                             mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
                             mem.vectors.drop_namespace(ns, ["message"])
@@ -247,18 +275,24 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
             if server is not None:
                 server.down()
     for arm in ("off", "on"):
-        db = (f"; Neo4j CPU s per run {', '.join(f'{c:.1f}' for c in db_cpu[arm])}" if db_cpu[arm] else "")
-        print(f"ingest {n} LoCoMo dev turns, batch {batch_size}, concepts {arm}: turns/s per run "
-              f"{', '.join(f'{r:.1f}' for r in rates[arm])}; median {statistics.median(rates[arm]):.1f}; "
-              f"process CPU s per run {', '.join(f'{c:.1f}' for c in cpu[arm])}{db}")
+        db = f"; Neo4j CPU s per run {', '.join(f'{c:.1f}' for c in db_cpu[arm])}" if db_cpu[arm] else ""
+        print(
+            f"ingest {n} LoCoMo dev turns, batch {batch_size}, concepts {arm}: turns/s per run "
+            f"{', '.join(f'{r:.1f}' for r in rates[arm])}; median {statistics.median(rates[arm]):.1f}; "
+            f"process CPU s per run {', '.join(f'{c:.1f}' for c in cpu[arm])}{db}"
+        )
     ratios = [on / off for on, off in zip(rates["on"], rates["off"])]
     db = ""
     if db_cpu["on"]:
-        db = (f"; Neo4j CPU on / off (medians) {statistics.median(db_cpu['on']) / statistics.median(db_cpu['off']):.2f} "
-              f"({statistics.median(db_cpu['on']):.1f} vs {statistics.median(db_cpu['off']):.1f} s)")
-    print(f"turns/s on / off, {len(ratios)} pairs: {', '.join(f'{r:.2f}' for r in ratios)}; "
-          f"median {statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f}; process CPU on / off "
-          f"(medians) {statistics.median(cpu['on']) / statistics.median(cpu['off']):.2f}{db}")
+        db = (
+            f"; Neo4j CPU on / off (medians) {statistics.median(db_cpu['on']) / statistics.median(db_cpu['off']):.2f} "
+            f"({statistics.median(db_cpu['on']):.1f} vs {statistics.median(db_cpu['off']):.1f} s)"
+        )
+    print(
+        f"turns/s on / off, {len(ratios)} pairs: {', '.join(f'{r:.2f}' for r in ratios)}; "
+        f"median {statistics.median(ratios):.2f}, range {min(ratios):.2f}-{max(ratios):.2f}; process CPU on / off "
+        f"(medians) {statistics.median(cpu['on']) / statistics.median(cpu['off']):.2f}{db}"
+    )
 
 
 def _server_pid(settings) -> int | None:  # noqa: ANN001 - kgmem.config.Settings
@@ -308,8 +342,10 @@ def bench_record(data: list[dict], runs: int) -> None:
                     cpu = time.process_time() - c0
                     t0 = time.perf_counter()
                     store.record(ns, turns, vectors=vecs)
-                    print(f"concepts {label}: extraction {cpu:.2f} CPU-s, record (graph + Chroma) "
-                          f"{time.perf_counter() - t0:.2f} s for {len(turns)} turns")
+                    print(
+                        f"concepts {label}: extraction {cpu:.2f} CPU-s, record (graph + Chroma) "
+                        f"{time.perf_counter() - t0:.2f} s for {len(turns)} turns"
+                    )
                 finally:
                     mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
                     mem.vectors.drop_namespace(ns, ["message"])
@@ -320,8 +356,12 @@ def main() -> None:
     ap.add_argument("what", choices=["extract", "ingest", "yake", "record"])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--runs", type=int, default=5, help="record: runs; ingest: alternating off/on pairs")
-    ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP",
-                    help="ingest: run on a fresh Neo4j of its own on these ports (stopped at the end)")
+    ap.add_argument(
+        "--private-neo4j",
+        default="",
+        metavar="BOLT:HTTP",
+        help="ingest: run on a fresh Neo4j of its own on these ports (stopped at the end)",
+    )
     ap.add_argument("--batch-size", type=int, default=256)
     ap.add_argument("--turns", type=int, default=0, help="ingest: only the first N dev turns (0 = all 788)")
     ap.add_argument("--cap", type=int, default=24, help="max concepts per memory (extract)")

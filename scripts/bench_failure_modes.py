@@ -25,9 +25,12 @@ def main() -> None:
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # every call logs its spooling; the timings are the output
     tmp = Path(tempfile.mkdtemp(prefix="kgmem-bench-fail-"))
-    settings = load_settings(home=tmp, namespace="bench-dead",
-                             neo4j={"uri": "bolt://127.0.0.1:9", "password": "unused"},
-                             chroma={"path": str(tmp / "chroma")})
+    settings = load_settings(
+        home=tmp,
+        namespace="bench-dead",
+        neo4j={"uri": "bolt://127.0.0.1:9", "password": "unused"},
+        chroma={"path": str(tmp / "chroma")},
+    )
     mem = KGMem(settings)
     mem.embedder.embed_query("warm up the model")  # the model load is not the backend's wait
     calls = {
@@ -36,7 +39,9 @@ def main() -> None:
         "add_knowledge": lambda i: mem.add_knowledge(f"fact number {i} for the benchmark"),
         "search": lambda i: mem.search(f"connection refused {i}"),
     }
-    print(f"settings: {settings.neo4j.model_dump(include={'connection_timeout_s', 'max_transaction_retry_time_s', 'attempts', 'deadline_s', 'offline_retry_s'})}")
+    print(
+        f"settings: {settings.neo4j.model_dump(include={'connection_timeout_s', 'max_transaction_retry_time_s', 'attempts', 'deadline_s', 'offline_retry_s'})}"
+    )
     for name, call in calls.items():
         time.sleep(settings.neo4j.offline_retry_s + 0.1)  # each kind starts outside the offline window
         times = []
@@ -44,7 +49,9 @@ def main() -> None:
             t0 = time.perf_counter()
             call(i)
             times.append((time.perf_counter() - t0) * 1000)
-        print(f"{name:14s} first call {times[0]:8.1f} ms   next {args.repeat}: median {statistics.median(times[1:]):6.1f} ms")
+        print(
+            f"{name:14s} first call {times[0]:8.1f} ms   next {args.repeat}: median {statistics.median(times[1:]):6.1f} ms"
+        )
     mem.close()
 
 

@@ -40,8 +40,9 @@ SUCCESS = 0.8
 
 
 def alpha(mem: KGMem, item: str) -> float:
-    records, _, _ = mem.driver.execute_query("MATCH (n:Knowledge {ns: $ns, id: $id}) RETURN n.alpha AS a",
-                                             ns=mem.namespace, id=item)
+    records, _, _ = mem.driver.execute_query(
+        "MATCH (n:Knowledge {ns: $ns, id: $id}) RETURN n.alpha AS a", ns=mem.namespace, id=item
+    )
     return records[0]["a"] or 1.0
 
 
@@ -114,8 +115,10 @@ def run(reps: int) -> dict[str, Any]:
             qid, item, before = fresh_query()
             mem.retrieval.flush()
             start_at = time.time() + 8.0
-            procs = [subprocess.Popen([sys.executable, __file__, "--worker", qid, item, "4", str(start_at)])
-                     for _ in range(2)]
+            procs = [
+                subprocess.Popen([sys.executable, __file__, "--worker", qid, item, "4", str(start_at)])
+                for _ in range(2)
+            ]
             for p in procs:
                 p.wait(timeout=600)
             out["2 processes x 4 threads"] = counted(mem, item, before)

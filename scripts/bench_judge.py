@@ -35,9 +35,13 @@ def pairs_to_judge(embedder: Any) -> list[tuple[Any, Any, float]]:
         vecs = embedder.embed([i.content for i in old] + [i.content for i in new])
         for j, item in enumerate(new):
             for i, prev in enumerate(old):
-                out.append((Statement(item.content, item.subject, item.predicate, item.object, item.type),
-                            Statement(prev.content, prev.subject, prev.predicate, prev.object, prev.type),
-                            float(vecs[i] @ vecs[len(old) + j])))
+                out.append(
+                    (
+                        Statement(item.content, item.subject, item.predicate, item.object, item.type),
+                        Statement(prev.content, prev.subject, prev.predicate, prev.object, prev.type),
+                        float(vecs[i] @ vecs[len(old) + j]),
+                    )
+                )
     return out
 
 
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    from kgmem.analysis import judge as module, parsing
+    from kgmem.analysis import judge as module
+    from kgmem.analysis import parsing
     from kgmem.config import Settings
     from kgmem.vectors import Embedder
 
@@ -60,8 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         for new, old, cosine in calls:
             module.judge(new, old, cosine, limits)
         per_pair.append((time.process_time() - start) / len(calls) * 1000)
-    print(f"judge: {len(calls)} pairs, median {statistics.median(per_pair):.3f} ms CPU per pair "
-          f"(rounds: {', '.join(f'{t:.3f}' for t in per_pair)})")
+    print(
+        f"judge: {len(calls)} pairs, median {statistics.median(per_pair):.3f} ms CPU per pair "
+        f"(rounds: {', '.join(f'{t:.3f}' for t in per_pair)})"
+    )
     return 0
 
 

@@ -47,8 +47,9 @@ def _client(tmp: Path, adjudicate_band: float | None = None, adjudicate_scope: s
 
     settings = load_settings()
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=tmp / "chroma")})
-    learning = {k: v for k, v in (("adjudicate_band", adjudicate_band), ("adjudicate_scope", adjudicate_scope))
-                if v is not None}
+    learning = {
+        k: v for k, v in (("adjudicate_band", adjudicate_band), ("adjudicate_scope", adjudicate_scope)) if v is not None
+    }
     if learning:
         settings = settings.model_copy(update={"learning": settings.learning.model_copy(update=learning)})
     return KGMem(settings)
@@ -69,21 +70,32 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from error_corpus import (load_corpus, measure_correction_replay, measure_corrections, measure_fix_recall,
-                              measure_with_feedback, measure_with_use, split_corpus)
+    from error_corpus import (
+        load_corpus,
+        measure_correction_replay,
+        measure_corrections,
+        measure_fix_recall,
+        measure_with_feedback,
+        measure_with_use,
+        split_corpus,
+    )
 
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
     with tempfile.TemporaryDirectory() as tmp:
         mem = _client(Path(tmp), args.adjudicate_band, args.adjudicate_scope)
         judge = mem.learning.adjudicator  # with an Anthropic key: the LLM judges fuzzy matches
-        out["adjudication"] = {"llm": getattr(judge.generator, "name", "?") if judge else None,
-                               "band": judge.band if judge else 0.0, "scope": judge.scope if judge else None}
+        out["adjudication"] = {
+            "llm": getattr(judge.generator, "name", "?") if judge else None,
+            "band": judge.band if judge else 0.0,
+            "scope": judge.scope if judge else None,
+        }
         try:
             for split in HALVES[args.half]:
                 if args.corrections and args.use:
-                    out[split] = _correction_replay(mem, split_corpus(rows, split), split, args.json,
-                                                    measure_correction_replay)
+                    out[split] = _correction_replay(
+                        mem, split_corpus(rows, split), split, args.json, measure_correction_replay
+                    )
                     continue
                 if args.corrections:
                     out[split] = _corrections(mem, split_corpus(rows, split), split, args.json, measure_corrections)
@@ -99,32 +111,47 @@ def corpus(args: argparse.Namespace) -> dict:
                     elapsed = time.perf_counter() - t0
                 finally:
                     _drop(mem, ns)
-                out[split] = {"groups": r.groups, "variants": r.variants, "variants_fixed": r.variants_fixed,
-                              "variant_rate": round(r.variant_rate, 3), "hard_negatives": r.hard_negatives,
-                              "negatives_fixed": r.negatives_fixed, "wrong_fixes": r.wrong_fixes,
-                              "category_accuracy": round(r.category_accuracy, 3), "messages": r.messages,
-                              "seconds": round(elapsed, 1), "missed_groups": sorted(set(r.missed)),
-                              "by_file": {name: vars(f) for name, f in sorted(r.by_file.items())}}
+                out[split] = {
+                    "groups": r.groups,
+                    "variants": r.variants,
+                    "variants_fixed": r.variants_fixed,
+                    "variant_rate": round(r.variant_rate, 3),
+                    "hard_negatives": r.hard_negatives,
+                    "negatives_fixed": r.negatives_fixed,
+                    "wrong_fixes": r.wrong_fixes,
+                    "category_accuracy": round(r.category_accuracy, 3),
+                    "messages": r.messages,
+                    "seconds": round(elapsed, 1),
+                    "missed_groups": sorted(set(r.missed)),
+                    "by_file": {name: vars(f) for name, f in sorted(r.by_file.items())},
+                }
                 if args.feedback:
                     out[split]["feedback"] = {
-                        "failures_reported": fb.failures_reported, "variants_fixed": fb.variants_fixed,
+                        "failures_reported": fb.failures_reported,
+                        "variants_fixed": fb.variants_fixed,
                         "variant_rate": round(fb.variants_fixed / r.variants, 3) if r.variants else 0.0,
-                        "negatives_fixed": fb.negatives_fixed, "wrong_fixes": fb.wrong_fixes,
+                        "negatives_fixed": fb.negatives_fixed,
+                        "wrong_fixes": fb.wrong_fixes,
                         "negatives_listed_failed": fb.negatives_listed,
-                        "new_fix_variants": fb.new_fix_variants, "new_fix_negatives": fb.new_fix_negatives,
-                        "new_fix_wrong": fb.new_fix_wrong}
+                        "new_fix_variants": fb.new_fix_variants,
+                        "new_fix_negatives": fb.new_fix_negatives,
+                        "new_fix_wrong": fb.new_fix_wrong,
+                    }
                 if args.use:
                     ns = f"bench-use-{split}-{uuid.uuid4().hex[:8]}"
                     try:
                         use = measure_with_use(mem, ns, split_corpus(rows, split), split)
                     finally:
                         _drop(mem, ns)
-                    out[split]["use"] = {"variants_fixed": use.variants_fixed,
-                                         "variant_rate": round(use.variant_rate, 3),
-                                         "resolved_by_agent": use.variants - use.variants_fixed,
-                                         "negatives_fixed": use.negatives_fixed,
-                                         "by_file": {name: {k: getattr(f, k) for k in _USE_COUNTS}
-                                                     for name, f in sorted(use.by_file.items())}}
+                    out[split]["use"] = {
+                        "variants_fixed": use.variants_fixed,
+                        "variant_rate": round(use.variant_rate, 3),
+                        "resolved_by_agent": use.variants - use.variants_fixed,
+                        "negatives_fixed": use.negatives_fixed,
+                        "by_file": {
+                            name: {k: getattr(f, k) for k in _USE_COUNTS} for name, f in sorted(use.by_file.items())
+                        },
+                    }
                     if not args.json:
                         print("         " + use.summary())
                 if judge is not None:
@@ -155,34 +182,69 @@ def _corrections(mem, rows, split: str, quiet: bool, measure) -> dict:
     """corpus --corrections: a user correction on each group's first variant; is it auto-applied to the
     later variants (it should) and to the hard negatives (it must not)?"""
     r, seconds = _measured(mem, "bench-corrections", rows, split, quiet, measure)
-    return {"variants": r.variants, "variants_offered": r.variants_offered, "variants_auto": r.variants_auto,
-            "variant_auto_rate": round(r.variant_auto_rate, 3), "variants_auto_direct": r.variants_direct,
-            "variants_auto_borrowed": r.variants_borrowed, "hard_negatives": r.hard_negatives,
-            "negatives_offered": len(r.negatives_offered), "negatives_auto": len(r.negatives_auto),
-            "negatives_auto_groups": r.negatives_auto, "variants_by_confidence": r.variants_by_confidence,
-            "negatives_by_confidence": len(r.negatives_by_confidence),
-            "negatives_by_confidence_groups": r.negatives_by_confidence, "seconds": seconds}
+    return {
+        "variants": r.variants,
+        "variants_offered": r.variants_offered,
+        "variants_auto": r.variants_auto,
+        "variant_auto_rate": round(r.variant_auto_rate, 3),
+        "variants_auto_direct": r.variants_direct,
+        "variants_auto_borrowed": r.variants_borrowed,
+        "hard_negatives": r.hard_negatives,
+        "negatives_offered": len(r.negatives_offered),
+        "negatives_auto": len(r.negatives_auto),
+        "negatives_auto_groups": r.negatives_auto,
+        "variants_by_confidence": r.variants_by_confidence,
+        "negatives_by_confidence": len(r.negatives_by_confidence),
+        "negatives_by_confidence_groups": r.negatives_by_confidence,
+        "seconds": seconds,
+    }
 
 
 def _correction_replay(mem, rows, split: str, quiet: bool, measure) -> dict:
     """corpus --corrections --use: the corrections replayed with the agent's outcome reports (a success
     proves a link, a failure refutes it); auto-applied at first sight and at the next occurrence."""
     r, seconds = _measured(mem, "bench-correction-replay", rows, split, quiet, measure)
-    return {"variants": r.variants, "variants_auto_first": r.variants_auto_first,
-            "variants_proven_by_outcome": r.variants_proven_by_outcome, "variants_auto_again": r.variants_auto_again,
-            "variant_auto_rate_first": round(r.variants_auto_first / max(1, r.variants), 3),
-            "variant_auto_rate_again": round(r.variants_auto_again / max(1, r.variants), 3),
-            "hard_negatives": r.hard_negatives, "negatives_auto_first": r.negatives_auto_first,
-            "negatives_auto_again": r.negatives_auto_again, "seconds": seconds}
+    return {
+        "variants": r.variants,
+        "variants_auto_first": r.variants_auto_first,
+        "variants_proven_by_outcome": r.variants_proven_by_outcome,
+        "variants_auto_again": r.variants_auto_again,
+        "variant_auto_rate_first": round(r.variants_auto_first / max(1, r.variants), 3),
+        "variant_auto_rate_again": round(r.variants_auto_again / max(1, r.variants), 3),
+        "hard_negatives": r.hard_negatives,
+        "negatives_auto_first": r.negatives_auto_first,
+        "negatives_auto_again": r.negatives_auto_again,
+        "seconds": seconds,
+    }
 
 
 # -- stream -----------------------------------------------------------------------------
-_WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-          "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+_WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+]
 _TEMPLATES = [
     "ValueError: invalid value for field '{name}' in request {uuid} from 10.{a}.{b}.7:{port}",
     "KeyError: '{name}' missing in payload at 2024-05-{d:02d}T10:{b:02d}:00Z (request id: {hexid})",
-    "psycopg2.errors.UndefinedTable: relation \"{name}\" does not exist at character {a}",
+    'psycopg2.errors.UndefinedTable: relation "{name}" does not exist at character {a}',
     "FileNotFoundError: [Errno 2] No such file or directory for dataset '{name}': '/srv/data/{uuid}.json'",
     "requests.exceptions.HTTPError: 404 Client Error: Not Found for '{name}' at url: https://api.example.com/v1/{uuid}?page={a}",
 ]
@@ -208,8 +270,14 @@ def make_stream(n: int = 10_000, hot: int = 200, repeat: float = 0.9, seed: int 
         else:
             k, fresh = fresh, fresh + 1
         text = _TEMPLATES[k % len(_TEMPLATES)].format(
-            name=_name(k), uuid=uuid.UUID(int=rng.getrandbits(128)), a=rng.randrange(256), b=rng.randrange(60),
-            d=rng.randrange(1, 28), port=rng.randrange(1024, 65535), hexid=f"{rng.getrandbits(64):016x}")
+            name=_name(k),
+            uuid=uuid.UUID(int=rng.getrandbits(128)),
+            a=rng.randrange(256),
+            b=rng.randrange(60),
+            d=rng.randrange(1, 28),
+            port=rng.randrange(1024, 65535),
+            hexid=f"{rng.getrandbits(64):016x}",
+        )
         events.append({"tool": f"tool{k % 5}", "params": {"k": k % 3}, "error": text, "session": f"s{i // 50}"})
     return events
 
@@ -231,31 +299,47 @@ def stream(args: argparse.Namespace) -> dict:
             ns = f"bench-batch-{uuid.uuid4().hex[:8]}"
             t0 = time.perf_counter()
             for i in range(0, len(events), args.batch):
-                mem.tool_results(events[i:i + args.batch], ns=ns)
+                mem.tool_results(events[i : i + args.batch], ns=ns)
             batch = time.perf_counter() - t0
             patterns_b = mem.graph.read("learning/status_counts", ns=ns, top=0, auto_apply=0.7)[0]["patterns"]
             _drop(mem, ns)
             ns = f"bench-batch-noindex-{uuid.uuid4().hex[:8]}"
             t0 = time.perf_counter()
             for i in range(0, len(events), args.batch):
-                mem.tool_results(events[i:i + args.batch], ns=ns, index=False)
+                mem.tool_results(events[i : i + args.batch], ns=ns, index=False)
             batch_graph = time.perf_counter() - t0
             _drop(mem, ns)
         finally:
             mem.close()
-    out.update(patterns=patterns, patterns_batch=patterns_b, distinct_raw=distinct,
-               single_events=min(args.single, len(events)), single_s=round(single, 2),
-               single_events_per_s=round(min(args.single, len(events)) / single),
-               batch_size=args.batch, batch_s=round(batch, 2), batch_events_per_s=round(len(events) / batch),
-               batch_graph_only_s=round(batch_graph, 2), batch_graph_only_events_per_s=round(len(events) / batch_graph))
+    out.update(
+        patterns=patterns,
+        patterns_batch=patterns_b,
+        distinct_raw=distinct,
+        single_events=min(args.single, len(events)),
+        single_s=round(single, 2),
+        single_events_per_s=round(min(args.single, len(events)) / single),
+        batch_size=args.batch,
+        batch_s=round(batch, 2),
+        batch_events_per_s=round(len(events) / batch),
+        batch_graph_only_s=round(batch_graph, 2),
+        batch_graph_only_events_per_s=round(len(events) / batch_graph),
+    )
     if not args.json:
-        print(f"stream: {len(events)} error events, {patterns_b} patterns after normalisation "
-              f"({distinct} distinct raw messages)")
-        print(f"  single API tool_result : {single:7.2f} s  {out['single_events_per_s']:>6} events/s "
-              f"(first {out['single_events']} events)")
-        print(f"  batch API tool_results : {batch:7.2f} s  {out['batch_events_per_s']:>6} events/s (batches of {args.batch})")
-        print(f"  batch API, index=False : {batch_graph:7.2f} s  {out['batch_graph_only_events_per_s']:>6} events/s "
-              "(graph only; new patterns embedded on their next occurrence)")
+        print(
+            f"stream: {len(events)} error events, {patterns_b} patterns after normalisation "
+            f"({distinct} distinct raw messages)"
+        )
+        print(
+            f"  single API tool_result : {single:7.2f} s  {out['single_events_per_s']:>6} events/s "
+            f"(first {out['single_events']} events)"
+        )
+        print(
+            f"  batch API tool_results : {batch:7.2f} s  {out['batch_events_per_s']:>6} events/s (batches of {args.batch})"
+        )
+        print(
+            f"  batch API, index=False : {batch_graph:7.2f} s  {out['batch_graph_only_events_per_s']:>6} events/s "
+            "(graph only; new patterns embedded on their next occurrence)"
+        )
     return out
 
 
@@ -288,17 +372,28 @@ def latency(args: argparse.Namespace) -> dict:
         finally:
             _drop(mem, ns)
             mem.close()
-    out = {"defer_flush_ms": defer_ms, "repeated_deferred": deferred, "occurrences_stored": stored,
-           "repeated_calls": len(times), "repeated_p50_ms": round(_pct(times, 50), 2),
-           "repeated_p95_ms": round(_pct(times, 95), 2), "repeated_mean_ms": round(statistics.fmean(times), 2),
-           "new_calls": len(new_times), "new_p50_ms": round(_pct(new_times, 50), 2),
-           "new_p95_ms": round(_pct(new_times, 95), 2)}
+    out = {
+        "defer_flush_ms": defer_ms,
+        "repeated_deferred": deferred,
+        "occurrences_stored": stored,
+        "repeated_calls": len(times),
+        "repeated_p50_ms": round(_pct(times, 50), 2),
+        "repeated_p95_ms": round(_pct(times, 95), 2),
+        "repeated_mean_ms": round(statistics.fmean(times), 2),
+        "new_calls": len(new_times),
+        "new_p50_ms": round(_pct(new_times, 50), 2),
+        "new_p95_ms": round(_pct(new_times, 95), 2),
+    }
     if not args.json:
-        print(f"latency: repeated error tool_result p50 {out['repeated_p50_ms']} ms, p95 {out['repeated_p95_ms']} ms "
-              f"({len(times)} calls); new error (embedding + Chroma + links) p50 {out['new_p50_ms']} ms, "
-              f"p95 {out['new_p95_ms']} ms ({len(new_times)} calls)")
-        print(f"  learning.defer_flush_ms = {defer_ms}: {deferred} of the {len(times)} timed repeats took the "
-              f"deferred path; {stored} occurrences in the graph after flush ({len(events)} sent)")
+        print(
+            f"latency: repeated error tool_result p50 {out['repeated_p50_ms']} ms, p95 {out['repeated_p95_ms']} ms "
+            f"({len(times)} calls); new error (embedding + Chroma + links) p50 {out['new_p50_ms']} ms, "
+            f"p95 {out['new_p95_ms']} ms ({len(new_times)} calls)"
+        )
+        print(
+            f"  learning.defer_flush_ms = {defer_ms}: {deferred} of the {len(times)} timed repeats took the "
+            f"deferred path; {stored} occurrences in the graph after flush ({len(events)} sent)"
+        )
     return out
 
 
@@ -365,10 +460,13 @@ def long_errors(args: argparse.Namespace) -> dict:
                     mem.tool_result("make", {}, error=text, ns=ns)
                     repeat.append((time.perf_counter() - t0) * 1000)
                     repeat_cpu.append((time.process_time() - c0) * 1000)
-                out[name] = {"chars": len(text), "new_p50_ms": round(_pct(new, 50), 1),
-                             "repeated_p50_ms": round(_pct(repeat, 50), 1),
-                             "new_cpu_p50_ms": round(_pct(new_cpu, 50), 1),
-                             "repeated_cpu_p50_ms": round(_pct(repeat_cpu, 50), 1)}
+                out[name] = {
+                    "chars": len(text),
+                    "new_p50_ms": round(_pct(new, 50), 1),
+                    "repeated_p50_ms": round(_pct(repeat, 50), 1),
+                    "new_cpu_p50_ms": round(_pct(new_cpu, 50), 1),
+                    "repeated_cpu_p50_ms": round(_pct(repeat_cpu, 50), 1),
+                }
         finally:
             _drop(mem, ns)
             mem.close()
@@ -376,13 +474,17 @@ def long_errors(args: argparse.Namespace) -> dict:
         for key in ("new_p50_ms", "repeated_p50_ms", "new_cpu_p50_ms", "repeated_cpu_p50_ms"):
             out[name][key.replace("p50_ms", "over_short_ms")] = round(out[name][key] - out["short"][key], 1)
     if not args.json:
-        print("long errors: text cost (prepare + describe, CPU p50 ms): "
-              + ", ".join(f"{name} {ms}" for name, ms in out["text"].items()))
+        print(
+            "long errors: text cost (prepare + describe, CPU p50 ms): "
+            + ", ".join(f"{name} {ms}" for name, ms in out["text"].items())
+        )
         for name in sizes:
             r = out[name]
-            print(f"long errors: {name:>5} ({r['chars']:>9} chars) tool_result p50 new {r['new_p50_ms']:8.1f} ms "
-                  f"(CPU {r['new_cpu_p50_ms']:7.1f}), repeated {r['repeated_p50_ms']:8.1f} ms "
-                  f"(CPU {r['repeated_cpu_p50_ms']:7.1f}) ({args.calls_long} calls each)")
+            print(
+                f"long errors: {name:>5} ({r['chars']:>9} chars) tool_result p50 new {r['new_p50_ms']:8.1f} ms "
+                f"(CPU {r['new_cpu_p50_ms']:7.1f}), repeated {r['repeated_p50_ms']:8.1f} ms "
+                f"(CPU {r['repeated_cpu_p50_ms']:7.1f}) ({args.calls_long} calls each)"
+            )
     return out
 
 
@@ -398,15 +500,27 @@ def spool_line(args: argparse.Namespace) -> dict:
             from kgmem.config import ChromaSettings, load_settings
 
             ns = f"bench-spool-{uuid.uuid4().hex[:8]}"
-            settings = load_settings().model_copy(update={"home": Path(tmp) / "home",
-                                                          "chroma": ChromaSettings(path=Path(tmp) / "chroma")})
+            settings = load_settings().model_copy(
+                update={"home": Path(tmp) / "home", "chroma": ChromaSettings(path=Path(tmp) / "chroma")}
+            )
             if case != "clean":
                 spool_dir = settings.spool_dir
                 spool_dir.mkdir(parents=True)
-                event = {"ns": ns, "kind": "learning", "tool": "psql", "params": {}, "exc_types": [], "session": None,
-                         "message": "FATAL: too many connections for role \"app\"", "ts": "2026-01-01T00:00:00+00:00"}
-                lines = [json.dumps({**event, "seq": 0}), json.dumps({"seq": 1, "ns": ns, "kind": "newer_kind"}),
-                         json.dumps({**event, "seq": 2})]
+                event = {
+                    "ns": ns,
+                    "kind": "learning",
+                    "tool": "psql",
+                    "params": {},
+                    "exc_types": [],
+                    "session": None,
+                    "message": 'FATAL: too many connections for role "app"',
+                    "ts": "2026-01-01T00:00:00+00:00",
+                }
+                lines = [
+                    json.dumps({**event, "seq": 0}),
+                    json.dumps({"seq": 1, "ns": ns, "kind": "newer_kind"}),
+                    json.dumps({**event, "seq": 2}),
+                ]
                 # a name of its own: spool cursors are global, a reused name would find its lines applied
                 (spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl").write_text("\n".join(lines) + "\n")
             mem = KGMem(settings)
@@ -419,16 +533,22 @@ def spool_line(args: argparse.Namespace) -> dict:
                     if i >= 50:
                         times.append((time.perf_counter() - t0) * 1000)
                 stats = mem.learning.spool.stats() if mem.learning.spool is not None else {}
-                out[case] = {"p50_ms": round(_pct(times, 50), 2), "p95_ms": round(_pct(times, 95), 2),
-                             "calls": len(times), "segments_left": len(mem.learning.spool.segments()),
-                             "quarantined": stats.get("quarantined")}
+                out[case] = {
+                    "p50_ms": round(_pct(times, 50), 2),
+                    "p95_ms": round(_pct(times, 95), 2),
+                    "calls": len(times),
+                    "segments_left": len(mem.learning.spool.segments()),
+                    "quarantined": stats.get("quarantined"),
+                }
             finally:
                 _drop(mem, ns)
                 mem.close()
     if not args.json:
         for case, r in out.items():
-            print(f"spool line: {case:<18} repeated tool_result p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms "
-                  f"({r['calls']} calls; segments left {r['segments_left']}, quarantined {r['quarantined']})")
+            print(
+                f"spool line: {case:<18} repeated tool_result p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms "
+                f"({r['calls']} calls; segments left {r['segments_left']}, quarantined {r['quarantined']})"
+            )
     return out
 
 
@@ -451,13 +571,39 @@ def propagation(args: argparse.Namespace) -> dict:
             times, propagated = [], []
             for i in range(args.calls + 20):
                 eid = f"bench-{rng.randrange(args.patterns)}"
-                outcome = {"error_id": eid, "tool": "bench", "pattern": "", "signature": "", "keys": "",
-                           "category": "general", "fix_id": "bench-fix", "description": "bench: retry",
-                           "source": "observed", "success": True, "at": now_iso(), "template": "",
-                           "proves": False, "error_concepts": [], "fix_concepts": []}
-                params = {"ns": ns, "now": now_iso(), "segment": None, "expected": -1, "upto": -1, "errors": [],
-                          "outcomes": [outcome], "closes": [], "marks": [], "judgements": [], "call": "bench",
-                          "retracts": [], "recoveries": [], **rules}
+                outcome = {
+                    "error_id": eid,
+                    "tool": "bench",
+                    "pattern": "",
+                    "signature": "",
+                    "keys": "",
+                    "category": "general",
+                    "fix_id": "bench-fix",
+                    "description": "bench: retry",
+                    "source": "observed",
+                    "success": True,
+                    "at": now_iso(),
+                    "template": "",
+                    "proves": False,
+                    "error_concepts": [],
+                    "fix_concepts": [],
+                }
+                params = {
+                    "ns": ns,
+                    "now": now_iso(),
+                    "segment": None,
+                    "expected": -1,
+                    "upto": -1,
+                    "errors": [],
+                    "outcomes": [outcome],
+                    "closes": [],
+                    "marks": [],
+                    "judgements": [],
+                    "call": "bench",
+                    "retracts": [],
+                    "recoveries": [],
+                    **rules,
+                }
                 t1 = time.perf_counter()
                 row = mem.graph.write("learning/apply_events", **params)[0]["resolved"][0]
                 if i >= 20:
@@ -466,15 +612,25 @@ def propagation(args: argparse.Namespace) -> dict:
         finally:
             _drop(mem, ns)
             mem.close()
-    out = {"patterns": shape["patterns"], "similar_links": shape["similar_links"],
-           "links_per_pattern": round(2 * shape["similar_links"] / max(1, shape["patterns"]), 2),
-           "seed_s": round(seed_s, 1), "calls": len(times), "p50_ms": round(_pct(times, 50), 2),
-           "p95_ms": round(_pct(times, 95), 2), "mean_neighbours_updated": round(statistics.fmean(propagated), 2)}
+    out = {
+        "patterns": shape["patterns"],
+        "similar_links": shape["similar_links"],
+        "links_per_pattern": round(2 * shape["similar_links"] / max(1, shape["patterns"]), 2),
+        "seed_s": round(seed_s, 1),
+        "calls": len(times),
+        "p50_ms": round(_pct(times, 50), 2),
+        "p95_ms": round(_pct(times, 95), 2),
+        "mean_neighbours_updated": round(statistics.fmean(propagated), 2),
+    }
     if not args.json:
-        print(f"propagation: {out['patterns']} patterns, {out['similar_links']} SIMILAR_TO "
-              f"({out['links_per_pattern']} per pattern), seeded in {out['seed_s']} s")
-        print(f"  success + propagation (one statement): p50 {out['p50_ms']} ms, p95 {out['p95_ms']} ms "
-              f"({out['calls']} calls, {out['mean_neighbours_updated']} neighbour edges updated per call)")
+        print(
+            f"propagation: {out['patterns']} patterns, {out['similar_links']} SIMILAR_TO "
+            f"({out['links_per_pattern']} per pattern), seeded in {out['seed_s']} s"
+        )
+        print(
+            f"  success + propagation (one statement): p50 {out['p50_ms']} ms, p95 {out['p95_ms']} ms "
+            f"({out['calls']} calls, {out['mean_neighbours_updated']} neighbour edges updated per call)"
+        )
     return out
 
 
@@ -498,8 +654,11 @@ DRAIN_SETTINGS: dict[str, tuple[list[str], float, int]] = {
     "Thunderbird": ([r"(\d+\.){3}\d+"], 0.5, 4),
     "Windows": ([r"0x.*?\s"], 0.7, 5),
     "Linux": ([r"(\d+\.){3}\d+", r"\d{2}:\d{2}:\d{2}"], 0.39, 6),
-    "Android": ([r"(/[\w-]+)+", r"([\w-]+\.){2,}[\w-]+",
-                 r"\b(\-?\+?\d+)\b|\b0[Xx][a-fA-F\d]+\b|\b[a-fA-F\d]{4,}\b"], 0.2, 6),
+    "Android": (
+        [r"(/[\w-]+)+", r"([\w-]+\.){2,}[\w-]+", r"\b(\-?\+?\d+)\b|\b0[Xx][a-fA-F\d]+\b|\b[a-fA-F\d]{4,}\b"],
+        0.2,
+        6,
+    ),
     "HealthApp": ([], 0.2, 4),
     "Apache": ([r"(\d+\.){3}\d+"], 0.5, 4),
     "Proxifier": ([r"<\d+\ssec", r"([\w-]+\.)+[\w-]+(:\d+)?", r"\d{2}:\d{2}(:\d{2})*", r"[KGTM]B"], 0.6, 3),
@@ -540,8 +699,9 @@ def kgmem_groups(lines: list[str]) -> tuple[list[str], list[str]]:
     return [" ".join(t) for t in toks], TemplateMiner().mine(toks)
 
 
-def loghub_scores(directory: Path = LOGHUB, datasets: tuple[str, ...] = LOGHUB_TUNING + LOGHUB_HELD_OUT,
-                  with_drain3: bool = True) -> dict[str, dict[str, float]]:
+def loghub_scores(
+    directory: Path = LOGHUB, datasets: tuple[str, ...] = LOGHUB_TUNING + LOGHUB_HELD_OUT, with_drain3: bool = True
+) -> dict[str, dict[str, float]]:
     """Grouping accuracy per dataset: ``{dataset: {"kgmem": ga, "template": ga, "drain3": ga, "*_s": s}}``.
 
     ``kgmem`` is :class:`~kgmem.learning.templates.TemplateMiner` (the corpus-level miner),
@@ -554,8 +714,11 @@ def loghub_scores(directory: Path = LOGHUB, datasets: tuple[str, ...] = LOGHUB_T
         lines, truth = loghub_rows(directory, name)
         start = time.perf_counter()
         stateless, mined = kgmem_groups(lines)
-        row = {"kgmem": grouping_accuracy(truth, mined), "kgmem_s": time.perf_counter() - start,
-               "template": grouping_accuracy(truth, stateless)}
+        row = {
+            "kgmem": grouping_accuracy(truth, mined),
+            "kgmem_s": time.perf_counter() - start,
+            "template": grouping_accuracy(truth, stateless),
+        }
         if with_drain3:
             start = time.perf_counter()
             row["drain3"] = grouping_accuracy(truth, drain3_groups(name, lines))
@@ -575,9 +738,12 @@ def loghub(args: argparse.Namespace) -> dict:
         raise SystemExit(f"loghub-2k not found at {directory} (pass --loghub DIR)")
     scores = loghub_scores(directory)
     halves = {"tuning": LOGHUB_TUNING, "held_out": LOGHUB_HELD_OUT, "all": LOGHUB_TUNING + LOGHUB_HELD_OUT}
-    out = {"datasets": {n: {k: round(v, 4) for k, v in row.items()} for n, row in scores.items()},
-           "average": {h: {k: _mean_of(scores, names, k) for k in ("kgmem", "template", "drain3")}
-                       for h, names in halves.items()}}
+    out = {
+        "datasets": {n: {k: round(v, 4) for k, v in row.items()} for n, row in scores.items()},
+        "average": {
+            h: {k: _mean_of(scores, names, k) for k in ("kgmem", "template", "drain3")} for h, names in halves.items()
+        },
+    }
     if not args.json:
         print(f"{'dataset':<12} {'half':<9} {'kgmem':>7} {'template':>9} {'drain3':>7}")
         for half, names in halves.items():
@@ -596,8 +762,9 @@ def main(argv: list[str] | None = None) -> int:
     from kgmem.learning.adjudication import SCOPES
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["corpus", "stream", "latency", "long-errors", "spool-line", "propagation",
-                                         "loghub", "all"])
+    parser.add_argument(
+        "what", choices=["corpus", "stream", "latency", "long-errors", "spool-line", "propagation", "loghub", "all"]
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--events", type=int, default=10_000, help="stream: number of events")
     parser.add_argument("--batch", type=int, default=1000, help="stream: batch size for tool_results")
@@ -606,26 +773,51 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--new", type=int, default=100, help="latency: calls with a never-seen error")
     parser.add_argument("--calls-long", type=int, default=20, help="long-errors: timed calls per size and path")
     parser.add_argument("--patterns", type=int, default=100_000, help="propagation: synthetic patterns")
-    parser.add_argument("--half", choices=sorted(HALVES), default="both",
-                        help="corpus: which half of the error corpus (default both)")
-    parser.add_argument("--feedback", action="store_true",
-                        help="corpus: report the wrong fixes as failed, then measure a second occurrence")
-    parser.add_argument("--use", action="store_true",
-                        help="corpus: also the later variants one by one, each miss resolved by the agent "
-                             "(knowledge that grows with use)")
-    parser.add_argument("--corrections", action="store_true",
-                        help="corpus: a user correction on each group's first variant instead of a resolved fix; "
-                             "count it auto-applied to later variants and to hard negatives (with --use: replayed "
-                             "with the agent's outcome reports, then a next occurrence)")
-    parser.add_argument("--adjudicate-band", type=float, default=None,
-                        help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
-                             "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)")
-    parser.add_argument("--adjudicate-scope", choices=SCOPES, default=None,
-                        help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)")
+    parser.add_argument(
+        "--half", choices=sorted(HALVES), default="both", help="corpus: which half of the error corpus (default both)"
+    )
+    parser.add_argument(
+        "--feedback",
+        action="store_true",
+        help="corpus: report the wrong fixes as failed, then measure a second occurrence",
+    )
+    parser.add_argument(
+        "--use",
+        action="store_true",
+        help="corpus: also the later variants one by one, each miss resolved by the agent "
+        "(knowledge that grows with use)",
+    )
+    parser.add_argument(
+        "--corrections",
+        action="store_true",
+        help="corpus: a user correction on each group's first variant instead of a resolved fix; "
+        "count it auto-applied to later variants and to hard negatives (with --use: replayed "
+        "with the agent's outcome reports, then a next occurrence)",
+    )
+    parser.add_argument(
+        "--adjudicate-band",
+        type=float,
+        default=None,
+        help="corpus: learning.adjudicate_band for this run (0 = the matching model alone); "
+        "adjudication runs only with an Anthropic key (ANTHROPIC_API_KEY)",
+    )
+    parser.add_argument(
+        "--adjudicate-scope",
+        choices=SCOPES,
+        default=None,
+        help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)",
+    )
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
     args = parser.parse_args(argv)
-    jobs = {"corpus": corpus, "stream": stream, "latency": latency, "long-errors": long_errors,
-            "spool-line": spool_line, "propagation": propagation, "loghub": loghub}
+    jobs = {
+        "corpus": corpus,
+        "stream": stream,
+        "latency": latency,
+        "long-errors": long_errors,
+        "spool-line": spool_line,
+        "propagation": propagation,
+        "loghub": loghub,
+    }
     names = [n for n in jobs if n != "loghub"] if args.what == "all" else [args.what]
     results = {name: jobs[name](args) for name in names}
     if args.json:

@@ -46,8 +46,10 @@ def main() -> None:
                 t = time.perf_counter()
                 resolve_model(str(path), tokenizer, Path(cache)).model_id
                 remembered.append(time.perf_counter() - t)
-        print(f"| {label} | {size:.0f} MB | {statistics.median(hashed) * 1000:.1f} | "
-              f"{statistics.median(remembered) * 1000:.1f} |")
+        print(
+            f"| {label} | {size:.0f} MB | {statistics.median(hashed) * 1000:.1f} | "
+            f"{statistics.median(remembered) * 1000:.1f} |"
+        )
 
 
 if __name__ == "__main__":

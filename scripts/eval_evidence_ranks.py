@@ -32,8 +32,7 @@ from kgmem.retrieval.config import PRESETS  # noqa: E402
 
 DEPTH = 100
 # Beyond the default's first 100: in the vector leg's (whatever the keyword leg has), else the keyword leg's.
-BUCKETS = ("top 10", "11-20", "21-100", "in the vector leg's first 100", "only in the keyword leg's first 100",
-           "none")
+BUCKETS = ("top 10", "11-20", "21-100", "in the vector leg's first 100", "only in the keyword leg's first 100", "none")
 
 
 def bucket(position: int | None, in_vector: bool, in_keyword: bool) -> str:

@@ -62,9 +62,14 @@ def decide_pair(a: str, b: str, embedder: Any, limits: Any = None) -> tuple[str,
     for j, item in enumerate(new):
         for i, prev in enumerate(old):
             sim = float(vecs[i] @ vecs[len(old) + j])
-            verdicts.append(judge(Statement(item.content, item.subject, item.predicate, item.object, item.type),
-                                  Statement(prev.content, prev.subject, prev.predicate, prev.object, prev.type), sim,
-                                  limits or DEFAULT))
+            verdicts.append(
+                judge(
+                    Statement(item.content, item.subject, item.predicate, item.object, item.type),
+                    Statement(prev.content, prev.subject, prev.predicate, prev.object, prev.type),
+                    sim,
+                    limits or DEFAULT,
+                )
+            )
     for relation in ("contradiction", "paraphrase"):
         for v in verdicts:
             if v.relation == relation:
@@ -80,14 +85,17 @@ def eval_pairs(rows: list[dict[str, Any]], embedder: Any, show_errors: bool, lim
         relation, reason = decide_pair(row["a"], row["b"], embedder, limits)
         got[(row["label"], relation)] += 1
         if relation != row["label"]:
-            errors.append(f"  {row['id']} {row['label']:>13} -> {relation:<13} {reason:<22} {row['a']!r} / {row['b']!r}")
+            errors.append(
+                f"  {row['id']} {row['label']:>13} -> {relation:<13} {reason:<22} {row['a']!r} / {row['b']!r}"
+            )
     n = Counter(r["label"] for r in rows)
 
     def rate(label: str, relation: str) -> float:
         return got[(label, relation)] / n[label] if n[label] else float("nan")
 
     result = {
-        "pairs": len(rows), "by_label": dict(n),
+        "pairs": len(rows),
+        "by_label": dict(n),
         "paraphrase_merged": rate("paraphrase", "paraphrase"),
         "contradiction_detected": rate("contradiction", "contradiction"),
         "paraphrase_called_contradiction": rate("paraphrase", "contradiction"),
@@ -117,11 +125,16 @@ def eval_extraction(rows: list[dict[str, Any]], show_errors: bool) -> dict[str, 
         hit = [e for e in row["expected"] if any(match(i, e) for i in items)]
         found += len(hit)
         if len(ok) != len(items) or len(hit) != len(row["expected"]):
-            errors.append(f"  {row['id']} {row['text']!r}: expected {row['expected']}, "
-                          f"got {[(i.type, i.content) for i in items]}")
-    result = {"turns": len(rows), "expected_items": expected, "extracted_items": extracted,
-              "precision": correct / extracted if extracted else float("nan"),
-              "recall": found / expected if expected else float("nan")}
+            errors.append(
+                f"  {row['id']} {row['text']!r}: expected {row['expected']}, got {[(i.type, i.content) for i in items]}"
+            )
+    result = {
+        "turns": len(rows),
+        "expected_items": expected,
+        "extracted_items": extracted,
+        "precision": correct / extracted if extracted else float("nan"),
+        "recall": found / expected if expected else float("nan"),
+    }
     if show_errors:
         result["errors"] = errors
     return result
@@ -130,8 +143,9 @@ def eval_extraction(rows: list[dict[str, Any]], show_errors: bool) -> dict[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", nargs="?", default="all", choices=("pairs", "extraction", "all"))
-    parser.add_argument("--split", default="all", choices=("tune", "test", "all"),
-                        help="which half (all: both, reported separately)")
+    parser.add_argument(
+        "--split", default="all", choices=("tune", "test", "all"), help="which half (all: both, reported separately)"
+    )
     parser.add_argument("--errors", action="store_true", help="list the misjudged items (tuning half only!)")
     args = parser.parse_args(argv)
     splits = ("tune", "test") if args.split == "all" else (args.split,)
@@ -149,8 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     for what, by_split in out.items():
         for split, result in by_split.items():
             errors = result.pop("errors", [])
-            print(f"{what} [{split}]: " + ", ".join(
-                f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()))
+            print(
+                f"{what} [{split}]: "
+                + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items())
+            )
             for line in errors:
                 print(line)
     return 0

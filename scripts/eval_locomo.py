@@ -45,7 +45,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,7 @@ _WORD = re.compile(r"[\w']+")
 # -- data ---------------------------------------------------------------------------------
 def session_ts(value: str) -> str:
     """'1:56 pm on 8 May, 2023' → ISO-8601 UTC."""
-    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc).isoformat()
+    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC).isoformat()
 
 
 def turn_text(turn: dict[str, Any]) -> str:
@@ -86,8 +86,16 @@ def conversation_events(conv: dict[str, Any]) -> list[dict[str, Any]]:
         key = f"session_{n}"
         ts = session_ts(conv[f"{key}_date_time"])
         for turn in conv[key]:
-            events.append({"type": "turn", "session": key, "role": turn["speaker"], "text": turn_text(turn),
-                           "ref": turn["dia_id"], "ts": ts})
+            events.append(
+                {
+                    "type": "turn",
+                    "session": key,
+                    "role": turn["speaker"],
+                    "text": turn_text(turn),
+                    "ref": turn["dia_id"],
+                    "ts": ts,
+                }
+            )
         events.append({"type": "session_end", "session": key})
         n += 1
     return events
@@ -146,7 +154,9 @@ class PlainBM25:
             for w in q:
                 f = tf.get(w)
                 if f:
-                    s += self.idf[w] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                    s += (
+                        self.idf[w] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                    )
             scores.append(s)
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         return [self.refs[i] for i in order[:k] if scores[i] > 0]
@@ -198,8 +208,9 @@ class Peer:
         query = _peer_query()
         return {
             "peer-vectorcypher": VectorCypherRetriever(self.mem.driver, self.VECTOR_INDEX, query, self.embedder),
-            "peer-hybrid": HybridRetriever(self.mem.driver, self.VECTOR_INDEX, self.FULLTEXT_INDEX, self.embedder,
-                                           return_properties=["ref"]),
+            "peer-hybrid": HybridRetriever(
+                self.mem.driver, self.VECTOR_INDEX, self.FULLTEXT_INDEX, self.embedder, return_properties=["ref"]
+            ),
         }
 
     def close(self) -> None:
@@ -262,29 +273,62 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peer", action="store_true", help="also run neo4j-graphrag's retrievers")
     ap.add_argument("--presets", default="", help="extra presets to run, comma-separated (e.g. fast,deep)")
     ap.add_argument("--set", dest="overrides", action="append", default=[], help="SearchConfig override key=value")
-    ap.add_argument("--system", dest="variants", action="append", default=[], metavar="NAME:KEY=VALUE,...",
-                    help="one more system kg-NAME: the balanced preset (with --set) plus these overrides, e.g. "
-                    "hop:concept_hop=true (measured in the same run as the others)")
+    ap.add_argument(
+        "--system",
+        dest="variants",
+        action="append",
+        default=[],
+        metavar="NAME:KEY=VALUE,...",
+        help="one more system kg-NAME: the balanced preset (with --set) plus these overrides, e.g. "
+        "hop:concept_hop=true (measured in the same run as the others)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the namespaces after the run")
-    ap.add_argument("--run-id", default=None, help="namespace suffix; with --keep and --chroma a re-run reuses the "
-                    "stored data (ingest is idempotent, so the second ingest only checks)")
+    ap.add_argument(
+        "--run-id",
+        default=None,
+        help="namespace suffix; with --keep and --chroma a re-run reuses the "
+        "stored data (ingest is idempotent, so the second ingest only checks)",
+    )
     ap.add_argument("--chroma", type=Path, default=None, help="Chroma directory (default: a temporary one)")
     ap.add_argument("--systems", default="", help="only these systems, comma-separated")
     ap.add_argument("--tune-on", default="", help="conversation ids (comma-separated) the --grid is tuned on")
     ap.add_argument("--eval-on", default="", help="conversation ids every system is reported on (held out)")
-    ap.add_argument("--two-fold", action="store_true", help="with two conversations: tune on each, report on the "
-                    "other (both directions in one run)")
-    ap.add_argument("--shift-grid", default="", help="with --two-fold/--tune-on: BQAR shift_threshold values "
-                    "(0 = no shift detection) tuned on a simulated feedback session (see session_sim)")
-    ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP", help="run on a fresh private Neo4j on "
-                    "these ports (started in a temporary home, stopped at the end)")
-    ap.add_argument("--stages", action="store_true", help="time every stage of the kgmem searches (explain=True) "
-                    "and print p50/p95 per stage and system")
-    ap.add_argument("--no-query-cache", action="store_true", help="embed the question in every search (kgmem's "
-                    "query-embedding cache off; the peer embeds through the same embedder): latency as a first "
-                    "question sees it. Without it the embedding is cached for every system")
-    ap.add_argument("--grid", action="append", default=[], help="tuning grid for kg-graphrag: key=v1,v2,... "
-                    "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported")
+    ap.add_argument(
+        "--two-fold",
+        action="store_true",
+        help="with two conversations: tune on each, report on the other (both directions in one run)",
+    )
+    ap.add_argument(
+        "--shift-grid",
+        default="",
+        help="with --two-fold/--tune-on: BQAR shift_threshold values "
+        "(0 = no shift detection) tuned on a simulated feedback session (see session_sim)",
+    )
+    ap.add_argument(
+        "--private-neo4j",
+        default="",
+        metavar="BOLT:HTTP",
+        help="run on a fresh private Neo4j on these ports (started in a temporary home, stopped at the end)",
+    )
+    ap.add_argument(
+        "--stages",
+        action="store_true",
+        help="time every stage of the kgmem searches (explain=True) and print p50/p95 per stage and system",
+    )
+    ap.add_argument(
+        "--no-query-cache",
+        action="store_true",
+        help="embed the question in every search (kgmem's "
+        "query-embedding cache off; the peer embeds through the same embedder): latency as a first "
+        "question sees it. Without it the embedding is cached for every system",
+    )
+    ap.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        help="tuning grid for kg-graphrag: key=v1,v2,... "
+        "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported",
+    )
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -307,8 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     chroma_dir = args.chroma or Path(tmp.name) / "chroma"
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
     if args.no_query_cache:
-        settings = settings.model_copy(update={
-            "embedding": settings.embedding.model_copy(update={"query_cache_size": 0})})
+        settings = settings.model_copy(
+            update={"embedding": settings.embedding.model_copy(update={"query_cache_size": 0})}
+        )
     try:
         mem = KGMem(settings)
         apply_schema(mem.graph)
@@ -345,25 +390,37 @@ def main(argv: list[str] | None = None) -> int:
             best, rows = _tune(mem, [convs[i] for i in tune_ids], base, grid)
             print("| grid point (tune fold) | recall@10 | MRR | >= hybrid in every category |\n|---|---|---|---|")
             for combo, m in rows:
-                print(f"| {json.dumps(combo)} | {m['recall@10']:.3f} | {m['mrr']:.3f} | "
-                      f"{'yes' if m['ge_hybrid_every_category'] else 'no'} |")
+                print(
+                    f"| {json.dumps(combo)} | {m['recall@10']:.3f} | {m['mrr']:.3f} | "
+                    f"{'yes' if m['ge_hybrid_every_category'] else 'no'} |"
+                )
             print(f"chosen on {', '.join(tune_ids)}: {json.dumps(best)}")
             fold_systems = {**systems, "kg-tuned": base.with_overrides(name="tuned", **best)}
             run = Run()
             for i in eval_ids:
                 run.evaluate(mem, convs[i], fold_systems, convs[i].baselines, {}, None)
             key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
-            all_figures[key] = {"chosen": best, "grid": [{"point": c, **m} for c, m in rows],
-                                **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)")}
+            all_figures[key] = {
+                "chosen": best,
+                "grid": [{"point": c, **m} for c, m in rows],
+                **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)"),
+            }
         # After every fold's figures: the simulation's copies of the conversations would otherwise be in
         # the full-text index (BM25 statistics) while a later fold is measured.
         for tune_ids, eval_ids in folds if args.shift_grid else []:
-            sims = {i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces)
-                    for i in tune_ids + eval_ids}
+            sims = {
+                i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces) for i in tune_ids + eval_ids
+            }
             sim_convs.update(sims)
             key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
-            all_figures[key]["shift"] = _tune_shift(mem, [sims[i] for i in tune_ids], [sims[i] for i in eval_ids],
-                                                    base, [float(v) for v in args.shift_grid.split(",")], sim_cache)
+            all_figures[key]["shift"] = _tune_shift(
+                mem,
+                [sims[i] for i in tune_ids],
+                [sims[i] for i in eval_ids],
+                base,
+                [float(v) for v in args.shift_grid.split(",")],
+                sim_cache,
+            )
     finally:
         if peer is not None:
             peer.close()
@@ -421,8 +478,14 @@ def session_sim(mem: KGMem, conv: Conversation, cfg: SearchConfig) -> dict[str, 
     return {**mean_scores(rows), "shifts": float(shifts)}
 
 
-def _tune_shift(mem: KGMem, tune: list[Conversation], held: list[Conversation], base: SearchConfig,
-                grid: list[float], cache: dict[tuple[str, str], dict[str, float]]) -> dict[str, Any]:
+def _tune_shift(
+    mem: KGMem,
+    tune: list[Conversation],
+    held: list[Conversation],
+    base: SearchConfig,
+    grid: list[float],
+    cache: dict[tuple[str, str], dict[str, float]],
+) -> dict[str, Any]:
     """shift_threshold chosen by the simulated session's recall@10 (then MRR) on ``tune``; every value
     (and the overlay off) reported on ``held`` too."""
     settings = {"overlay off": base.with_overrides(name="no-overlay", use_session_overlay=False)}
@@ -436,15 +499,19 @@ def _tune_shift(mem: KGMem, tune: list[Conversation], held: list[Conversation], 
         return {k: sum(p[k] for p in per) / len(per) for k in per[0]}
 
     rows = {name: {"tune": run(tune, name), "held": run(held, name)} for name in settings}
-    chosen = max((n for n in rows if n != "overlay off"),
-                 key=lambda n: (round(rows[n]["tune"]["recall@10"], 4), rows[n]["tune"]["mrr"]))
+    chosen = max(
+        (n for n in rows if n != "overlay off"),
+        key=lambda n: (round(rows[n]["tune"]["recall@10"], 4), rows[n]["tune"]["mrr"]),
+    )
     print(f"\n### shift threshold (simulated feedback session), tuned on {', '.join(c.sample_id for c in tune)}")
     print("| setting | tune recall@10 | tune MRR | tune shifts | held-out recall@10 | held-out MRR | held-out shifts |")
     print("|---|---|---|---|---|---|---|")
     for name, r in rows.items():
         t, h = r["tune"], r["held"]
-        print(f"| {name}{' (chosen)' if name == chosen else ''} | {t['recall@10']:.3f} | {t['mrr']:.3f} | "
-              f"{t['shifts']:.0f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | {h['shifts']:.0f} |")
+        print(
+            f"| {name}{' (chosen)' if name == chosen else ''} | {t['recall@10']:.3f} | {t['mrr']:.3f} | "
+            f"{t['shifts']:.0f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | {h['shifts']:.0f} |"
+        )
     return {"chosen": chosen, "rows": rows}
 
 
@@ -456,9 +523,17 @@ def _private_server(ports: str, tmp: Path):  # noqa: ANN202 - kgmem.server.Local
         bolt, http = (int(p) for p in ports.split(":"))
     except ValueError:
         raise SystemExit(f"--private-neo4j: expected BOLT:HTTP ports, got {ports!r}") from None
-    settings = load_settings(home=tmp / "home", neo4j={
-        "uri": f"bolt://127.0.0.1:{bolt}", "bolt_port": bolt, "http_port": http,
-        "password": "kgmem-eval-private", "heap": "512m", "pagecache": "128m"})
+    settings = load_settings(
+        home=tmp / "home",
+        neo4j={
+            "uri": f"bolt://127.0.0.1:{bolt}",
+            "bolt_port": bolt,
+            "http_port": http,
+            "password": "kgmem-eval-private",
+            "heap": "512m",
+            "pagecache": "128m",
+        },
+    )
     server = LocalNeo4j(settings)
     server.up()
     return server
@@ -467,8 +542,16 @@ def _private_server(ports: str, tmp: Path):  # noqa: ANN202 - kgmem.server.Local
 class Conversation:
     """One LoCoMo conversation ingested into its namespace, with its questions and in-script baselines."""
 
-    def __init__(self, sample_id: str, ns: str, questions: list[dict[str, Any]], baselines: dict[str, Any],
-                 peer_docs: list[tuple[str, str]], emb_texts: list[str], ingest: tuple[int, float]) -> None:
+    def __init__(
+        self,
+        sample_id: str,
+        ns: str,
+        questions: list[dict[str, Any]],
+        baselines: dict[str, Any],
+        peer_docs: list[tuple[str, str]],
+        emb_texts: list[str],
+        ingest: tuple[int, float],
+    ) -> None:
         self.sample_id, self.ns, self.questions, self.baselines = sample_id, ns, questions, baselines
         self.peer_docs, self.emb_texts, self.ingest = peer_docs, emb_texts, ingest
 
@@ -492,9 +575,15 @@ def _prepare(mem: KGMem, sample: dict[str, Any], run_id: str, wanted: set[str]) 
     if not wanted or "dense" in wanted:
         baselines["dense"] = PlainDense(list(zip([e["ref"] for e in turn_events], emb_texts)), mem.embedder).search
     questions = [q for q in sample["qa"] if q.get("category") in (1, 2, 3, 4) and evidence_refs(q)]
-    return Conversation(sample["sample_id"], ns, questions, baselines,
-                        [(e["ref"], f"{e['role']}: {e['text']}") for e in turn_events], emb_texts,
-                        (report.turns, report.seconds))
+    return Conversation(
+        sample["sample_id"],
+        ns,
+        questions,
+        baselines,
+        [(e["ref"], f"{e['role']}: {e['text']}") for e in turn_events],
+        emb_texts,
+        (report.turns, report.seconds),
+    )
 
 
 class Run:
@@ -509,10 +598,19 @@ class Run:
         self.cpu: dict[str, list[float]] = defaultdict(list)
         self.rankings: dict[str, list[list[str]]] = defaultdict(list)
         # With stages: system → stage → ms per question (SearchResult.timings_ms of explain=True).
-        self.stages: dict[str, dict[str, list[float]]] | None = defaultdict(lambda: defaultdict(list)) if stages else None
+        self.stages: dict[str, dict[str, list[float]]] | None = (
+            defaultdict(lambda: defaultdict(list)) if stages else None
+        )
 
-    def evaluate(self, mem: KGMem, conv: Conversation, systems: dict[str, SearchConfig], baselines: dict[str, Any],
-                 peer_r: dict[str, Any], peer: Peer | None) -> None:
+    def evaluate(
+        self,
+        mem: KGMem,
+        conv: Conversation,
+        systems: dict[str, SearchConfig],
+        baselines: dict[str, Any],
+        peer_r: dict[str, Any],
+        peer: Peer | None,
+    ) -> None:
         for q in conv.questions:
             gold = evidence_refs(q)
             for name, fn in baselines.items():
@@ -538,8 +636,10 @@ class Run:
                 # escape it for the peer; the vector is embedded from the raw question.
                 if name == "peer-hybrid":
                     res = retriever.get_search_results(
-                        query_text=escape(q["question"]), query_vector=peer.embedder.embed_query(q["question"]),
-                        top_k=20)
+                        query_text=escape(q["question"]),
+                        query_vector=peer.embedder.embed_query(q["question"]),
+                        top_k=20,
+                    )
                 else:
                     res = retriever.get_search_results(query_text=q["question"], top_k=20)
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
@@ -581,8 +681,9 @@ def _tune(mem: KGMem, convs: list[Conversation], base: SearchConfig, grid: list[
     (the issue's goal, asked of the tuning data first); if none is, the best overall."""
     hybrid = Run()
     for conv in convs:
-        hybrid.evaluate(mem, conv, {"hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False)},
-                        {}, {}, None)
+        hybrid.evaluate(
+            mem, conv, {"hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False)}, {}, {}, None
+        )
     floor = _by_category(hybrid, "hybrid")
     rows = []
     for combo in grid:
@@ -626,8 +727,11 @@ def _report(run: Run, ingest_stats, base: SearchConfig, where: str) -> dict[str,
         lat = latency[name]
         cpu = statistics.fmean(run.cpu[name]) if run.cpu.get(name) else float("nan")
         figures["systems"][name] = {**m, "p50_ms": statistics.median(lat), "p95_ms": _pct(lat, 95), "cpu_ms": cpu}
-        print(f"| {name} | " + " | ".join(f"{m[c]:.3f}" for c in cols)
-              + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} | {cpu:.1f} |")
+        print(
+            f"| {name} | "
+            + " | ".join(f"{m[c]:.3f}" for c in cols)
+            + f" | {statistics.median(lat):.1f} | {_pct(lat, 95):.1f} | {cpu:.1f} |"
+        )
     print("\nrecall@10 by category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop):")
     cats = sorted({c for _, c in per_cat})
     print("| system | " + " | ".join(f"cat {c} (n={len(per_cat[(next(iter(per_system)), c)])})" for c in cats) + " |")

@@ -26,7 +26,7 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,7 @@ KS = (5, 10, 20)
 def lme_ts(value: str) -> str:
     """'2023/05/20 (Sat) 02:21' → ISO-8601 UTC."""
     day, _, clock = value.partition(") ")
-    return datetime.strptime(f"{day.split(' (')[0]} {clock}", "%Y/%m/%d %H:%M").replace(
-        tzinfo=timezone.utc).isoformat()
+    return datetime.strptime(f"{day.split(' (')[0]} {clock}", "%Y/%m/%d %H:%M").replace(tzinfo=UTC).isoformat()
 
 
 def question_events(item: dict[str, Any]) -> tuple[list[dict[str, Any]], set[str]]:
@@ -58,8 +57,16 @@ def question_events(item: dict[str, Any]) -> tuple[list[dict[str, Any]], set[str
             if not turn["content"].strip():
                 continue
             ref = f"{sid}:{i}"
-            events.append({"type": "turn", "session": sid, "role": turn["role"], "text": turn["content"],
-                           "ref": ref, "ts": lme_ts(date)})
+            events.append(
+                {
+                    "type": "turn",
+                    "session": sid,
+                    "role": turn["role"],
+                    "text": turn["content"],
+                    "ref": ref,
+                    "ts": lme_ts(date),
+                }
+            )
             if turn.get("has_answer"):
                 gold.add(ref)
         events.append({"type": "session_end", "session": sid})
@@ -85,8 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", dest="overrides", action="append", default=[], help="SearchConfig override key=value")
     ap.add_argument("--system", action="append", default=[], help="name:key=value,key=value (more systems)")
     ap.add_argument("--private-neo4j", default="", metavar="BOLT:HTTP")
-    ap.add_argument("--questions", default="", help="only these question ids or types, comma-separated, in this "
-                    "order (each history is ~500 turns to ingest)")
+    ap.add_argument(
+        "--questions",
+        default="",
+        help="only these question ids or types, comma-separated, in this order (each history is ~500 turns to ingest)",
+    )
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
@@ -109,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-lme-")
     server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
     settings = (server.settings if server is not None else load_settings()).model_copy(
-        update={"chroma": ChromaSettings(path=Path(tmp.name) / "chroma")})
+        update={"chroma": ChromaSettings(path=Path(tmp.name) / "chroma")}
+    )
     mem = KGMem(settings)
     apply_schema(mem.graph)
     run_id = uuid.uuid4().hex[:6]
@@ -133,9 +144,12 @@ def main(argv: list[str] | None = None) -> int:
                 s = scores([h.ref for h in result.hits if h.kind == "message"], gold, gold_sessions)
                 rows[name].append(s)
                 by_type[(name, item["question_type"])].append(s)
-            print(f"{item['question_id']} ({item['question_type']}): {len(events)} events, "
-                  f"{report.seconds:.0f}s ingest; recall@10 "
-                  + ", ".join(f"{n} {rows[n][-1]['recall@10']:.2f}" for n in systems), flush=True)
+            print(
+                f"{item['question_id']} ({item['question_type']}): {len(events)} events, "
+                f"{report.seconds:.0f}s ingest; recall@10 "
+                + ", ".join(f"{n} {rows[n][-1]['recall@10']:.2f}" for n in systems),
+                flush=True,
+            )
     finally:
         for ns in namespaces:
             mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
@@ -151,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, per in rows.items():
         m = {c: statistics.fmean(r[c] for r in per if r[c] == r[c]) for c in cols}
         figures["systems"][name] = {**m, "p50_ms": statistics.median(latency[name]), "p95_ms": _pct(latency[name], 95)}
-        print(f"| {name} | " + " | ".join(f"{m[c]:.3f}" for c in cols)
-              + f" | {statistics.median(latency[name]):.0f} | {_pct(latency[name], 95):.0f} |")
+        print(
+            f"| {name} | "
+            + " | ".join(f"{m[c]:.3f}" for c in cols)
+            + f" | {statistics.median(latency[name]):.0f} | {_pct(latency[name], 95):.0f} |"
+        )
     types = sorted({t for _, t in by_type})
     print("\nrecall@10 by question type:\n| system | " + " | ".join(types) + " |\n" + "|---" * (len(types) + 1) + "|")
     for name in rows:

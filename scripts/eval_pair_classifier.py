@@ -54,9 +54,15 @@ def train(rows: list[dict[str, Any]], epochs: int, seed: int) -> Any:
     for epoch in range(epochs):
         rng.shuffle(pairs)
         for i in range(0, len(pairs), 32):
-            chunk = pairs[i:i + 32]
-            enc = tok([p[0] for p in chunk], [p[1] for p in chunk], padding=True, truncation=True,
-                      max_length=128, return_tensors="pt")
+            chunk = pairs[i : i + 32]
+            enc = tok(
+                [p[0] for p in chunk],
+                [p[1] for p in chunk],
+                padding=True,
+                truncation=True,
+                max_length=128,
+                return_tensors="pt",
+            )
             loss = torch.nn.functional.cross_entropy(net(**enc).logits, torch.tensor([p[2] for p in chunk]))
             loss.backward()
             opt.step()
@@ -76,14 +82,17 @@ def probabilities(model: Any, rows: list[dict[str, Any]]) -> np.ndarray:
 
 def figures(rows: list[dict[str, Any]], verdicts: list[str]) -> dict[str, float]:
     """The issue's figures (and the unrelated pairs') of ``verdicts`` against the labels."""
+
     def rate(label: str, verdict: str) -> float:
         n = sum(r["label"] == label for r in rows)
         return sum(r["label"] == label and v == verdict for r, v in zip(rows, verdicts)) / n
 
-    return {"paraphrase_merged": rate("paraphrase", "paraphrase"),
-            "contradiction_detected": rate("contradiction", "contradiction"),
-            "paraphrase_called_contradiction": rate("paraphrase", "contradiction"),
-            "unrelated_called_contradiction": rate("unrelated", "contradiction")}
+    return {
+        "paraphrase_merged": rate("paraphrase", "paraphrase"),
+        "contradiction_detected": rate("contradiction", "contradiction"),
+        "paraphrase_called_contradiction": rate("paraphrase", "contradiction"),
+        "unrelated_called_contradiction": rate("unrelated", "contradiction"),
+    }
 
 
 def combined(rules: list[str], p: np.ndarray, tau: float) -> list[str]:
@@ -122,12 +131,17 @@ def main() -> None:
         probs = probabilities(model, subset)
         scored[batch] = (subset, rules, probs[:, LABELS.index("contradiction")])
         model_alone = [LABELS[i] for i in probs.argmax(axis=1)]
-        print(f"batch {batch}: rules {figures(subset, rules)}; model alone (most likely label) "
-              f"{figures(subset, model_alone)}")
+        print(
+            f"batch {batch}: rules {figures(subset, rules)}; model alone (most likely label) "
+            f"{figures(subset, model_alone)}"
+        )
     subset, rules, p = scored[args.pick_on]
     allowed = figures(subset, rules)["paraphrase_called_contradiction"]
-    candidates = [t for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
-                  if figures(subset, combined(rules, p, t))["paraphrase_called_contradiction"] <= allowed]
+    candidates = [
+        t
+        for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
+        if figures(subset, combined(rules, p, t))["paraphrase_called_contradiction"] <= allowed
+    ]
     tau = min(candidates, default=1.01)
     print(f"tau {tau} (chosen on batch {args.pick_on}): {figures(subset, combined(rules, p, tau))}")
     subset, rules, p = scored[args.report_on]

@@ -61,11 +61,13 @@ def same_claim(nlp: Any, a: str, b: str, adjectives: bool) -> bool:
 def figures(rows: list[dict[str, Any]]) -> str:
     n = Counter(r["label"] for r in rows)
     got = Counter((r["label"], r["got"]) for r in rows)
-    return (f"paraphrase merged {got['paraphrase', 'paraphrase']}/{n['paraphrase']}, contradiction detected "
-            f"{got['contradiction', 'contradiction']}/{n['contradiction']}, paraphrase called contradiction "
-            f"{got['paraphrase', 'contradiction']}/{n['paraphrase']}, unrelated merged "
-            f"{got['unrelated', 'paraphrase']}/{n['unrelated']}, unrelated called contradiction "
-            f"{got['unrelated', 'contradiction']}/{n['unrelated']}")
+    return (
+        f"paraphrase merged {got['paraphrase', 'paraphrase']}/{n['paraphrase']}, contradiction detected "
+        f"{got['contradiction', 'contradiction']}/{n['contradiction']}, paraphrase called contradiction "
+        f"{got['paraphrase', 'contradiction']}/{n['paraphrase']}, unrelated merged "
+        f"{got['unrelated', 'paraphrase']}/{n['unrelated']}, unrelated called contradiction "
+        f"{got['unrelated', 'contradiction']}/{n['unrelated']}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,16 +88,21 @@ def main(argv: list[str] | None = None) -> int:
     for row in eval_knowledge.load(eval_knowledge.PAIRS, "all"):
         relation, reason = eval_knowledge.decide_pair(row["a"], row["b"], embedder, limits)
         guarded = relation
-        if relation == "contradiction" and reason.startswith("negation") and not same_claim(
-                nlp, row["a"], row["b"], args.adjectives):
+        if (
+            relation == "contradiction"
+            and reason.startswith("negation")
+            and not same_claim(nlp, row["a"], row["b"], args.adjectives)
+        ):
             cosine = float(reason.rsplit("(", 1)[1].rstrip(")"))
             guarded = "paraphrase" if cosine >= limits.paraphrase_cosine else "unrelated"
         rows.append({"batch": row.get("batch", 1), "label": row["label"], "got": relation, "guarded": guarded})
     for group in args.groups.split(","):
         low, _, high = group.partition("-")
         chosen = [r for r in rows if int(low) <= r["batch"] <= int(high or low)]
-        print(f"batches {group} ({len(chosen)} pairs)\n  judge:      {figures(chosen)}\n  with guard: "
-              f"{figures([{**r, 'got': r['guarded']} for r in chosen])}")
+        print(
+            f"batches {group} ({len(chosen)} pairs)\n  judge:      {figures(chosen)}\n  with guard: "
+            f"{figures([{**r, 'got': r['guarded']} for r in chosen])}"
+        )
     return 0
 
 

@@ -66,7 +66,10 @@ if BACKEND == "docker":
 
         docker_services.wait_until_responsive(timeout=120.0, pause=1.0, check=bolt_open)
         return load_settings(
-            neo4j={"uri": f"bolt://{docker_ip}:7687", "password": os.environ.get("KGMEM_NEO4J__PASSWORD", "kgmem-test-pw")},
+            neo4j={
+                "uri": f"bolt://{docker_ip}:7687",
+                "password": os.environ.get("KGMEM_NEO4J__PASSWORD", "kgmem-test-pw"),
+            },
             chroma={"url": f"http://{docker_ip}:8000"},
         )
 

@@ -44,13 +44,25 @@ def ports(name: str) -> tuple[int, int]:
     return PORTS[name]
 
 
-def private_settings(home: Path, bolt_port: int, http_port: int, base: Settings | None = None,
-                     namespace: str = "private", **overrides: Any) -> Settings:
+def private_settings(
+    home: Path,
+    bolt_port: int,
+    http_port: int,
+    base: Settings | None = None,
+    namespace: str = "private",
+    **overrides: Any,
+) -> Settings:
     """Settings of a private server in ``home``. A dict in ``overrides`` is merged into that
     section (``neo4j={"offline_retry_s": 1.0}`` keeps the ports)."""
     sections: dict[str, Any] = {
-        "neo4j": {"uri": f"bolt://127.0.0.1:{bolt_port}", "bolt_port": bolt_port, "http_port": http_port,
-                  "password": PASSWORD, "heap": "384m", "pagecache": "64m"},
+        "neo4j": {
+            "uri": f"bolt://127.0.0.1:{bolt_port}",
+            "bolt_port": bolt_port,
+            "http_port": http_port,
+            "password": PASSWORD,
+            "heap": "384m",
+            "pagecache": "64m",
+        },
         "chroma": {"path": str(home / "chroma")},
     }
     if base is not None:

@@ -20,15 +20,15 @@ from kgmem.analysis.store import KnowledgeStore
 from kgmem.app import Engines
 from kgmem.async_stores import AsyncGraphStore
 from kgmem.callgraph import CallGraph, HealResult
-from kgmem.ingest.ingester import IngestReport, ingest_op
-from kgmem.reports import report_op
 from kgmem.concepts import ConceptExtractor
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
+from kgmem.ingest.ingester import IngestReport, ingest_op
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.llm import TextGenerator
+from kgmem.reports import report_op
 from kgmem.retrieval import Context, Judgement, SearchResult
 from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import AsyncIO, Op, arun
@@ -62,8 +62,14 @@ class AsyncKGMem:
             API when a key is set, else kgmem's offline extractor and the matching model alone.
     """
 
-    def __init__(self, settings: Settings | None = None, *, driver: Any | None = None,
-                 embedder: Embedder | EmbeddingBackend | None = None, generator: TextGenerator | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        driver: Any | None = None,
+        embedder: Embedder | EmbeddingBackend | None = None,
+        generator: TextGenerator | None = None,
+    ) -> None:
         # The composition root builds the async driver and stores and the engines' operations, each on
         # first use: constructing a client connects to nothing and loads nothing (open() connects).
         self.engines = Engines(settings, async_driver=driver, embedder=embedder, generator=generator)
@@ -147,7 +153,7 @@ class AsyncKGMem:
         """The call graph's operations."""
         return self.engines.aio.callgraph
 
-    async def open(self) -> "AsyncKGMem":
+    async def open(self) -> AsyncKGMem:
         """The first connect (``async with`` and the first call run it): the schema step, then the
         vector store (:meth:`kgmem.app.Engines.open_async`)."""
         await self.engines.open_async()
@@ -161,43 +167,71 @@ class AsyncKGMem:
 
     # -- learning ---------------------------------------------------------------------------------
     @keyword_only
-    async def tool_result(self, tool: str, params: dict[str, Any] | None = None, *, result: Any = None,
-                          error: str | BaseException | None = None, session: str | None = None,
-                          ns: str | None = None) -> Observation:
+    async def tool_result(
+        self,
+        tool: str,
+        params: dict[str, Any] | None = None,
+        *,
+        result: Any = None,
+        error: str | BaseException | None = None,
+        session: str | None = None,
+        ns: str | None = None,
+    ) -> Observation:
         """See :meth:`kgmem.KGMem.tool_result`."""
         return await self._run(self.learning.tool_result_op(self._ns(ns), tool, params, error=error, session=session))
 
     @keyword_only
-    async def tool_results(self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None,
-                           index: bool = True) -> BatchResult:
+    async def tool_results(
+        self, events: Iterable[ToolEvent | dict[str, Any]], *, ns: str | None = None, index: bool = True
+    ) -> BatchResult:
         """See :meth:`kgmem.KGMem.tool_results`."""
         return await self._run(self.learning.tool_results_op(self._ns(ns), events, index=index))
 
     @keyword_only
-    async def resolve(self, error: Observation | str, fix: str, *, success: bool = True, tool: str | None = None,
-                      session: str | None = None, occurrence: str | None = None,
-                      ns: str | None = None) -> FixOutcome:
+    async def resolve(
+        self,
+        error: Observation | str,
+        fix: str,
+        *,
+        success: bool = True,
+        tool: str | None = None,
+        session: str | None = None,
+        occurrence: str | None = None,
+        ns: str | None = None,
+    ) -> FixOutcome:
         """See :meth:`kgmem.KGMem.resolve`."""
-        return await self._run(self.learning.resolve_op(self._ns(ns), error, fix, success, tool=tool,
-                                                        session=session, occurrence=occurrence))
+        return await self._run(
+            self.learning.resolve_op(
+                self._ns(ns), error, fix, success, tool=tool, session=session, occurrence=occurrence
+            )
+        )
 
     @keyword_only
-    async def fix_applied(self, error: Observation | str, fix: str, *, success: bool, tool: str | None = None,
-                          session: str | None = None, occurrence: str | None = None,
-                          ns: str | None = None) -> FixOutcome:
+    async def fix_applied(
+        self,
+        error: Observation | str,
+        fix: str,
+        *,
+        success: bool,
+        tool: str | None = None,
+        session: str | None = None,
+        occurrence: str | None = None,
+        ns: str | None = None,
+    ) -> FixOutcome:
         """See :meth:`kgmem.KGMem.fix_applied`."""
-        return await self.resolve(error, fix, success=success, tool=tool, session=session,
-                                  occurrence=occurrence, ns=ns)
+        return await self.resolve(error, fix, success=success, tool=tool, session=session, occurrence=occurrence, ns=ns)
 
-    async def correction(self, text: str, *, error: Observation | str | None = None, tool: str | None = None,
-                         ns: str | None = None) -> FixOutcome | None:
+    async def correction(
+        self, text: str, *, error: Observation | str | None = None, tool: str | None = None, ns: str | None = None
+    ) -> FixOutcome | None:
         """See :meth:`kgmem.KGMem.correction`."""
         ns = self._ns(ns)
         await self.add_knowledge(text, type="correction", ns=ns)
         if error is None:
             return None
-        return await self._run(self.learning.resolve_op(ns, error, text, True, tool=tool, source="user",
-                                                        recovery=False))
+        return await self._run(
+            self.learning.resolve_op(ns, error, text, True, tool=tool, source="user", recovery=False)
+        )
 
     @keyword_only
     async def index_errors(self, *, ns: str | None = None) -> int:
@@ -206,17 +240,27 @@ class AsyncKGMem:
 
     # -- retrieval ------------------------------------------------------------------------------
     @keyword_only
-    async def search(self, query: str, k: int = 10, *, ns: str | None = None, session: str | None = None,
-                     kinds: Sequence[str] | str | None = None, preset: str | None = None,
-                     explain: bool = False) -> SearchResult:
+    async def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        ns: str | None = None,
+        session: str | None = None,
+        kinds: Sequence[str] | str | None = None,
+        preset: str | None = None,
+        explain: bool = False,
+    ) -> SearchResult:
         """See :meth:`kgmem.KGMem.search`."""
         await self.conversation.flush_async()  # write-behind: this client's own turns are searchable at once
-        return await self._run(self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset,
-                                                        explain=explain))
+        return await self._run(
+            self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset, explain=explain)
+        )
 
     @keyword_only
-    async def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None,
-                      **search_kwargs: Any) -> Context:
+    async def context(
+        self, query: str, max_tokens: int = 1000, *, ns: str | None = None, **search_kwargs: Any
+    ) -> Context:
         """See :meth:`kgmem.KGMem.context`."""
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
@@ -224,16 +268,32 @@ class AsyncKGMem:
         return await self._run(self.retrieval.context_op(query, self._ns(ns), max_tokens, **search_kwargs))
 
     @keyword_only
-    async def feedback(self, query_id: str, *, used: Sequence[Any] | str = (), outcome: str | float = "included",
-                       response: str | None = None, ns: str | None = None) -> Judgement:
+    async def feedback(
+        self,
+        query_id: str,
+        *,
+        used: Sequence[Any] | str = (),
+        outcome: str | float = "included",
+        response: str | None = None,
+        ns: str | None = None,
+    ) -> Judgement:
         """See :meth:`kgmem.KGMem.feedback` (one judgement per query id; a repeat returns ``counted=False``)."""
-        return await self._run(self.retrieval.feedback_op(query_id, used, outcome, response,
-                                                          None if ns is None else self._ns(ns)))
+        return await self._run(
+            self.retrieval.feedback_op(query_id, used, outcome, response, None if ns is None else self._ns(ns))
+        )
 
     # -- conversation and knowledge -----------------------------------------------------------------
     @keyword_only
-    async def turn(self, *, session: str, role: str, text: str, ref: str | None = None, ts: str | None = None,
-                   ns: str | None = None) -> str:
+    async def turn(
+        self,
+        *,
+        session: str,
+        role: str,
+        text: str,
+        ref: str | None = None,
+        ts: str | None = None,
+        ns: str | None = None,
+    ) -> str:
         """Store one conversation turn and return its message id; analysis runs in the background
         (see :meth:`kgmem.KGMem.turn`; with ``[analysis] write_behind`` queued and stored in batches)."""
         return await self.conversation.turn_async(self._ns(ns), Turn(session, role, text, ref, ts), self._run)
@@ -253,11 +313,20 @@ class AsyncKGMem:
         return await self._run(self.curator.add_op(self._ns(ns), type, content))
 
     @keyword_only
-    async def learnings(self, *, type: str | None = None, min_confidence: float = 0.0,
-                        include_inactive: bool = False, ns: str | None = None) -> list[dict[str, Any]]:
+    async def learnings(
+        self,
+        *,
+        type: str | None = None,
+        min_confidence: float = 0.0,
+        include_inactive: bool = False,
+        ns: str | None = None,
+    ) -> list[dict[str, Any]]:
         """See :meth:`kgmem.KGMem.learnings`."""
-        return await self._run(self.knowledge.list_op(self._ns(ns), type=type, min_confidence=min_confidence,
-                                                      include_inactive=include_inactive))
+        return await self._run(
+            self.knowledge.list_op(
+                self._ns(ns), type=type, min_confidence=min_confidence, include_inactive=include_inactive
+            )
+        )
 
     async def replay_spool(self) -> int:
         """See :meth:`kgmem.KGMem.replay_spool` (0 while another replay of this client runs)."""
@@ -281,8 +350,15 @@ class AsyncKGMem:
 
     # -- bulk ingest, call graph and reports ---------------------------------------------------------
     @keyword_only
-    async def ingest(self, source: str | Path | Iterable[Any], *, ns: str | None = None, batch_size: int = 256,
-                     progress: bool = False, analyze: bool = False) -> IngestReport:
+    async def ingest(
+        self,
+        source: str | Path | Iterable[Any],
+        *,
+        ns: str | None = None,
+        batch_size: int = 256,
+        progress: bool = False,
+        analyze: bool = False,
+    ) -> IngestReport:
         """See :meth:`kgmem.KGMem.ingest` (the file is read in a worker thread, in chunks)."""
         return await self._run(ingest_op(self, source, self._ns(ns), batch_size, progress, analyze))
 
@@ -292,8 +368,9 @@ class AsyncKGMem:
         return await self._run(self.callgraph.add_calls_op(self._ns(ns), calls))
 
     @keyword_only
-    async def observe_changes(self, functions_changed: Sequence[str], *, session: str | None = None,
-                              ns: str | None = None) -> HealResult:
+    async def observe_changes(
+        self, functions_changed: Sequence[str], *, session: str | None = None, ns: str | None = None
+    ) -> HealResult:
         """See :meth:`kgmem.KGMem.observe_changes`."""
         return await self._run(self.callgraph.observe_op(self._ns(ns), functions_changed, session))
 
@@ -308,7 +385,7 @@ class AsyncKGMem:
         client created it (:meth:`kgmem.app.Engines.aclose`)."""
         await self.engines.aclose()
 
-    async def __aenter__(self) -> "AsyncKGMem":
+    async def __aenter__(self) -> AsyncKGMem:
         return await self.open()
 
     async def __aexit__(self, *exc: object) -> None:

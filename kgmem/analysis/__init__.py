@@ -9,12 +9,12 @@ analysis counters of a namespace, for ``kgmem learning status``.
 from kgmem.analysis.analyzer import AnalysisResult, ConversationAnalyzer
 from kgmem.analysis.buffer import AnalysisBuffer, Job
 from kgmem.analysis.events import EVENTS, AnalysisStats
-from kgmem.llm import AnthropicGenerator, TextGenerator, Usage
 from kgmem.analysis.offline import OfflineExtractor
 from kgmem.analysis.schema import ExtractedItem, parse_items
 from kgmem.analysis.service import AnalysisService, persisted_stats
 from kgmem.analysis.session_learner import SessionLearner, sample_indices
 from kgmem.analysis.store import KnowledgeStore, Outcome
+from kgmem.llm import AnthropicGenerator, TextGenerator, Usage
 
 stats = persisted_stats
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
-from kgmem.llm import TextGenerator
 from kgmem.analysis.offline import OfflineExtractor
 from kgmem.analysis.prompt import SYSTEM, build_prompt
 from kgmem.analysis.schema import ExtractedItem, parse_items
 from kgmem.analysis.store import KnowledgeStore, Outcome
 from kgmem.errors import GeneratorError
+from kgmem.llm import TextGenerator
 from kgmem.runner import LocalIO, Op, run
 
 log = logging.getLogger(__name__)
@@ -79,8 +79,10 @@ class ConversationAnalyzer:
         min_confidence: float | None = None,
     ) -> AnalysisResult:
         """Analyse ``messages`` (dicts with role and text) of ``session``; store what is worth keeping."""
-        return run(self.analyze_op(ns, session, messages, session_end=session_end, min_confidence=min_confidence),
-                   self.store.io)
+        return run(
+            self.analyze_op(ns, session, messages, session_end=session_end, min_confidence=min_confidence),
+            self.store.io,
+        )
 
     def analyze_op(
         self,
@@ -106,14 +108,21 @@ class ConversationAnalyzer:
             kept = [i for i in items if i.confidence >= min_confidence]
             for item in items:
                 if item.confidence < min_confidence:
-                    self.stats.emit("skipped", ns, session=session, reason="below_session_threshold",
-                                    content=item.content[:100])
+                    self.stats.emit(
+                        "skipped", ns, session=session, reason="below_session_threshold", content=item.content[:100]
+                    )
             items = kept
         if items:
             result.outcomes = yield from self.store.apply_op(ns, session, items, source)
         self.stats.count(ns, "analyses")
-        log.debug("analysed %d turns of %s/%s with %s: %s", len(messages), ns, session, result.extractor,
-                  [o.action for o in result.outcomes])
+        log.debug(
+            "analysed %d turns of %s/%s with %s: %s",
+            len(messages),
+            ns,
+            session,
+            result.extractor,
+            [o.action for o in result.outcomes],
+        )
         return result
 
     def _llm_items(
@@ -126,8 +135,9 @@ class ConversationAnalyzer:
         result: AnalysisResult,
     ) -> Op[list[ExtractedItem]]:
         assert self.generator is not None
-        prompt = build_prompt(messages, existing, low_mark=self.store.settings.low_confidence_mark,
-                              session_end=session_end)
+        prompt = build_prompt(
+            messages, existing, low_mark=self.store.settings.low_confidence_mark, session_end=session_end
+        )
         try:
             # The SDK call blocks (HTTP, retries): a LocalIO request, in a worker thread under asyncio.
             text = yield LocalIO(functools.partial(self.generator.generate, system=SYSTEM), (prompt,))
@@ -140,10 +150,16 @@ class ConversationAnalyzer:
         result.invalid, result.malformed = parsed.invalid, parsed.malformed
         if parsed.malformed:
             self.stats.count(ns, "malformed_outputs")
-            self.stats.emit("skipped", ns, level=logging.WARNING, session=session, reason="malformed_output",
-                            detail=parsed.errors[0], output=text[:200])
+            self.stats.emit(
+                "skipped",
+                ns,
+                level=logging.WARNING,
+                session=session,
+                reason="malformed_output",
+                detail=parsed.errors[0],
+                output=text[:200],
+            )
         for error in parsed.errors if not parsed.malformed else []:
             self.stats.count(ns, "invalid_items")
-            self.stats.emit("skipped", ns, level=logging.WARNING, session=session, reason="invalid_item",
-                            detail=error)
+            self.stats.emit("skipped", ns, level=logging.WARNING, session=session, reason="invalid_item", detail=error)
         return parsed.items

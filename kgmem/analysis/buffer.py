@@ -71,8 +71,7 @@ class Windows:
             window = self._windows.setdefault((ns, session), _Window())
             window.messages.append({"role": role, "text": text})
             window.tokens += estimate_tokens(text)
-            due = (len(window.messages) >= self.settings.turn_threshold
-                   or window.tokens >= self.settings.token_threshold)
+            due = len(window.messages) >= self.settings.turn_threshold or window.tokens >= self.settings.token_threshold
             if not due:
                 return None
             del self._windows[(ns, session)]
@@ -95,8 +94,10 @@ class Windows:
     def pending(self) -> dict[str, int]:
         """The number of sessions with a partial window and their turns."""
         with self._lock:
-            return {"sessions_pending": len(self._windows),
-                    "turns_pending": sum(len(w.messages) for w in self._windows.values())}
+            return {
+                "sessions_pending": len(self._windows),
+                "turns_pending": sum(len(w.messages) for w in self._windows.values()),
+            }
 
 
 class _Front:
@@ -170,8 +171,9 @@ class AnalysisBuffer(_Front):
         timeout = self.settings.flush_timeout_s if timeout is None else timeout
         finished = self.wait_idle(timeout)
         if not finished:
-            log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout,
-                        self._queue.unfinished_tasks)
+            log.warning(
+                "analysis queue not drained within %.1fs; %d job(s) abandoned", timeout, self._queue.unfinished_tasks
+            )
         worker = self._worker
         if worker is not None:
             try:
@@ -209,8 +211,9 @@ class AsyncAnalysisBuffer(_Front):
 
     ``add``, ``flush`` and ``submit`` are called on the loop (from the turn path's operations)."""
 
-    def __init__(self, handler: Callable[[Job], Awaitable[Any]], settings: AnalysisSettings,
-                 stats: AnalysisStats) -> None:
+    def __init__(
+        self, handler: Callable[[Job], Awaitable[Any]], settings: AnalysisSettings, stats: AnalysisStats
+    ) -> None:
         self.handler = handler
         self.settings = settings
         self.stats = stats
@@ -247,8 +250,7 @@ class AsyncAnalysisBuffer(_Front):
         timeout = self.settings.flush_timeout_s if timeout is None else timeout
         finished = await self.wait_idle(timeout)
         if not finished:
-            log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout,
-                        self._queue.qsize())
+            log.warning("analysis queue not drained within %.1fs; %d job(s) abandoned", timeout, self._queue.qsize())
         await stop_task(self._worker)
         return finished
 
@@ -269,5 +271,13 @@ def _failed(stats: AnalysisStats, job: Job, exc: BaseException) -> None:
 
 
 def _drop(stats: AnalysisStats, settings: AnalysisSettings, job: Job, why: str) -> None:
-    stats.emit("dropped", job.ns, level=logging.WARNING, session=job.session, kind=job.kind,
-               turns=len(job.messages), reason=why, queue_size=settings.queue_size)
+    stats.emit(
+        "dropped",
+        job.ns,
+        level=logging.WARNING,
+        session=job.session,
+        kind=job.kind,
+        turns=len(job.messages),
+        reason=why,
+        queue_size=settings.queue_size,
+    )

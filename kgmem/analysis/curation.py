@@ -9,7 +9,7 @@ removed item is not learnt again.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.analysis.events import AnalysisStats
@@ -18,14 +18,14 @@ from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE
 from kgmem.ids import node_id
-from kgmem.spool import KNOWLEDGE, SpoolReplayer
 from kgmem.runner import Embed, LocalIO, Op, Read, Write, run
+from kgmem.spool import KNOWLEDGE, SpoolReplayer
 
 log = logging.getLogger(__name__)
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 def _check_content(content: Any) -> str:
@@ -76,8 +76,16 @@ class Curator:
                 raise
             yield from self.replayer.divert_op(ns, [{"type": type, "content": content}], KNOWLEDGE, exc)
             self.stats.count(ns, f"{KNOWLEDGE}s_spooled", 1)
-            return {"id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)), "type": type, "content": content,
-                    "confidence": 1.0, "source": "manual", "is_manual": True, "is_active": True, "spooled": True}
+            return {
+                "id": node_id(ns, KNOWLEDGE_KIND, normalise_text(content)),
+                "type": type,
+                "content": content,
+                "confidence": 1.0,
+                "source": "manual",
+                "is_manual": True,
+                "is_active": True,
+                "spooled": True,
+            }
 
     def _replay(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:
         for e in events:  # idempotent: a manual add of the same text promotes the same item
@@ -94,25 +102,41 @@ class Curator:
         found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
         kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
         concepts = yield LocalIO(self.store.concepts_of, (ns, content))  # spaCy: CPU, off the event loop
-        rows = yield Write("analysis/add_manual", dict(ns=ns, id=kid, type=type, content=content, norm=norm,
-                                                       now=_now(), concepts=concepts))
+        rows = yield Write(
+            "analysis/add_manual",
+            dict(ns=ns, id=kid, type=type, content=content, norm=norm, now=_now(), concepts=concepts),
+        )
         row = rows[0]
         if row["vector_pending"]:
             yield from self._write_vector_op(ns, row)
-        self.stats.emit("inserted" if row["created"] else "merged", ns, source="manual", id=kid,
-                        content=content[:100], new_confidence=1.0)
+        self.stats.emit(
+            "inserted" if row["created"] else "merged",
+            ns,
+            source="manual",
+            id=kid,
+            content=content[:100],
+            new_confidence=1.0,
+        )
         return (yield from self.store.get_op(ns, kid))
 
     def edit(self, ns: str, id: str, content: str) -> dict[str, Any]:
         """Replace an item's text (id, confidence and history stay); re-embeds it."""
         content = _check_content(content)
         norm = normalise_text(content)
-        clash = [r for r in self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[])
-                 if r["id"] != id]
+        clash = [
+            r for r in self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[]) if r["id"] != id
+        ]
         if clash:
             raise ValidationError(f"content: the same text already exists as item {clash[0]['id']}")
-        rows = self.store.graph.write("analysis/edit_knowledge", ns=ns, id=id, content=content, norm=norm, now=_now(),
-                                      concepts=self.store.concepts_of(ns, content))
+        rows = self.store.graph.write(
+            "analysis/edit_knowledge",
+            ns=ns,
+            id=id,
+            content=content,
+            norm=norm,
+            now=_now(),
+            concepts=self.store.concepts_of(ns, content),
+        )
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         self._write_vector(ns, rows[0])
@@ -124,8 +148,9 @@ class Curator:
 
     def reset(self, ns: str, id: str) -> dict[str, Any]:
         """Back to the initial confidence (0.5) as an automatic item, and active again."""
-        return self._set_state(ns, id, is_active=True, confidence=self.store.settings.initial_confidence,
-                               is_manual=False)
+        return self._set_state(
+            ns, id, is_active=True, confidence=self.store.settings.initial_confidence, is_manual=False
+        )
 
     def _set_state(self, ns: str, id: str, **state: Any) -> dict[str, Any]:
         params = {"is_active": None, "confidence": None, "is_manual": None, "concepts": None, **state}
@@ -144,7 +169,10 @@ class Curator:
 
     def _write_vector_op(self, ns: str, row: dict[str, Any]) -> Op[None]:
         vector = yield Embed([row["content"]])
-        if (yield from self.store.upsert_or_defer_op(ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]],
-                                                     [_knowledge_meta(row["type"], row["source"])])):
+        if (
+            yield from self.store.upsert_or_defer_op(
+                ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]], [_knowledge_meta(row["type"], row["source"])]
+            )
+        ):
             yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
             yield from self.store.repair_if_due_op(ns)

@@ -152,10 +152,22 @@ from typing import Literal
 from kgmem.analysis.lexicon import BOUND_WORDS, EXCLUSIVE_STEMS, PENDING_OR, SCARCE, SLOT_WORDS, UNITS
 from kgmem.analysis.measures import other_measure, same_limit
 from kgmem.analysis.negation import (
-    denies_itself, negated_opposite, negated_other, prefix_negated, prefixes_dropped, seeks_better,
+    denies_itself,
+    negated_opposite,
+    negated_other,
+    prefix_negated,
+    prefixes_dropped,
+    seeks_better,
 )
 from kgmem.analysis.parsing import (
-    CLAUSE, QUANTITY, Parsed, bounded_only, is_number, parse, stem_of, words_of,
+    CLAUSE,
+    QUANTITY,
+    Parsed,
+    bounded_only,
+    is_number,
+    parse,
+    stem_of,
+    words_of,
 )
 from kgmem.analysis.slots import multi_valued, other_subject, same_slot_other_object
 from kgmem.analysis.spellings import name_extended, spelled_out
@@ -209,12 +221,15 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
     # flavors but I have a low tolerance for spice" / "I have a high tolerance for spice")
     for part_new in parts_new:
         for part_old in parts_old:
-            clause = _judge_whole(Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity,
-                                  thresholds)
-            if clause.relation == "contradiction" and not (
-                    clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content)) and not (
-                    clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress) and not (
-                    clause.reason == "denied" and _move_named_whole(parse(new.content), parse(old.content))):
+            clause = _judge_whole(
+                Statement(part_new, kind=new.kind), Statement(part_old, kind=old.kind), similarity, thresholds
+            )
+            if (
+                clause.relation == "contradiction"
+                and not (clause.reason == "negation" and _negation_shared(part_new, part_old, new.content, old.content))
+                and not (clause.reason == "progress" and parse(new.content).progress == parse(old.content).progress)
+                and not (clause.reason == "denied" and _move_named_whole(parse(new.content), parse(old.content)))
+            ):
                 # (two statements that, whole, say a thing is done, agree: "just finished Sapiens, so now I want
                 # to read more history" / "just finished Sapiens and I'm interested in history")
                 return Verdict("contradiction", f"{clause.reason}_in_clause", float(similarity))
@@ -224,17 +239,28 @@ def judge(new: Statement, old: Statement, similarity: float, thresholds: Thresho
 def _same_move(affirming: Parsed, negated: Parsed) -> bool:
     """The statement without a negation names a move ("from Y to X"), and the negated one denies its old value and
     affirms its new one in a clause of its own: both say the move (not "the Ruby-to-Go migration is cancelled")."""
-    return (bool(affirming.denied and affirming.affirmed) and affirming.denied <= negated.content
-            and (any(not negated_clause and affirming.affirmed <= words for negated_clause, words in negated.clauses)
-                 or (negated.replaces and affirming.affirmed <= negated.content)))  # "…, it's on Wednesday now"
+    return (
+        bool(affirming.denied and affirming.affirmed)
+        and affirming.denied <= negated.content
+        and (
+            any(not negated_clause and affirming.affirmed <= words for negated_clause, words in negated.clauses)
+            or (negated.replaces and affirming.affirmed <= negated.content)
+        )
+    )  # "…, it's on Wednesday now"
 
 
 def _move_named_whole(n: Parsed, o: Parsed) -> bool:
     """One statement, whole, names the move the other makes — the value left and the value moved to ("moved the wiki
     from Confluence to Notion" / "the wiki is on Notion now; we left Confluence"): a clause that only names the value
     left does not deny it."""
-    return any(x.denied and x.affirmed and x.denied <= y.content and x.affirmed <= y.content
-               and not (y.order and x.denied <= y.order[0]) for x, y in ((n, o), (o, n)))
+    return any(
+        x.denied
+        and x.affirmed
+        and x.denied <= y.content
+        and x.affirmed <= y.content
+        and not (y.order and x.denied <= y.order[0])
+        for x, y in ((n, o), (o, n))
+    )
 
 
 def _negation_shared(part_new: str, part_old: str, new: str, old: str) -> bool:
@@ -262,7 +288,10 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if _passed_over(n, o) or _passed_over(o, n):  # "I prefer Firefox" / "I prefer Chrome over Firefox"
         return verdict("contradiction", "reversed")
     shared = n.content & o.content
-    if {PENDING_OR.get(n.progress, n.progress), PENDING_OR.get(o.progress, o.progress)} == {"pending", "done"} and 2 * len(shared) >= min(len(n.content), len(o.content)):
+    if {PENDING_OR.get(n.progress, n.progress), PENDING_OR.get(o.progress, o.progress)} == {
+        "pending",
+        "done",
+    } and 2 * len(shared) >= min(len(n.content), len(o.content)):
         return verdict("contradiction", "progress")  # "still deciding on a mouse" / "already decided on a mouse"
     only_new, only_old = spelled_out(new.content, old.content, n.content - o.content, o.content - n.content)
     only_new, only_old = name_extended(n, o, only_new, only_old)
@@ -270,8 +299,13 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     opposed = n.negated != o.negated and {n.progress, o.progress} != {"pending", "not yet"}
     if opposed and _same_move((o if n.negated else n), (n if n.negated else o)):
         opposed = False  # "not on Thursday anymore, it's on Wednesday now" / "moved from Thursday to Wednesday"
-    if opposed and denies_itself(*((old.content, new.content, only_old, only_new) if n.negated
-                                   else (new.content, old.content, only_new, only_old))):
+    if opposed and denies_itself(
+        *(
+            (old.content, new.content, only_old, only_new)
+            if n.negated
+            else (new.content, old.content, only_new, only_old)
+        )
+    ):
         opposed = False  # "we don't deploy on Fridays" / "Friday deploys are forbidden": both deny it
         only_new, only_old = prefixes_dropped(new.content, old.content, only_new, only_old)
     if opposed and negated_opposite(*((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
@@ -279,23 +313,31 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
         if not (only_new | only_old) - _all_exclusive():
             return verdict("paraphrase", "negated_opposite")
         opposed = False
-    if opposed and not (only_new | only_old) - _all_exclusive() and negated_other(
-            *((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS):
+    if (
+        opposed
+        and not (only_new | only_old) - _all_exclusive()
+        and negated_other(*((only_new, only_old) if n.negated else (only_old, only_new)), EXCLUSIVE_STEMS)
+    ):
         return verdict("unrelated", "negated_other")  # "I'm not a morning person" / "I'm a night person"
     if opposed and same_limit(new.content, old.content):
         opposed = False  # "rejects payloads over 5 MB" / "accepts payloads up to 5 MB": one limit from both sides
     if opposed and bounded_only((new if n.negated else old).content) & (o if n.negated else n).content:
         opposed = False  # a limit said as a bound and as the value: "within fifteen minutes" / "a 15-minute response"
-    if opposed and (_denied_by_both((n if n.negated else o).content, (o if n.negated else n))
-                    or seeks_better((old if n.negated else new).content, (n if n.negated else o).content)):
+    if opposed and (
+        _denied_by_both((n if n.negated else o).content, (o if n.negated else n))
+        or seeks_better((old if n.negated else new).content, (n if n.negated else o).content)
+    ):
         opposed = False  # "cut back on soda" / "less soda"; "don't fit great" / "resized to fit me better"
     if opposed and shared and (n if n.negated else o).content <= shared:
         # the negated side denies what the other says, or all of some of it ("no stress" / "stress and grief")
         return verdict("contradiction", "negation")
     if opposed and (_denies_a_clause(n, o) or _denies_a_clause(o, n)):
         return verdict("contradiction", "negation")
-    if opposed and 2 * len(shared) >= min(len(n.content), len(o.content)) and _says_none_of(
-            (new if n.negated else old).content, (o if n.negated else n)):
+    if (
+        opposed
+        and 2 * len(shared) >= min(len(n.content), len(o.content))
+        and _says_none_of((new if n.negated else old).content, (o if n.negated else n))
+    ):
         return verdict("contradiction", "negation")  # "I have one son and no daughters" / "I've got twin daughters"
     if not (n.negated and o.negated) and prefix_negated(new.content, old.content, only_new, only_old):
         return verdict("contradiction", "negation")  # "the backups are encrypted" / "… stored unencrypted" (not
@@ -305,8 +347,10 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
     if shared and only_new and only_old:
         if all(is_number(w) for w in only_new | only_old):
             return verdict("contradiction", "other_number")
-        if not n.additive and (_other_value(new, old, n, o, only_new, only_old)
-                               or ((_replaces(new, n) or _corrects(old)) and only_new & n.values and only_old & o.values)):
+        if not n.additive and (
+            _other_value(new, old, n, o, only_new, only_old)
+            or ((_replaces(new, n) or _corrects(old)) and only_new & n.values and only_old & o.values)
+        ):
             # a correction that names another value replaces the one said ("No, the repo is MIT licensed.")
             if _leading(n, only_new) and _leading(o, only_old):
                 return verdict("unrelated", "other_subject")  # "the staging / production cluster has autoscaling"
@@ -315,13 +359,20 @@ def _judge_whole(new: Statement, old: Statement, similarity: float, thresholds: 
             return verdict("contradiction", "other_value")  # "we only play on clay" / "we play on hard courts"
     if any(is_number(w) for w in only_new) and any(is_number(w) for w in only_old):
         if shared and _units_beside_numbers(n, only_new) and _units_beside_numbers(o, only_old):
-            return verdict("contradiction", "other_number")  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
+            return verdict(
+                "contradiction", "other_number"
+            )  # "512 MiB" / "1 GiB", "a longer hike, 5 hours" / "a short one, 1"
         if shared and _one_number_replaced(n, o, only_new, only_old):
-            return verdict("contradiction", "other_number")  # "I think I can give 3 hours a week" / "only 1 hour a week"
+            return verdict(
+                "contradiction", "other_number"
+            )  # "I think I can give 3 hours a week" / "only 1 hour a week"
         if shared and (_replaces(new, n) or _replaces(old, o)) and _one_quantity_each(only_new, only_old):
             return verdict("contradiction", "other_number")  # "We run ClickHouse with 8 shards now" / "four shards"
-        if shared and other_measure(new.content, old.content, n, o, shared) and not (
-                _leading(n, _words(only_new)) and _leading(o, _words(only_old))):  # not "build / deploy logs"
+        if (
+            shared
+            and other_measure(new.content, old.content, n, o, shared)
+            and not (_leading(n, _words(only_new)) and _leading(o, _words(only_old)))
+        ):  # not "build / deploy logs"
             return verdict("contradiction", "other_measure")  # "retained for 7 years" / "only kept for 18 months"
         return verdict("unrelated", "other_subject")  # a paraphrase keeps its numbers
     if other_subject(new, old):
@@ -353,8 +404,10 @@ def _denied(x: Parsed, y: Parsed) -> bool:
     if x.denied & y.denied:
         return False  # both deny it: the same change said twice ("beeswax wraps instead of plastic wrap" / "swapped
         # plastic wrap for beeswax wraps")
-    if any(negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
-           for negated, words in y.clauses):
+    if any(
+        negated and x.denied <= words and (not words & x.content or words - x.denied <= x.content)
+        for negated, words in y.clauses
+    ):
         return False  # y denies it too, in a clause of its own: "correctness, not style" / "correctness;
         # style isn't the point", or in a clause that says nothing x does not: "the tests run in CI, not locally" /
         # "we don't run the tests locally; CI runs them" (not "reviews aren't on Thursdays but Tuesdays", which
@@ -409,8 +462,9 @@ def _affirms_elsewhere(x: Parsed, y: Parsed) -> bool:
     # (not when that clause names what y passes over: "email me, I don't check Slack DMs" / "a Slack DM rather
     # than an email" reverses it)
     passed = y.order[1] - y.order[0] if y.order else frozenset()
-    return len(x.clauses) > 1 and any(not negated and words <= y.content and not words & passed
-                                      for negated, words in x.clauses)
+    return len(x.clauses) > 1 and any(
+        not negated and words <= y.content and not words & passed for negated, words in x.clauses
+    )
 
 
 def _denied_by_both(words: frozenset[str], y: Parsed) -> bool:
@@ -462,8 +516,9 @@ def _one_number_replaced(n: Parsed, o: Parsed, only_new: frozenset[str], only_ol
     set changed, and no unit changed ("30 days" / "a month" may be one span said two ways)."""
     numbers_new = [w for w in only_new if is_number(w)]
     numbers_old = [w for w in only_old if is_number(w)]
-    if len(numbers_new) != 1 or len(numbers_old) != 1 or not all(
-            QUANTITY.match(w) for w in numbers_new + numbers_old):  # "Java 17" / "eu-west-1" are names
+    if (
+        len(numbers_new) != 1 or len(numbers_old) != 1 or not all(QUANTITY.match(w) for w in numbers_new + numbers_old)
+    ):  # "Java 17" / "eu-west-1" are names
         return False
     words_new, words_old = only_new - set(numbers_new), only_old - set(numbers_old)
     if words_new & UNITS or words_old & UNITS:
@@ -475,8 +530,15 @@ def _one_number_replaced(n: Parsed, o: Parsed, only_new: frozenset[str], only_ol
     return not (words_new - _all_exclusive() and words_old - _all_exclusive())
 
 
-def _only_other(new: Statement, old: Statement, n: Parsed, o: Parsed, shared: frozenset[str],
-                only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+def _only_other(
+    new: Statement,
+    old: Statement,
+    n: Parsed,
+    o: Parsed,
+    shared: frozenset[str],
+    only_new: frozenset[str],
+    only_old: frozenset[str],
+) -> bool:
     """One side says "only X" where the other says another thing of the same statement (half the words of
     the shorter shared; neither adds "also"; the differing words do not name the subject): "only" leaves no
     room for the other value — a thing, not a way of doing it: when the words that differ are verb forms on both
@@ -506,7 +568,7 @@ def _verb_forms(text: str, only: frozenset[str]) -> bool:
 
 def _one_quantity_each(only_new: frozenset[str], only_old: frozenset[str]) -> bool:
     """One quantity on each side (beside a statement that says it replaces an earlier value)."""
-    return (sum(1 for w in only_new if QUANTITY.match(w)) == 1 and sum(1 for w in only_old if QUANTITY.match(w)) == 1)
+    return sum(1 for w in only_new if QUANTITY.match(w)) == 1 and sum(1 for w in only_old if QUANTITY.match(w)) == 1
 
 
 def _leading(parsed: Parsed, only: frozenset[str]) -> bool:
@@ -527,8 +589,9 @@ def _corrects(statement: Statement) -> bool:
     return statement.kind == "correction" or CORRECTION.search(statement.content) is not None
 
 
-def _other_value(new: Statement, old: Statement, n: Parsed, o: Parsed,
-                 only_new: frozenset[str], only_old: frozenset[str]) -> bool:
+def _other_value(
+    new: Statement, old: Statement, n: Parsed, o: Parsed, only_new: frozenset[str], only_old: frozenset[str]
+) -> bool:
     if only_new <= _names(new.content) and only_old <= _names(old.content):
         return True  # one thing has one name, whatever the verb ("a dog named Luna" / "named Max")
     if _exclusive(only_new, only_old) and not (only_new | only_old) - _all_exclusive():

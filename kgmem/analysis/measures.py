@@ -19,8 +19,16 @@ from kgmem.analysis.lexicon import STOP, UNITS
 from kgmem.analysis.parsing import QUANTITY, Parsed, stem_of, words_of
 
 # units by stem, in seconds and bytes (a month is a twelfth of a year: "12 months" = "a year")
-_SPAN = {"second": 1, "minut": 60, "hour": 3_600, "day": 86_400, "night": 86_400, "week": 604_800,
-         "month": 2_628_000, "year": 31_536_000}
+_SPAN = {
+    "second": 1,
+    "minut": 60,
+    "hour": 3_600,
+    "day": 86_400,
+    "night": 86_400,
+    "week": 604_800,
+    "month": 2_628_000,
+    "year": 31_536_000,
+}
 _SIZE = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 # two amounts this close are one amount said in two units ("4 weeks" / "a month")
 _SAME = 0.1
@@ -59,13 +67,22 @@ def other_measure(new: str, old: str, n: Parsed, o: Parsed, shared: frozenset[st
     return len(words) >= 2 and 2 * len(shared) >= min(len(n.content), len(o.content))
 
 
-_LIMIT = re.compile(r"\b(?:over|above|more\s+than|up\s+to|under|below|at\s+most|max(?:imum)?|within|less\s+than|"
-                    r"beyond|exceed\w*|bigger\s+than|larger\s+than|longer\s+than)\b", re.I)
+_LIMIT = re.compile(
+    r"\b(?:over|above|more\s+than|up\s+to|under|below|at\s+most|max(?:imum)?|within|less\s+than|"
+    r"beyond|exceed\w*|bigger\s+than|larger\s+than|longer\s+than)\b",
+    re.I,
+)
 
 
 def same_limit(new: str, old: str) -> bool:
     """Both say a limit on the same amount, one from each side ("rejects payloads over 5 MB" / "accepts payloads up
     to 5 MB"): a negation of one is the other's bound, not a denial."""
     a, b = measure(new), measure(old)
-    return (a is not None and b is not None and a[0] == b[0] and abs(a[1] - b[1]) <= _SAME * max(a[1], b[1])
-            and _LIMIT.search(new) is not None and _LIMIT.search(old) is not None)
+    return (
+        a is not None
+        and b is not None
+        and a[0] == b[0]
+        and abs(a[1] - b[1]) <= _SAME * max(a[1], b[1])
+        and _LIMIT.search(new) is not None
+        and _LIMIT.search(old) is not None
+    )

@@ -35,41 +35,53 @@ from collections.abc import Iterable
 
 from kgmem.analysis.lexicon import CANON, STEMMER
 
-AFFIRMING = [(re.compile(p), r) for p, r in (
-    # "not only X but (also) Y" = "X and Y"; "not just" likewise
-    (r"\bnot\s+(?:only|just)\b(.*?)\bbut(?:\s+also)?\b", r"\1 and"),
-    (r"\bnot\s+(?:only|just)\b", ""),
-    (r"\b(?:can|could)\s+not\s+wait\b", "look forward"),  # "I can't wait for the Japan trip"
-    (r"\b(?:do|does|did|would)\s+not\s+mind\b", "fine with"),  # "I don't mind working late"
-    # "the commute doesn't bother me" (not the imperative "don't bother with a testing section", a denial)
-    (r"\b(?:does|did)\s+not\s+bother\s+(me|us)\b", r"fine with \1"),
-    # a frequency, not a denial: "I hardly ever drink coffee" = "I rarely drink coffee"
-    (r"\b(?:hardly|barely|scarcely|almost\s+never)\s+ever\b|\balmost\s+never\b", "rarely"),
-    (r"\b(?:can|could)\s+not\s+be\s+(happier|better|more\s+\w+)\b", r"very \1"),
-    (r"\b(?:can|could)\s+not\s+(?:live|do)\s+without\b", "love"),  # "I can't live without my espresso"
-    (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),
-    (r"\bnever\s+fails?\s+to\b|\bwithout\s+fail\b", "always"),
-    (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
-    # "not great" of a graded quality is its low end: "my hearing isn't great" = "my hearing is poor" (against "great"
-    # it is another value of the set, a contradiction; beside "hard of hearing" no denial)
-    (r"\bnot\s+(?:very\s+|that\s+|so\s+|really\s+|all\s+that\s+)?(?:good|great|excellent)\b", "poor"),
-    (r"\bnot\s+(?:been\s+)?([a-z]+\s+)?(?:very\s+|that\s+|so\s+|too\s+)?well\b", r"\1poorly"),  # "not sleeping well"
-    (r"\bno\s+(?:doubt|question)\b", ""),
-    (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
-    # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:
-    # a list of three)
-    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
-    (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
-)]
+AFFIRMING = [
+    (re.compile(p), r)
+    for p, r in (
+        # "not only X but (also) Y" = "X and Y"; "not just" likewise
+        (r"\bnot\s+(?:only|just)\b(.*?)\bbut(?:\s+also)?\b", r"\1 and"),
+        (r"\bnot\s+(?:only|just)\b", ""),
+        (r"\b(?:can|could)\s+not\s+wait\b", "look forward"),  # "I can't wait for the Japan trip"
+        (r"\b(?:do|does|did|would)\s+not\s+mind\b", "fine with"),  # "I don't mind working late"
+        # "the commute doesn't bother me" (not the imperative "don't bother with a testing section", a denial)
+        (r"\b(?:does|did)\s+not\s+bother\s+(me|us)\b", r"fine with \1"),
+        # a frequency, not a denial: "I hardly ever drink coffee" = "I rarely drink coffee"
+        (r"\b(?:hardly|barely|scarcely|almost\s+never)\s+ever\b|\balmost\s+never\b", "rarely"),
+        (r"\b(?:can|could)\s+not\s+be\s+(happier|better|more\s+\w+)\b", r"very \1"),
+        (r"\b(?:can|could)\s+not\s+(?:live|do)\s+without\b", "love"),  # "I can't live without my espresso"
+        (r"\b(?:can|could)\s+not\s+recommend\b((?:\s+[\w-]+){1,4}?)\s+enough\b", r"recommend \1"),
+        (r"\bnever\s+fails?\s+to\b|\bwithout\s+fail\b", "always"),
+        (r"\bno\s+matter\b", ""),  # "daily, no matter the weather"
+        # "not great" of a graded quality is its low end: "my hearing isn't great" = "my hearing is poor" (against "great"
+        # it is another value of the set, a contradiction; beside "hard of hearing" no denial)
+        (r"\bnot\s+(?:very\s+|that\s+|so\s+|really\s+|all\s+that\s+)?(?:good|great|excellent)\b", "poor"),
+        (
+            r"\bnot\s+(?:been\s+)?([a-z]+\s+)?(?:very\s+|that\s+|so\s+|too\s+)?well\b",
+            r"\1poorly",
+        ),  # "not sleeping well"
+        (r"\bno\s+(?:doubt|question)\b", ""),
+        (r"\b(?:nobody|no\s+one|nothing|none)\s+else\b", "only"),  # "I'm on call this week, nobody else"
+        # a list of denials is one denial: "black, no sugar, no cream" = "black, no sugar or cream" (the rule twice:
+        # a list of three)
+        (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+        (r"\b(no|not|never|without)\b([^,;.!?]{1,40}?),\s*(?:and\s+|or\s+|nor\s+)?\1\b", r"\1\2 or"),
+    )
+]
 # ways of saying "avoid" (a negative stance, like "avoid" itself): "stay away from the sugar", "keep emojis out of
 # review comments" = "I don't want emojis in review comments"
-AVOIDING = [(re.compile(p), r) for p, r in (
-    (r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
-     r"(?:(?:away|clear)\s+(?:from|of)|off)\b", "avoid"),  # "I stay off social media"
-    (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
-    # staying home from a thing is not going to it ("Fridays my kid stays home from daycare")
-    (r"\b(?:stay|stays|stayed|staying)\s+(?:at\s+)?home\s+from\b", "avoid"),
-)]
+AVOIDING = [
+    (re.compile(p), r)
+    for p, r in (
+        (
+            r"\b(?:stay|stays|stayed|staying|keep|keeps|kept|keeping|steer|steers|steered|steering)\s+"
+            r"(?:(?:away|clear)\s+(?:from|of)|off)\b",
+            "avoid",
+        ),  # "I stay off social media"
+        (r"\b(?:keep|keeps|kept|keeping|leave|leaves|left|leaving)\s+((?:[\w-]+\s+){1,3}?)out\s+of\b", r"avoid \1 in"),
+        # staying home from a thing is not going to it ("Fridays my kid stays home from daycare")
+        (r"\b(?:stay|stays|stayed|staying)\s+(?:at\s+)?home\s+from\b", "avoid"),
+    )
+]
 
 # a relative clause on people: "for people who can't make it" (one with "that" is often the claim itself:
 # "something that doesn't overwhelm the space")
@@ -79,14 +91,21 @@ _RELATIVE = re.compile(r"\b(?:who|whom)\b[^,;.!?]*", re.I)
 # a purpose whose verb lessens a thing ("carpooling with coworkers to reduce the days I drive") speaks of the
 # purpose, also when it opens the sentence ("To cut down on the days I drive, I'm considering a carpool"); after a verb
 # of trying or wanting it is the claim itself ("I'm trying to cut back on sugar")
-_PURPOSE = re.compile(r"(?:\b([\w']+)\s+|^\s*)(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:reduce|avoid|limit|cut|lower|lessen|"
-                      r"minimi[sz]e|prevent|save|skip)\b[^,;.!?]*", re.I)
+_PURPOSE = re.compile(
+    r"(?:\b([\w']+)\s+|^\s*)(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:reduce|avoid|limit|cut|lower|lessen|"
+    r"minimi[sz]e|prevent|save|skip)\b[^,;.!?]*",
+    re.I,
+)
 _LESSENING = re.compile(r"\b(?:reduce|avoid|limit|cut|lower|lessen|minimi[sz]e|prevent|save|skip)\b")
-_WANTING = frozenset(("try tries tried trying want wants wanted wanting plan plans planned planning need needs needed "
-                      "hope hopes hoped hoping aim aims aimed aiming decide decided deciding start started starting "
-                      "begin began begun mean means meant used able going have has had like love prefer prefers "
-                      "tend tends i'd would will is am are was were be been goal attempt attempting "
-                      "managed manage trying").split())
+_WANTING = frozenset(
+    (
+        "try tries tried trying want wants wanted wanting plan plans planned planning need needs needed "
+        "hope hopes hoped hoping aim aims aimed aiming decide decided deciding start started starting "
+        "begin began begun mean means meant used able going have has had like love prefer prefers "
+        "tend tends i'd would will is am are was were be been goal attempt attempting "
+        "managed manage trying"
+    ).split()
+)
 
 
 def main_clause(text: str) -> str:
@@ -99,8 +118,9 @@ def main_clause(text: str) -> str:
     return text
 
 
-def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
-                     sets: Iterable[list[frozenset[str]]]) -> bool:
+def negated_opposite(
+    negated_only: frozenset[str], other_only: frozenset[str], sets: Iterable[list[frozenset[str]]]
+) -> bool:
     """The negated statement says "not X" of a two-valued set, and nothing else the other does not say,
     where the other says its other value ("isn't public" / "private"): the two agree. ``negated_only`` / ``other_only`` are the words only
     each side has; ``sets`` the exclusive sets of the judge as stems, one frozenset per class."""
@@ -115,15 +135,21 @@ def negated_opposite(negated_only: frozenset[str], other_only: frozenset[str],
     return False
 
 
-def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
-                  sets: Iterable[list[frozenset[str]]]) -> bool:
+def negated_other(
+    negated_only: frozenset[str], other_only: frozenset[str], sets: Iterable[list[frozenset[str]]]
+) -> bool:
     """The negated statement says "not X" of a set of more than two values, where the other says another value
     of it ("I'm not a morning person" / "I'm a night person"): both can be true, neither denies the other."""
     for classes in sets:
         if len(classes) < 3:
             continue
         mine = [c for c in classes if negated_only and negated_only <= c]
-        if mine and other_only and any(other_only <= c for c in classes if c is not mine[0]) and not other_only & mine[0]:
+        if (
+            mine
+            and other_only
+            and any(other_only <= c for c in classes if c is not mine[0])
+            and not other_only & mine[0]
+        ):
             return True
     return False
 
@@ -131,11 +157,13 @@ def negated_other(negated_only: frozenset[str], other_only: frozenset[str],
 # Words that deny what they are said of (a state, a permission, a presence, a quality); "off" only as a state ("I'm off
 # Twitter", "the flag is switched off"), not "show off" or "a day off".
 # The low end of a graded quality says "not good" in one word ("I didn't enjoy the book" / "the book was a letdown").
-_PRIVATIVE = re.compile(r"\b(?:disabled|forbidden|disallowed|unavailable|absent|inactive|offline|unsupported|"
-                        r"deactivated|unused|unwanted|excluded|broken|bad|badly|poor|poorly|terrible|awful|worst|"
-                        r"disappointing|disappointed|letdown)\b|"
-                        r"\b(?:is|are|am|was|were|be|been|'m|'re|'s|turned|switched|stays?|stayed)\s+(off|out(?=\s+of\b))\b",
-                        re.I)
+_PRIVATIVE = re.compile(
+    r"\b(?:disabled|forbidden|disallowed|unavailable|absent|inactive|offline|unsupported|"
+    r"deactivated|unused|unwanted|excluded|broken|bad|badly|poor|poorly|terrible|awful|worst|"
+    r"disappointing|disappointed|letdown)\b|"
+    r"\b(?:is|are|am|was|were|be|been|'m|'re|'s|turned|switched|stays?|stayed)\s+(off|out(?=\s+of\b))\b",
+    re.I,
+)
 _PREFIXES = ("un", "non", "dis", "in", "im")
 
 
@@ -148,7 +176,8 @@ def denies_itself(affirmed: str, negated: str, affirmed_only: frozenset[str], ne
     if _privative(affirmed) - _privative(negated):
         return True
     return any(w.startswith(_PREFIXES) for w in affirmed_only) and bool(
-        set(prefixed(affirmed, affirmed_only).values()) & negated_only)
+        set(prefixed(affirmed, affirmed_only).values()) & negated_only
+    )
 
 
 _PREFIXED = re.compile(r"\b(un|non-?|dis|in|im)([a-z]{4,})\b", re.I)
@@ -167,12 +196,15 @@ def prefixed(text: str, only: frozenset[str], prefixes: tuple[str, ...] = _PREFI
 
 def _privative(text: str) -> set[str]:
     """The stems of the words of ``text`` that deny what they are said of."""
-    return {CANON.get(s, s) for s in (STEMMER.stemWord((m.group(1) or m.group(0)).lower())
-                                      for m in _PRIVATIVE.finditer(text))}
+    return {
+        CANON.get(s, s)
+        for s in (STEMMER.stemWord((m.group(1) or m.group(0)).lower()) for m in _PRIVATIVE.finditer(text))
+    }
 
 
-def prefixes_dropped(new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
-                     ) -> tuple[frozenset[str], frozenset[str]]:
+def prefixes_dropped(
+    new: str, old: str, only_new: frozenset[str], only_old: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
     """Beside a grammatical negation, "un-X" is "not X": the word and its negated form drop out of the words that
     differ ("I'm not sure how to pack" / "I'm unsure how to pack" say the same)."""
     if not any(w.startswith(_PREFIXES) for w in only_new | only_old):
@@ -186,8 +218,9 @@ def prefix_negated(new: str, old: str, only_new: frozenset[str], only_old: froze
     """One side says "un-X" / "non-X" where the other says X ("unencrypted" / "encrypted", "unsure" / "sure")."""
     if not any(w.startswith(("un", "non")) for w in only_new | only_old):
         return False  # most pairs: no word with the prefix, no pattern to run
-    return (any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values())
-            or any(base in only_new for base in prefixed(old, only_old, ("un", "non")).values()))
+    return any(base in only_old for base in prefixed(new, only_new, ("un", "non")).values()) or any(
+        base in only_new for base in prefixed(old, only_old, ("un", "non")).values()
+    )
 
 
 # a purpose of making a thing better ("getting my loafers resized to fit me better") says it is not good now

@@ -52,30 +52,41 @@ _EVALUATIVE = frozenset(
     "amazingly awesome-- fantastic terrible hilarious interesting exciting excited happy sad tiring".split()
 )
 # "never been / always here …": experiences and pleasantries, not rules.
-_NOT_A_RULE = frozenset("been had seen heard tried done thought knew mind here there a an the so too found realized "
-                        "realised noticed imagined expected got".split())
+_NOT_A_RULE = frozenset(
+    "been had seen heard tried done thought knew mind here there a an the so too found realized "
+    "realised noticed imagined expected got".split()
+)
 # Where a clause ends: what follows is commentary, not part of the object.
-_CLAUSE_BREAK = re.compile(r",|;| - | — |--| but | cuz | 'cause | because | which | and it | so (?:i|we|that) | and then ",
-                           re.I)
+_CLAUSE_BREAK = re.compile(
+    r",|;| - | — |--| but | cuz | 'cause | because | which | and it | so (?:i|we|that) | and then ", re.I
+)
 # "X is so/really/gonna …" is a feeling or an opinion, not a fact worth keeping.
-_OPINION_OBJECT = re.compile(r"^(?:so|very|really|super|pretty|too|quite|gonna|going to|such|just|kind of|sort of)\b",
-                             re.I)
+_OPINION_OBJECT = re.compile(
+    r"^(?:so|very|really|super|pretty|too|quite|gonna|going to|such|just|kind of|sort of)\b", re.I
+)
 _CORRECTION = re.compile(
     r"^(?:no|nope|actually|wrong|correction|that's wrong|that is wrong|that's not right|that is not right|"
     r"that's incorrect|that is incorrect|not quite|not really)(?:\s*[,:;!.\-—]+\s*|\s+(?=(?:it's|it is)\b))"
     r"(?P<rest>.+)$",
     re.I,
 )
-_EXPLICIT_CORRECTION = re.compile(r"^(?:correction|that's wrong|that is wrong|that's not right|that is not right|"
-                                  r"that's incorrect|that is incorrect)\b", re.I)
+_EXPLICIT_CORRECTION = re.compile(
+    r"^(?:correction|that's wrong|that is wrong|that's not right|that is not right|"
+    r"that's incorrect|that is incorrect)\b",
+    re.I,
+)
 _PREFER = re.compile(
     r"^i (?:really |much |strongly |usually |generally |definitely |still |also |just |do )?"
-    r"(?P<verb>prefer|like|love|enjoy|hate|dislike)s? (?P<obj>.+)$", re.I
+    r"(?P<verb>prefer|like|love|enjoy|hate|dislike)s? (?P<obj>.+)$",
+    re.I,
 )
 _I_ALWAYS = re.compile(r"^i (?P<verb>always|never) (?P<obj>.+)$", re.I)
 # "I like the idea of …", "I love these recommendations": reactions to the conversation, not preferences.
-_REACTION = re.compile(r"^(?:the (?:idea|sound|variety|structure|look|part|sample|way)|these|those|this|your|all the)\b"
-                       r"|\byou(?:'ve|'re|r)?\b|\bideas?\b|suggest|recommend", re.I)
+_REACTION = re.compile(
+    r"^(?:the (?:idea|sound|variety|structure|look|part|sample|way)|these|those|this|your|all the)\b"
+    r"|\byou(?:'ve|'re|r)?\b|\bideas?\b|suggest|recommend",
+    re.I,
+)
 # "X, not Y": X is stated, Y denied — a correction when X states something.
 _DENIAL = re.compile(r"^(?P<x>.+?)\s*,\s*(?:and )?not (?P<y>[^,]+)$", re.I)
 _IT_IS = re.compile(r"^(?:it's|it is|that's|that is|they're|they are|it was) (?P<obj>.+)$", re.I)
@@ -84,22 +95,35 @@ _VALUE = re.compile(r"\d|\b\w+[./_-]\w+|(?<=\s)(?!I\b)[A-Z][\w+#-]*")
 # First-person habits and set-ups: "we keep secrets in Vault", "I've been using Goodreads", "my team deploys …".
 _FIRST_PERSON = re.compile(
     r"^(?P<who>i|we|my team|our team)(?:'ve| have)?(?: been)? (?:(?:usually|always|often|normally|typically|"
-    r"currently|now|also|still|mostly|generally|mainly|just) )?(?P<verb>[a-z]+) (?P<obj>.+)$", re.I)
+    r"currently|now|also|still|mostly|generally|mainly|just) )?(?P<verb>[a-z]+) (?P<obj>.+)$",
+    re.I,
+)
 _FACT_VERBS = {
     **{v: "uses" for v in ("use", "uses", "using")},
-    **{v: "keeps" for v in ("keep", "keeps", "keeping")}, **{v: "stores" for v in ("store", "stores", "storing")},
-    **{v: "hosts" for v in ("host", "hosts", "hosting")}, **{v: "runs" for v in ("run", "runs", "running")},
+    **{v: "keeps" for v in ("keep", "keeps", "keeping")},
+    **{v: "stores" for v in ("store", "stores", "storing")},
+    **{v: "hosts" for v in ("host", "hosts", "hosting")},
+    **{v: "runs" for v in ("run", "runs", "running")},
     **{v: "deploys" for v in ("deploy", "deploys", "deploying")},
-    **{v: "tracks" for v in ("track", "tracks", "tracking")}, **{v: "owns" for v in ("own", "owns")},
+    **{v: "tracks" for v in ("track", "tracks", "tracking")},
+    **{v: "owns" for v in ("own", "owns")},
     **{v: "maintains" for v in ("maintain", "maintains", "maintaining")},
     **{v: "manages" for v in ("manage", "manages", "managing")},
-    **{v: "builds" for v in ("build", "builds", "building")}, **{v: "ships" for v in ("ship", "ships")},
-    **{v: "writes" for v in ("write", "writes", "writing")}, **{v: "takes" for v in ("take", "takes", "taking")},
-    **{v: "drives" for v in ("drive", "drives", "driving")}, **{v: "rides" for v in ("ride", "rides", "riding")},
-    **{v: "plays" for v in ("play", "plays", "playing")}, **{v: "speaks" for v in ("speak", "speaks")},
+    **{v: "builds" for v in ("build", "builds", "building")},
+    **{v: "ships" for v in ("ship", "ships")},
+    **{v: "writes" for v in ("write", "writes", "writing")},
+    **{v: "takes" for v in ("take", "takes", "taking")},
+    **{v: "drives" for v in ("drive", "drives", "driving")},
+    **{v: "rides" for v in ("ride", "rides", "riding")},
+    **{v: "plays" for v in ("play", "plays", "playing")},
+    **{v: "speaks" for v in ("speak", "speaks")},
     **{v: "teaches" for v in ("teach", "teaches", "teaching")},
     **{v: "practises" for v in ("practice", "practise", "practices", "practises", "practicing", "practising")},
-    "start": "starts", "started": "started", "worked": "worked", "work": "works", "works": "works",
+    "start": "starts",
+    "started": "started",
+    "worked": "worked",
+    "work": "works",
+    "works": "works",
     "working": "works",
 }
 # Words after a first-person fact verb that make it chatter ("I started to think …", "we run into …").
@@ -117,9 +141,19 @@ _GENERAL = re.compile(
     r"is written in|is built with|is hosted on|runs) (?P<obj>.+)$",
     re.I,
 )
-_VERB_FORMS = {"prefer": "prefers", "like": "likes", "love": "loves", "enjoy": "enjoys", "hate": "hates",
-               "dislike": "dislikes", "live": "lives", "work": "works", "study": "studies", "use": "uses",
-               "grew up": "grew up"}
+_VERB_FORMS = {
+    "prefer": "prefers",
+    "like": "likes",
+    "love": "loves",
+    "enjoy": "enjoys",
+    "hate": "hates",
+    "dislike": "dislikes",
+    "live": "lives",
+    "work": "works",
+    "study": "studies",
+    "use": "uses",
+    "grew up": "grew up",
+}
 
 
 @dataclass(frozen=True)
@@ -194,8 +228,13 @@ def _states_value(rest: str) -> bool:
     """After "no," / "actually,": does the rest state something ("it's X", "X, not Y", a value)?"""
     if m := _IT_IS.match(rest):
         words = m.group("obj").lower().split()
-        return bool(words) and words[0] not in _EVALUATIVE and not _OPINION_OBJECT.match(m.group("obj")) \
-            and words[0] not in _EMPTY_OBJECTS and words[0] not in ("not", "fine", "ok", "okay", "alright")
+        return (
+            bool(words)
+            and words[0] not in _EVALUATIVE
+            and not _OPINION_OBJECT.match(m.group("obj"))
+            and words[0] not in _EMPTY_OBJECTS
+            and words[0] not in ("not", "fine", "ok", "okay", "alright")
+        )
     if _DENIAL.match(rest):
         return True
     first = rest.split()[0].lower()
@@ -247,8 +286,7 @@ def _fact_triple(sentence: str, speaker: str) -> _Triple | None:
         first = subject.split()[0].lower()
         # pronouns, gerund phrases ("Taking care of ourselves is vital") and opinions are not facts
         gerund = first.endswith("ing") and not sentence.lower().startswith("the ")  # "the staging db" is a noun
-        if first in _PRONOUNS or gerund or len(subject.split()) > 4 or \
-                _OPINION_OBJECT.match(m.group("obj")):
+        if first in _PRONOUNS or gerund or len(subject.split()) > 4 or _OPINION_OBJECT.match(m.group("obj")):
             return None
         verb = m.group("verb").lower()
         return _triple(subject, _VERB_FORMS.get(verb, verb), m.group("obj"))
@@ -285,8 +323,10 @@ def _content(sentence: str, speaker: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-_ADVERBS = frozenset("usually always often normally typically currently now also still mostly generally mainly "
-                     "just really much strongly never".split())
+_ADVERBS = frozenset(
+    "usually always often normally typically currently now also still mostly generally mainly "
+    "just really much strongly never".split()
+)
 
 
 def _third_person(text: str, who: str) -> str:

@@ -16,8 +16,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kgmem.analysis.lexicon import (
-    BELOW, CANON, CONTRACTIONS, DETERMINERS, DONE, IRREGULAR, MULTI_VALUED_FORMS, NEGATION, NEGATIVE,
-    NUMBER_WORDS, PHRASES, POSITIVE, STEMMER, STOP,
+    BELOW,
+    CANON,
+    CONTRACTIONS,
+    DETERMINERS,
+    DONE,
+    IRREGULAR,
+    MULTI_VALUED_FORMS,
+    NEGATION,
+    NEGATIVE,
+    NUMBER_WORDS,
+    PHRASES,
+    POSITIVE,
+    STEMMER,
+    STOP,
 )
 from kgmem.analysis.negation import AFFIRMING, AVOIDING, main_clause
 from kgmem.analysis.quantities import spell_quantities
@@ -26,35 +38,52 @@ from kgmem.analysis.updates import ENDED, REPLACED_WITH, REPLACES
 _TOKEN = re.compile(r"\$?[a-z0-9]+(?:[.:/,_+#-][a-z0-9]+)*%?")
 # a dot inside a token is no sentence end ("not .format()", "rather than str.format")
 _PHRASE_END = r"(?:[^,.;!?]|\.(?=\w))+"
-_DENIAL = re.compile(rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
-                     re.I)
+_DENIAL = re.compile(
+    rf"(?:,|;|—|-|\(|\band\b)\s*(?:not|never)\s+(?P<y>{_PHRASE_END})|\b(?:instead of|rather than)\s+(?P<z>{_PHRASE_END})",
+    re.I,
+)
 # Progress of one thing: still under way ("trying to decide", "thinking of"); done is lexicon.DONE ("already").
-_PENDING = re.compile(r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
-                      r"|\bthinking\s+(?:of|about)\b|\bconsidering\b", re.I)
-CLAUSE = re.compile(r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
-                    r"|\s+(?:because|although|though|whereas)\s+|\s+[-–—]\s+"  # a spaced dash: "decided against X - going with Y"
-                    # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
-                    # I didn't like it")
-                    r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)", re.I)
+_PENDING = re.compile(
+    r"\b(?:trying|meaning|planning|hoping|wanting|want|wanna|plan|hope|intend|intending)\s+to\b"
+    r"|\bthinking\s+(?:of|about)\b|\bconsidering\b",
+    re.I,
+)
+CLAUSE = re.compile(
+    r";|,?\s+but\s+|,\s+(?:and|so|which|while|whereas|although|though|since)\s+"
+    r"|\s+(?:because|although|though|whereas)\s+|\s+[-–—]\s+"  # a spaced dash: "decided against X - going with Y"
+    # a comma before a new subject and its verb starts a clause of its own ("I returned the palette,
+    # I didn't like it")
+    r"|,\s+(?=(?:i|we|they|he|she)(?:'[a-z]+)?\s)",
+    re.I,
+)
 # the stretches a negation's count is kept within: "returning the mixer, it just wasn't for me" says no twice,
 # and the two do not cancel (they do within one stretch: "I never miss a game")
 _OPENER = re.compile(r"^\s*(?:no|correction|update)\s*[,:]", re.I)
 _SEGMENT = re.compile(r"[,;:]|\s+[-—]\s+|\s+but\s+", re.I)
 # "moved / switched / migrated from X to Y" says "not X"
-_SWITCH = re.compile(r"\b(?:mov|switch|migrat|chang|transition|shift|push|slip|postpon|delay|reschedul|bump)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
-                     r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+", re.I)
+_SWITCH = re.compile(
+    r"\b(?:mov|switch|migrat|chang|transition|shift|push|slip|postpon|delay|reschedul|bump)\w*\s+(?:\w+\s+){0,3}?(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+"
+    r"(?P<x>[^,.;!?]+?)\s+(?:over\s+)?(?:to|onto|into|for)\s+",
+    re.I,
+)
 # "moved X off / out of Y" with no new value named: Y no longer holds ("We moved SCIM provisioning off JumpCloud."; not
 # "I've barely taken it off since" or "I take Friday afternoons off for my son's lessons", where no place follows)
-_MOVED_OFF = re.compile(r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
-                        r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet|for|to|on|at|in|during|until|every|"
-                        r"because|when|while|so|and|but|with)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I)
+_MOVED_OFF = re.compile(
+    r"\b(?:mov|migrat|switch|took|taken|take|rip|pull)\w*\s+(?:[\w-]+\s+){0,3}?(?P<prep>off(?:\s+of)?|out\s+of"
+    r"|away\s+from)\s+(?!(?:since|then|again|ever|now|later|already|yet|for|to|on|at|in|during|until|every|"
+    r"because|when|while|so|and|but|with)\b)(?P<x>[^,.;!?]+?)\s*(?:[,.;!?]|$)",
+    re.I,
+)
 _PURPOSE = re.compile(r"\s+(?:to|so\s+that|in\s+order\s+to)\s+(?=[a-z]+\s)", re.I)
 _STILL_NOT = re.compile(r"\bstill\s+(?:has|have|had)\s*(?:not|n't)\b|\bstill\s+(?:hasn|haven|hadn)'?t\b", re.I)
 _ROLE = re.compile(r"\bas\s+(?:my|our|the|a|an|their|his|her)\s+(?:main\s+|default\s+|primary\s+)?([a-z]+)\b", re.I)
 _ONLY = re.compile(r"(?<!not )(?<!the )(?<!if )\bonly\b", re.I)
 _ADDITIVE = re.compile(r"\b(?:too|as well)\W*$|\balso\b", re.I)
-_ORDER = re.compile(r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
-                    r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)", re.I)
+_ORDER = re.compile(
+    r"(?P<a>[\w .+#-]+?)\s+(?:over|rather than|than|instead of|before)\s+(?P<b>[\w .+#-]+)"
+    r"|\bprefer(?:s|red)?\s+(?P<pa>[\w .+#-]+?)\s+to\s+(?P<pb>[\w .+#-]+)",
+    re.I,
+)
 
 
 ACRONYM_PLURAL = re.compile(r"\b([A-Z]{2,})s\b")
@@ -127,23 +156,23 @@ def stem_of(tok: str) -> str:
 
 @dataclass(frozen=True)
 class Parsed:
-    content: frozenset[str]          # content stems (no stop, stance or negation words)
-    negated: bool                    # odd number of negations / negative stance words
-    denied: frozenset[str]           # stems of the Y of "…, not Y"
+    content: frozenset[str]  # content stems (no stop, stance or negation words)
+    negated: bool  # odd number of negations / negative stance words
+    denied: frozenset[str]  # stems of the Y of "…, not Y"
     order: tuple[frozenset[str], frozenset[str]] | None  # "A over B"
-    values: frozenset[str]           # stems that look like values (numbers, names, code-like tokens)
+    values: frozenset[str]  # stems that look like values (numbers, names, code-like tokens)
     multi_valued: bool
-    sequence: tuple[str, ...]        # the content stems in the order they are said
-    opens_with_content: bool         # only articles, pronouns and the like before the first content word
-    additive: bool                   # "… too", "also": one more value, not another one
-    progress: str | None             # "pending" ("still deciding"), "not yet" or "done" ("already", "finished")
-    role: str | None                 # "as my shell": the one slot a many-valued verb fills here
+    sequence: tuple[str, ...]  # the content stems in the order they are said
+    opens_with_content: bool  # only articles, pronouns and the like before the first content word
+    additive: bool  # "… too", "also": one more value, not another one
+    progress: str | None  # "pending" ("still deciding"), "not yet" or "done" ("already", "finished")
+    role: str | None  # "as my shell": the one slot a many-valued verb fills here
     clauses: tuple[tuple[bool, frozenset[str]], ...]  # (negated, content) of each clause
-    replaces: bool                   # "… instead", "moved to …": it replaces what was said before
-    stance: bool                     # a preference is stated ("like", "prefer", "love" …)
-    only: bool                       # "only X": nothing else in its slot ("we only play on clay")
-    affirmed: frozenset[str]         # the value X it moved to from the denied Y ("from Y to X", "replaced Y with X")
-    has_negation: bool = False       # a negation anywhere, even two that cancel ("don't format files I didn't touch")
+    replaces: bool  # "… instead", "moved to …": it replaces what was said before
+    stance: bool  # a preference is stated ("like", "prefer", "love" …)
+    only: bool  # "only X": nothing else in its slot ("we only play on clay")
+    affirmed: frozenset[str]  # the value X it moved to from the denied Y ("from Y to X", "replaced Y with X")
+    has_negation: bool = False  # a negation anywhere, even two that cancel ("don't format files I didn't touch")
 
 
 def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
@@ -165,9 +194,13 @@ def _polarity(body: str, words: tuple[str, ...]) -> tuple[bool, str | None]:
 
 
 def _negations(words: tuple[str, ...]) -> int:
-    negations = sum(1 for i, w in enumerate(words)
-                    if (w in NEGATION and not _adverb_of_place(words, i)) or (_negative(w) and not _attributive(words, i))
-                    or _bound(words, i))
+    negations = sum(
+        1
+        for i, w in enumerate(words)
+        if (w in NEGATION and not _adverb_of_place(words, i))
+        or (_negative(w) and not _attributive(words, i))
+        or _bound(words, i)
+    )
     # "no longer" and "not anymore" are one negation, as are "don't … anymore"
     if "anymore" in words and ("not" in words or "no" in words):
         negations -= 1
@@ -175,7 +208,7 @@ def _negations(words: tuple[str, ...]) -> int:
 
 
 def _adverb_of_place(words: tuple[str, ...], i: int) -> bool:
-    """"outside" with nothing after it but a verb or the clause's end says where, not "except" ("hosting get-togethers
+    """ "outside" with nothing after it but a verb or the clause's end says where, not "except" ("hosting get-togethers
     outside has always been a dream"; not "coins from outside Europe", "outside of work")."""
     if words[i] != "outside":
         return False
@@ -234,12 +267,12 @@ def parse(text: str) -> Parsed:
         if m:  # "we moved from Slack to Teams": Slack is no longer what is said of us
             x = "r" if m.groupdict().get("r") else "x"  # "renamed X to Y"
             denied = {stem_of(w) for w in words_of(m.group(x)) if w not in STOP}
-            body = text[: m.start(x) - len("from ")] + text[m.end(x):]
+            body = text[: m.start(x) - len("from ")] + text[m.end(x) :]
             # the first word it moved to
-            affirmed = [w for w in words_of(re.split(r"[,;!?]|\.(?!\w)", text[m.end():])[0]) if w not in STOP][:1]
+            affirmed = [w for w in words_of(re.split(r"[,;!?]|\.(?!\w)", text[m.end() :])[0]) if w not in STOP][:1]
         elif m := _MOVED_OFF.search(text):
             denied = {stem_of(w) for w in words_of(m.group("x")) if w not in STOP}
-            body = text[: m.start("prep")] + text[m.end("x"):]
+            body = text[: m.start("prep")] + text[m.end("x") :]
     words = words_of(body)
     main = main_clause(body)
     progress = _polarity(main, words_of(main))[1]
@@ -259,16 +292,31 @@ def parse(text: str) -> Parsed:
     # "use", the first content word is already the object ("I have long hair")
     first = next((w for w in words if w not in DETERMINERS), None)
     role = _ROLE.search(body)
-    return Parsed(content, negated, frozenset(denied), order, values, multi, sequence,
-                  first is not None and stem_of(first) in content, bool(_ADDITIVE.search(body)), progress,
-                  stem_of(role.group(1).lower()) if role else None, _clauses(body),
-                  bool(REPLACES.search(body)), any(w in POSITIVE for w in words), bool(_ONLY.search(body)),
-                  frozenset(stem_of(w) for w in affirmed), _negations(words) > 0)
+    return Parsed(
+        content,
+        negated,
+        frozenset(denied),
+        order,
+        values,
+        multi,
+        sequence,
+        first is not None and stem_of(first) in content,
+        bool(_ADDITIVE.search(body)),
+        progress,
+        stem_of(role.group(1).lower()) if role else None,
+        _clauses(body),
+        bool(REPLACES.search(body)),
+        any(w in POSITIVE for w in words),
+        bool(_ONLY.search(body)),
+        frozenset(stem_of(w) for w in affirmed),
+        _negations(words) > 0,
+    )
 
 
 def _content_stems(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(stem_of(w) for w in words
-                     if w not in STOP and w not in NEGATION and w not in POSITIVE and not _negative(w))
+    return frozenset(
+        stem_of(w) for w in words if w not in STOP and w not in NEGATION and w not in POSITIVE and not _negative(w)
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -278,11 +326,17 @@ def _negative(word: str) -> bool:
 
 
 def _bound(words: tuple[str, ...], i: int) -> bool:
-    """"under / less than / within" a number is a bound ("under 10 minutes" = "not over 10 minutes");
+    """ "under / less than / within" a number is a bound ("under 10 minutes" = "not over 10 minutes");
     elsewhere ("under better control", "licensed under Apache-2.0") it is an ordinary word."""
-    after = words[i + 1:i + 3]
-    return words[i] in BELOW and bool(after) and (QUANTITY.match(after[0]) is not None or (
-        after[0] == "than" and len(after) > 1 and QUANTITY.match(after[1]) is not None))
+    after = words[i + 1 : i + 3]
+    return (
+        words[i] in BELOW
+        and bool(after)
+        and (
+            QUANTITY.match(after[0]) is not None
+            or (after[0] == "than" and len(after) > 1 and QUANTITY.match(after[1]) is not None)
+        )
+    )
 
 
 def bounded_only(text: str) -> frozenset[str]:
@@ -306,7 +360,12 @@ def _value_words(text: str) -> list[str]:
         if low in STOP or low in NEGATION:
             continue
         # a number, a code-like token ("snake_case", "camelCase", "eu-west-1"), a capitalised name
-        if (is_number(tok) or re.search(r"[./_-]", tok) or (i > 0 and tok[0].isupper()) or tok.isupper()
-                or re.search(r"[a-z][A-Z]", tok)):
+        if (
+            is_number(tok)
+            or re.search(r"[./_-]", tok)
+            or (i > 0 and tok[0].isupper())
+            or tok.isupper()
+            or re.search(r"[a-z][A-Z]", tok)
+        ):
             out.extend(words_of(tok))
     return out

@@ -64,7 +64,7 @@ def build_prompt(
         parts.append(f"[{message.get('role', '?')}] {message.get('text', '')}")
     parts.append("")
     if existing:
-        parts.append("## Existing knowledge (do NOT re-extract; quote one in \"contradicts\" if contradicted)")
+        parts.append('## Existing knowledge (do NOT re-extract; quote one in "contradicts" if contradicted)')
         for item in existing:
             confidence = float(item.get("confidence") or 0.0)
             mark = "[low-confidence] " if confidence < low_mark and not item.get("is_manual") else ""

@@ -14,58 +14,75 @@ from __future__ import annotations
 
 import re
 
-from kgmem.analysis.lexicon import ONES as _ONES, SCALES as _SCALES, TENS as _TENS
+from kgmem.analysis.lexicon import ONES as _ONES
+from kgmem.analysis.lexicon import SCALES as _SCALES
+from kgmem.analysis.lexicon import TENS as _TENS
 
 # Ordinals from the fourth on are dates' days ("the fifteenth"); "first", "second", "third" are too
 # often no number ("a second region") and stay words, except inside a compound ("twenty-first").
-_ORDINALS = {w: i for i, w in enumerate(
-    "_ _ _ _ fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
-    "sixteenth seventeenth eighteenth nineteenth".split()) if w != "_"}
+_ORDINALS = {
+    w: i
+    for i, w in enumerate(
+        "_ _ _ _ fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
+        "sixteenth seventeenth eighteenth nineteenth".split()
+    )
+    if w != "_"
+}
 _ORDINALS.update(twentieth=20, thirtieth=30)
 _COMPOUND_ORDINALS = {"first": 1, "second": 2, "third": 3, **_ORDINALS}
 _CARDINAL = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
 _ORDINAL = "|".join(sorted(_COMPOUND_ORDINALS, key=len, reverse=True))
 _JOIN = r"(?:(?:(?<=hundred)|(?<=thousand)|(?<=million))\s+and\s+|\s+|-)"
 # A run of number words, optionally opened by "a" before a scale ("a hundred") and closed by an ordinal.
-_RUN = re.compile(rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:(?:{_CARDINAL}){_JOIN})*"
-                  rf"(?:{_CARDINAL}|{_ORDINAL})\b")
+_RUN = re.compile(
+    rf"\b(?:an?\s+(?=(?:hundred|thousand|million)\b))?(?:(?:{_CARDINAL}){_JOIN})*"
+    rf"(?:{_CARDINAL}|{_ORDINAL})\b"
+)
 
 # an amount or a range of amounts ("2-3 weeks", "2 to 3 weeks")
 _AMOUNT = r"\b(\d+(?:\.\d+)?)(?:(\s*(?:-|–|to)\s*)(\d+(?:\.\d+)?))?"
 _FREQUENCY = re.compile(r"\b(?:every|each)\s+(?:\d+(?:\.\d+)?\s*(?:-|–|to)\s*)?$")
-_DURATION = [(re.compile(p), r) for p, r in (
-    # short unit spellings: "7 yrs" = "7 years", "15 mins" = "15 minutes", "3x a week" = "3 times a week"
-    (r"\b(\d+(?:\.\d+)?)\s*(?:yrs?)\b", r"\1 years"),
-    (r"\b(\d+(?:\.\d+)?)\s*(?:mins?)\b", r"\1 minutes"),
-    (r"\b(\d+(?:\.\d+)?)\s*(?:secs?)\b", r"\1 seconds"),
-    (r"\b(\d+(?:\.\d+)?)\s*(?:mos)\b", r"\1 months"),
-    (r"\b(\d+)x\s+(?=(?:a|an|per|every|each)\s)", r"\1 times "),
-    (r"\b(\d+(?:\.\d+)?)x\s+(?=(?:speed|faster|slower|more|less|as)\b)", r"\1 times "),  # "1.5x speed"
-    # "10s" after a preposition is seconds ("time out at 10s"; not "in my 20s")
-    (r"\b(at|after|every|within|of|for|than|under|over)\s+(\d+)s\b", r"\1 \2 seconds"),
-    (r"\bhalf\s+an?\s+hour\b", "30 minutes"),
-    (r"\ban?\s+hour\s+and\s+a\s+half\b", "90 minutes"),
-    (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
-    (r"\ban?\s+fortnight\b", "14 days"),
-    (r"\b(\d+)\s+and\s+a\s+half\b", r"\1.5"),  # "one and a half times speed" = "1.5 times speed"
-    # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
-    (r"\b(for|within|in|after|over|to|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
-     r"(?:an?|1)\s+(week|hour)\b", r"\1 1 \2s"),
-    # "two weeks" = "a two-week trip" = "14 days"; "seven years" = "84 months" (against "18 months")
-    (rf"{_AMOUNT}(?:\s+|-)weeks?\b", lambda m: _scaled(m, 7, "days")),
-    (rf"{_AMOUNT}(?:\s+|-)(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
-    (rf"{_AMOUNT}(?:\s+|-)years?\b(?!\s+old\b)", lambda m: _scaled(m, 12, "months")),
-    (r"\b(\d+)\s+times\b", r"\1"),  # "two times a week" = "twice a week"
-    # a clock time in words: "half past four" = "4:30", "quarter past 9" = "9:15", "quarter to 9" = "8:45"
-    (r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30"),
-    (r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15"),
-    (r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 2) % 12 + 1}:45"),
-    # "3:30 in the afternoon" = "3:30 pm", "7 in the morning" = "7 am", "9 o'clock" = "9"
-    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+(?:afternoon|evening)\b|\b(\d{1,2}(?::[0-5]\d)?)\s+at\s+night\b",
-     lambda m: f"{m.group(1) or m.group(2)} pm"),
-    (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+morning\b", r"\1 am"),
-    (r"\b(\d{1,2})\s+o'?clock\b", r"\1"),
-)]
+_DURATION = [
+    (re.compile(p), r)
+    for p, r in (
+        # short unit spellings: "7 yrs" = "7 years", "15 mins" = "15 minutes", "3x a week" = "3 times a week"
+        (r"\b(\d+(?:\.\d+)?)\s*(?:yrs?)\b", r"\1 years"),
+        (r"\b(\d+(?:\.\d+)?)\s*(?:mins?)\b", r"\1 minutes"),
+        (r"\b(\d+(?:\.\d+)?)\s*(?:secs?)\b", r"\1 seconds"),
+        (r"\b(\d+(?:\.\d+)?)\s*(?:mos)\b", r"\1 months"),
+        (r"\b(\d+)x\s+(?=(?:a|an|per|every|each)\s)", r"\1 times "),
+        (r"\b(\d+(?:\.\d+)?)x\s+(?=(?:speed|faster|slower|more|less|as)\b)", r"\1 times "),  # "1.5x speed"
+        # "10s" after a preposition is seconds ("time out at 10s"; not "in my 20s")
+        (r"\b(at|after|every|within|of|for|than|under|over)\s+(\d+)s\b", r"\1 \2 seconds"),
+        (r"\bhalf\s+an?\s+hour\b", "30 minutes"),
+        (r"\ban?\s+hour\s+and\s+a\s+half\b", "90 minutes"),
+        (r"\b(\d+)\s+and\s+a\s+half\s+hours\b", lambda m: f"{int(m.group(1)) * 60 + 30} minutes"),
+        (r"\ban?\s+fortnight\b", "14 days"),
+        (r"\b(\d+)\s+and\s+a\s+half\b", r"\1.5"),  # "one and a half times speed" = "1.5 times speed"
+        # "for a week" is a span ("logs are kept for a week" = "for 7 days"); "twice a week" is a frequency
+        (
+            r"\b(for|within|in|after|over|to|lasts?|lasted|takes?|took|about|around|roughly|nearly|almost|just)\s+"
+            r"(?:an?|1)\s+(week|hour)\b",
+            r"\1 1 \2s",
+        ),
+        # "two weeks" = "a two-week trip" = "14 days"; "seven years" = "84 months" (against "18 months")
+        (rf"{_AMOUNT}(?:\s+|-)weeks?\b", lambda m: _scaled(m, 7, "days")),
+        (rf"{_AMOUNT}(?:\s+|-)(?:hours?|hrs?)\b", lambda m: _scaled(m, 60, "minutes")),
+        (rf"{_AMOUNT}(?:\s+|-)years?\b(?!\s+old\b)", lambda m: _scaled(m, 12, "months")),
+        (r"\b(\d+)\s+times\b", r"\1"),  # "two times a week" = "twice a week"
+        # a clock time in words: "half past four" = "4:30", "quarter past 9" = "9:15", "quarter to 9" = "8:45"
+        (r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30"),
+        (r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15"),
+        (r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 2) % 12 + 1}:45"),
+        # "3:30 in the afternoon" = "3:30 pm", "7 in the morning" = "7 am", "9 o'clock" = "9"
+        (
+            r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+(?:afternoon|evening)\b|\b(\d{1,2}(?::[0-5]\d)?)\s+at\s+night\b",
+            lambda m: f"{m.group(1) or m.group(2)} pm",
+        ),
+        (r"\b(\d{1,2}(?::[0-5]\d)?)\s+(?:o'?clock\s+)?in\s+the\s+morning\b", r"\1 am"),
+        (r"\b(\d{1,2})\s+o'?clock\b", r"\1"),
+    )
+]
 
 
 def _scaled(match: re.Match[str], factor: int, unit: str) -> str:

@@ -76,7 +76,7 @@ class ExtractedItem(BaseModel):
         return value or None
 
     @model_validator(mode="after")
-    def _whole_triple(self) -> "ExtractedItem":
+    def _whole_triple(self) -> ExtractedItem:
         parts = (self.subject, self.predicate, self.object)
         if any(parts) and not all(parts):
             raise ValueError("subject, predicate and object must be given together")

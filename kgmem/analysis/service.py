@@ -23,12 +23,12 @@ from kgmem.analysis.analyzer import ConversationAnalyzer
 from kgmem.analysis.buffer import AnalysisBuffer, AsyncAnalysisBuffer, Job
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats, read_persisted
-from kgmem.llm import TextGenerator, default_generator
 from kgmem.analysis.session_learner import SessionLearner
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
 from kgmem.conversation import Turn, TurnStore
 from kgmem.graph import GraphStore
+from kgmem.llm import TextGenerator, default_generator
 from kgmem.runner import LocalIO, Op, run
 from kgmem.spool import SpoolReplayer
 from kgmem.vectors import Embedder, VectorStore
@@ -67,8 +67,14 @@ class AnalysisService:
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
         # Knowledge MENTIONS concepts with the same extractor as the turns (kgmem.app.Engines.concepts).
-        self.store = KnowledgeStore(graph, vectors, embedder, settings.analysis, self.counters,  # type: ignore[arg-type]
-                                    concepts=getattr(turns, "concepts", None))
+        self.store = KnowledgeStore(
+            graph,
+            vectors,
+            embedder,
+            settings.analysis,
+            self.counters,  # type: ignore[arg-type]
+            concepts=getattr(turns, "concepts", None),
+        )
         # While Neo4j is unreachable, manual knowledge goes to the client's spool (the one tool
         # results and turns use) and is replayed by it, in order, once it answers again.
         self.replayer = None if settings.learning.strict else replayer
@@ -77,8 +83,9 @@ class AnalysisService:
         self.learner = SessionLearner(self.analyzer, settings.analysis)
         self.buffer: AnalysisBuffer | AsyncAnalysisBuffer
         if arun is None:
-            self.buffer = AnalysisBuffer(lambda job: run(self.job_op(job), self.store.io), settings.analysis,
-                                         self.counters)
+            self.buffer = AnalysisBuffer(
+                lambda job: run(self.job_op(job), self.store.io), settings.analysis, self.counters
+            )
         else:
             self.buffer = AsyncAnalysisBuffer(lambda job: arun(self.job_op(job)), settings.analysis, self.counters)
         self.turns = turns

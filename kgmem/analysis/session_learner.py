@@ -23,7 +23,9 @@ EVERY = 5
 LAST = 5
 
 
-def sample_indices(n: int, sample_above: int = 20, first: int = FIRST, every: int = EVERY, last: int = LAST) -> list[int]:
+def sample_indices(
+    n: int, sample_above: int = 20, first: int = FIRST, every: int = EVERY, last: int = LAST
+) -> list[int]:
     """Indices of the messages to analyse out of ``n``: all of them up to ``sample_above``;
     beyond, the first ``first``, every ``every``-th message (1-based: indices 4, 9, 14, …) and
     the last ``last``, sorted and without repeats."""
@@ -49,10 +51,12 @@ class SessionLearner:
     def learn_op(self, ns: str, session: str, messages: Sequence[Mapping[str, Any]]) -> Op[AnalysisResult | None]:
         """:meth:`learn` as an operation (kgmem.runner)."""
         if len(messages) < self.settings.session_min_messages:
-            self.analyzer.stats.emit("skipped", ns, session=session, reason="short_session",
-                                     messages=len(messages))
+            self.analyzer.stats.emit("skipped", ns, session=session, reason="short_session", messages=len(messages))
             return None
         picked = [messages[i] for i in sample_indices(len(messages), self.settings.session_sample_above)]
         log.debug("session %s/%s: learning from %d of %d messages", ns, session, len(picked), len(messages))
-        return (yield from self.analyzer.analyze_op(ns, session, picked, session_end=True,
-                                                    min_confidence=self.settings.session_min_confidence))
+        return (
+            yield from self.analyzer.analyze_op(
+                ns, session, picked, session_end=True, min_confidence=self.settings.session_min_confidence
+            )
+        )

@@ -39,8 +39,12 @@ def slot(statement: Statement) -> tuple[frozenset[str], frozenset[str], frozense
         return None
     words = (statement.object or "").split()
     k = 0
-    while k < len(words) and words[k].isalpha() and words[k].islower() and (
-            words[k] in SLOT_WORDS or words[k] in IRREGULAR or words[k].endswith(("ed", "en"))):
+    while (
+        k < len(words)
+        and words[k].isalpha()
+        and words[k].islower()
+        and (words[k] in SLOT_WORDS or words[k] in IRREGULAR or words[k].endswith(("ed", "en")))
+    ):
         k += 1
     predicate = f"{statement.predicate} {' '.join(words[:k])}"
     return terms(statement.subject), exactterms(predicate), terms(" ".join(words[k:]))
@@ -64,9 +68,11 @@ def other_subject(new: Statement, old: Statement) -> bool:
     """The same predicate and object said of another subject ("the main / release branch is protected")."""
     if not (new.subject and old.subject and new.predicate and old.predicate):
         return False
-    return (exactterms(new.predicate) == exactterms(old.predicate)
-            and exactterms(new.object) == exactterms(old.object)
-            and terms(new.subject) != terms(old.subject))
+    return (
+        exactterms(new.predicate) == exactterms(old.predicate)
+        and exactterms(new.object) == exactterms(old.object)
+        and terms(new.subject) != terms(old.subject)
+    )
 
 
 def terms(text: str | None) -> frozenset[str]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -43,8 +43,8 @@ from kgmem.config import AnalysisSettings
 from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
-from kgmem.vectors import Embedder, VectorStore
 from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
+from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +117,11 @@ class KnowledgeStore:
         self.embedder = embedder
         self.settings = settings
         self.stats = stats
-        self.thresholds = Thresholds(related_cosine=settings.related_cosine, detail_cosine=settings.detail_cosine,
-                                     paraphrase_cosine=settings.dedup_cosine)
+        self.thresholds = Thresholds(
+            related_cosine=settings.related_cosine,
+            detail_cosine=settings.detail_cosine,
+            paraphrase_cosine=settings.dedup_cosine,
+        )
         # Items MENTION the concepts of their text and triple (kgmem/concepts); None writes none.
         self.concepts = concepts
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
@@ -165,20 +168,37 @@ class KnowledgeStore:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
-        return run(self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive,
-                                limit=limit), self.io)
+        return run(
+            self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive, limit=limit),
+            self.io,
+        )
 
-    def list_op(self, ns: str, *, type: str | None = None, min_confidence: float = 0.0,
-                include_inactive: bool = False, limit: int = 1000) -> Op[list[dict[str, Any]]]:
+    def list_op(
+        self,
+        ns: str,
+        *,
+        type: str | None = None,
+        min_confidence: float = 0.0,
+        include_inactive: bool = False,
+        limit: int = 1000,
+    ) -> Op[list[dict[str, Any]]]:
         """:meth:`list` as an operation (kgmem.runner)."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         if not 0.0 <= min_confidence <= 1.0:
             raise ValidationError(f"min_confidence: must be between 0 and 1; got {min_confidence}")
-        return (yield Read("analysis/list_knowledge", dict(
-            ns=ns, type=type, min_confidence=float(min_confidence), include_inactive=include_inactive,
-            limit=int(limit),
-        )))
+        return (
+            yield Read(
+                "analysis/list_knowledge",
+                dict(
+                    ns=ns,
+                    type=type,
+                    min_confidence=float(min_confidence),
+                    include_inactive=include_inactive,
+                    limit=int(limit),
+                ),
+            )
+        )
 
     def get(self, ns: str, id: str) -> dict[str, Any]:
         """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
@@ -192,16 +212,18 @@ class KnowledgeStore:
         return rows[0]
 
     # -- the analysis path ----------------------------------------------------------------
-    def apply(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str,
-              marks: Sequence[str] = ()) -> list[Outcome]:
+    def apply(
+        self, ns: str, session: str, items: Sequence[ExtractedItem], source: str, marks: Sequence[str] = ()
+    ) -> list[Outcome]:
         """Store one batch of extracted items from ``session``; returns one outcome per item.
 
         ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
         stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised."""
         return run(self.apply_op(ns, session, items, source, marks), self.io)
 
-    def apply_op(self, ns: str, session: str, items: Sequence[ExtractedItem], source: str,
-                 marks: Sequence[str] = ()) -> Op[list[Outcome]]:
+    def apply_op(
+        self, ns: str, session: str, items: Sequence[ExtractedItem], source: str, marks: Sequence[str] = ()
+    ) -> Op[list[Outcome]]:
         """:meth:`apply` as an operation (kgmem.runner)."""
         plan = _Plan()
         kept: list[ExtractedItem] = []
@@ -220,7 +242,7 @@ class KnowledgeStore:
     def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan) -> Op[None]:
         quoted = [i.contradicts for i in items if i.contradicts]
         vectors = yield Embed([i.content for i in items] + quoted)
-        item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items):]))
+        item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items) :]))
         texts = [*zip((i.content for i in items), item_vecs), *quoted_vecs.items()]
         found_hits = yield Gather(tuple(self._neighbours(ns, vec) for _, vec in texts))
         hits = {text: found for (text, _), found in zip(texts, found_hits)}
@@ -270,8 +292,13 @@ class KnowledgeStore:
         return row
 
     def _judge(
-        self, item: ExtractedItem, vec: np.ndarray, hits: list[tuple[str, float]],
-        by_id: dict[str, dict[str, Any]], by_norm: dict[str, dict[str, Any]], plan: _Plan,
+        self,
+        item: ExtractedItem,
+        vec: np.ndarray,
+        hits: list[tuple[str, float]],
+        by_id: dict[str, dict[str, Any]],
+        by_norm: dict[str, dict[str, Any]],
+        plan: _Plan,
     ) -> tuple[_Row | None, _Row | None, dict[str, Verdict]]:
         """The item this one paraphrases (merge target) and the one it contradicts, nearest first,
         with the verdicts by id."""
@@ -305,22 +332,29 @@ class KnowledgeStore:
         return target, contradicted, verdicts
 
     def _resolve_contradicted(
-        self, item: ExtractedItem, quoted_vecs: dict[str, np.ndarray], hits: dict[str, list[tuple[str, float]]],
-        by_id: dict[str, dict[str, Any]], by_norm: dict[str, dict[str, Any]], plan: _Plan,
+        self,
+        item: ExtractedItem,
+        quoted_vecs: dict[str, np.ndarray],
+        hits: dict[str, list[tuple[str, float]]],
+        by_id: dict[str, dict[str, Any]],
+        by_norm: dict[str, dict[str, Any]],
+        plan: _Plan,
     ) -> _Row | None:
         if not item.contradicts:
             return None
         norm = normalise_text(item.contradicts)
         existing = by_norm.get(norm)
         if existing is None:
-            existing = next((by_id[h] for h, sim in hits.get(item.contradicts, [])
-                             if h in by_id and sim >= _QUOTE_COSINE), None)
+            existing = next(
+                (by_id[h] for h, sim in hits.get(item.contradicts, []) if h in by_id and sim >= _QUOTE_COSINE), None
+            )
         if existing is not None:
             return self._row_for(existing, plan) if existing.get("is_active", True) else None
         vec = quoted_vecs[item.contradicts]
         for row in plan.rows.values():  # an item of this very batch
-            if row.insert and (row.norm == norm or (row.vector is not None and
-                                                    float(np.dot(vec, row.vector)) >= _QUOTE_COSINE)):
+            if row.insert and (
+                row.norm == norm or (row.vector is not None and float(np.dot(vec, row.vector)) >= _QUOTE_COSINE)
+            ):
                 return row
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
@@ -337,24 +371,28 @@ class KnowledgeStore:
         rows = sorted(used, key=lambda r: not r.insert)  # inserts first: later rows may point at them
         entity_ids = sorted({r.triple[k] for r in rows if r.triple for k in ("subject_id", "object_id")})
         concepts = yield LocalIO(self._row_concepts, (ns, rows))  # spaCy: CPU, off the event loop
-        result = yield Write("analysis/apply_knowledge", dict(
-            ns=ns,
-            now=datetime.now(timezone.utc).isoformat(),
-            session_id=node_id(ns, "session", session),
-            session=session,
-            rows=[{**_row_param(r, source), "concepts": concepts.get(r.id)} for r in rows],
-            contradictions=plan.contradictions,
-            entity_ids=entity_ids,
-            marks=marks or [],
-            **confidence.params(self.settings),
-        ))
+        result = yield Write(
+            "analysis/apply_knowledge",
+            dict(
+                ns=ns,
+                now=datetime.now(UTC).isoformat(),
+                session_id=node_id(ns, "session", session),
+                session=session,
+                rows=[{**_row_param(r, source), "concepts": concepts.get(r.id)} for r in rows],
+                contradictions=plan.contradictions,
+                entity_ids=entity_ids,
+                marks=marks or [],
+                **confidence.params(self.settings),
+            ),
+        )
         if not result and marks:  # the ingest-mark guard stopped it: nothing was written
             raise AlreadyApplied("some of these knowledge items were already ingested; nothing written")
         result = result[0] if result else {"results": [], "pending_entities": []}  # every row vanished meanwhile
         results = {r["id"]: r for r in result["results"]}
         self._fill_outcomes(plan, results)
-        yield from self._write_vectors(ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")],
-                                       result["pending_entities"])
+        yield from self._write_vectors(
+            ns, source, [r for r in rows if results.get(r.id, {}).get("vector_pending")], result["pending_entities"]
+        )
 
     def _fill_outcomes(self, plan: _Plan, results: dict[str, dict[str, Any]]) -> None:
         for outcome in plan.outcomes:
@@ -379,37 +417,59 @@ class KnowledgeStore:
     def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> Op[None]:
         # Only this batch's new items carry a vector; older pending ones are left to repair().
         k_rows = [r for r in rows if r.item is not None and r.vector is not None]
-        if k_rows and not (yield from self.upsert_or_defer_op(
-                ns, KNOWLEDGE_KIND, [r.id for r in k_rows], np.stack([r.vector for r in k_rows]),
+        if k_rows and not (
+            yield from self.upsert_or_defer_op(
+                ns,
+                KNOWLEDGE_KIND,
+                [r.id for r in k_rows],
+                np.stack([r.vector for r in k_rows]),
                 [r.item.content for r in k_rows],  # type: ignore[union-attr]
-                [_knowledge_meta(r.item.type, source) for r in k_rows])):  # type: ignore[union-attr]
+                [_knowledge_meta(r.item.type, source) for r in k_rows],
+            )
+        ):  # type: ignore[union-attr]
             k_rows = []  # still vector_pending in the graph
         if entities:
             names = [e["name"] for e in entities]
             vectors = yield Embed(names)
-            if not (yield from self.upsert_or_defer_op(ns, ENTITY_KIND, [e["id"] for e in entities], vectors,
-                                                       names, [kinds.ENTITY.metadata(e) for e in entities])):
+            if not (
+                yield from self.upsert_or_defer_op(
+                    ns,
+                    ENTITY_KIND,
+                    [e["id"] for e in entities],
+                    vectors,
+                    names,
+                    [kinds.ENTITY.metadata(e) for e in entities],
+                )
+            ):
                 entities = []
         if k_rows or entities:
-            yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[r.id for r in k_rows],
-                                                         entity_ids=[e["id"] for e in entities]))
+            yield Write(
+                "analysis/vectors_written",
+                dict(ns=ns, knowledge_ids=[r.id for r in k_rows], entity_ids=[e["id"] for e in entities]),
+            )
             yield from self.repair_if_due_op(ns)
 
-    def upsert_or_defer(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
-                        metadatas: list[dict[str, Any]]) -> bool:
+    def upsert_or_defer(
+        self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str], metadatas: list[dict[str, Any]]
+    ) -> bool:
         """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
         committed, raising would only invite a double-counting retry) and return False."""
         return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
 
-    def upsert_or_defer_op(self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str],
-                           metadatas: list[dict[str, Any]]) -> Op[bool]:
+    def upsert_or_defer_op(
+        self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str], metadatas: list[dict[str, Any]]
+    ) -> Op[bool]:
         """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
         try:
             yield VectorUpsert(ns, kind, ids, vectors, documents, metadatas)
         except VectorStoreUnavailable as exc:
             self._repair_due.add(ns)
-            log.warning("%d %s vector(s) left pending (repaired by the next write or "
-                        "`kgmem reindex --missing-only`): %s", len(ids), kind, exc)
+            log.warning(
+                "%d %s vector(s) left pending (repaired by the next write or `kgmem reindex --missing-only`): %s",
+                len(ids),
+                kind,
+                exc,
+            )
             return False
         return True
 
@@ -442,8 +502,13 @@ class KnowledgeStore:
                 self.stats.emit("contradicted", ns, contradicted_id=o.contradicted_id, detail=o.reason, **fields)
             else:
                 self.stats.emit(o.action, ns, **fields)
-            if (o.action == "merged" and o.id not in revived and o.old_confidence is not None
-                    and o.new_confidence is not None and confidence.revived(o.old_confidence, o.new_confidence)):
+            if (
+                o.action == "merged"
+                and o.id not in revived
+                and o.old_confidence is not None
+                and o.new_confidence is not None
+                and confidence.revived(o.old_confidence, o.new_confidence)
+            ):
                 revived.add(o.id or "")
                 self.stats.emit("revived", ns, **fields)
 
@@ -460,21 +525,32 @@ class KnowledgeStore:
         for kind in (KNOWLEDGE_KIND, ENTITY_KIND):
             idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
             if idx:
-                meta = [_knowledge_meta(pending[i]["type"], pending[i]["source"]) if kind == KNOWLEDGE_KIND
-                        else kinds.ENTITY.metadata(pending[i]) for i in idx]
-                yield VectorUpsert(ns, kind, [pending[i]["id"] for i in idx], vecs[idx],
-                                   [pending[i]["text"] for i in idx], meta)
-        yield Write("analysis/vectors_written", dict(
-            ns=ns, knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
-            entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND]))
+                meta = [
+                    _knowledge_meta(pending[i]["type"], pending[i]["source"])
+                    if kind == KNOWLEDGE_KIND
+                    else kinds.ENTITY.metadata(pending[i])
+                    for i in idx
+                ]
+                yield VectorUpsert(
+                    ns, kind, [pending[i]["id"] for i in idx], vecs[idx], [pending[i]["text"] for i in idx], meta
+                )
+        yield Write(
+            "analysis/vectors_written",
+            dict(
+                ns=ns,
+                knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
+                entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND],
+            ),
+        )
         return len(pending)
 
 
 def _statement(item: dict[str, Any]) -> Statement:
     """What the judge compares of a stored item or an extracted one: its type too, since a
     correction replaces the value it corrects even under a many-valued verb ("No, the build uses Maven.")."""
-    return Statement(str(item.get("content") or ""), item.get("subject"), item.get("predicate"), item.get("object"),
-                     item.get("type"))
+    return Statement(
+        str(item.get("content") or ""), item.get("subject"), item.get("predicate"), item.get("object"), item.get("type")
+    )
 
 
 def _triple(ns: str, item: ExtractedItem) -> dict[str, str]:

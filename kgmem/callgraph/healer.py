@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from kgmem.errors import ValidationError
 from kgmem.graph import GraphStore
@@ -54,8 +54,9 @@ def confirm(confidence: float, boost: float = 0.15, max_confidence: float = 0.95
     return confidence + boost * (max_confidence - confidence)
 
 
-def decayed(confidence: float, sessions_since: int, steps_applied: int = 0,
-            settings: CallGraphSettings = CallGraphSettings()) -> tuple[float, int]:
+def decayed(
+    confidence: float, sessions_since: int, steps_applied: int = 0, settings: CallGraphSettings = CallGraphSettings()
+) -> tuple[float, int]:
     """Confidence and steps after decay, for an observation edge unconfirmed for ``sessions_since`` sessions."""
     due = sessions_since - settings.stale_sessions + 1 if sessions_since >= settings.stale_sessions else 0
     apply = due - steps_applied
@@ -102,8 +103,14 @@ class CallGraph:
             if not (isinstance(call, (tuple, list)) and len(call) == 2):
                 raise ValidationError(f"calls[{i}]: expected a (caller, callee) pair")
             caller, callee = _check_names(call, f"calls[{i}]")
-            rows.append({"caller_id": node_id(ns, FUNCTION_KIND, caller), "caller": caller,
-                         "callee_id": node_id(ns, FUNCTION_KIND, callee), "callee": callee})
+            rows.append(
+                {
+                    "caller_id": node_id(ns, FUNCTION_KIND, caller),
+                    "caller": caller,
+                    "callee_id": node_id(ns, FUNCTION_KIND, callee),
+                    "callee": callee,
+                }
+            )
         if not rows:
             return 0
         return (yield Write("callgraph/add_ast_edges", dict(ns=ns, now=_now(), rows=rows)))[0]["written"]
@@ -123,11 +130,20 @@ class CallGraph:
         if not todo:
             return HealResult(0, 0, 0)
         s = self.settings
-        row = (yield Write("callgraph/observe", dict(
-            ns=ns, now=_now(), session=session,
-            boost=s.confirmation_boost, max_confidence=s.max_confidence, new_confidence=s.new_edge_confidence,
-            pairs=[{"a": node_id(ns, FUNCTION_KIND, a), "b": node_id(ns, FUNCTION_KIND, b)} for a, b in todo],
-        )))[0]
+        row = (
+            yield Write(
+                "callgraph/observe",
+                dict(
+                    ns=ns,
+                    now=_now(),
+                    session=session,
+                    boost=s.confirmation_boost,
+                    max_confidence=s.max_confidence,
+                    new_confidence=s.new_edge_confidence,
+                    pairs=[{"a": node_id(ns, FUNCTION_KIND, a), "b": node_id(ns, FUNCTION_KIND, b)} for a, b in todo],
+                ),
+            )
+        )[0]
         confirmed, discovered = int(row["confirmed"] or 0), int(row["discovered"] or 0)
         result = HealResult(confirmed, discovered, len(todo) - confirmed - discovered)
         if confirmed or discovered:
@@ -141,8 +157,9 @@ class CallGraph:
     def decay_op(self, ns: str) -> Op[int]:
         """:meth:`decay` as an operation (kgmem.runner)."""
         s = self.settings
-        rows = yield Write("callgraph/decay", dict(ns=ns, threshold=s.stale_sessions, step=s.stale_decay,
-                                                   floor=s.floor))
+        rows = yield Write(
+            "callgraph/decay", dict(ns=ns, threshold=s.stale_sessions, step=s.stale_decay, floor=s.floor)
+        )
         return int(rows[0]["decayed"]) if rows else 0
 
 
@@ -158,4 +175,4 @@ def _check_names(names: Sequence[str], field: str = "qualnames") -> list[str]:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()

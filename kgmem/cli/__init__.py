@@ -6,11 +6,10 @@ import logging
 import sys
 
 import click
+from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from kgmem.cli.core import demo, init
 from kgmem.cli.server import down, status, up
-from neo4j.exceptions import AuthError, ServiceUnavailable
-
 from kgmem.errors import KGMemError
 
 
@@ -24,8 +23,11 @@ class _Main(click.Group):
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
         except AuthError as exc:  # a wrong password is a setting, not a crash: one line, no traceback
-            click.echo(f"error: Neo4j rejected the credentials (neo4j.user / neo4j.password, e.g. "
-                       f"KGMEM_NEO4J__PASSWORD): {exc.message or exc}", err=True)
+            click.echo(
+                f"error: Neo4j rejected the credentials (neo4j.user / neo4j.password, e.g. "
+                f"KGMEM_NEO4J__PASSWORD): {exc.message or exc}",
+                err=True,
+            )
             sys.exit(1)
         except ServiceUnavailable as exc:
             click.echo(f"error: Neo4j is not reachable ({exc}); is it running? (`kgmem status`)", err=True)

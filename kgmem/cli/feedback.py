@@ -23,17 +23,23 @@ def _outcome(value: str) -> str | float:
 @click.command()
 @click.argument("query_id")
 @click.option("--used", multiple=True, help="Id of a hit that was used (repeat the option for several).")
-@click.option("--outcome", default="included", show_default=True,
-              help=f"{', '.join(LEVELS)} or a number in [-1, 1].")
-@click.option("--response", default=None,
-              help="The answer built on a `context` of this query; its [n] citations are the hits credited.")
-@click.option("--ns", default=None,
-              help="The namespace the query ran in (default from settings); another namespace's query id is "
-                   "refused as unknown.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the judgement as JSON: query_id, counted, target, calls, posteriors.")
-def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str | None, ns: str | None,
-             as_json: bool) -> None:
+@click.option("--outcome", default="included", show_default=True, help=f"{', '.join(LEVELS)} or a number in [-1, 1].")
+@click.option(
+    "--response",
+    default=None,
+    help="The answer built on a `context` of this query; its [n] citations are the hits credited.",
+)
+@click.option(
+    "--ns",
+    default=None,
+    help="The namespace the query ran in (default from settings); another namespace's query id is refused as unknown.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the judgement as JSON: query_id, counted, target, calls, posteriors."
+)
+def feedback(
+    query_id: str, used: tuple[str, ...], outcome: str, response: str | None, ns: str | None, as_json: bool
+) -> None:
     """Tell kgmem which hits of QUERY_ID (from `kgmem search --json` or any client) were used and how it went.
 
     Hits of the query not in --used get -0.1; a query made in a session updates that session's overlay
@@ -44,8 +50,13 @@ def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str |
     from kgmem import KGMem
 
     with KGMem(load_settings()) as mem:
-        judgement = mem.feedback(query_id, used=list(used), outcome=_outcome(outcome), response=response,
-                                 ns=ns if ns is not None else mem.namespace)
+        judgement = mem.feedback(
+            query_id,
+            used=list(used),
+            outcome=_outcome(outcome),
+            response=response,
+            ns=ns if ns is not None else mem.namespace,
+        )
     if as_json:
         click.echo(json.dumps(judgement.to_dict(), default=str))
     elif judgement.counted:
@@ -56,10 +67,19 @@ def feedback(query_id: str, used: tuple[str, ...], outcome: str, response: str |
 
 @click.command("expire-overlays")
 @click.option("--ns", default=None, help="Only this namespace (default: every namespace).")
-@click.option("--ttl-hours", type=float, default=None,
-              help="Idle time after which a session counts as never ended (default [retrieval] overlay_ttl_hours).")
-@click.option("--limit", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="At most this many sessions per run, oldest first.")
+@click.option(
+    "--ttl-hours",
+    type=float,
+    default=None,
+    help="Idle time after which a session counts as never ended (default [retrieval] overlay_ttl_hours).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="At most this many sessions per run, oldest first.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the merged sessions as JSON.")
 def expire_overlays(ns: str | None, ttl_hours: float | None, limit: int, as_json: bool) -> None:
     """Merge the BQAR overlays of sessions that never called end_session and have been idle longer than
@@ -69,8 +89,20 @@ def expire_overlays(ns: str | None, ttl_hours: float | None, limit: int, as_json
     with KGMem(load_settings()) as mem:
         expired = mem.retrieval.expire_overlays(ns, ttl_hours, limit)
     if as_json:
-        click.echo(json.dumps([{"ns": e.ns, "session": e.session, "last_ms": e.last_ms, "items": len(e.merges),
-                                "conflicts": sum(m.conflict for m in e.merges)} for e in expired]))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "ns": e.ns,
+                        "session": e.session,
+                        "last_ms": e.last_ms,
+                        "items": len(e.merges),
+                        "conflicts": sum(m.conflict for m in e.merges),
+                    }
+                    for e in expired
+                ]
+            )
+        )
         return
     for e in expired:
         click.echo(f"{e.ns}/{e.session}: {len(e.merges)} items merged")

@@ -13,8 +13,13 @@ from kgmem.config import load_settings
 @click.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--ns", default=None, help="Namespace (default from settings).")
-@click.option("--batch-size", default=256, show_default=True, type=click.IntRange(1, 10_000),
-              help="Turns per transaction / embedding batch.")
+@click.option(
+    "--batch-size",
+    default=256,
+    show_default=True,
+    type=click.IntRange(1, 10_000),
+    help="Turns per transaction / embedding batch.",
+)
 @click.option("--analyze", is_flag=True, help="Also feed turns to conversation analysis (slow for big files).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def ingest(path: Path, ns: str | None, batch_size: int, analyze: bool, no_progress: bool) -> None:

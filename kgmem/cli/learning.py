@@ -44,18 +44,26 @@ def status(ns: str | None, top: int, as_json: bool) -> None:
         return
     s = data["settings"]
     click.echo(f"namespace        {data['namespace']}")
-    click.echo(f"settings         auto_apply ≥ {s['auto_apply_threshold']}  boost +{s['success_boost']}  "
-               f"penalty −{s['failure_penalty']}  clamp [{s['confidence_min']}, {s['confidence_max']}]  "
-               f"propagation {s['propagation_rate']}  similarity ≥ {s['similarity_threshold']}  strict={s['strict']}")
-    click.echo(f"error patterns   {data['patterns']} ({data['occurrences']} occurrences, "
-               f"{data['similar_links']} SIMILAR_TO links, {data['vector_pending']} awaiting vectors)")
+    click.echo(
+        f"settings         auto_apply ≥ {s['auto_apply_threshold']}  boost +{s['success_boost']}  "
+        f"penalty −{s['failure_penalty']}  clamp [{s['confidence_min']}, {s['confidence_max']}]  "
+        f"propagation {s['propagation_rate']}  similarity ≥ {s['similarity_threshold']}  strict={s['strict']}"
+    )
+    click.echo(
+        f"error patterns   {data['patterns']} ({data['occurrences']} occurrences, "
+        f"{data['similar_links']} SIMILAR_TO links, {data['vector_pending']} awaiting vectors)"
+    )
     for c in data["by_category"]:
         click.echo(f"  {c['category']:<15}{c['patterns']:>6} patterns {c['occurrences']:>8} occurrences")
-    click.echo(f"fixes            {data['fixes']} ({data['resolutions']} error→fix edges, "
-               f"{data['auto_apply_fixes']} at auto-apply)")
+    click.echo(
+        f"fixes            {data['fixes']} ({data['resolutions']} error→fix edges, "
+        f"{data['auto_apply_fixes']} at auto-apply)"
+    )
     sp = data["spool"]
-    click.echo(f"spool            {sp['pending']} pending, {sp['spooled']} spooled, {sp['replayed']} replayed, "
-               f"{sp['dropped']} dropped, {sp['quarantined']} quarantined ({sp['dir']})")
+    click.echo(
+        f"spool            {sp['pending']} pending, {sp['spooled']} spooled, {sp['replayed']} replayed, "
+        f"{sp['dropped']} dropped, {sp['quarantined']} quarantined ({sp['dir']})"
+    )
     if "analysis" in data:
         a = data["analysis"]
         shown = {k: v for k, v in a.items() if isinstance(v, (int, float, str))} if isinstance(a, dict) else a
@@ -86,5 +94,7 @@ def history(ns: str | None, limit: int, as_json: bool) -> None:
         click.echo(f"{r['last_seen']}  ×{r['occurrences']:<5} {r['category']:<14} {r['tool']:<12} {r['pattern'][:100]}")
         fix = r["best_fix"]
         if fix:
-            click.echo(f"    fix ({fix['source']}, {fix['confidence']:.2f}, {fix['successes']}✓ {fix['failures']}✗): "
-                       f"{fix['description'][:100]}")
+            click.echo(
+                f"    fix ({fix['source']}, {fix['confidence']:.2f}, {fix['successes']}✓ {fix['failures']}✗): "
+                f"{fix['description'][:100]}"
+            )

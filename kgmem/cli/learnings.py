@@ -27,8 +27,10 @@ def _graph_only(settings: Settings) -> Iterator[Any]:
 
 def _echo_item(item: dict[str, Any]) -> None:
     flags = [f for f, on in (("manual", item.get("is_manual")), ("inactive", not item.get("is_active", True))) if on]
-    click.echo(f"{item['id']}  {item['type']:<10} {item['confidence']:.3f}  seen {item.get('times_seen') or 0:<3} "
-               f"{item.get('source') or '-':<7} {','.join(flags) or '-':<8} {item['content']}")
+    click.echo(
+        f"{item['id']}  {item['type']:<10} {item['confidence']:.3f}  seen {item.get('times_seen') or 0:<3} "
+        f"{item.get('source') or '-':<7} {','.join(flags) or '-':<8} {item['content']}"
+    )
 
 
 @click.group()
@@ -43,13 +45,19 @@ def learnings() -> None:
 @click.option("--limit", type=click.IntRange(1, 100_000), default=100, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_NS
-def list_cmd(ktype: str | None, min_confidence: float, include_inactive: bool, limit: int, as_json: bool,
-             ns: str | None) -> None:
+def list_cmd(
+    ktype: str | None, min_confidence: float, include_inactive: bool, limit: int, as_json: bool, ns: str | None
+) -> None:
     """Knowledge items, most trusted first."""
     settings = load_settings()
     with _graph_only(settings) as curator:
-        items = curator.store.list(resolve_namespace(ns, settings.namespace, "--ns"), type=ktype, min_confidence=min_confidence,
-                                   include_inactive=include_inactive, limit=limit)
+        items = curator.store.list(
+            resolve_namespace(ns, settings.namespace, "--ns"),
+            type=ktype,
+            min_confidence=min_confidence,
+            include_inactive=include_inactive,
+            limit=limit,
+        )
     if as_json:
         click.echo(json.dumps(items, indent=2, default=str))
         return

@@ -8,15 +8,28 @@ import click
 
 
 @click.command("mcp")
-@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
-              help="stdio (the client starts `kgmem mcp`) or streamable HTTP (a long-running server).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="HTTP: interface to listen on. Anything but loopback needs a bearer token.")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio (the client starts `kgmem mcp`) or streamable HTTP (a long-running server).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="HTTP: interface to listen on. Anything but loopback needs a bearer token.",
+)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="HTTP: port.")
 @click.option("--ns", default=None, help="The one namespace this server serves (default from settings).")
-@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="HTTP: file holding the bearer token clients must send (else [mcp] token_file / "
-                   "KGMEM_MCP__TOKEN_FILE, or [mcp] token / KGMEM_MCP__TOKEN).")
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="HTTP: file holding the bearer token clients must send (else [mcp] token_file / "
+    "KGMEM_MCP__TOKEN_FILE, or [mcp] token / KGMEM_MCP__TOKEN).",
+)
 def mcp_cmd(transport: str, host: str, port: int, ns: str | None, token_file: Path | None) -> None:
     """Run kgmem as a Model Context Protocol server (tools: tool_result, resolve, correction, turn,
     end_session, search, context, feedback, learnings_list, learnings_add, report).

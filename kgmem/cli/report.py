@@ -53,14 +53,28 @@ def _list_reports() -> None:
 @click.command()
 @click.argument("name", required=False)
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Report parameter (repeatable).")
-@click.option("--format", "-f", "fmt", type=click.Choice(["table", "csv", "json", "html"]), default="table",
-              show_default=True, help="Output format; csv/json for batch jobs, html for a page with a chart.")
-@click.option("--out", "-o", type=click.Path(path_type=Path), help="Write to FILE instead of stdout (with --all: a directory).")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["table", "csv", "json", "html"]),
+    default="table",
+    show_default=True,
+    help="Output format; csv/json for batch jobs, html for a page with a chart.",
+)
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), help="Write to FILE instead of stdout (with --all: a directory)."
+)
 @click.option("--ns", default=None, help="Namespace (default from settings); same as --param ns=NS.")
-@click.option("--all", "run_all_reports", is_flag=True,
-              help="Run every report into the directory --out (one file each; html adds index.html).")
-def report(name: str | None, params: tuple[str, ...], fmt: str, out: Path | None, ns: str | None,
-           run_all_reports: bool) -> None:
+@click.option(
+    "--all",
+    "run_all_reports",
+    is_flag=True,
+    help="Run every report into the directory --out (one file each; html adds index.html).",
+)
+def report(
+    name: str | None, params: tuple[str, ...], fmt: str, out: Path | None, ns: str | None, run_all_reports: bool
+) -> None:
     """Run the Cypher report NAME (cypher/reports/NAME.cypher); without NAME, list the reports."""
     from kgmem.app import Engines
     from kgmem.reports import load_report, render, run_report

@@ -22,11 +22,23 @@ from kgmem.retrieval import PRESETS
 @click.option("--k", "k", default=10, show_default=True, type=click.IntRange(1, 1000), help="Number of hits.")
 @click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None, help="Search preset (default balanced).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per query (hits with breakdown, provenance).")
-@click.option("--queries", "queries_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='JSONL file of queries ({"query": ..., optional "ns", "session", "kinds", "k", "preset"}), '
-                   "answered in one process.")
-def search(query: str | None, ns: str | None, session: str | None, kinds: str | None, k: int, preset: str | None,
-           as_json: bool, queries_file: Path | None) -> None:
+@click.option(
+    "--queries",
+    "queries_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSONL file of queries ({"query": ..., optional "ns", "session", "kinds", "k", "preset"}), '
+    "answered in one process.",
+)
+def search(
+    query: str | None,
+    ns: str | None,
+    session: str | None,
+    kinds: str | None,
+    k: int,
+    preset: str | None,
+    as_json: bool,
+    queries_file: Path | None,
+) -> None:
     """Search what kgmem knows (vector + keyword legs, graph expansion, fusion, quality ranking)."""
     from kgmem import KGMem
 
@@ -36,8 +48,9 @@ def search(query: str | None, ns: str | None, session: str | None, kinds: str | 
     requests = [defaults | {"query": query}] if query is not None else list(_read_queries(queries_file, defaults))
     with KGMem(load_settings()) as mem:
         for req in requests:
-            result = mem.search(req["query"], k=req["k"], ns=req["ns"], session=req["session"], kinds=req["kinds"],
-                                preset=req["preset"])
+            result = mem.search(
+                req["query"], k=req["k"], ns=req["ns"], session=req["session"], kinds=req["kinds"], preset=req["preset"]
+            )
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False, default=str))
             else:
@@ -62,8 +75,10 @@ def _read_queries(path: Path, defaults: dict[str, Any]):  # noqa: ANN202
 
 
 def _print_result(result) -> None:  # noqa: ANN001
-    click.echo(f"query_id {result.query_id}  ({len(result.hits)} hits, preset {result.preset}, "
-               f"{result.timings_ms.get('total_ms', 0):.0f} ms)")
+    click.echo(
+        f"query_id {result.query_id}  ({len(result.hits)} hits, preset {result.preset}, "
+        f"{result.timings_ms.get('total_ms', 0):.0f} ms)"
+    )
     for i, hit in enumerate(result.hits, start=1):
         where = " ".join(x for x in (hit.session and f"session={hit.session}", hit.ref and f"ref={hit.ref}") if x)
         legs = "+".join(hit.provenance.legs)

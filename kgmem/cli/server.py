@@ -72,8 +72,8 @@ def down(bolt_port: int | None, http_port: int | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
     """Show version, ports, data dir, pid and Browser URL of the local Neo4j, and the spool's counters."""
-    from kgmem.spool import Spool
     from kgmem.server import LocalNeo4j
+    from kgmem.spool import Spool
 
     settings = _settings(bolt_port, http_port)
     st = LocalNeo4j(settings).status()
@@ -88,5 +88,7 @@ def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
     click.echo(f"data dir: {st.home}")
     click.echo(f"log:      {st.log_file}")
     click.echo(f"config:   {st.config_file}")
-    click.echo(f"spool:    {spool['pending']} pending, {spool['dropped']} dropped, {spool['quarantined']} quarantined "
-               f"({settings.spool_dir})")
+    click.echo(
+        f"spool:    {spool['pending']} pending, {spool['dropped']} dropped, {spool['quarantined']} quarantined "
+        f"({settings.spool_dir})"
+    )

@@ -13,11 +13,31 @@ Public API (the write side and the query side use the same one, so keys match):
 from kgmem.concepts.aliases import alias_map, resolve_aliases
 from kgmem.concepts.extractor import ConceptExtractor
 from kgmem.concepts.normalise import normalise_key, usable_key
-from kgmem.concepts.types import (ENTITY, PHRASE, ConceptKind, ConceptMention, concept_id, concept_rows, merge_mentions,
-                                 mention_links)
+from kgmem.concepts.types import (
+    ENTITY,
+    PHRASE,
+    ConceptKind,
+    ConceptMention,
+    concept_id,
+    concept_rows,
+    mention_links,
+    merge_mentions,
+)
 from kgmem.config import ConceptSettings
 
 __all__ = [
-    "ENTITY", "PHRASE", "ConceptExtractor", "ConceptKind", "ConceptMention", "ConceptSettings", "alias_map",
-    "concept_id", "concept_rows", "mention_links", "merge_mentions", "normalise_key", "resolve_aliases", "usable_key",
+    "ENTITY",
+    "PHRASE",
+    "ConceptExtractor",
+    "ConceptKind",
+    "ConceptMention",
+    "ConceptSettings",
+    "alias_map",
+    "concept_id",
+    "concept_rows",
+    "mention_links",
+    "merge_mentions",
+    "normalise_key",
+    "resolve_aliases",
+    "usable_key",
 ]

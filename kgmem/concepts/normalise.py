@@ -12,11 +12,13 @@ import re
 import unicodedata
 
 # A leading word of these is dropped: "the support group" -> "support group", "Hey Caroline" -> "caroline".
-LEADING_WORDS = frozenset("""
+LEADING_WORDS = frozenset(
+    """
 a an the this that these those my your his her its our their some any every each another such
 mine yours ours theirs
 hey hi hello bye ya yeah yes wow oh ok okay thanks thank congrats dear
-""".split())
+""".split()
+)
 
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s?\b", re.UNICODE)
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)

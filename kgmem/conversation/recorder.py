@@ -29,8 +29,8 @@ from typing import Any
 from kgmem.conversation.store import Turn, TurnStore, message_id, validate_turn
 from kgmem.conversation.writer import AsyncTurnWriter, Batch, TurnWriter, store_batch_op
 from kgmem.graph.store import UNREACHABLE
-from kgmem.spool import SESSION_END, TURN, SpoolReplayer
 from kgmem.runner import Op, run
+from kgmem.spool import SESSION_END, TURN, SpoolReplayer
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +63,20 @@ class TurnRecorder:
             then queues on an asyncio task (use the ``*_async`` methods); by default a thread.
     """
 
-    def __init__(self, turns: TurnStore, count: Count, *, replayer: SpoolReplayer | None = None,
-                 write_behind: bool = False, queue_size: int = 10_000, batch_size: int = 64,
-                 flush_timeout_s: float = 30.0, on_stored: Callable[[str, Turn], None] = _ignore_turn,
-                 on_session_end: Callable[[str, str], None] = _ignore_session,
-                 arun: Callable[[Op[Any]], Awaitable[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        turns: TurnStore,
+        count: Count,
+        *,
+        replayer: SpoolReplayer | None = None,
+        write_behind: bool = False,
+        queue_size: int = 10_000,
+        batch_size: int = 64,
+        flush_timeout_s: float = 30.0,
+        on_stored: Callable[[str, Turn], None] = _ignore_turn,
+        on_session_end: Callable[[str, str], None] = _ignore_session,
+        arun: Callable[[Op[Any]], Awaitable[Any]] | None = None,
+    ) -> None:
         self.turns = turns
         self.count = count
         self.replayer = replayer
@@ -79,11 +88,15 @@ class TurnRecorder:
             replayer.register(SESSION_END, self._replay_session_ends, transactional=False)
         self.writer: TurnWriter | AsyncTurnWriter | None = None
         if write_behind and arun is None:
-            self.writer = TurnWriter(lambda batch: run(self.store_batch_op(batch), self.turns.io),
-                                     queue_size=queue_size, batch_size=batch_size)
+            self.writer = TurnWriter(
+                lambda batch: run(self.store_batch_op(batch), self.turns.io),
+                queue_size=queue_size,
+                batch_size=batch_size,
+            )
         elif write_behind:
-            self.writer = AsyncTurnWriter(lambda batch: arun(self.store_batch_op(batch)),
-                                          queue_size=queue_size, batch_size=batch_size)
+            self.writer = AsyncTurnWriter(
+                lambda batch: arun(self.store_batch_op(batch)), queue_size=queue_size, batch_size=batch_size
+            )
 
     def turn(self, ns: str, turn: Turn) -> str:
         """Store ``turn`` (now, or queued with write-behind); returns the message id.
@@ -106,8 +119,15 @@ class TurnRecorder:
     def store_batch_op(self, batch: Batch) -> Op[None]:
         """Store one write-behind batch (:func:`~kgmem.conversation.writer.store_batch_op`); a batch
         Neo4j did not take is spooled (with a spool)."""
-        return (yield from store_batch_op(batch, self.turns.record_batch_op, self.on_stored, self.count,
-                                          self._spool_turns if self.replayer is not None else None))
+        return (
+            yield from store_batch_op(
+                batch,
+                self.turns.record_batch_op,
+                self.on_stored,
+                self.count,
+                self._spool_turns if self.replayer is not None else None,
+            )
+        )
 
     def record_op(self, ns: str, turn: Turn) -> Op[str]:
         """Store one turn now (an operation): older spooled writes first, then the turn; spooled

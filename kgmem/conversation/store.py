@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -21,11 +21,11 @@ import numpy as np
 from kgmem import kinds
 from kgmem.concepts import ENTITY, ConceptExtractor, concept_rows, mention_links, resolve_aliases
 from kgmem.errors import ValidationError, VectorStoreUnavailable
-from kgmem.timestamps import normalise_ts
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.runner import Embed, LocalIO, Op, Read, SyncIO, VectorUpsert, Write, run
+from kgmem.timestamps import normalise_ts
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -117,8 +117,13 @@ class TurnStore:
             leaves the MENTIONS of re-written turns as they are.
     """
 
-    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
-                 concepts: ConceptExtractor | None = None) -> None:
+    def __init__(
+        self,
+        graph: GraphStore | None,
+        vectors: VectorStore | None,
+        embedder: Embedder | None,
+        concepts: ConceptExtractor | None = None,
+    ) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them without these stores.
         self.graph = graph
         self.vectors = vectors
@@ -138,11 +143,11 @@ class TurnStore:
         """
         return self.record_batch(ns, turns, vectors).ids
 
-    def record_batch(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> "Recorded":
+    def record_batch(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Recorded:
         """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
         return run(self.record_batch_op(ns, turns, vectors), self.io)
 
-    def record_batch_op(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Op["Recorded"]:
+    def record_batch_op(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Op[Recorded]:
         """:meth:`record_batch` as an operation (kgmem.runner)."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
@@ -165,7 +170,7 @@ class TurnStore:
         ]
         found = yield LocalIO(self._concepts_of, (ns, clean))  # spaCy: CPU, off the event loop
         links = mention_links([r["id"] for r in rows], found)
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows, links=links))
         index = {r["id"]: i for i, r in enumerate(rows)}
         pending = []
@@ -218,12 +223,15 @@ class TurnStore:
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
         session = bounded_key(session)
-        yield Write("conversation/end_session", dict(
-            ns=ns,
-            id=node_id(ns, "session", session),
-            key=session,
-            now=datetime.now(timezone.utc).isoformat(),
-        ))
+        yield Write(
+            "conversation/end_session",
+            dict(
+                ns=ns,
+                id=node_id(ns, "session", session),
+                key=session,
+                now=datetime.now(UTC).isoformat(),
+            ),
+        )
 
     def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
         """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
@@ -231,7 +239,9 @@ class TurnStore:
 
     def messages_op(self, ns: str, session: str) -> Op[list[dict[str, Any]]]:
         """:meth:`messages` as an operation (kgmem.runner)."""
-        return (yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", bounded_key(session)))))
+        return (
+            yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", bounded_key(session))))
+        )
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:
@@ -249,14 +259,18 @@ class TurnStore:
             vectors = yield Embed([self.embedding_text(r["role"], r["text"]) for r in rows])
         ids = [r["id"] for r in rows]
         try:
-            yield VectorUpsert(ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows],
-                               [message_metadata(r) for r in rows])
+            yield VectorUpsert(
+                ns, MESSAGE_KIND, ids, vectors, [r["text"] for r in rows], [message_metadata(r) for r in rows]
+            )
         except VectorStoreUnavailable as exc:
             # The graph write is committed and the messages stay `vector_pending`: never raise
             # (a retry would only re-send committed turns). The next write here repairs them.
             self._repair_due.add(ns)
-            log.warning("%d message vector(s) left pending (repaired by the next write or "
-                        "`kgmem reindex --missing-only`): %s", len(ids), exc)
+            log.warning(
+                "%d message vector(s) left pending (repaired by the next write or `kgmem reindex --missing-only`): %s",
+                len(ids),
+                exc,
+            )
             return
         yield Write("conversation/message_vectors_written", dict(ns=ns, ids=ids))
         if ns in self._repair_due:

@@ -40,9 +40,13 @@ Batch = list[tuple[str, Turn]]
 Count = Callable[[str, str, int], None]
 
 
-def store_batch_op(batch: Batch, record_op: Callable[[str, list[Turn]], Op[Any]],
-                   on_stored: Callable[[str, Turn], None], count: Count,
-                   spool_op: Callable[[str, list[Turn], BaseException], Op[None]] | None = None) -> Op[None]:
+def store_batch_op(
+    batch: Batch,
+    record_op: Callable[[str, list[Turn]], Op[Any]],
+    on_stored: Callable[[str, Turn], None],
+    count: Count,
+    spool_op: Callable[[str, list[Turn], BaseException], Op[None]] | None = None,
+) -> Op[None]:
     """Store one write-behind batch (an operation): per namespace one ``record_op`` (e.g.
     ``TurnStore.record_batch_op``), then ``on_stored`` for each turn, in order. A namespace
     Neo4j did not take goes to ``spool_op`` (None: counted ``turns_failed`` and logged); any
@@ -157,8 +161,9 @@ class AsyncTurnWriter:
         batch_size: most turns per ``store`` call.
     """
 
-    def __init__(self, store: Callable[[Batch], Awaitable[Any]], queue_size: int = 10_000,
-                 batch_size: int = 64) -> None:
+    def __init__(
+        self, store: Callable[[Batch], Awaitable[Any]], queue_size: int = 10_000, batch_size: int = 64
+    ) -> None:
         self.store = store
         self.batch_size = batch_size
         self._queue: asyncio.Queue[tuple[str, Turn]] = asyncio.Queue(maxsize=queue_size)

@@ -49,9 +49,30 @@ from neomodel import (
 from kgmem.graph.keys import check_namespace
 
 __all__ = [
-    "MODELS", "Calls", "Concept", "Contradicts", "Entity", "ErrorPattern", "Fix", "Function", "InSession",
-    "Knowledge", "KgmemNode", "Mentions", "Message", "ModelEdge", "RelatesTo", "ResolvedBy", "Searchable",
-    "Session", "SimilarTo", "Tool", "bind", "edges", "for_namespace", "stored_properties",
+    "MODELS",
+    "Calls",
+    "Concept",
+    "Contradicts",
+    "Entity",
+    "ErrorPattern",
+    "Fix",
+    "Function",
+    "InSession",
+    "Knowledge",
+    "KgmemNode",
+    "Mentions",
+    "Message",
+    "ModelEdge",
+    "RelatesTo",
+    "ResolvedBy",
+    "Searchable",
+    "Session",
+    "SimilarTo",
+    "Tool",
+    "bind",
+    "edges",
+    "for_namespace",
+    "stored_properties",
 ]
 
 N = TypeVar("N", bound="KgmemNode")
@@ -315,7 +336,15 @@ class Concept(KgmemNode):
 
 #: Every node model, one per label kgmem writes.
 MODELS: tuple[type[KgmemNode], ...] = (
-    Tool, Session, ErrorPattern, Fix, Knowledge, Entity, Message, Function, Concept,
+    Tool,
+    Session,
+    ErrorPattern,
+    Fix,
+    Knowledge,
+    Entity,
+    Message,
+    Function,
+    Concept,
 )
 
 
@@ -355,6 +384,5 @@ def edges(model: type[KgmemNode]) -> list[ModelEdge]:
 def stored_properties(model: type[KgmemNode] | type[StructuredRel]) -> set[str]:
     """The graph property names ``model`` declares (``uid`` is stored as ``id``)."""
     return {
-        prop.get_db_property_name(name)
-        for name, prop in model.defined_properties(aliases=False, rels=False).items()
+        prop.get_db_property_name(name) for name, prop in model.defined_properties(aliases=False, rels=False).items()
     }

@@ -81,12 +81,18 @@ def ensure_schema(graph: GraphStore) -> int | None:
             return apply_schema(graph)
         except ClientError as exc:
             if "Forbidden" in (exc.code or "") or "Security" in (exc.code or ""):
-                log.warning("cannot apply the graph schema (%s): ask an admin to run `kgmem init`; "
-                            "full-text search and error similarity need it", exc.message)
+                log.warning(
+                    "cannot apply the graph schema (%s): ask an admin to run `kgmem init`; "
+                    "full-text search and error similarity need it",
+                    exc.message,
+                )
                 return recorded
             log.info("applying the schema raced another client (%s); applying again", exc.code)
             return apply_schema(graph)
     except UNREACHABLE as exc:
-        log.warning("Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
-                    "client connects, or run `kgmem init`", exc)
+        log.warning(
+            "Neo4j unreachable, graph schema not checked (%s); it is checked when the next "
+            "client connects, or run `kgmem init`",
+            exc,
+        )
         return None

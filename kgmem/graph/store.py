@@ -21,10 +21,19 @@ from typing import Any
 
 import neo4j
 from neo4j.exceptions import (
-    AuthError, DatabaseError, IncompleteCommit, ServiceUnavailable, SessionExpired, TransientError,
+    AuthError,
+    DatabaseError,
+    IncompleteCommit,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
 )
 from tenacity import (
-    RetryCallState, retry, retry_if_exception_type, retry_if_not_exception_type, wait_exponential,
+    RetryCallState,
+    retry,
+    retry_if_exception_type,
+    retry_if_not_exception_type,
+    wait_exponential,
 )
 
 from kgmem import cypher
@@ -122,7 +131,7 @@ class FailurePolicy:
     offline_retry_s: float = 2.0
 
     @classmethod
-    def from_settings(cls, cfg: Neo4jSettings) -> "FailurePolicy":
+    def from_settings(cls, cfg: Neo4jSettings) -> FailurePolicy:
         return cls(cfg.attempts, cfg.deadline_s, cfg.offline_retry_s)
 
 
@@ -136,8 +145,13 @@ class GraphStore:
         policy: attempts, overall deadline and offline window (default: the ``[neo4j]`` defaults).
     """
 
-    def __init__(self, driver: neo4j.Driver, database: str = "neo4j", attempts: int | None = None,
-                 policy: FailurePolicy | None = None) -> None:
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str = "neo4j",
+        attempts: int | None = None,
+        policy: FailurePolicy | None = None,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.policy = policy or FailurePolicy()
@@ -215,8 +229,11 @@ class GraphStore:
         # once more for its COMMIT. A read has nothing to commit; the retry policy around the call
         # replaces the managed transaction's retries, and the driver's bookmark manager (the one
         # execute_query uses) keeps reads after this process's writes causally consistent.
-        with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS,
-                                 bookmark_manager=self.driver.execute_query_bookmark_manager) as session:
+        with self.driver.session(
+            database=self.database,
+            default_access_mode=neo4j.READ_ACCESS,
+            bookmark_manager=self.driver.execute_query_bookmark_manager,
+        ) as session:
             return [record_dict(r) for r in session.run(query, params)]  # type: ignore[arg-type]
 
     # The checks, retry policy and error mapping around a call (shared with kgmem.aio's AsyncGraphStore).
@@ -225,7 +242,8 @@ class GraphStore:
         if self.offline:
             raise GraphUnavailable(
                 f"Neo4j was unreachable moments ago; not retrying for {self.policy.offline_retry_s:g} s "
-                "([neo4j] offline_retry_s)")
+                "([neo4j] offline_retry_s)"
+            )
 
     def _retry_policy(self) -> dict[str, Any]:
         deadline, attempts = self.policy.deadline_s, self._attempts
@@ -239,7 +257,8 @@ class GraphStore:
         return dict(
             # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
             # so running it again could count it twice — fail instead (callers spool, see docs).
-            retry=retry_if_exception_type((*_RETRYABLE, TransientError)) & retry_if_not_exception_type(IncompleteCommit),
+            retry=retry_if_exception_type((*_RETRYABLE, TransientError))
+            & retry_if_not_exception_type(IncompleteCommit),
             stop=give_up,
             wait=wait_exponential(multiplier=0.2, max=1.0),
             reraise=True,
@@ -274,4 +293,5 @@ def _too_large(exc: DatabaseError) -> IdentifierTooLong | None:
         return None
     return IdentifierTooLong(
         "a value is too large for a Neo4j index (identifiers such as tool, session, ref and "
-        f"entity names must stay under ~8 KB; nothing was written): {exc.message or exc}")
+        f"entity names must stay under ~8 KB; nothing was written): {exc.message or exc}"
+    )

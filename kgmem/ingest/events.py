@@ -36,8 +36,18 @@ MAX_IDENTIFIER_BYTES = 4096
 _FIELDS = {
     "turn": {"type", "session", "role", "text", "ref", "ts"},
     "tool_result": {"type", "id", "tool", "params", "result", "error", "session", "ts"},
-    "knowledge": {"type", "id", "content", "knowledge_type", "confidence", "session", "subject", "predicate",
-                  "object", "manual"},
+    "knowledge": {
+        "type",
+        "id",
+        "content",
+        "knowledge_type",
+        "confidence",
+        "session",
+        "subject",
+        "predicate",
+        "object",
+        "manual",
+    },
     "session_end": {"type", "session", "ts"},
 }
 
@@ -146,10 +156,14 @@ def _tool_result(raw: dict[str, Any]) -> ToolResultEvent:
         raise ValidationError("tool_result.error: must be a non-empty string or absent")
     ts = raw.get("ts")
     return ToolResultEvent(
-        tool=tool, params=params, result=raw.get("result"), error=error,  # type: ignore[arg-type]
+        tool=tool,
+        params=params,
+        result=raw.get("result"),
+        error=error,  # type: ignore[arg-type]
         session=_bounded("tool_result.session", _text(raw, "session", required=False)),
         ts=None if ts is None else normalise_ts(ts, "tool_result.ts"),
-        key=_content_key(raw), event_id=_event_id(raw),
+        key=_content_key(raw),
+        event_id=_event_id(raw),
     )
 
 
@@ -171,15 +185,25 @@ def _knowledge(raw: dict[str, Any]) -> KnowledgeEvent:
         raise ValidationError("knowledge.subject/predicate/object: give all three as strings, or none")
     if not manual:  # what the knowledge store will build from it: fail on this line, not its batch
         try:
-            ExtractedItem(type=ktype.strip().lower(), content=content, confidence=float(conf),
-                          subject=parts[0], predicate=parts[1], object=parts[2])
+            ExtractedItem(
+                type=ktype.strip().lower(),
+                content=content,
+                confidence=float(conf),
+                subject=parts[0],
+                predicate=parts[1],
+                object=parts[2],
+            )
         except PydanticValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "item"
             raise ValidationError(f"knowledge.{where}: {first['msg']}") from None
     return KnowledgeEvent(
-        content=content, knowledge_type=ktype.strip().lower(), confidence=float(conf),  # type: ignore[arg-type]
-        session=_bounded("knowledge.session", _text(raw, "session", required=False)), manual=manual,
+        content=content,
+        knowledge_type=ktype.strip().lower(),
+        confidence=float(conf),  # type: ignore[arg-type]
+        session=_bounded("knowledge.session", _text(raw, "session", required=False)),
+        manual=manual,
         triple=tuple(parts) if parts[0] is not None else None,  # type: ignore[arg-type]
-        key=_content_key(raw), event_id=_event_id(raw),
+        key=_content_key(raw),
+        event_id=_event_id(raw),
     )

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -54,9 +54,10 @@ class IngestEngines(Protocol):
     graph: Any
     vectors: Any
     embedder: Any
-    turns: "TurnStore"
-    analysis: "AnalysisService"
-    learning: "LearningEngine"
+    turns: TurnStore
+    analysis: AnalysisService
+    learning: LearningEngine
+
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +101,12 @@ class IngestReport:
 
     def summary(self) -> str:
         rate = self.turns / self.seconds if self.seconds > 0 else 0.0
-        return (f"{self.events} events: {self.turns} turns ({self.turns_new} new), {self.tool_results} tool results, "
-                f"{self.knowledge} knowledge, {self.sessions_ended} sessions ended, "
-                f"{self.already_ingested} already ingested, {len(self.errors)} rejected "
-                f"in {self.seconds:.1f}s ({rate:.0f} turns/s)")
+        return (
+            f"{self.events} events: {self.turns} turns ({self.turns_new} new), {self.tool_results} tool results, "
+            f"{self.knowledge} knowledge, {self.sessions_ended} sessions ended, "
+            f"{self.already_ingested} already ingested, {len(self.errors)} rejected "
+            f"in {self.seconds:.1f}s ({rate:.0f} turns/s)"
+        )
 
 
 @dataclass(frozen=True)
@@ -158,8 +161,9 @@ class Ingester:
         self._occurrences: Counter[str] = Counter()
         self._last_line = 0
 
-    def run_op(self, numbered: Iterable[tuple[int, Event | Exception | None]],
-               report: IngestReport) -> Op[IngestReport]:
+    def run_op(
+        self, numbered: Iterable[tuple[int, Event | Exception | None]], report: IngestReport
+    ) -> Op[IngestReport]:
         """Apply ``(line number, event or parse error)`` pairs; returns ``report`` filled in.
 
         ``numbered`` is read in chunks by :class:`~kgmem.runner.LocalIO` requests (a file: off the
@@ -265,8 +269,9 @@ class Ingester:
         def apply(items: Sequence[Numbered[ToolResultEvent]]) -> Op[None]:
             # The learning engine's batch call: one transaction, in order (success-after-error needs it),
             # the marks inside it; never spooled (see the module docstring).
-            yield from self.mem.learning.tool_results_op(self.ns, [_tool_event(n.event) for n in items],
-                                                         marks=[n.key for n in items], spool=False)
+            yield from self.mem.learning.tool_results_op(
+                self.ns, [_tool_event(n.event) for n in items], marks=[n.key for n in items], spool=False
+            )
             report.tool_results += len(items)
 
         yield from self._apply_marked(batch, "tool_result", apply, report)
@@ -292,16 +297,28 @@ class Ingester:
                 extracted = []
                 for n in group:
                     subject, predicate, obj = n.event.triple or (None, None, None)
-                    extracted.append(ExtractedItem(type=n.event.knowledge_type, content=n.event.content,
-                                                   confidence=n.event.confidence, subject=subject,
-                                                   predicate=predicate, object=obj))
+                    extracted.append(
+                        ExtractedItem(
+                            type=n.event.knowledge_type,
+                            content=n.event.content,
+                            confidence=n.event.confidence,
+                            subject=subject,
+                            predicate=predicate,
+                            object=obj,
+                        )
+                    )
                 yield from store.apply_op(self.ns, session, extracted, source="ingest", marks=[n.key for n in group])
                 report.knowledge += len(group)
 
         yield from self._apply_marked(batch, "knowledge", apply, report)
 
-    def _apply_marked(self, batch: list[Numbered[Any]], kind: str,
-                      apply: Callable[[Sequence[Numbered[Any]]], Op[None]], report: IngestReport) -> Op[None]:
+    def _apply_marked(
+        self,
+        batch: list[Numbered[Any]],
+        kind: str,
+        apply: Callable[[Sequence[Numbered[Any]]], Op[None]],
+        report: IngestReport,
+    ) -> Op[None]:
         """Apply the events whose keys are not marked yet; mark them (idempotently) afterwards too,
         for events that wrote nothing of their own (a success with no open failure, a skipped item)."""
         for _ in range(_GUARD_RETRIES):
@@ -315,13 +332,20 @@ class Ingester:
                 del report.errors[rejected_before:]
                 continue  # another writer got some of them first: re-read the marks
             rejected = {e.line for e in report.errors[rejected_before:]}  # not marked: a re-run names them again
-            yield Write("ingest/mark_events", dict(ns=self.ns, now=datetime.now(timezone.utc).isoformat(),
-                                                   events=[{"id": n.key, "type": kind, "source": "ingest"}
-                                                           for n in fresh if n.line not in rejected]))
+            yield Write(
+                "ingest/mark_events",
+                dict(
+                    ns=self.ns,
+                    now=datetime.now(UTC).isoformat(),
+                    events=[{"id": n.key, "type": kind, "source": "ingest"} for n in fresh if n.line not in rejected],
+                ),
+            )
             break
         else:
-            raise KGMemError(f"ingest: the marks of lines {batch[0].line}-{batch[-1].line} kept changing "
-                             "(is another ingest of the same input running?)")
+            raise KGMemError(
+                f"ingest: the marks of lines {batch[0].line}-{batch[-1].line} kept changing "
+                "(is another ingest of the same input running?)"
+            )
         report.already_ingested += len(batch) - len(fresh)
 
     def _unmarked(self, batch: list[Numbered[Any]]) -> Op[list[Numbered[Any]]]:
@@ -340,8 +364,9 @@ def _take(lines: Iterator[tuple[int, Any]], n: int) -> list[tuple[int, Any]]:
     return list(itertools.islice(lines, n))
 
 
-def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[E]]], Op[None]],
-               report: IngestReport) -> Op[None]:
+def _isolating(
+    items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[E]]], Op[None]], report: IngestReport
+) -> Op[None]:
     """``apply(items)``; if Neo4j (or a store) rejects the batch for its data, apply the items one
     by one so only the bad lines are reported and every other line lands. Unreachable-backend
     errors and guard conflicts propagate (the caller stops or re-reads the marks)."""
@@ -355,8 +380,12 @@ def _isolating(items: Sequence[Numbered[E]], apply: Callable[[Sequence[Numbered[
             report.errors.append(LineError(items[0].line, _reason(exc)))
             log.warning("ingest: line %d rejected: %s", items[0].line, _reason(exc))
             return
-        log.info("ingest: batch of lines %d-%d rejected (%s); retrying line by line",
-                 items[0].line, items[-1].line, _reason(exc))
+        log.info(
+            "ingest: batch of lines %d-%d rejected (%s); retrying line by line",
+            items[0].line,
+            items[-1].line,
+            _reason(exc),
+        )
     for item in items:
         yield from _isolating([item], apply, report)
 
@@ -418,8 +447,14 @@ def numbered_events(events: Iterable[Any]) -> Iterator[tuple[int, Event | Except
             yield number, ValidationError(str(exc))
 
 
-def ingest(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
-           progress: bool = False, analyze: bool = False) -> IngestReport:
+def ingest(
+    mem: IngestEngines,
+    source: str | Path | Iterable[Any],
+    ns: str,
+    batch_size: int = DEFAULT_BATCH,
+    progress: bool = False,
+    analyze: bool = False,
+) -> IngestReport:
     """Ingest a JSONL file path or an iterable of event dicts into namespace ``ns`` (``mem``'s sync
     stores: ``graph``, ``vectors``, ``embedder``)."""
     io = SyncIO(mem.graph, mem.vectors, mem.embedder)
@@ -429,9 +464,14 @@ def ingest(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batc
         io.close()
 
 
-def ingest_op(mem: IngestEngines, source: str | Path | Iterable[Any], ns: str, batch_size: int = DEFAULT_BATCH,
-              progress: bool = False, analyze: bool = False) -> Op[IngestReport]:
+def ingest_op(
+    mem: IngestEngines,
+    source: str | Path | Iterable[Any],
+    ns: str,
+    batch_size: int = DEFAULT_BATCH,
+    progress: bool = False,
+    analyze: bool = False,
+) -> Op[IngestReport]:
     """:func:`ingest` as an operation (kgmem.runner): ``AsyncKGMem.ingest`` runs it on its async stores."""
-    numbered = (numbered_lines(Path(source), progress) if isinstance(source, (str, Path))
-                else numbered_events(source))
+    numbered = numbered_lines(Path(source), progress) if isinstance(source, (str, Path)) else numbered_events(source)
     return (yield from Ingester(mem, ns, batch_size, analyze).run_op(numbered, IngestReport()))

@@ -25,20 +25,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
-from kgmem.config import AdjudicationScope as Scope, LearningSettings
+from kgmem.config import AdjudicationScope as Scope
+from kgmem.config import LearningSettings
 from kgmem.errors import GeneratorError
 from kgmem.llm import TextGenerator
 
-__all__ = ["SCOPES", "Borderline", "MatchAdjudicator", "Scope", "adjudicator_for", "asks_about", "in_band",
-           "parse_answer"]
+__all__ = [
+    "SCOPES",
+    "Borderline",
+    "MatchAdjudicator",
+    "Scope",
+    "adjudicator_for",
+    "asks_about",
+    "in_band",
+    "parse_answer",
+]
 
 log = logging.getLogger(__name__)
 
-_SYSTEM = ("You decide whether error messages reported by software tools are the same error, i.e. the fix "
-           "that resolved one would resolve the other. Wrappers (log prefixes, timestamps, host or container "
-           "names, JSON envelopes, exception class prefixes, paths, ids, versions, user names) do not make "
-           "another error. A different cause, resource, status, or a message that needs another fix does. "
-           "Answer with JSON only.")
+_SYSTEM = (
+    "You decide whether error messages reported by software tools are the same error, i.e. the fix "
+    "that resolved one would resolve the other. Wrappers (log prefixes, timestamps, host or container "
+    "names, JSON envelopes, exception class prefixes, paths, ids, versions, user names) do not make "
+    "another error. A different cause, resource, status, or a message that needs another fix does. "
+    "Answer with JSON only."
+)
 _PROMPT = """A new error:
 <new>
 {new}
@@ -91,7 +102,7 @@ class MatchAdjudicator:
         scope: which pairs are asked about (:func:`asks_about`).
     """
 
-    def __init__(self, generator: "TextGenerator", band: float, scope: Scope = "fuzzy") -> None:
+    def __init__(self, generator: TextGenerator, band: float, scope: Scope = "fuzzy") -> None:
         if not 0 < band <= 1:
             raise ValueError(f"learning.adjudicate_band: {band!r} is not in (0, 1]")
         if scope not in SCOPES:
@@ -113,10 +124,9 @@ class MatchAdjudicator:
         if not candidates:
             return {}
         if len(candidates) > MAX_CANDIDATES:
-            order = ((lambda c: -c.score) if self.scope == "fuzzy" else (lambda c: abs(c.score - threshold)))
+            order = (lambda c: -c.score) if self.scope == "fuzzy" else (lambda c: abs(c.score - threshold))
             candidates = sorted(candidates, key=order)[:MAX_CANDIDATES]
-        known = "\n".join(f"<known number=\"{n}\">\n{c.text[:_MAX_CHARS]}\n</known>"
-                          for n, c in enumerate(candidates, 1))
+        known = "\n".join(f'<known number="{n}">\n{c.text[:_MAX_CHARS]}\n</known>' for n, c in enumerate(candidates, 1))
         self.calls += 1
         try:
             answer = self.generator.generate(_PROMPT.format(new=new[:_MAX_CHARS], known=known), system=_SYSTEM)
@@ -131,8 +141,9 @@ class MatchAdjudicator:
             return None
         return {c.candidate: n in same for n, c in enumerate(candidates, 1)}
 
-    def decide_all(self, asks: Mapping[str, tuple[str, Sequence[Borderline]]],
-                   threshold: float) -> dict[tuple[str, str], bool]:
+    def decide_all(
+        self, asks: Mapping[str, tuple[str, Sequence[Borderline]]], threshold: float
+    ) -> dict[tuple[str, str], bool]:
         """One :meth:`decide` per new error: {(new id, candidate id): same?} for the answered ones."""
         out: dict[tuple[str, str], bool] = {}
         for own, (text, candidates) in asks.items():
@@ -142,7 +153,7 @@ class MatchAdjudicator:
         return out
 
 
-def adjudicator_for(generator: "TextGenerator | None", learning: LearningSettings) -> MatchAdjudicator | None:
+def adjudicator_for(generator: TextGenerator | None, learning: LearningSettings) -> MatchAdjudicator | None:
     """A client's adjudicator from its ``[learning]`` settings: None without an LLM or with
     ``adjudicate_band = 0``."""
     if generator is None or learning.adjudicate_band <= 0:

@@ -40,25 +40,32 @@ _ZERO_TIMEOUT = re.compile(r"\btime(?:d[ -]?)?out\b\W{0,3}(?:of|after|=|:)?\s*0 
 # wrong, not what happened: it is blanked before the message rules run.
 _CODE_NAME = re.compile(
     r"(?P<lead>\b(?:has no attribute|keyword argument|for argument|cannot import name|name|KeyError:|attribute|option"
-    r"|argument|parameter|field|column|property|variable|flag|setting)\s*)['\"`][\w.-]+['\"`]", _I)
+    r"|argument|parameter|field|column|property|variable|flag|setting)\s*)['\"`][\w.-]+['\"`]",
+    _I,
+)
 # A source file in a stack trace names code, not an event: ``urllib3/util/timeout.py``, ``ratelimit/decorators.py``,
 # ``auth/permissions.js`` appear in the frames of errors of every kind. Blanked before the message rules run.
 # The look-behind starts a match only where a path token starts: without it a long run of word
 # characters (a 1 MB hostile message) costs quadratic backtracking.
 _SOURCE_FILE = re.compile(
-    r"(?<![\w.@/\\-])[\w.@/\\-]*\b[\w-]+\.(?:py|pyx|js|mjs|cjs|ts|tsx|jsx|go|rb|java|kt|scala|rs|c|cc|cpp|h|hpp|php|cs|swift|ex|exs)\b")
+    r"(?<![\w.@/\\-])[\w.@/\\-]*\b[\w-]+\.(?:py|pyx|js|mjs|cjs|ts|tsx|jsx|go|rb|java|kt|scala|rs|c|cc|cpp|h|hpp|php|cs|swift|ex|exs)\b"
+)
 # A timeout that is a value being validated ("ValueError: timeout must be a positive number", "invalid
 # timeout value"), not a timeout that happened.
 _TIMEOUT_SETTING = re.compile(
     r"\btimeouts?\b\W{0,3}(?:value\s+)?(?:must|should) be (?:an? |at )?(?:positive|non-negative|greater|less|least"
     r"|most|between|int|integer|number|float|>|<|\d)|\binvalid (?:value for )?timeout\b"
-    r"|\btimeout (?:value|parameter|argument|option|setting)s? (?:is |are )?(?:invalid|not valid|not supported)\b", _I)
+    r"|\btimeout (?:value|parameter|argument|option|setting)s? (?:is |are )?(?:invalid|not valid|not supported)\b",
+    _I,
+)
 
 
 # Rules from public specifications, not from the corpus' messages (held-out categories
 # must generalise). Each list names its source.
 _SPEC_TIMEOUT = (
-    _status("408|504|524"),  # RFC 9110 §15.5.9 Request Timeout, §15.6.5 Gateway Timeout; Cloudflare 524 "A timeout occurred"
+    _status(
+        "408|504|524"
+    ),  # RFC 9110 §15.5.9 Request Timeout, §15.6.5 Gateway Timeout; Cloudflare 524 "A timeout occurred"
     r"\bDEADLINE_EXCEEDED\b",  # gRPC status code 4 (grpc/doc/statuscodes.md); Google Cloud APIs use the same names
     r"\bWSAETIMEDOUT\b",  # Winsock error 10060 (Windows Sockets Error Codes)
     # AWS (S3 "RequestTimeout", API Gateway / Lambda "RequestTimeoutException"), Azure ("OperationTimedOut",
@@ -585,18 +592,36 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
 
 _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("timeout", re.compile(r"timeout|timedout|deadlineexceeded", _I)),
-    ("provider_error", re.compile(r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests|throttling"
-                                  r"|provisionedthroughputexceeded|requestlimitexceeded)", _I)),
-    ("permission", re.compile(r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied"
-                              r"|unauthenticated|notauthorized|expiredtoken|invalidclienttokenid|unrecognizedclient"
-                              r"|clientauthenticationerror)"  # azure.core.exceptions.ClientAuthenticationError
-                              r"|credentialserror$|^nocredentials", _I)),
-    ("provider_error", re.compile(r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror"
-                                  r"|internalservererror|serviceunavailable(?:error|exception)?|badgateway(?:error)?"
-                                  # google.api_core ResourceExhausted; LiteLLM ContextWindowExceededError;
-                                  # AWS ServiceQuotaExceededException, Bedrock ModelNotReadyException.
-                                  r"|resourceexhausted|contextwindowexceedederror|servicequotaexceededexception"
-                                  r"|modelnotreadyexception)$", _I)),
+    (
+        "provider_error",
+        re.compile(
+            r"^(?:ratelimitexceeded|throttlingexception|toomanyrequests|throttling"
+            r"|provisionedthroughputexceeded|requestlimitexceeded)",
+            _I,
+        ),
+    ),
+    (
+        "permission",
+        re.compile(
+            r"^(?:permissionerror|permissiondenied|forbidden|unauthori[sz]ed|authenticationerror|accessdenied"
+            r"|unauthenticated|notauthorized|expiredtoken|invalidclienttokenid|unrecognizedclient"
+            r"|clientauthenticationerror)"  # azure.core.exceptions.ClientAuthenticationError
+            r"|credentialserror$|^nocredentials",
+            _I,
+        ),
+    ),
+    (
+        "provider_error",
+        re.compile(
+            r"^(?:ratelimiterror|apistatuserror|apiconnectionerror|overloadederror|apierror"
+            r"|internalservererror|serviceunavailable(?:error|exception)?|badgateway(?:error)?"
+            # google.api_core ResourceExhausted; LiteLLM ContextWindowExceededError;
+            # AWS ServiceQuotaExceededException, Bedrock ModelNotReadyException.
+            r"|resourceexhausted|contextwindowexceedederror|servicequotaexceededexception"
+            r"|modelnotreadyexception)$",
+            _I,
+        ),
+    ),
 ]
 
 
@@ -622,8 +647,9 @@ def categorize(message: str, exc_types: Sequence[str] = ()) -> str:
     message = _window(message)
     message = _SOURCE_FILE.sub("<src>", _CODE_NAME.sub(lambda m: m.group("lead") + "'_'", message))
     for category, rule in _MESSAGE_RULES:
-        if category == "timeout" and (_ZERO_TIMEOUT.search(message)
-                                      or rule.search(_TIMEOUT_SETTING.sub(" ", message)) is None):
+        if category == "timeout" and (
+            _ZERO_TIMEOUT.search(message) or rule.search(_TIMEOUT_SETTING.sub(" ", message)) is None
+        ):
             continue
         if rule is _GATEWAY_RULE and _LOOPBACK.search(message):
             if rule.search(message):

@@ -45,14 +45,27 @@ class ConfidenceRules:
     auto_apply: float = 0.7
 
     @classmethod
-    def from_settings(cls, s: LearningSettings) -> "ConfidenceRules":
-        return cls(s.success_boost, s.failure_penalty, s.confidence_min, s.confidence_max,
-                   s.initial_fix_confidence, s.propagation_rate, s.auto_apply_threshold)
+    def from_settings(cls, s: LearningSettings) -> ConfidenceRules:
+        return cls(
+            s.success_boost,
+            s.failure_penalty,
+            s.confidence_min,
+            s.confidence_max,
+            s.initial_fix_confidence,
+            s.propagation_rate,
+            s.auto_apply_threshold,
+        )
 
     def cypher_params(self) -> dict[str, float]:
         """Parameters of ``learning/apply_events``."""
-        return {"boost": self.boost, "penalty": self.penalty, "lo": self.lo, "hi": self.hi,
-                "initial": self.initial, "rate": self.rate}
+        return {
+            "boost": self.boost,
+            "penalty": self.penalty,
+            "lo": self.lo,
+            "hi": self.hi,
+            "initial": self.initial,
+            "rate": self.rate,
+        }
 
 
 def clamp(x: float, lo: float, hi: float) -> float:
@@ -90,20 +103,31 @@ def is_auto_apply(confidence: float, threshold: float) -> bool:
 def never_worked(row: Mapping[str, Any]) -> bool:
     """True for an error→fix edge with failures and no success (a user's correction excepted:
     a person's word is not withdrawn by the agent's failed attempt)."""
-    return (int(row.get("successes") or 0) == 0 and int(row.get("failures") or 0) >= 1
-            and (row.get("source") or "observed") != "user")
+    return (
+        int(row.get("successes") or 0) == 0
+        and int(row.get("failures") or 0) >= 1
+        and (row.get("source") or "observed") != "user"
+    )
 
 
 def failed_fixes(direct: Iterable[Mapping[str, Any]]) -> tuple[FailedFix, ...]:
     """The error's own fixes that failed on it and never worked on it, most recent first."""
-    out = [FailedFix(fix_id=row["fix_id"], description=row["description"], failures=int(row["failures"]),
-                     last_used=row.get("last_used"))
-           for row in direct if never_worked(row)]
+    out = [
+        FailedFix(
+            fix_id=row["fix_id"],
+            description=row["description"],
+            failures=int(row["failures"]),
+            last_used=row.get("last_used"),
+        )
+        for row in direct
+        if never_worked(row)
+    ]
     return tuple(sorted(out, key=lambda f: f.last_used or "", reverse=True))
 
 
-def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[str, Any]],
-               auto_apply: float) -> tuple[FixSuggestion, ...]:
+def rank_fixes(
+    direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[str, Any]], auto_apply: float
+) -> tuple[FixSuggestion, ...]:
     """Suggestions for an error: user corrections first, then direct fixes by confidence,
     then fixes of similar errors by attenuated confidence (a fix appears once).
 
@@ -125,9 +149,16 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
             continue
         conf = float(row["confidence"])
         out[row["fix_id"]] = FixSuggestion(
-            fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=conf,
-            source=row.get("source") or "observed", kind="direct", auto_apply=is_auto_apply(conf, auto_apply),
-            successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0))
+            fix_id=row["fix_id"],
+            description=row["description"],
+            confidence=conf,
+            base_confidence=conf,
+            source=row.get("source") or "observed",
+            kind="direct",
+            auto_apply=is_auto_apply(conf, auto_apply),
+            successes=int(row.get("successes") or 0),
+            failures=int(row.get("failures") or 0),
+        )
         seen.add(row["fix_id"])
     borrowed: dict[str, FixSuggestion] = {}
     for row in similar:
@@ -139,20 +170,34 @@ def rank_fixes(direct: Iterable[Mapping[str, Any]], similar: Iterable[Mapping[st
         own = out.get(row["fix_id"])
         # The error's own copy of a fix stands unless only the copy over an identity link may act (the own
         # success just reported, 0.6; the user's correction it was proven one with, 1.0) and it never failed here.
-        if row["fix_id"] in seen and not (identity and own is not None and own.failures == 0 and not own.auto_apply
-                                          and is_auto_apply(conf, auto_apply)):
+        if row["fix_id"] in seen and not (
+            identity
+            and own is not None
+            and own.failures == 0
+            and not own.auto_apply
+            and is_auto_apply(conf, auto_apply)
+        ):
             continue
         best = borrowed.get(row["fix_id"])
         # Of two links lending one fix, the stronger evidence wins: an identity first, then confidence.
         if best is None or (identity, conf) > (best.identity, best.confidence):
             borrowed[row["fix_id"]] = FixSuggestion(
-                fix_id=row["fix_id"], description=row["description"], confidence=conf, base_confidence=base,
-                source=row.get("source") or "observed", kind="similar",
+                fix_id=row["fix_id"],
+                description=row["description"],
+                confidence=conf,
+                base_confidence=base,
+                source=row.get("source") or "observed",
+                kind="similar",
                 auto_apply=identity and is_auto_apply(conf, auto_apply),
-                similarity=sim, via_error_id=row.get("via"),
-                successes=int(row.get("successes") or 0), failures=int(row.get("failures") or 0),
-                identity=identity, match_score=sim, borrowed_from=row.get("via"),
-                proof=row.get("proof") if identity else None)
+                similarity=sim,
+                via_error_id=row.get("via"),
+                successes=int(row.get("successes") or 0),
+                failures=int(row.get("failures") or 0),
+                identity=identity,
+                match_score=sim,
+                borrowed_from=row.get("via"),
+                proof=row.get("proof") if identity else None,
+            )
     for fix_id in borrowed.keys() & out.keys():  # the error's own fix, stronger over an identity link
         del out[fix_id]
 

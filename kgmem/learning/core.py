@@ -37,32 +37,71 @@ _MAX_JSON_CHARS = 20_000
 # they identify nothing, so they are no identity key (found on the corpus' training half:
 # "RuntimeError: CUDA out of memory" and "torch.cuda.OutOfMemoryError: CUDA out of memory"
 # are one error).
-GENERIC_EXCEPTIONS = frozenset({
-    "Error", "Exception", "BaseException", "RuntimeError", "StandardError", "SystemError", "OSError", "IOError",
-    "EnvironmentError", "Throwable", "RuntimeException", "PanicException", "UnhandledPromiseRejection",
-    "UnhandledPromiseRejectionWarning", "CalledProcessError", "HTTPError", "HttpError", "APIError", "ApiError",
-    "ClientError", "ServerError", "InvalidRequestError", "BadRequestError", "APIStatusError", "OpenAIError",
-    "ExecutionError", "CommandError", "ProcessError", "Warning", "UserWarning", "FatalError", "ValueError",
-    # PEP 249 (DB-API 2.0): the classes every driver raises its errors as. The driver's own subclass
-    # (psycopg2.errors.ForeignKeyViolation) and the SQLSTATE code name the error; these only its family, and
-    # one driver version raises psycopg2.DatabaseError where another raises OperationalError for one error.
-    "DatabaseError", "InterfaceError", "DataError", "OperationalError", "IntegrityError", "InternalError",
-    "ProgrammingError", "NotSupportedError",
-})
+GENERIC_EXCEPTIONS = frozenset(
+    {
+        "Error",
+        "Exception",
+        "BaseException",
+        "RuntimeError",
+        "StandardError",
+        "SystemError",
+        "OSError",
+        "IOError",
+        "EnvironmentError",
+        "Throwable",
+        "RuntimeException",
+        "PanicException",
+        "UnhandledPromiseRejection",
+        "UnhandledPromiseRejectionWarning",
+        "CalledProcessError",
+        "HTTPError",
+        "HttpError",
+        "APIError",
+        "ApiError",
+        "ClientError",
+        "ServerError",
+        "InvalidRequestError",
+        "BadRequestError",
+        "APIStatusError",
+        "OpenAIError",
+        "ExecutionError",
+        "CommandError",
+        "ProcessError",
+        "Warning",
+        "UserWarning",
+        "FatalError",
+        "ValueError",
+        # PEP 249 (DB-API 2.0): the classes every driver raises its errors as. The driver's own subclass
+        # (psycopg2.errors.ForeignKeyViolation) and the SQLSTATE code name the error; these only its family, and
+        # one driver version raises psycopg2.DatabaseError where another raises OperationalError for one error.
+        "DatabaseError",
+        "InterfaceError",
+        "DataError",
+        "OperationalError",
+        "IntegrityError",
+        "InternalError",
+        "ProgrammingError",
+        "NotSupportedError",
+    }
+)
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # "svc_1  | ", "web-1 | ", "api.1 |" (docker compose); not "a | b" inside a sentence: the name comes first.
 _CONTAINER = re.compile(r"^[A-Za-z][\w.-]*(?:[-_]\d+)?\s+\|\s?")
-_TS = (r"(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?)?"
-       r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
-       r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d{1,2}\s+\d{2}:\d{2}:\d{2})")
+_TS = (
+    r"(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?)?"
+    r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d{1,2}\s+\d{2}:\d{2}:\d{2})"
+)
 _LEVEL = r"(?:ERROR|ERR|FATAL|CRITICAL|CRIT|WARN(?:ING)?|INFO|DEBUG|TRACE|PANIC|SEVERE|NOTICE|EMERG|ALERT|E|W|F)"
 # Leading timestamp, [bracketed] timestamp/level/logger, level words with ':' or '|' or '-'.
 _PREFIXES = [
     re.compile(rf"^\[?{_TS}\]?[\s,:-]*"),
     re.compile(rf"^\[(?:{_LEVEL})\s*\][\s:-]*", re.IGNORECASE),
     re.compile(rf"^\[{_TS}[^\]]{{0,20}}\][\s:-]*"),
-    re.compile(r"^(?:\w+\s)?[{\[]\s*(?=\[?(?:[A-Z]\w*)?(?:Error|Exception)\b)"),  # node's "{ Error: …", "err { [Error: …"
+    re.compile(
+        r"^(?:\w+\s)?[{\[]\s*(?=\[?(?:[A-Z]\w*)?(?:Error|Exception)\b)"
+    ),  # node's "{ Error: …", "err { [Error: …"
     re.compile(rf"^(?:{_LEVEL})(?:\s*[:|\]-]\s*|\s{{2,}}|\s(?=[A-Z\[]))"),
     re.compile(r"^(?:level|lvl|severity)=\w+\s+", re.IGNORECASE),
     re.compile(r"^#\d+\s+\d+(?:\.\d+)?\s+"),  # docker buildkit "#10 18.23 "
@@ -117,9 +156,11 @@ _EXC_PREFIX = re.compile(
 # and re-raise source lines: the message line above them already carries the error.
 # Pretty-printed JSON error objects print the same fields quoted ("code": 400, "@type": "…"), and open a nested
 # object on a line of its own ("error": {).
-_FIELD_LINE = re.compile(r"""^[{\[]?\s*["']?(?:errno|code|syscall|address|port|path|dest|signal|info|type|@type|name|status|cmd"""
-                         r"""|stdout|stderr)["']?\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$"""
-                         r"""|^["']?[\w@.-]+["']?\s*:\s*[{\[]\s*$""")
+_FIELD_LINE = re.compile(
+    r"""^[{\[]?\s*["']?(?:errno|code|syscall|address|port|path|dest|signal|info|type|@type|name|status|cmd"""
+    r"""|stdout|stderr)["']?\s*[:=]?\s+\S|^raise\s+\w|^throw\s+\w|^[}\]]\s*$"""
+    r"""|^["']?[\w@.-]+["']?\s*:\s*[{\[]\s*$"""
+)
 # Wrapper classes that re-raise the error they wrap; an identity key they are not.
 _GENERIC_PATTERN = re.compile(r"(?i)^\w*(?:http|api)\w*(?:error|exception)$|^MaxRetryError$|^NewConnectionError$")
 # A trailing "(AccessDenied)" / "(NoSuchBucket)": the service's own error code.
@@ -127,7 +168,9 @@ _SERVICE_CODE = re.compile(r"\(([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\)\s*\.?\s*$")
 _SPACES = re.compile(r"\s+")
 # A quoted span of three or more words is a message, not a name: unquoted, so templating (which
 # turns quoted values into <*>) keeps its words: caused "exec format error".
-_QUOTED_MESSAGE = re.compile(r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:(?!\1)[^\n])*?\s(?:(?!\1)[^\n])*?)\1(?![\w])""")
+_QUOTED_MESSAGE = re.compile(
+    r"""(?<![\w\\])(["'`])((?:(?!\1)[^\n]){3,300}?\s(?:(?!\1)[^\n])*?\s(?:(?!\1)[^\n])*?)\1(?![\w])"""
+)
 _MARKDOWN = re.compile(r"^(?:`{1,3}|\*\*)(.*?)(?:`{1,3}|\*\*)$")
 # Java/Python qualified class names inside a line ("Caused by: java.lang.FooError: …").
 _QUALIFIED_EXC = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception))\b")
@@ -142,12 +185,17 @@ _SYSTEM_PORT = re.compile(r"\bport\s+(\d{1,4})\b", re.IGNORECASE)
 _DOTTED_CLASS = re.compile(r"^(?:[a-z_]\w*\.)+([A-Z][A-Za-z0-9]+)(?::\s|$)")
 # A severity word at the start of a line in any case: after a re-raising class ("psycopg2.OperationalError:
 # FATAL:  no pg_hba.conf entry") or as a syslog level in brackets ("[emerg]", nginx/Apache).
-_LEVEL_WORD = re.compile(r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|warning|fatal|panic|severe)\]\s*"
-                         r"|(?:\*\*)?(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)(?:\*\*)?\s*:\s+)", re.IGNORECASE)
+_LEVEL_WORD = re.compile(
+    r"^(?:\[(?:emerg|alert|crit|critical|error|err|warn|warning|fatal|panic|severe)\]\s*"
+    r"|(?:\*\*)?(?:emerg|alert|crit|critical|error|err|fatal|panic|severe)(?:\*\*)?\s*:\s+)",
+    re.IGNORECASE,
+)
 # A prefix in another script before an ASCII message, ending in an ASCII or full-width colon: a user's or a
 # localised tool's words around the error ("运行示例代码报错：No module named 'x'").
-_LOCALE_PREFIX = re.compile(r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])"
-                            r"|^[^\w\s\x00-\x7f]+\s*")  # or symbols a terminal UI prints first: "✕ ", "⨯ ", "🤖 "
+_LOCALE_PREFIX = re.compile(
+    r"^[^\x00-\x7f]+(?:\s+[^\x00-\x7f]+)*\s*[:：]\s*(?=[\x21-\x7e])"
+    r"|^[^\w\s\x00-\x7f]+\s*"
+)  # or symbols a terminal UI prints first: "✕ ", "⨯ ", "🤖 "
 # Leading component tags in brackets ("[webpack-cli] ", "[scan_engine][fingerprint_targets] ", "[i] "): the
 # logger, not the error. Not a code in brackets ("[ERR_REQUIRE_ESM]", "[Errno 2]", "[SSL: …]").
 _TAGS = re.compile(r"^(?:\[(?![A-Z0-9_]{3,}\])[^\]\s:]{1,40}\]\s*)+(?=\S)")
@@ -166,19 +214,25 @@ _LINK_TAIL = re.compile(r"[(\[][^()\[\]]{0,60}https?://\S+[)\]][.,;]?")
 # Ruby prints the raising frame first: "/app/x.rb:12:in `initialize': FATAL: …".
 _RUBY_FRAME = re.compile(r"^\S+:\d+:in [`'][^`']{1,120}'\s*:\s+")
 # A line with nothing but level words left ("Error", "ERROR in ./src/a.ts 1:2" once the location is gone).
-_SAYS_NOTHING = re.compile(r"(?i)[\W\d_]*(?:(?:error|err|fatal|warning|warn|exception|failure|in|at|uncaught|unhandled)"
-                           r"[\W\d_]*)*")
+_SAYS_NOTHING = re.compile(
+    r"(?i)[\W\d_]*(?:(?:error|err|fatal|warning|warn|exception|failure|in|at|uncaught|unhandled)"
+    r"[\W\d_]*)*"
+)
 _KEY_WORD_END = re.compile(r"\b(?:port|code|status|errno|exit|signal|error|line|version)\W{0,3}$", re.IGNORECASE)
 # A message field's label in an error object printed over several lines ("message: 'The security token…',").
 _MESSAGE_FIELD = re.compile(r"""^["']?(?:message|msg|errorMessage|error_message|detail|reason)["']?\s*[:=]\s*""")
 # An error object's status field: node's "statusCode: 403," and the AWS Go SDK's "status code: 403, request id: …".
-_STATUS_FIELD = re.compile(r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status|code)["']?\s*[:=]\s*([45]\d\d)\b""",
-                           re.IGNORECASE)
+_STATUS_FIELD = re.compile(
+    r"""^[{\s]*["']?(?:statusCode|status_code|status code|httpStatus|http_status|code)["']?\s*[:=]\s*([45]\d\d)\b""",
+    re.IGNORECASE,
+)
 _CARETS = re.compile(r"^\s*[\^~]{2,}[\s\^~-]*$")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _JSON_LABEL = re.compile(r"^[A-Za-z][\w .-]{0,40}:\s*(?=[{\[]\s*\n)")
-_JAVA_WRAPPER = re.compile(r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+"
-                           r"|Exception in thread [\w-]+(?: \([^)]*\))?:\s*)")  # Python's threading: "Thread-1 (_run):"
+_JAVA_WRAPPER = re.compile(
+    r"^(?:Caused by:\s*|Exception in thread \"[^\"]*\"\s*|Uncaught\s+"
+    r"|Exception in thread [\w-]+(?: \([^)]*\))?:\s*)"
+)  # Python's threading: "Thread-1 (_run):"
 
 
 @dataclass(frozen=True)
@@ -342,7 +396,7 @@ def _drop_advice_sentences(line: str) -> str:
 
 def _strip_tags(line: str) -> str:
     tags = _TAGS.match(line)
-    return line[tags.end():] if tags and not error_keys(tags.group(0)) else line
+    return line[tags.end() :] if tags and not error_keys(tags.group(0)) else line
 
 
 def _strip_variable_head(line: str) -> str:
@@ -353,10 +407,10 @@ def _strip_variable_head(line: str) -> str:
     (``fatal error: foo.h: No such file``)."""
     frame = _RUBY_FRAME.match(line)
     if frame:
-        return line[frame.end():]
+        return line[frame.end() :]
     for head in (_HEAD.match(line), _WORD_HEAD.match(line)):
-        if head and _is_value(head.group(0)) and _WORDS.search(line[head.end():]):
-            return line[head.end():]
+        if head and _is_value(head.group(0)) and _WORDS.search(line[head.end() :]):
+            return line[head.end() :]
     return line
 
 
@@ -368,9 +422,9 @@ def _strip_variable_tail(line: str) -> str:
     for _ in range(4):
         tail = _TAIL.search(line)
         link = tail is not None and _LINK_TAIL.fullmatch(tail.group(0).strip())
-        if not tail or not (link or _is_value(tail.group(0))) or _KEY_WORD_END.search(line[:tail.start()]):
+        if not tail or not (link or _is_value(tail.group(0))) or _KEY_WORD_END.search(line[: tail.start()]):
             break
-        rest = line[:tail.start()].rstrip()
+        rest = line[: tail.start()].rstrip()
         if len(_WORDS.findall(rest)) < 2:
             break
         line = rest
@@ -510,12 +564,12 @@ def _strip_exception(line: str) -> tuple[str, str | None]:
     found = _EXC_PREFIX.match(line)
     if not found:
         dotted = _DOTTED_CLASS.match(line)  # Python's last traceback line: "httpx.ReadTimeout: timed out"
-        if not dotted or not line[dotted.end():].strip():
+        if not dotted or not line[dotted.end() :].strip():
             return line, None
         name = dotted.group(1)
-        return line[dotted.end():].strip(), (None if _is_generic(name) else name)
+        return line[dotted.end() :].strip(), (None if _is_generic(name) else name)
     name = found.group(1) or found.group(3)
-    rest = line[found.end():].strip()
+    rest = line[found.end() :].strip()
     return (rest or line), (None if name is None or _is_generic(name) else name)
 
 
@@ -534,7 +588,7 @@ def _tool_of(lines: list[str]) -> str | None:
 def _strip_tool(line: str) -> str:
     found = _TOOL_PREFIX.match(line)
     if found:
-        return line[found.end():].lstrip(": ").strip()
+        return line[found.end() :].lstrip(": ").strip()
     word = line.split(":", 1)[0]
     if word.lstrip("-") in _SHELLS and ":" in line:
         return line.split(":", 1)[1].strip()

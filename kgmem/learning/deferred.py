@@ -169,8 +169,14 @@ class Flusher:
     ``flush`` and ``idle`` must not raise (the engine logs and hands over on failure).
     """
 
-    def __init__(self, segment: DeferredSegment, flush: Callable[[], None], idle: Callable[[], None],
-                 flush_s: float, max_events: int) -> None:
+    def __init__(
+        self,
+        segment: DeferredSegment,
+        flush: Callable[[], None],
+        idle: Callable[[], None],
+        flush_s: float,
+        max_events: int,
+    ) -> None:
         self.segment = segment
         self.flush_s = flush_s
         self.max_events = max_events
@@ -207,8 +213,7 @@ class Flusher:
                     self._wake.wait(IDLE_ROTATE_S if wait is None else wait)
                     if self._stop:
                         return
-                    due = flush_due(time.monotonic(), seg.first_at, len(seg.events), self.flush_s,
-                                    self.max_events)
+                    due = flush_due(time.monotonic(), seg.first_at, len(seg.events), self.flush_s, self.max_events)
             if due:
                 self._flush()
             elif not self.segment.events:

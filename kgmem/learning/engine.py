@@ -31,31 +31,50 @@ import neo4j.exceptions
 import numpy as np
 
 from kgmem import kinds
-from kgmem.config import LearningSettings
 from kgmem.concepts import ConceptExtractor, concept_rows
+from kgmem.config import LearningSettings
 from kgmem.errors import AlreadyApplied, BackendUnavailable, ErrorNotFound, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key
-from kgmem.learning.confidence import ConfidenceRules, failed_fixes, rank_fixes
-from kgmem.learning.deferred import DeferredSegment, Flusher, KnownPatterns, indexed_ids
-from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
-from kgmem.learning.plan import (
-    ERROR_KIND, FIX_KIND, ErrorDescriber, Prepared, fix_id, now_iso, open_failure_keys, plan_batch, prepare,
-)
 from kgmem.ids import node_id
 from kgmem.learning import matching
 from kgmem.learning.adjudication import Borderline, MatchAdjudicator
+from kgmem.learning.confidence import ConfidenceRules, failed_fixes, rank_fixes
+from kgmem.learning.deferred import DeferredSegment, Flusher, KnownPatterns, indexed_ids
 from kgmem.learning.identity import fix_proves_identity, same_error
 from kgmem.learning.judgement import judgement_key, new_occurrence, occurrence_of
 from kgmem.learning.matching import ErrorText
+from kgmem.learning.models import BatchResult, FixOutcome, Observation, ToolEvent, success_observation
+from kgmem.learning.plan import (
+    ERROR_KIND,
+    FIX_KIND,
+    ErrorDescriber,
+    Prepared,
+    fix_id,
+    now_iso,
+    open_failure_keys,
+    plan_batch,
+    prepare,
+)
 from kgmem.learning.recovery import plan_resolve
 from kgmem.learning.similarity import decode_keys
-from kgmem.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
 from kgmem.retrieval.text import lucene_query
 from kgmem.runner import (
-    Embed, LocalIO, Op, Ping, Read, SyncIO, VectorCount, VectorDelete, VectorGet, VectorQueryMany, VectorUpsert, Write,
+    Embed,
+    LocalIO,
+    Op,
+    Ping,
+    Read,
+    SyncIO,
+    VectorCount,
+    VectorDelete,
+    VectorGet,
+    VectorQueryMany,
+    VectorUpsert,
+    Write,
     run,
 )
+from kgmem.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -84,10 +103,19 @@ class LearningEngine:
             and sync stores: an engine whose operations run on ``AsyncKGMem`` never defers).
     """
 
-    def __init__(self, graph: GraphStore | None, vectors: VectorStore | None, embedder: Embedder | None,
-                 settings: LearningSettings, spool_dir: Path | None = None, *,
-                 replayer: SpoolReplayer | None = None, defer: bool = True,
-                 adjudicator: MatchAdjudicator | None = None, concepts: ConceptExtractor | None = None) -> None:
+    def __init__(
+        self,
+        graph: GraphStore | None,
+        vectors: VectorStore | None,
+        embedder: Embedder | None,
+        settings: LearningSettings,
+        spool_dir: Path | None = None,
+        *,
+        replayer: SpoolReplayer | None = None,
+        defer: bool = True,
+        adjudicator: MatchAdjudicator | None = None,
+        concepts: ConceptExtractor | None = None,
+    ) -> None:
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores,
         # the sync methods run them here on ``io`` — spooling and its replay included.
         self.graph = graph
@@ -118,22 +146,41 @@ class LearningEngine:
         self._flusher: Flusher | None = None
         self._flusher_lock = threading.Lock()
         self.deferred_total = 0  # repeats answered from the deferred path (benchmarks, tests)
-        if (defer and settings.defer_flush_ms > 0 and not settings.strict and self.replayer is not None
-                and self.replayer.io is not None):
+        if (
+            defer
+            and settings.defer_flush_ms > 0
+            and not settings.strict
+            and self.replayer is not None
+            and self.replayer.io is not None
+        ):
             self._deferred = DeferredSegment(self.replayer.spool.directory)
             self.replayer.spool.companions.append(self._deferred.spool)
 
     # -- events ---------------------------------------------------------------------
-    def tool_result(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
-                    error: str | BaseException | None = None, session: str | None = None,
-                    ts: str | None = None) -> Observation:
+    def tool_result(
+        self,
+        ns: str,
+        tool: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        error: str | BaseException | None = None,
+        session: str | None = None,
+        ts: str | None = None,
+    ) -> Observation:
         """Record one tool outcome; return its :class:`Observation` (on error with the ranked fixes;
         on success ``ok=True`` with the recovery it completed or the fix it confirmed, if any)."""
         return run(self.tool_result_op(ns, tool, params, error=error, session=session, ts=ts), self.io)
 
-    def tool_result_op(self, ns: str, tool: str, params: Mapping[str, Any] | None = None, *,
-                       error: str | BaseException | None = None, session: str | None = None,
-                       ts: str | None = None) -> Op[Observation]:
+    def tool_result_op(
+        self,
+        ns: str,
+        tool: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        error: str | BaseException | None = None,
+        session: str | None = None,
+        ts: str | None = None,
+    ) -> Op[Observation]:
         """:meth:`tool_result` as an operation (kgmem.runner)."""
         event = prepare(tool, params, error, session, ts, self.settings.error_max_chars)
         if event.message is None and event.session is None:
@@ -161,8 +208,15 @@ class LearningEngine:
             return success_observation(event, plan.fix_of_event[0] if plan is not None else None)
         return self._observation(errors[0], event.session)
 
-    def tool_results(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
-                     index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> BatchResult:
+    def tool_results(
+        self,
+        ns: str,
+        events: Iterable[ToolEvent | Mapping[str, Any]],
+        *,
+        index: bool = True,
+        marks: Sequence[str] = (),
+        spool: bool = True,
+    ) -> BatchResult:
         """Record many outcomes in order, in one transaction (bulk / backfill).
 
         With ``index=False`` new patterns are written to the graph only (``vector_pending``):
@@ -175,8 +229,15 @@ class LearningEngine:
         """
         return run(self.tool_results_op(ns, events, index=index, marks=marks, spool=spool), self.io)
 
-    def tool_results_op(self, ns: str, events: Iterable[ToolEvent | Mapping[str, Any]], *,
-                        index: bool = True, marks: Sequence[str] = (), spool: bool = True) -> Op[BatchResult]:
+    def tool_results_op(
+        self,
+        ns: str,
+        events: Iterable[ToolEvent | Mapping[str, Any]],
+        *,
+        index: bool = True,
+        marks: Sequence[str] = (),
+        spool: bool = True,
+    ) -> Op[BatchResult]:
         """:meth:`tool_results` as an operation (kgmem.runner)."""
         prepared = [_prepare_any(e, i, self.settings.error_max_chars) for i, e in enumerate(events)]
         if not prepared:
@@ -195,9 +256,19 @@ class LearningEngine:
         new = len({row["id"] for row in errors if row["vector_pending"]})  # first seen (or vector not yet written)
         return BatchResult(len(prepared), n_err, len(prepared) - n_err, new, len(resolved))
 
-    def resolve(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
-                tool: str | None = None, source: str = "explicit", session: str | None = None,
-                recovery: bool = True, occurrence: str | None = None) -> FixOutcome:
+    def resolve(
+        self,
+        ns: str,
+        error: Observation | str,
+        fix: str,
+        success: bool = True,
+        *,
+        tool: str | None = None,
+        source: str = "explicit",
+        session: str | None = None,
+        recovery: bool = True,
+        occurrence: str | None = None,
+    ) -> FixOutcome:
         """Record that ``fix`` was applied to ``error`` and worked (or not).
 
         One judgement per (error occurrence, fix): with an occurrence (``occurrence``, else the
@@ -213,12 +284,34 @@ class LearningEngine:
         on its own (a user correction is knowledge of its own, not the name of the agent's
         recovery). Raises :class:`BackendUnavailable` if Neo4j is down.
         """
-        return run(self.resolve_op(ns, error, fix, success, tool=tool, source=source, session=session,
-                                   recovery=recovery, occurrence=occurrence), self.io)
+        return run(
+            self.resolve_op(
+                ns,
+                error,
+                fix,
+                success,
+                tool=tool,
+                source=source,
+                session=session,
+                recovery=recovery,
+                occurrence=occurrence,
+            ),
+            self.io,
+        )
 
-    def resolve_op(self, ns: str, error: Observation | str, fix: str, success: bool = True, *,
-                   tool: str | None = None, source: str = "explicit", session: str | None = None,
-                   recovery: bool = True, occurrence: str | None = None) -> Op[FixOutcome]:
+    def resolve_op(
+        self,
+        ns: str,
+        error: Observation | str,
+        fix: str,
+        success: bool = True,
+        *,
+        tool: str | None = None,
+        source: str = "explicit",
+        session: str | None = None,
+        recovery: bool = True,
+        occurrence: str | None = None,
+    ) -> Op[FixOutcome]:
         """:meth:`resolve` as an operation (kgmem.runner)."""
         if not isinstance(fix, str) or not fix.strip():
             raise ValidationError("fix: must be a non-empty string")
@@ -230,11 +323,20 @@ class LearningEngine:
         yield from self._flush_deferred()  # the recovery state read below must see every occurrence
         info = yield from self._error_info(ns, error, tool)
         description = fix.strip()
-        outcome = {"error_id": info["id"], "tool": info["tool"], "pattern": info["pattern"],
-                   "signature": info["signature"], "keys": info["keys"], "category": info["category"],
-                   "template": info.get("template") or "",
-                   "fix_id": fix_id(ns, description), "description": description, "source": source,
-                   "success": success, "at": now_iso()}
+        outcome = {
+            "error_id": info["id"],
+            "tool": info["tool"],
+            "pattern": info["pattern"],
+            "signature": info["signature"],
+            "keys": info["keys"],
+            "category": info["category"],
+            "template": info.get("template") or "",
+            "fix_id": fix_id(ns, description),
+            "description": description,
+            "source": source,
+            "success": success,
+            "at": now_iso(),
+        }
         state = yield from self._recovery_state(ns, info["id"], session)
         outcomes, retracts, recoveries = plan_resolve(outcome, *state)
         params = yield from self._params(ns, [], outcomes, [], retracts=retracts, recoveries=recoveries)
@@ -257,12 +359,14 @@ class LearningEngine:
         """The error→fix edge as it stands (the answer to a repeated judgement)."""
         rows = yield Read("learning/fix_outcome", {"ns": ns, "error_id": error_id, "fix_id": fix})
         if not rows:  # the first judgement's edge was removed since (a renamed recovery): nothing to count
-            raise ErrorNotFound(f"fix: {fix!r} is no longer recorded on error {error_id!r}; "
-                                "this outcome was already counted")
+            raise ErrorNotFound(
+                f"fix: {fix!r} is no longer recorded on error {error_id!r}; this outcome was already counted"
+            )
         return _fix_outcome(rows[0], 0, counted=False)
 
-    def _recovery_state(self, ns: str, error_id: str,
-                        session: str | None) -> Op[tuple[dict[str, Any] | None, str | None]]:
+    def _recovery_state(
+        self, ns: str, error_id: str, session: str | None
+    ) -> Op[tuple[dict[str, Any] | None, str | None]]:
         """The IN_SESSION recovery state of ``error_id`` in ``session`` (None, None without a session)."""
         if session is None:
             return None, None
@@ -313,8 +417,16 @@ class LearningEngine:
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
         """Apply one run of spooled tool results, moving the segment cursor in the same transaction."""
         _, errors, outcomes, closes, recoveries = yield from self._plan(ns, [Prepared.from_json(e) for e in run])
-        params = yield from self._params(ns, errors, outcomes, closes, segment=cursor.segment,
-                                         expected=cursor.expected, upto=cursor.upto, recoveries=recoveries)
+        params = yield from self._params(
+            ns,
+            errors,
+            outcomes,
+            closes,
+            segment=cursor.segment,
+            expected=cursor.expected,
+            upto=cursor.upto,
+            recoveries=recoveries,
+        )
         rows = yield Write("learning/apply_events", params)
         if not rows:
             return False
@@ -346,8 +458,7 @@ class LearningEngine:
             yield LocalIO(self.replayer.append, (ns, [e.to_json(0, ns) for e in events], LEARNING))  # type: ignore[union-attr]
         except OSError as write_error:  # the disk failed too: count the drop, never raise into the agent
             self.spool.bump(dropped=len(events))
-            log.error("learning event(s) dropped: Neo4j unreachable (%s) and spool write failed (%s)",
-                      exc, write_error)
+            log.error("learning event(s) dropped: Neo4j unreachable (%s) and spool write failed (%s)", exc, write_error)
         else:
             log.warning("Neo4j unreachable (%s); %d learning event(s) spooled for replay", exc, len(events))
         out: list[Observation] = []
@@ -356,8 +467,9 @@ class LearningEngine:
                 out.append(success_observation(e, spooled=True))
                 continue
             info = self.describe(ns, e.tool, e.message, e.exc_types)
-            out.append(Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True,
-                                   session=e.session))
+            out.append(
+                Observation(info.id, e.tool, info.category, info.pattern, 0, False, (), spooled=True, session=e.session)
+            )
         return out
 
     # -- deferred repeats (kgmem/learning/deferred.py) ----------------------------------
@@ -367,8 +479,11 @@ class LearningEngine:
         d = self._deferred
         assert d is not None and event.message is not None
         info = self.describe(ns, event.tool, event.message, event.exc_types)
-        if ((ns, info.id) not in self._known or time.monotonic() < self._offline_until
-                or (self.replayer is not None and self.replayer.maybe_pending)):
+        if (
+            (ns, info.id) not in self._known
+            or time.monotonic() < self._offline_until
+            or (self.replayer is not None and self.replayer.maybe_pending)
+        ):
             return None
         try:
             yield from self._check_online()
@@ -436,8 +551,13 @@ class LearningEngine:
         with self._flusher_lock:
             if self._flusher is None:
                 assert self._deferred is not None
-                self._flusher = Flusher(self._deferred, self._background_flush, self._idle,
-                                        self.settings.defer_flush_ms / 1000.0, self.settings.defer_max_events)
+                self._flusher = Flusher(
+                    self._deferred,
+                    self._background_flush,
+                    self._idle,
+                    self.settings.defer_flush_ms / 1000.0,
+                    self.settings.defer_max_events,
+                )
             return self._flusher
 
     def _background_flush(self) -> None:
@@ -496,8 +616,14 @@ class LearningEngine:
         plan = plan_batch(ns, events, self.settings.example_max_chars, open_rows, self.describe)
         return plan, plan.errors, plan.outcomes, plan.closes, plan.recoveries
 
-    def _apply(self, ns: str, events: Sequence[Prepared], want_similar: bool = False,
-               index: bool = True, marks: list[str] | None = None) -> Op[tuple[list, list, Any]]:
+    def _apply(
+        self,
+        ns: str,
+        events: Sequence[Prepared],
+        want_similar: bool = False,
+        index: bool = True,
+        marks: list[str] | None = None,
+    ) -> Op[tuple[list, list, Any]]:
         plan, errors, outcomes, closes, recoveries = yield from self._plan(ns, events)
         if not (errors or outcomes or closes or recoveries):
             return [], [], plan  # successes with no open failure and nothing to hold: nothing to write
@@ -526,17 +652,39 @@ class LearningEngine:
             row["similar"] = list(row["similar"]) + similar.get(row["id"], [])
         return result_errors, resolved, plan
 
-    def _params(self, ns: str, errors: list, outcomes: list, closes: list, segment: str | None = None,
-                expected: int = -1, upto: int = -1, retracts: list | None = None,
-                recoveries: list | None = None, marks: list[str] | None = None) -> Op[dict[str, Any]]:
+    def _params(
+        self,
+        ns: str,
+        errors: list,
+        outcomes: list,
+        closes: list,
+        segment: str | None = None,
+        expected: int = -1,
+        upto: int = -1,
+        retracts: list | None = None,
+        recoveries: list | None = None,
+        marks: list[str] | None = None,
+    ) -> Op[dict[str, Any]]:
         """The parameters of ``learning/apply_events`` (concept extraction — spaCy, CPU — off the event loop)."""
         errors, outcomes = yield LocalIO(self._with_concepts, (ns, errors, outcomes))
         # Whether a success of the fix may prove two linked errors one (a retry proves nothing; unnamed: no).
         outcomes = [{**o, "proves": fix_proves_identity(o.get("description") or "")} for o in outcomes]
-        return {"ns": ns, "now": now_iso(), "segment": segment, "expected": expected, "upto": upto,
-                "marks": marks or [], "judgements": [], "call": new_occurrence(),  # call: whose judgement marks
-                "errors": errors, "outcomes": outcomes, "closes": closes,
-                "retracts": retracts or [], "recoveries": recoveries or [], **self.rules.cypher_params()}
+        return {
+            "ns": ns,
+            "now": now_iso(),
+            "segment": segment,
+            "expected": expected,
+            "upto": upto,
+            "marks": marks or [],
+            "judgements": [],
+            "call": new_occurrence(),  # call: whose judgement marks
+            "errors": errors,
+            "outcomes": outcomes,
+            "closes": closes,
+            "retracts": retracts or [],
+            "recoveries": recoveries or [],
+            **self.rules.cypher_params(),
+        }
 
     def _with_concepts(self, ns: str, errors: list, outcomes: list) -> tuple[list, list]:
         """Copies of the rows carrying concept rows: ``concepts`` of an error's pattern, and an
@@ -549,39 +697,65 @@ class LearningEngine:
         found = [concept_rows(ns, m) for m in extractor.extract_many(texts)]
         errors = [{**e, "concepts": found[i]} for i, e in enumerate(errors)]
         base = len(errors)
-        outcomes = [{**o, "error_concepts": found[base + 2 * i], "fix_concepts": found[base + 2 * i + 1]}
-                    for i, o in enumerate(outcomes)]
+        outcomes = [
+            {**o, "error_concepts": found[base + 2 * i], "fix_concepts": found[base + 2 * i + 1]}
+            for i, o in enumerate(outcomes)
+        ]
         return errors, outcomes
 
-    def _index(self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]],
-               want: list[str]) -> Op[dict[str, list[dict[str, Any]]]]:
+    def _index(
+        self, ns: str, errors: list[dict[str, Any]], resolved: list[dict[str, Any]], want: list[str]
+    ) -> Op[dict[str, list[dict[str, Any]]]]:
         """Embed and link what is new (vector_pending); return similar fixes for ``want`` ids."""
         new_errors: dict[str, dict[str, Any]] = {r["id"]: r for r in errors if r["vector_pending"]}
         for r in resolved:
             if r.get("error_pending") and r["error_id"] not in new_errors and r.get("signature"):
-                new_errors[r["error_id"]] = {"id": r["error_id"], "signature": r["signature"], "keys": r["keys"],
-                                             "tool": r["tool"], "category": r["category"],
-                                             "template": r.get("template") or ""}
+                new_errors[r["error_id"]] = {
+                    "id": r["error_id"],
+                    "signature": r["signature"],
+                    "keys": r["keys"],
+                    "tool": r["tool"],
+                    "category": r["category"],
+                    "template": r.get("template") or "",
+                }
         new_fixes = {r["fix_id"]: r for r in resolved if r.get("fix_pending")}
         if not new_errors and not new_fixes:
             return {}
         err_rows, fix_rows = list(new_errors.values()), list(new_fixes.values())
         texts = [r["signature"] or "" for r in err_rows] + [r["description"] for r in fix_rows]
         vectors = yield Embed(texts)
-        err_vecs, fix_vecs = vectors[: len(err_rows)], vectors[len(err_rows):]
+        err_vecs, fix_vecs = vectors[: len(err_rows)], vectors[len(err_rows) :]
         links: list[dict[str, Any]] = []
         if err_rows:
-            yield VectorUpsert(ns, ERROR_KIND, [r["id"] for r in err_rows], err_vecs,
-                               [r["signature"] for r in err_rows],
-                               [kinds.ERROR.metadata(r) for r in err_rows])
+            yield VectorUpsert(
+                ns,
+                ERROR_KIND,
+                [r["id"] for r in err_rows],
+                err_vecs,
+                [r["signature"] for r in err_rows],
+                [kinds.ERROR.metadata(r) for r in err_rows],
+            )
             links = yield from self._neighbours(ns, err_rows, err_vecs)
         if fix_rows:
-            yield VectorUpsert(ns, FIX_KIND, [r["fix_id"] for r in fix_rows], fix_vecs,
-                               [r["description"] for r in fix_rows],
-                               [kinds.FIX.metadata(r) for r in fix_rows])
-        rows = yield Write("learning/link_similar", dict(
-            ns=ns, now=now_iso(), links=links, error_ids=[r["id"] for r in err_rows],
-            fix_ids=[r["fix_id"] for r in fix_rows], ids=want))
+            yield VectorUpsert(
+                ns,
+                FIX_KIND,
+                [r["fix_id"] for r in fix_rows],
+                fix_vecs,
+                [r["description"] for r in fix_rows],
+                [kinds.FIX.metadata(r) for r in fix_rows],
+            )
+        rows = yield Write(
+            "learning/link_similar",
+            dict(
+                ns=ns,
+                now=now_iso(),
+                links=links,
+                error_ids=[r["id"] for r in err_rows],
+                fix_ids=[r["fix_id"] for r in fix_rows],
+                ids=want,
+            ),
+        )
         return {r["id"]: r["similar"] for r in rows}
 
     def _neighbours(self, ns: str, rows: list[dict[str, Any]], vectors: Any) -> Op[list[dict[str, Any]]]:
@@ -617,10 +791,10 @@ class LearningEngine:
                     continue
                 scored.append((own["id"], cid, score, same_error(mine, other)))
                 if self.adjudicator is not None and self.adjudicator.asks_about(score, model.threshold):
-                    asks.setdefault(own["id"], (mine.template, []))[1].append(
-                        Borderline(cid, other.template, score))
-        verdicts = ((yield LocalIO(self.adjudicator.decide_all, (asks, model.threshold)))
-                    if asks and self.adjudicator else {})
+                    asks.setdefault(own["id"], (mine.template, []))[1].append(Borderline(cid, other.template, score))
+        verdicts = (
+            (yield LocalIO(self.adjudicator.decide_all, (asks, model.threshold))) if asks and self.adjudicator else {}
+        )
         links: dict[tuple[str, str], tuple[float, bool]] = {}
         for own_id, cid, score, identity in scored:
             same = verdicts.get((own_id, cid))
@@ -633,41 +807,66 @@ class LearningEngine:
             links[pair] = (max(before[0], round(max(score, model.threshold), 6)), before[1] or identity)
         return [{"a": a, "b": b, "score": s, "identity": i} for (a, b), (s, i) in links.items()]
 
-    def _vector_leg(self, ns: str, rows: list[dict[str, Any]], vectors: Any,
-                    k: int) -> Op[dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:
+    def _vector_leg(
+        self, ns: str, rows: list[dict[str, Any]], vectors: Any, k: int
+    ) -> Op[dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:
         """Top-k neighbours by cosine (same tool unless ``similar_across_tools``), with their metadata."""
         out: dict[str, dict[str, tuple[float | None, dict[str, Any]]]] = {}
         groups: dict[str | None, list[int]] = {}
         for i, row in enumerate(rows):
             groups.setdefault(None if self.settings.similar_across_tools else row["tool"], []).append(i)
         for tool, idx in groups.items():
-            res = yield VectorQueryMany(ns, ERROR_KIND, vectors[idx], k + 1,
-                                        {"tool": tool} if tool is not None else None)
+            res = yield VectorQueryMany(
+                ns, ERROR_KIND, vectors[idx], k + 1, {"tool": tool} if tool is not None else None
+            )
             for j, i in enumerate(idx):
-                out[rows[i]["id"]] = {hit: (1.0 - float(d), dict(m or {})) for hit, d, m in
-                                      zip(res["ids"][j], res["distances"][j], res["metadatas"][j])}
+                out[rows[i]["id"]] = {
+                    hit: (1.0 - float(d), dict(m or {}))
+                    for hit, d, m in zip(res["ids"][j], res["distances"][j], res["metadatas"][j])
+                }
         return out
 
     def _candidate_params(self, ns: str, rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
-        return {"ns": ns, "index": _FULLTEXT_INDEX, "across_tools": self.settings.similar_across_tools,
-                "template_limit": k, "fulltext_limit": k,
-                "rows": [{"id": r["id"], "tool": r["tool"], "template": r.get("template") or "",
-                          "query": lucene_query(" ".join((r.get("template") or r["signature"] or "").split()[:_BM25_TERMS]),
-                                                ns)}
-                         for r in rows]}
+        return {
+            "ns": ns,
+            "index": _FULLTEXT_INDEX,
+            "across_tools": self.settings.similar_across_tools,
+            "template_limit": k,
+            "fulltext_limit": k,
+            "rows": [
+                {
+                    "id": r["id"],
+                    "tool": r["tool"],
+                    "template": r.get("template") or "",
+                    "query": lucene_query(
+                        " ".join((r.get("template") or r["signature"] or "").split()[:_BM25_TERMS]), ns
+                    ),
+                }
+                for r in rows
+            ],
+        }
 
     # -- helpers ----------------------------------------------------------------------
     def _observation(self, row: Mapping[str, Any], session: str | None = None) -> Observation:
         fixes = rank_fixes(row["direct"], row["similar"], self.rules.auto_apply)
-        return Observation(id=row["id"], tool=row["tool"], category=row["category"], pattern=row.get("pattern", ""),
-                           occurrences=int(row["occurrences"]), is_new=row["occurrences"] == row["count"],
-                           fixes=fixes, failed_fixes=failed_fixes(row["direct"]),
-                           session=session)
+        return Observation(
+            id=row["id"],
+            tool=row["tool"],
+            category=row["category"],
+            pattern=row.get("pattern", ""),
+            occurrences=int(row["occurrences"]),
+            is_new=row["occurrences"] == row["count"],
+            fixes=fixes,
+            failed_fixes=failed_fixes(row["direct"]),
+            session=session,
+        )
 
     def _error_info(self, ns: str, error: Observation | str, tool: str | None) -> Op[dict[str, Any]]:
         if isinstance(error, Observation):
             if error.ok and not error.id:
-                raise ValidationError("error: this Observation is a success that recovered no error; nothing to resolve")
+                raise ValidationError(
+                    "error: this Observation is a success that recovered no error; nothing to resolve"
+                )
             error = error.id
         if not isinstance(error, str) or not error.strip():
             raise ValidationError("error: must be an Observation, an error id or an error message")
@@ -680,8 +879,15 @@ class LearningEngine:
             raise ValidationError("tool: required when error is given as a message")
         tool = bounded_key(tool.strip())  # the same stable key tool_result stored
         info = self.describe(ns, tool, error)
-        return {"id": info.id, "tool": tool, "pattern": info.pattern, "signature": info.signature,
-                "keys": info.keys, "category": info.category, "template": info.template}
+        return {
+            "id": info.id,
+            "tool": tool,
+            "pattern": info.pattern,
+            "signature": info.signature,
+            "keys": info.keys,
+            "category": info.category,
+            "template": info.template,
+        }
 
 
 def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_chars: int) -> Prepared:
@@ -692,8 +898,14 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_cha
             unknown = set(event) - {"tool", "params", "error", "result", "session", "ts"}
             if unknown:
                 raise ValidationError(f"unknown field(s) {sorted(unknown)}")
-            return prepare(event.get("tool"), event.get("params"), event.get("error"), event.get("session"),
-                           event.get("ts"), error_max_chars)
+            return prepare(
+                event.get("tool"),
+                event.get("params"),
+                event.get("error"),
+                event.get("session"),
+                event.get("ts"),
+                error_max_chars,
+            )
     except ValidationError as exc:
         raise ValidationError(f"events[{index}].{exc}") from exc
     raise ValidationError(f"events[{index}]: must be a ToolEvent or a mapping; got {type(event).__name__}")
@@ -701,5 +913,13 @@ def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_cha
 
 def _fix_outcome(row: Mapping[str, Any], propagated: int, *, counted: bool = True) -> FixOutcome:
     """A :class:`FixOutcome` from an error→fix edge row of ``learning/apply_events`` or ``learning/fix_outcome``."""
-    return FixOutcome(row["error_id"], row["fix_id"], row["description"], float(row["confidence"]),
-                      int(row["successes"]), int(row["failures"]), propagated, counted=counted)
+    return FixOutcome(
+        row["error_id"],
+        row["fix_id"],
+        row["description"],
+        float(row["confidence"]),
+        int(row["successes"]),
+        int(row["failures"]),
+        propagated,
+        counted=counted,
+    )

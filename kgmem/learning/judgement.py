@@ -37,8 +37,10 @@ def occurrence_of(error: Any, occurrence: Any) -> str | None:
         if occurrence is None:
             return None
     if not isinstance(occurrence, str) or not occurrence.strip() or len(occurrence) > _MAX_CHARS:
-        raise ValidationError(f"occurrence: must be a non-empty string of at most {_MAX_CHARS} characters "
-                              "(the `occurrence` tool_result returned) or None")
+        raise ValidationError(
+            f"occurrence: must be a non-empty string of at most {_MAX_CHARS} characters "
+            "(the `occurrence` tool_result returned) or None"
+        )
     return occurrence.strip()
 
 

@@ -29,7 +29,16 @@ from difflib import SequenceMatcher
 from kgmem.learning.similarity import keys_compatible
 from kgmem.learning.templates import has_zero_duration
 
-__all__ = ["ErrorText", "Features", "MatchModel", "DEFAULT_MODEL", "features", "match_score", "near_twins", "fit_logistic"]
+__all__ = [
+    "ErrorText",
+    "Features",
+    "MatchModel",
+    "DEFAULT_MODEL",
+    "features",
+    "match_score",
+    "near_twins",
+    "fit_logistic",
+]
 
 # "<ROOT>/package.json", "<redacted-address>": a name in angle brackets is a value a tool or a user put in.
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
@@ -70,7 +79,7 @@ class ErrorText:
 
     def trigrams(self) -> frozenset[str]:
         text = _SPACES.sub(" ", self.template.lower())
-        return frozenset(text[i:i + 3] for i in range(max(1, len(text) - 2)))
+        return frozenset(text[i : i + 3] for i in range(max(1, len(text) - 2)))
 
     def clauses(self) -> frozenset[tuple[str, ...]]:
         """Word sequences of the clauses with at least three words (wildcards left out)."""
@@ -107,9 +116,19 @@ class Features:
     chain_tail: float = 0.0
 
     def vector(self) -> tuple[float, ...]:
-        return (self.template_equal, self.token_jaccard, self.token_containment, self.char_jaccard, self.cosine,
-                self.clause_equal, self.line_jaccard, self.no_substitution, self.novel_lines, self.missing_lines,
-                self.chain_tail)
+        return (
+            self.template_equal,
+            self.token_jaccard,
+            self.token_containment,
+            self.char_jaccard,
+            self.cosine,
+            self.clause_equal,
+            self.line_jaccard,
+            self.no_substitution,
+            self.novel_lines,
+            self.missing_lines,
+            self.chain_tail,
+        )
 
 
 @dataclass(frozen=True)
@@ -132,9 +151,11 @@ class MatchModel:
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
 # Weights in Features.vector() order (fitted on the training half, command above).
-DEFAULT_MODEL = MatchModel(bias=-2.2793, weights=(0.0, 1.6246, 1.2948, 1.1394, 0.3315, 0.4103, 0.8663, 0.9032, 0.0098,
-                                                  -0.88, 0.4047),
-                           threshold=0.38)
+DEFAULT_MODEL = MatchModel(
+    bias=-2.2793,
+    weights=(0.0, 1.6246, 1.2948, 1.1394, 0.3315, 0.4103, 0.8663, 0.9032, 0.0098, -0.88, 0.4047),
+    threshold=0.38,
+)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -146,8 +167,10 @@ def _containment(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 # Words too common to tell two root causes apart.
-_STOP = frozenset("the a an and or of to in on at for from by with is are was were be been not no it this that "
-                  "as if but can could cannot may might should would will has have had do does did its".split())
+_STOP = frozenset(
+    "the a an and or of to in on at for from by with is are was were be been not no it this that "
+    "as if but can could cannot may might should would will has have had do does did its".split()
+)
 
 
 def _unaligned(a: Sequence[str], b: Sequence[str], floor: float = 0.3) -> float:
@@ -164,17 +187,24 @@ def features(a: ErrorText, b: ErrorText, cosine: float) -> Features:
     ta, tb = a.tokens(), b.tokens()
     same = bool(a.template) and a.template == b.template
     line_cover, subs = _line_cover(a.lines, b.lines)
-    return Features(template_equal=1.0 if same else 0.0, token_jaccard=_jaccard(ta, tb),
-                    token_containment=_containment(ta, tb), char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
-                    cosine=max(0.0, min(1.0, cosine)), clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
-                    line_jaccard=line_cover, no_substitution=1.0 / (1.0 + subs),
-                    novel_lines=_unaligned(a.lines, b.lines), missing_lines=_unaligned(b.lines, a.lines),
-                    chain_tail=1.0 if _chain_tail(a.lines, b.lines) or _chain_tail(b.lines, a.lines) else 0.0)
+    return Features(
+        template_equal=1.0 if same else 0.0,
+        token_jaccard=_jaccard(ta, tb),
+        token_containment=_containment(ta, tb),
+        char_jaccard=_jaccard(a.trigrams(), b.trigrams()),
+        cosine=max(0.0, min(1.0, cosine)),
+        clause_equal=1.0 if a.clauses() & b.clauses() else 0.0,
+        line_jaccard=line_cover,
+        no_substitution=1.0 / (1.0 + subs),
+        novel_lines=_unaligned(a.lines, b.lines),
+        missing_lines=_unaligned(b.lines, a.lines),
+        chain_tail=1.0 if _chain_tail(a.lines, b.lines) or _chain_tail(b.lines, a.lines) else 0.0,
+    )
 
 
 def _chain_tail(a: Sequence[str], b: Sequence[str]) -> bool:
     """Whether a line of ``a`` (≥ 3 words) is what follows a ``: `` in a line of ``b``."""
-    tails = {y[m.end():].strip() for y in b for m in re.finditer(r":\s+", y)}
+    tails = {y[m.end() :].strip() for y in b for m in re.finditer(r":\s+", y)}
     return any(x.strip() in tails and len(_words(x)) >= _MIN_CLAUSE_WORDS for x in a)
 
 
@@ -214,8 +244,12 @@ def near_twins(a: ErrorText, b: ErrorText) -> bool:
     """
     if has_zero_duration(a.template) != has_zero_duration(b.template):
         return True
-    return (_reworded_line(a, b) or _options_differ(a.lines, b.lines) or _cause_differs(a.lines, b.lines)
-            or _detail_differs(a, b))
+    return (
+        _reworded_line(a, b)
+        or _options_differ(a.lines, b.lines)
+        or _cause_differs(a.lines, b.lines)
+        or _detail_differs(a, b)
+    )
 
 
 def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
@@ -225,15 +259,26 @@ def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
         return False
     wx, wy = _slots(pair[0]), _slots(pair[1])
     ops = SequenceMatcher(None, wx, wy, autojunk=False).get_opcodes()
-    subject_swapped = (len(ops) == 2 and ops[0] == ("replace", 0, 1, 0, 1) and ops[1][0] == "equal"
-                       and ops[1][2] - ops[1][1] >= 2 and "<*>" not in (wx[0], wy[0])
-                       and not _WRAPPER_WORD.search(wx[0]) and not _WRAPPER_WORD.search(wy[0]))
+    subject_swapped = (
+        len(ops) == 2
+        and ops[0] == ("replace", 0, 1, 0, 1)
+        and ops[1][0] == "equal"
+        and ops[1][2] - ops[1][1] >= 2
+        and "<*>" not in (wx[0], wy[0])
+        and not _WRAPPER_WORD.search(wx[0])
+        and not _WRAPPER_WORD.search(wy[0])
+    )
     # ... and the inserted words say something: "dial tcp IP:<*>" vs "dial tcp <*>" is a value's label
-    inserted = wx[ops[1][1]:ops[1][2]] + wy[ops[1][3]:ops[1][4]] if len(ops) == 3 else ()  # _content drops <*>
-    inserted_inside = (len(ops) == 3 and ops[0][0] == "equal" and ops[2][0] == "equal"
-                       and ops[1][0] in ("insert", "delete") and ops[0][2] - ops[0][1] >= 2
-                       and any(w != "<*>" for w in wx[ops[2][1]:ops[2][2]])  # inside: words on both sides
-                       and bool(_content(" ".join(inserted))))
+    inserted = wx[ops[1][1] : ops[1][2]] + wy[ops[1][3] : ops[1][4]] if len(ops) == 3 else ()  # _content drops <*>
+    inserted_inside = (
+        len(ops) == 3
+        and ops[0][0] == "equal"
+        and ops[2][0] == "equal"
+        and ops[1][0] in ("insert", "delete")
+        and ops[0][2] - ops[0][1] >= 2
+        and any(w != "<*>" for w in wx[ops[2][1] : ops[2][2]])  # inside: words on both sides
+        and bool(_content(" ".join(inserted)))
+    )
     return subject_swapped or inserted_inside
 
 
@@ -241,8 +286,11 @@ def _reworded_line(a: ErrorText, b: ErrorText) -> bool:
 _OPTIONED = re.compile(r"([A-Za-z][\w.-]*)((?:\s+--[a-z][\w-]*(?:=\S*)?)+)")
 _OPTION = re.compile(r"--([a-z][\w-]*)")
 # A failure predicate: what a root-cause clause states ("invalid status response", "not found").
-_FAILURE = re.compile(r"\b(?:invalid|fail\w*|cannot|can't|could not|unable|denied|refused|not|no|missing|unknown|"
-                      r"unsupported|unexpected|error|timed? ?out|exceeded|expired)\b", re.IGNORECASE)
+_FAILURE = re.compile(
+    r"\b(?:invalid|fail\w*|cannot|can't|could not|unable|denied|refused|not|no|missing|unknown|"
+    r"unsupported|unexpected|error|timed? ?out|exceeded|expired)\b",
+    re.IGNORECASE,
+)
 
 
 def _command_options(lines: Sequence[str]) -> dict[str, frozenset[str]]:
@@ -341,8 +389,9 @@ def match_score(a: ErrorText, b: ErrorText, cosine: float, model: MatchModel = D
     return model.probability(f)
 
 
-def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-3,
-                 steps: int = 50) -> tuple[float, tuple[float, ...]]:
+def fit_logistic(
+    x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1e-3, steps: int = 50
+) -> tuple[float, tuple[float, ...]]:
     """L2-regularised logistic regression by Newton's method (a few hundred pairs, five features: no
     dependency needed). Classes are weighted to equal total weight. Returns (bias, weights)."""
     import numpy as np

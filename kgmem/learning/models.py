@@ -106,13 +106,22 @@ class Observation:
         return next((f for f in self.fixes if f.auto_apply), None)
 
 
-def success_observation(event: Any, recovery: tuple[str, str] | None = None, *,
-                        spooled: bool = False) -> Observation:
+def success_observation(event: Any, recovery: tuple[str, str] | None = None, *, spooled: bool = False) -> Observation:
     """The :class:`Observation` of a successful call (``event`` is a prepared event: tool, session);
     ``recovery`` is the (error id, fix id) it recovered or held, if any."""
     error_id, fix = recovery or ("", None)
-    return Observation(id=error_id, tool=event.tool, category="", pattern="", occurrences=0, is_new=False,
-                       spooled=spooled, ok=True, session=event.session, fix_id=fix)
+    return Observation(
+        id=error_id,
+        tool=event.tool,
+        category="",
+        pattern="",
+        occurrences=0,
+        is_new=False,
+        spooled=spooled,
+        ok=True,
+        session=event.session,
+        fix_id=fix,
+    )
 
 
 @dataclass(frozen=True)

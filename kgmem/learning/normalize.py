@@ -42,8 +42,16 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["bound_error_text", "mask_variables", "normalize_error", "pattern_and_signature", "signature",
-           "ERROR_MAX_CHARS", "PATTERN_MAX_CHARS", "SIGNATURE_MAX_CHARS"]
+__all__ = [
+    "bound_error_text",
+    "mask_variables",
+    "normalize_error",
+    "pattern_and_signature",
+    "signature",
+    "ERROR_MAX_CHARS",
+    "PATTERN_MAX_CHARS",
+    "SIGNATURE_MAX_CHARS",
+]
 
 PATTERN_MAX_CHARS = 2000
 SIGNATURE_MAX_CHARS = 600
@@ -70,7 +78,9 @@ _TIMESTAMPS = [
     # Apache/nginx common log: 10/Oct/2000:13:55:36 -0700
     re.compile(rf"\b\d{{2}}/{_MONTH}/\d{{4}}:\d{{2}}:\d{{2}}:\d{{2}}(?:\s[+-]\d{{4}})?"),
     # ctime / syslog: Mon Jan  2 15:04:05 2006, Oct 10 13:55:36
-    re.compile(rf"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?{_MONTH}\s+\d{{1,2}}\s+\d{{2}}:\d{{2}}:\d{{2}}(?:\s+\d{{4}})?"),
+    re.compile(
+        rf"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?{_MONTH}\s+\d{{1,2}}\s+\d{{2}}:\d{{2}}:\d{{2}}(?:\s+\d{{4}})?"
+    ),
     # dates alone: 2024-01-02, 2024/01/02
     re.compile(r"\b\d{4}[-/]\d{2}[-/]\d{2}\b"),
     # times alone: 13:55:36(.123)
@@ -146,10 +156,10 @@ def bound_error_text(message: str, max_chars: int = ERROR_MAX_CHARS) -> str:
         return message
     budget = max(3, max_chars - len(_ELISION))
     head_n = budget - budget // 3
-    tail = message[len(message) - budget // 3:]
+    tail = message[len(message) - budget // 3 :]
     start = _BLOCK_START.search(tail, 0, len(tail) // 2) or _LINE_START.search(tail, 0, len(tail) // 2)
     if start is not None:
-        tail = tail[start.end():]
+        tail = tail[start.end() :]
     return message[:head_n] + _ELISION + tail
 
 

@@ -23,13 +23,12 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from kgmem import kinds
 from kgmem.errors import ValidationError
 from kgmem.graph.keys import bounded_key, bounded_optional
-from kgmem.timestamps import normalise_ts
 from kgmem.ids import node_id
 from kgmem.learning.categories import categorize
 from kgmem.learning.core import GENERIC_EXCEPTIONS, extract_core
@@ -37,6 +36,7 @@ from kgmem.learning.normalize import ERROR_MAX_CHARS, bound_error_text, normaliz
 from kgmem.learning.recovery import RecentRecoveries, held_outcome, recovery_row
 from kgmem.learning.similarity import encode_keys, error_keys
 from kgmem.learning.templates import keep_zero_durations, template
+from kgmem.timestamps import normalise_ts
 
 ERROR_KIND = kinds.ERROR.name
 FIX_KIND = kinds.FIX.name
@@ -56,13 +56,27 @@ class Prepared:
 
     def to_json(self, seq: int, ns: str) -> dict[str, Any]:
         """The spool line of this event."""
-        return {"seq": seq, "ns": ns, "tool": self.tool, "params": self.params, "message": self.message,
-                "exc_types": list(self.exc_types), "session": self.session, "ts": self.ts}
+        return {
+            "seq": seq,
+            "ns": ns,
+            "tool": self.tool,
+            "params": self.params,
+            "message": self.message,
+            "exc_types": list(self.exc_types),
+            "session": self.session,
+            "ts": self.ts,
+        }
 
     @classmethod
-    def from_json(cls, row: Mapping[str, Any]) -> "Prepared":
-        return cls(row["tool"], dict(row.get("params") or {}), row.get("message"),
-                   tuple(row.get("exc_types") or ()), row.get("session"), row["ts"])
+    def from_json(cls, row: Mapping[str, Any]) -> Prepared:
+        return cls(
+            row["tool"],
+            dict(row.get("params") or {}),
+            row.get("message"),
+            tuple(row.get("exc_types") or ()),
+            row.get("session"),
+            row["ts"],
+        )
 
 
 @dataclass(frozen=True)
@@ -97,11 +111,17 @@ class Plan:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
-def prepare(tool: Any, params: Any = None, error: Any = None, session: Any = None, ts: Any = None,
-            error_max_chars: int = ERROR_MAX_CHARS) -> Prepared:
+def prepare(
+    tool: Any,
+    params: Any = None,
+    error: Any = None,
+    session: Any = None,
+    ts: Any = None,
+    error_max_chars: int = ERROR_MAX_CHARS,
+) -> Prepared:
     """Validate one event; raises :class:`ValidationError` naming the bad field. An error message
     longer than ``error_max_chars`` keeps its head and tail (:func:`~kgmem.learning.normalize.bound_error_text`)."""
     if not isinstance(tool, str) or not tool.strip():
@@ -204,9 +224,13 @@ def fix_id(ns: str, description: str) -> str:
     return node_id(ns, FIX_KIND, " ".join(description.lower().split()))
 
 
-def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
-               open_failures: Mapping[tuple[str, str], Sequence[Mapping[str, Any]]] = {},
-               describe: Callable[..., ErrorInfo] = describe_error) -> Plan:
+def plan_batch(
+    ns: str,
+    events: Sequence[Prepared],
+    example_max: int,
+    open_failures: Mapping[tuple[str, str], Sequence[Mapping[str, Any]]] = {},
+    describe: Callable[..., ErrorInfo] = describe_error,
+) -> Plan:
     """Plan the graph write for ``events`` (in order).
 
     ``open_failures`` maps (session id, tool) to the failures still open in the graph
@@ -226,10 +250,22 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
             row = rows.get((info.id, sid))
             if row is None:
                 row = rows[(info.id, sid)] = {
-                    "id": info.id, "tool_id": node_id(ns, "tool", ev.tool), "tool": ev.tool,
-                    "session_id": sid, "session": ev.session, "pattern": info.pattern,
-                    "signature": info.signature, "keys": info.keys, "category": info.category,
-                    "template": info.template, "count": 0, "first": ev.ts, "last": ev.ts, "open": False, "params": None}
+                    "id": info.id,
+                    "tool_id": node_id(ns, "tool", ev.tool),
+                    "tool": ev.tool,
+                    "session_id": sid,
+                    "session": ev.session,
+                    "pattern": info.pattern,
+                    "signature": info.signature,
+                    "keys": info.keys,
+                    "category": info.category,
+                    "template": info.template,
+                    "count": 0,
+                    "first": ev.ts,
+                    "last": ev.ts,
+                    "open": False,
+                    "params": None,
+                }
             row["count"] += 1
             row["first"], row["last"] = min(row["first"], ev.ts), max(row["last"], ev.ts)
             row["example"] = ev.message[:example_max]
@@ -248,10 +284,14 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
         graph_open = [] if key in closed_in_graph else [r for r in open_failures.get(key, ()) if r.get("open", True)]
         if failure is None and graph_open:
             newest = graph_open[0]
-            failure = {"error_id": newest["error_id"], "params": _loads(newest.get("params")),
-                       "declared": newest.get("declared_fix"),
-                       "info": ErrorInfo(newest["error_id"], newest.get("pattern") or "", "", "",
-                                         newest.get("category") or "general")}
+            failure = {
+                "error_id": newest["error_id"],
+                "params": _loads(newest.get("params")),
+                "declared": newest.get("declared_fix"),
+                "info": ErrorInfo(
+                    newest["error_id"], newest.get("pattern") or "", "", "", newest.get("category") or "general"
+                ),
+            }
         for row in rows.values():  # every in-batch failure of this tool in this session closes
             if row["session_id"] == sid and row["tool"] == ev.tool:
                 row["open"] = False
@@ -271,11 +311,22 @@ def plan_batch(ns: str, events: Sequence[Prepared], example_max: int,
         else:
             description = fix_description(ev.tool, failure["params"], ev.params)
             fid = fix_id(ns, description)
-            plan.outcomes.append({
-                "error_id": failure["error_id"], "tool": ev.tool, "pattern": info.pattern,
-                "signature": info.signature, "keys": info.keys, "category": info.category,
-                "template": info.template, "fix_id": fid, "description": description, "source": "observed",
-                "success": True, "at": ev.ts})
+            plan.outcomes.append(
+                {
+                    "error_id": failure["error_id"],
+                    "tool": ev.tool,
+                    "pattern": info.pattern,
+                    "signature": info.signature,
+                    "keys": info.keys,
+                    "category": info.category,
+                    "template": info.template,
+                    "fix_id": fid,
+                    "description": description,
+                    "source": "observed",
+                    "success": True,
+                    "at": ev.ts,
+                }
+            )
         recovery = recovery_row(failure["error_id"], sid, ev.tool, fid, description, info)
         plan.recoveries.append(recovery)
         recent.recovered(key, recovery)
@@ -314,5 +365,3 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
         return json.loads(json.dumps(params, default=repr))
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"params: not serialisable ({exc})") from exc
-
-

@@ -31,20 +31,39 @@ from typing import Any
 Key = tuple[str, str]  # (session id, tool)
 
 
-def recovery_row(error_id: str, session_id: str, tool: str, fix_id: str, description: str | None,
-                 info: Any) -> dict[str, Any]:
+def recovery_row(
+    error_id: str, session_id: str, tool: str, fix_id: str, description: str | None, info: Any
+) -> dict[str, Any]:
     """The ``$recoveries`` row of a success that completed a recovery with ``fix_id``."""
-    return {"error_id": error_id, "session_id": session_id, "tool": tool, "fix_id": fix_id,
-            "description": description, "pattern": info.pattern, "category": info.category,
-            "kind": "recovery", "held": False, "fresh": True}
+    return {
+        "error_id": error_id,
+        "session_id": session_id,
+        "tool": tool,
+        "fix_id": fix_id,
+        "description": description,
+        "pattern": info.pattern,
+        "category": info.category,
+        "kind": "recovery",
+        "held": False,
+        "fresh": True,
+    }
 
 
 def held_outcome(recovery: Mapping[str, Any], at: str) -> dict[str, Any]:
     """The fix outcome of "the fix held": one more success on the recovery's edge."""
-    return {"error_id": recovery["error_id"], "tool": recovery["tool"], "pattern": recovery.get("pattern") or "",
-            "signature": "", "keys": "", "category": recovery.get("category") or "general",
-            "fix_id": recovery["fix_id"], "description": recovery.get("description"), "source": "observed",
-            "success": True, "at": at}
+    return {
+        "error_id": recovery["error_id"],
+        "tool": recovery["tool"],
+        "pattern": recovery.get("pattern") or "",
+        "signature": "",
+        "keys": "",
+        "category": recovery.get("category") or "general",
+        "fix_id": recovery["fix_id"],
+        "description": recovery.get("description"),
+        "source": "observed",
+        "success": True,
+        "at": at,
+    }
 
 
 class RecentRecoveries:
@@ -61,10 +80,17 @@ class RecentRecoveries:
             if done:
                 row = max(done, key=lambda r: r.get("recovered_at") or "")
                 self._last[key] = {
-                    "error_id": row["error_id"], "session_id": key[0], "tool": key[1],
-                    "fix_id": row["recovery_fix"], "description": row.get("recovery_description"),
-                    "pattern": row.get("pattern"), "category": row.get("category"),
-                    "kind": "recovery", "held": False, "fresh": False}
+                    "error_id": row["error_id"],
+                    "session_id": key[0],
+                    "tool": key[1],
+                    "fix_id": row["recovery_fix"],
+                    "description": row.get("recovery_description"),
+                    "pattern": row.get("pattern"),
+                    "category": row.get("category"),
+                    "kind": "recovery",
+                    "held": False,
+                    "fresh": False,
+                }
 
     def superseded(self, key: Key) -> None:
         """A new failure of the tool in the session: the next success is a new recovery, not a hold."""
@@ -83,8 +109,9 @@ class RecentRecoveries:
         return held
 
 
-def plan_resolve(outcome: dict[str, Any], state: Mapping[str, Any] | None,
-                 session_id: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+def plan_resolve(
+    outcome: dict[str, Any], state: Mapping[str, Any] | None, session_id: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """``(outcomes, retracts, recoveries)`` for one ``resolve()``.
 
     ``state`` is the ``IN_SESSION`` edge of the error in the caller's session
@@ -93,8 +120,14 @@ def plan_resolve(outcome: dict[str, Any], state: Mapping[str, Any] | None,
     """
     if state is None or session_id is None:
         return [outcome], [], []
-    base = {"error_id": outcome["error_id"], "session_id": session_id, "tool": state["tool"],
-            "fix_id": outcome["fix_id"], "held": False, "fresh": False}
+    base = {
+        "error_id": outcome["error_id"],
+        "session_id": session_id,
+        "tool": state["tool"],
+        "fix_id": outcome["fix_id"],
+        "held": False,
+        "fresh": False,
+    }
     if not outcome["success"]:
         if state.get("open") and state.get("declared_fix") == outcome["fix_id"]:
             return [outcome], [], [{**base, "kind": "declared", "fix_id": None}]  # it did not work after all
@@ -107,5 +140,8 @@ def plan_resolve(outcome: dict[str, Any], state: Mapping[str, Any] | None,
     weight = 2 if state.get("held") else 1  # the hold's success moves with the recovery
     if current == outcome["fix_id"]:
         return [{**outcome, "weight": 0}], [], []  # confirm and name; already counted
-    return ([{**outcome, "weight": weight}], [{"error_id": outcome["error_id"], "fix_id": current, "weight": weight}],
-            [{**base, "kind": "recovery", "held": bool(state.get("held"))}])
+    return (
+        [{**outcome, "weight": weight}],
+        [{"error_id": outcome["error_id"], "fix_id": current, "weight": weight}],
+        [{**base, "kind": "recovery", "held": bool(state.get("held"))}],
+    )

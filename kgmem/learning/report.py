@@ -28,8 +28,12 @@ def learning_status(graph: GraphStore, settings: Settings, ns: str, top: int = 5
         "auto_apply_fixes": row["auto_apply"],
         "similar_links": row["similar_links"],
         "top_errors": row["top_errors"],
-        "spool": {**Spool(settings.spool_dir).stats(), "dir": str(settings.spool_dir),
-                  "replayed_in_graph": replayed["events"], "segments_replayed": replayed["segments"]},
+        "spool": {
+            **Spool(settings.spool_dir).stats(),
+            "dir": str(settings.spool_dir),
+            "replayed_in_graph": replayed["events"],
+            "segments_replayed": replayed["segments"],
+        },
     }
     return status
 

@@ -29,17 +29,45 @@ PROOF_ONLY_KINDS = frozenset({"subject"})
 
 # errno number -> symbolic name, for Linux, macOS/BSD and Windows (WSA) numbering.
 _ERRNO_NAMES: dict[int, str] = {
-    1: "EPERM", 2: "ENOENT", 12: "ENOMEM", 13: "EACCES", 17: "EEXIST", 20: "ENOTDIR", 21: "EISDIR",
-    22: "EINVAL", 24: "EMFILE", 28: "ENOSPC", 32: "EPIPE",
+    1: "EPERM",
+    2: "ENOENT",
+    12: "ENOMEM",
+    13: "EACCES",
+    17: "EEXIST",
+    20: "ENOTDIR",
+    21: "EISDIR",
+    22: "EINVAL",
+    24: "EMFILE",
+    28: "ENOSPC",
+    32: "EPIPE",
     # Linux
-    98: "EADDRINUSE", 99: "EADDRNOTAVAIL", 101: "ENETUNREACH", 103: "ECONNABORTED", 104: "ECONNRESET",
-    110: "ETIMEDOUT", 111: "ECONNREFUSED", 113: "EHOSTUNREACH",
+    98: "EADDRINUSE",
+    99: "EADDRNOTAVAIL",
+    101: "ENETUNREACH",
+    103: "ECONNABORTED",
+    104: "ECONNRESET",
+    110: "ETIMEDOUT",
+    111: "ECONNREFUSED",
+    113: "EHOSTUNREACH",
     # macOS / BSD
-    48: "EADDRINUSE", 49: "EADDRNOTAVAIL", 51: "ENETUNREACH", 53: "ECONNABORTED", 54: "ECONNRESET",
-    60: "ETIMEDOUT", 61: "ECONNREFUSED", 65: "EHOSTUNREACH",
+    48: "EADDRINUSE",
+    49: "EADDRNOTAVAIL",
+    51: "ENETUNREACH",
+    53: "ECONNABORTED",
+    54: "ECONNRESET",
+    60: "ETIMEDOUT",
+    61: "ECONNREFUSED",
+    65: "EHOSTUNREACH",
     # Windows sockets
-    10013: "EACCES", 10048: "EADDRINUSE", 10049: "EADDRNOTAVAIL", 10051: "ENETUNREACH", 10053: "ECONNABORTED",
-    10054: "ECONNRESET", 10060: "ETIMEDOUT", 10061: "ECONNREFUSED", 10065: "EHOSTUNREACH",
+    10013: "EACCES",
+    10048: "EADDRINUSE",
+    10049: "EADDRNOTAVAIL",
+    10051: "ENETUNREACH",
+    10053: "ECONNABORTED",
+    10054: "ECONNRESET",
+    10060: "ETIMEDOUT",
+    10061: "ECONNREFUSED",
+    10065: "EHOSTUNREACH",
 }
 _ERRNO_SYMBOLS = frozenset(_ERRNO_NAMES.values()) | {"ENOTFOUND", "EAI_AGAIN", "ESOCKETTIMEDOUT", "EBUSY", "EROFS"}
 
@@ -50,13 +78,25 @@ _DB_CODE = re.compile(r"\b(?:ERROR|error:?|ORA-|SQLSTATE\[?)\s*(\d{4,5})\b")
 # The C library's strerror() text of an errno is the errno itself: "ssh: connect to host … port 22:
 # Network is unreachable" and "…: Operation timed out" differ in nothing else, and need other fixes.
 _STRERROR: dict[str, str] = {
-    "operation not permitted": "EPERM", "no such file or directory": "ENOENT", "permission denied": "EACCES",
-    "file exists": "EEXIST", "not a directory": "ENOTDIR", "is a directory": "EISDIR",
-    "too many open files": "EMFILE", "no space left on device": "ENOSPC", "broken pipe": "EPIPE",
-    "address already in use": "EADDRINUSE", "cannot assign requested address": "EADDRNOTAVAIL",
-    "network is unreachable": "ENETUNREACH", "connection reset by peer": "ECONNRESET",
-    "connection timed out": "ETIMEDOUT", "operation timed out": "ETIMEDOUT", "connection refused": "ECONNREFUSED",
-    "no route to host": "EHOSTUNREACH", "read-only file system": "EROFS", "device or resource busy": "EBUSY",
+    "operation not permitted": "EPERM",
+    "no such file or directory": "ENOENT",
+    "permission denied": "EACCES",
+    "file exists": "EEXIST",
+    "not a directory": "ENOTDIR",
+    "is a directory": "EISDIR",
+    "too many open files": "EMFILE",
+    "no space left on device": "ENOSPC",
+    "broken pipe": "EPIPE",
+    "address already in use": "EADDRINUSE",
+    "cannot assign requested address": "EADDRNOTAVAIL",
+    "network is unreachable": "ENETUNREACH",
+    "connection reset by peer": "ECONNRESET",
+    "connection timed out": "ETIMEDOUT",
+    "operation timed out": "ETIMEDOUT",
+    "connection refused": "ECONNREFUSED",
+    "no route to host": "EHOSTUNREACH",
+    "read-only file system": "EROFS",
+    "device or resource busy": "EBUSY",
 }
 _STRERROR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _STRERROR) + r")\b", re.IGNORECASE)
 # Vendor error codes the template masks as numbers but that name the error: Azure AD (AADSTS700016),
@@ -74,11 +114,26 @@ _INSUFFICIENT = re.compile(r"(?:\b\d+|<n>)\s+insufficient\s+([\w./-]+)", re.IGNO
 # 126 found but not executable, 127 command not found, 128+n killed by signal n (137 SIGKILL — often the
 # OOM killer, 139 SIGSEGV, 143 SIGTERM). Statuses 1-125 are the program's own and vary between runs of
 # one error, so they are no key.
-_EXIT = re.compile(r"\bexit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*(\d{1,3})\b"
-                   r"|\bexited\s+with\s+(?:code\s+)?(\d{1,3})\b", re.IGNORECASE)
+_EXIT = re.compile(
+    r"\bexit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*(\d{1,3})\b"
+    r"|\bexited\s+with\s+(?:code\s+)?(\d{1,3})\b",
+    re.IGNORECASE,
+)
 # Signal numbers of POSIX <signal.h> (Linux numbering) by name: "exit code 137" and "SIGKILL" are one key.
-_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
-            11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+_SIGNALS = {
+    1: "SIGHUP",
+    2: "SIGINT",
+    3: "SIGQUIT",
+    4: "SIGILL",
+    6: "SIGABRT",
+    7: "SIGBUS",
+    8: "SIGFPE",
+    9: "SIGKILL",
+    11: "SIGSEGV",
+    13: "SIGPIPE",
+    14: "SIGALRM",
+    15: "SIGTERM",
+}
 _SIGNAL_NAME = re.compile(r"\b(SIG(?:HUP|INT|QUIT|ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|ALRM|TERM))\b")
 _SEP_KIND, _SEP_VAL = ";", ","
 
@@ -90,10 +145,14 @@ def error_keys(pattern: str) -> dict[str, frozenset[str]]:
     os_keys |= {s for s in _ERRNO_SYMBOL.findall(pattern) if s in _ERRNO_SYMBOLS}
     os_keys |= {_STRERROR[m.lower()] for m in _STRERROR_RE.findall(pattern)}
     vendor = frozenset(next(g for g in m.groups() if g) for m in _VENDOR_CODE.finditer(pattern))
-    keys = {"os": frozenset(os_keys), "http": frozenset(_HTTP.findall(pattern)), "db": frozenset(_DB_CODE.findall(pattern)),
-            "code": vendor,
-            "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern)),
-            "exit": _exit_keys(pattern)}
+    keys = {
+        "os": frozenset(os_keys),
+        "http": frozenset(_HTTP.findall(pattern)),
+        "db": frozenset(_DB_CODE.findall(pattern)),
+        "code": vendor,
+        "resource": frozenset(r.lower().rstrip(".") for r in _INSUFFICIENT.findall(pattern)),
+        "exit": _exit_keys(pattern),
+    }
     return {kind: values for kind, values in keys.items() if values}
 
 

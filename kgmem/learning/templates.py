@@ -28,8 +28,16 @@ from dataclasses import dataclass
 # The normaliser's rule for numbers that identify an error (errno 13, ERROR 1045, exit status 1).
 from kgmem.learning.normalize import _HTTP_STATUS, _KEEP_BEFORE, mask_variables
 
-__all__ = ["WILDCARD", "TemplateMiner", "grouping_accuracy", "template", "tokens", "has_zero_duration", "keep_zero_durations",
-           "quoted_names"]
+__all__ = [
+    "WILDCARD",
+    "TemplateMiner",
+    "grouping_accuracy",
+    "template",
+    "tokens",
+    "has_zero_duration",
+    "keep_zero_durations",
+    "quoted_names",
+]
 
 log = logging.getLogger(__name__)
 

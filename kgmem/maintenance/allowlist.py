@@ -10,7 +10,14 @@ from __future__ import annotations
 from kgmem import kinds
 
 NODE_LABELS: tuple[str, ...] = (
-    "Tool", "Session", "ErrorPattern", "Fix", "Knowledge", "Entity", "Message", "Function",
+    "Tool",
+    "Session",
+    "ErrorPattern",
+    "Fix",
+    "Knowledge",
+    "Entity",
+    "Message",
+    "Function",
     "IngestedEvent",  # `kgmem ingest` idempotency markers: without them a re-ingest would redo work
     "Concept",  # the concept graph (docs/concepts.md); its df travels with it
 )

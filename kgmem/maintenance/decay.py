@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from kgmem.callgraph import CallGraph
 from kgmem.errors import ValidationError
@@ -42,13 +42,24 @@ def decay_factor(days_stale: float, half_life_days: float) -> float:
     return 0.5 ** (max(0.0, days_stale) / half_life_days)
 
 
-def run_decay(graph: GraphStore, ns: str, settings: DecaySettings | None = None,
-              now: datetime | None = None, callgraph: CallGraph | None = None) -> DecayResult:
+def run_decay(
+    graph: GraphStore,
+    ns: str,
+    settings: DecaySettings | None = None,
+    now: datetime | None = None,
+    callgraph: CallGraph | None = None,
+) -> DecayResult:
     """Apply both decays to namespace ``ns``; idempotent for a given ``now``."""
     s = settings or DecaySettings()
-    stamp = (now or datetime.now(timezone.utc)).isoformat()
-    row = graph.write("maintenance/decay_knowledge", ns=ns, now=stamp, stale_days=s.stale_days,
-                      half_life_days=float(s.half_life_days), floor=s.floor)[0]
+    stamp = (now or datetime.now(UTC)).isoformat()
+    row = graph.write(
+        "maintenance/decay_knowledge",
+        ns=ns,
+        now=stamp,
+        stale_days=s.stale_days,
+        half_life_days=float(s.half_life_days),
+        floor=s.floor,
+    )[0]
     edges = (callgraph or CallGraph(graph)).decay(ns)
     result = DecayResult(int(row["decayed"]), round(float(row["total_drop"]), 6), edges)
     log.info("decay %s: %s", ns, result)

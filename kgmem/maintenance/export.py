@@ -17,7 +17,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
@@ -71,8 +71,7 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
     # show up in the relationship pass. Only relationships between exported nodes are written,
     # so the file is always self-consistent (the rest is counted as skipped).
     exported: set[str] = set()
-    _line(out, {"kgmem_export": FORMAT_VERSION, "ns": ns,
-                "exported_at": datetime.now(timezone.utc).isoformat()})
+    _line(out, {"kgmem_export": FORMAT_VERSION, "ns": ns, "exported_at": datetime.now(UTC).isoformat()})
     with graph.driver.session(database=graph.database, default_access_mode="READ") as session:
         for record in session.run(cypher.load("maintenance/export_nodes"), ns=ns):
             if state_label(record["labels"]) is not None:
@@ -88,15 +87,26 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
         for record in session.run(cypher.load("maintenance/export_relationships"), ns=ns):
             rel_type = record["type"]
             ends = RELATIONSHIPS.get(rel_type)
-            if (ends is None or not set(ends[0]) & set(record["start_labels"])
-                    or not set(ends[1]) & set(record["end_labels"]) or record["end_ns"] != ns):
+            if (
+                ends is None
+                or not set(ends[0]) & set(record["start_labels"])
+                or not set(ends[1]) & set(record["end_labels"])
+                or record["end_ns"] != ns
+            ):
                 summary.skipped[f"rel:{rel_type}"] += 1
                 continue
             if record["start"] not in exported or record["end"] not in exported:
                 summary.skipped[f"rel:{rel_type} to a node written during the export"] += 1
                 continue
-            _line(out, {"rel": rel_type, "start": record["start"], "end": record["end"],
-                        "props": encode_props(record["props"])})
+            _line(
+                out,
+                {
+                    "rel": rel_type,
+                    "start": record["start"],
+                    "end": record["end"],
+                    "props": encode_props(record["props"]),
+                },
+            )
             summary.relationships[rel_type] += 1
         # Session state last: the overlays and queries name nodes exported above. An overlay or a
         # query written during the export may be missing, as in any snapshot of a live namespace.
@@ -104,8 +114,15 @@ def write_export(graph: GraphStore, ns: str, out: IO[str]) -> ExportSummary:
             label = state_label(record["labels"])
             _line(out, {"state": label, "props": encode_props(record["props"])})
             summary.state[label] += 1
-    _line(out, {"end": True, "nodes": summary.total_nodes, "relationships": summary.total_relationships,
-                "state": summary.total_state})
+    _line(
+        out,
+        {
+            "end": True,
+            "nodes": summary.total_nodes,
+            "relationships": summary.total_relationships,
+            "state": summary.total_state,
+        },
+    )
     return summary
 
 

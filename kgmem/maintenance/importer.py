@@ -31,11 +31,18 @@ import neo4j.exceptions
 
 from kgmem import cypher
 from kgmem.errors import BackendUnavailable, ImportFormatError, NamespaceNotEmpty
+from kgmem.graph import GraphStore
 from kgmem.graph.keys import check_namespace
 from kgmem.ids import ns_key
-from kgmem.graph import GraphStore
-from kgmem.maintenance.allowlist import (NODE_LABELS, RELATIONSHIPS, STATE_LABELS, VECTOR_KINDS, node_cypher,
-                                         rel_cypher, state_cypher)
+from kgmem.maintenance.allowlist import (
+    NODE_LABELS,
+    RELATIONSHIPS,
+    STATE_LABELS,
+    VECTOR_KINDS,
+    node_cypher,
+    rel_cypher,
+    state_cypher,
+)
 from kgmem.maintenance.codec import decode_props
 from kgmem.maintenance.export import FORMAT_VERSION
 
@@ -102,7 +109,9 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
         if first:
             first = False
             if doc.get("kgmem_export") not in FORMATS or not isinstance(doc.get("ns"), str) or not doc["ns"]:
-                raise ImportFormatError(f"{where}: not a kgmem export header (version {' or '.join(map(str, FORMATS))})")
+                raise ImportFormatError(
+                    f"{where}: not a kgmem export header (version {' or '.join(map(str, FORMATS))})"
+                )
             yield where, "header", doc
         elif "node" in doc:
             label, node_id = doc["node"], doc.get("id")
@@ -117,15 +126,23 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
                 raise ImportFormatError(f"{where}: relationship type {rel_type!r} is not allowed")
             if not all(isinstance(doc.get(k), str) and doc.get(k) for k in ("start", "end")):
                 raise ImportFormatError(f"{where}: start and end must be node ids")
-            yield where, "rel", Item(None, rel_type, {"start": doc["start"], "end": doc["end"],
-                                                      "props": decode_props(doc.get("props", {}), where)})
+            yield (
+                where,
+                "rel",
+                Item(
+                    None,
+                    rel_type,
+                    {"start": doc["start"], "end": doc["end"], "props": decode_props(doc.get("props", {}), where)},
+                ),
+            )
         elif doc.get("end") is True:  # before "state": the end marker counts the state lines under that key
             yield where, "end", doc
         elif "state" in doc:
             label = doc["state"]
             if label not in STATE_LABELS:
-                raise ImportFormatError(f"{where}: session-state label {label!r} is not allowed "
-                                        f"({', '.join(STATE_LABELS)})")
+                raise ImportFormatError(
+                    f"{where}: session-state label {label!r} is not allowed ({', '.join(STATE_LABELS)})"
+                )
             props = decode_props(doc.get("props"), where)
             key = {k: props.get(k) for k in STATE_LABELS[label]}
             bad = [k for k, v in key.items() if not isinstance(v, str) or not v]
@@ -171,8 +188,9 @@ def check_export(path: Path) -> ExportCheck:
             assert check is not None and isinstance(payload, Item)
             seen_rel = True
             start_labels, end_labels = RELATIONSHIPS[payload.rel_type]  # type: ignore[index]
-            if (not any(payload.row["start"] in ids.get(label, ()) for label in start_labels)
-                    or not any(payload.row["end"] in ids.get(label, ()) for label in end_labels)):
+            if not any(payload.row["start"] in ids.get(label, ()) for label in start_labels) or not any(
+                payload.row["end"] in ids.get(label, ()) for label in end_labels
+            ):
                 raise ImportFormatError(
                     f"{where}: {payload.rel_type} {payload.row['start']} -> {payload.row['end']} needs a "
                     f"{' or '.join(start_labels)} and a {' or '.join(end_labels)} node that the file does not hold"
@@ -189,8 +207,10 @@ def check_export(path: Path) -> ExportCheck:
                 )
             n_state = sum(check.state.values())
             if check.version >= 2 and payload.get("state") != n_state:  # type: ignore[union-attr]
-                raise ImportFormatError(f"{path.name}: end marker counts {payload.get('state')} session-state lines "  # type: ignore[union-attr]
-                                        f"but the file holds {n_state}")
+                raise ImportFormatError(
+                    f"{path.name}: end marker counts {payload.get('state')} session-state lines "  # type: ignore[union-attr]
+                    f"but the file holds {n_state}"
+                )
     if not ended or check is None:
         raise ImportFormatError(f"{path.name}: no end marker — the file is truncated")
     return check
@@ -233,19 +253,32 @@ def import_namespace(
     except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired, OSError) as exc:
         raise BackendUnavailable(f"Neo4j is not reachable: {exc}; nothing was imported") from exc
     except neo4j.exceptions.Neo4jError as exc:  # validated in pass 1, so unexpected: name it, nothing changed
-        raise ImportFormatError(f"{path.name}: Neo4j refused the import ({exc.code}: {exc.message}); "
-                                f"nothing was changed") from exc
+        raise ImportFormatError(
+            f"{path.name}: Neo4j refused the import ({exc.code}: {exc.message}); nothing was changed"
+        ) from exc
     if existing and vectors is not None:
         vectors.drop_namespace(ns, list(VECTOR_KINDS))
-    log.info("imported %s into %s: %s nodes, %s relationships, %s session-state entries", check.ns, ns,
-             sum(summary.nodes.values()), sum(summary.relationships.values()), sum(summary.state.values()))
+    log.info(
+        "imported %s into %s: %s nodes, %s relationships, %s session-state entries",
+        check.ns,
+        ns,
+        sum(summary.nodes.values()),
+        sum(summary.relationships.values()),
+        sum(summary.state.values()),
+    )
     if summary.skipped:
         log.warning("import into %s skipped: %s", ns, dict(summary.skipped))
     return summary
 
 
-def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, summary: ImportSummary,
-                 progress: Callable[[int], None] | None) -> None:
+def _write_items(
+    tx: neo4j.ManagedTransaction,
+    path: Path,
+    ns: str,
+    batch: int,
+    summary: ImportSummary,
+    progress: Callable[[int], None] | None,
+) -> None:
     """Pass 2 inside the import transaction: nodes per label, then relationships per type, in batches."""
     node_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
     rel_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -283,7 +316,9 @@ def _write_items(tx: neo4j.ManagedTransaction, path: Path, ns: str, batch: int, 
         if rows:
             written = run(rel_cypher(rel_type), rows)
             if written != len(rows):  # validated in pass 1: only a concurrent delete can cause this
-                raise ImportFormatError(f"{path.name}: {len(rows) - written} {rel_type} relationship(s) lost an endpoint")
+                raise ImportFormatError(
+                    f"{path.name}: {len(rows) - written} {rel_type} relationship(s) lost an endpoint"
+                )
             summary.relationships[rel_type] += written
             if progress:
                 progress(len(rows))

@@ -104,8 +104,9 @@ def _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progre
         todo = [r for r in rows if r["id"] in absent] if missing_only else rows
         if todo:
             vecs = embedder.embed([embedding_text(kind, r) for r in todo])
-            vectors.upsert(ns, kind, [r["id"] for r in todo], vecs, [r["text"] for r in todo],
-                           [metadata(kind, r) for r in todo])
+            vectors.upsert(
+                ns, kind, [r["id"] for r in todo], vecs, [r["text"] for r in todo], [metadata(kind, r) for r in todo]
+            )
             graph.write(f"maintenance/reindex/{kind}_done", ns=ns, ids=[r["id"] for r in todo])
             stats.embedded += len(todo)
             stats.repaired += len(absent)

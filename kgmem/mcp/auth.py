@@ -49,8 +49,10 @@ def load_token(settings: McpSettings, token_file: Path | None = None) -> str | N
 
 def _check(token: str, what: str) -> str:
     if len(token) < MIN_TOKEN_CHARS:
-        raise ConfigError(f"{what}: the token must be at least {MIN_TOKEN_CHARS} characters "
-                          f"(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)")
+        raise ConfigError(
+            f"{what}: the token must be at least {MIN_TOKEN_CHARS} characters "
+            f"(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)"
+        )
     if any(c.isspace() for c in token):
         raise ConfigError(f"{what}: the token must not contain whitespace")
     return token
@@ -60,8 +62,10 @@ def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve HTTP on a non-loopback interface without a token: anyone reaching the port
     could read and write the whole namespace."""
     if token is None and not is_loopback(host):
-        raise ConfigError(f"--host {host}: serving MCP beyond this machine needs a bearer token "
-                          "(--token-file PATH, or KGMEM_MCP__TOKEN / [mcp] token_file); refusing to start")
+        raise ConfigError(
+            f"--host {host}: serving MCP beyond this machine needs a bearer token "
+            "(--token-file PATH, or KGMEM_MCP__TOKEN / [mcp] token_file); refusing to start"
+        )
 
 
 class StaticTokenVerifier:

@@ -82,11 +82,15 @@ def _namespace_bound_server_class() -> type:
                 extra = sorted(set(arguments or {}) - declared)
                 scoped = [a for a in extra if a.strip().lower() in NAMESPACE_ARGS]
                 if scoped:
-                    raise ToolError(f"ValidationError: {scoped[0]}: not an argument; this server serves namespace "
-                                    f"{self.namespace!r} only (set at start: kgmem mcp --ns)")
+                    raise ToolError(
+                        f"ValidationError: {scoped[0]}: not an argument; this server serves namespace "
+                        f"{self.namespace!r} only (set at start: kgmem mcp --ns)"
+                    )
                 if extra:
-                    raise ToolError(f"ValidationError: {name}: unknown argument(s) {', '.join(map(repr, extra))}; "
-                                    f"expected {', '.join(sorted(declared))}")
+                    raise ToolError(
+                        f"ValidationError: {name}: unknown argument(s) {', '.join(map(repr, extra))}; "
+                        f"expected {', '.join(sorted(declared))}"
+                    )
             return await super().call_tool(name, arguments, context)
 
         async def _declared(self, name: str) -> set[str] | None:
@@ -98,8 +102,14 @@ def _namespace_bound_server_class() -> type:
     return NamespaceBoundServer
 
 
-def build_server(settings: Settings | None = None, *, client_factory: Callable[[], Any] | None = None,
-                 token: str | None = None, host: str = "127.0.0.1", port: int = 8765) -> Any:
+def build_server(
+    settings: Settings | None = None,
+    *,
+    client_factory: Callable[[], Any] | None = None,
+    token: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+) -> Any:
     """The kgmem MCP server (an ``mcp.server.mcpserver.MCPServer``); run it with ``.run("stdio")``
     or ``.run("streamable-http", host=..., port=...)``.
 
@@ -136,8 +146,10 @@ def build_server(settings: Settings | None = None, *, client_factory: Callable[[
     if token is not None:
         name = f"[{host}]" if ":" in host and not host.startswith("[") else host  # IPv6 literal
         url = f"http://{name}:{port}"  # names this resource server; no OAuth routes are served
-        auth = {"token_verifier": StaticTokenVerifier(token),
-                "auth": AuthSettings(issuer_url=url, resource_server_url=None)}
+        auth = {
+            "token_verifier": StaticTokenVerifier(token),
+            "auth": AuthSettings(issuer_url=url, resource_server_url=None),
+        }
     server = _namespace_bound_server_class()(ns, "kgmem", instructions=INSTRUCTIONS, lifespan=lifespan, **auth)
 
     def tool_error(exc: Exception) -> Exception:

@@ -41,8 +41,11 @@ OptionalText = Annotated[str, PlainValidator(_optional_text, json_schema_input_t
 
 
 def _limits(p: Param) -> dict[str, Any]:
-    return {k: v for k, v in (("ge", p.ge), ("le", p.le), ("min_length", p.min_length),
-                              ("max_length", p.max_length)) if v is not None}
+    return {
+        k: v
+        for k, v in (("ge", p.ge), ("le", p.le), ("min_length", p.min_length), ("max_length", p.max_length))
+        if v is not None
+    }
 
 
 def annotation(p: Param) -> Any:
@@ -71,9 +74,15 @@ def _wire_default(p: Param) -> Any:
 
 def signature(op: Operation) -> inspect.Signature:
     """The tool function's signature (the SDK derives the tool's input schema from it)."""
-    return inspect.Signature([inspect.Parameter(p.wire_name, inspect.Parameter.KEYWORD_ONLY,
-                                                default=_wire_default(p), annotation=annotation(p))
-                              for p in op.mcp_params], return_annotation=Json)
+    return inspect.Signature(
+        [
+            inspect.Parameter(
+                p.wire_name, inspect.Parameter.KEYWORD_ONLY, default=_wire_default(p), annotation=annotation(p)
+            )
+            for p in op.mcp_params
+        ],
+        return_annotation=Json,
+    )
 
 
 def plain(value: Any) -> Any:
@@ -137,22 +146,26 @@ def _correction(call: Call) -> Json:
 def _report(call: Call) -> Json:
     named = sorted(p for p in (call.args.get("params") or {}) if p.strip().lower() in NAMESPACE_ARGS)
     if named:
-        raise ValidationError(f"params.{named[0]}: the namespace is not a report parameter; "
-                                "this server serves its own namespace only")
+        raise ValidationError(
+            f"params.{named[0]}: the namespace is not a report parameter; this server serves its own namespace only"
+        )
     return {"rows": plain(call.invoke())}
 
 
 def _context(call: Call) -> Json:
     ctx = call.invoke()
-    return {"text": ctx.text, "confidence": ctx.confidence, "query_id": ctx.query_id,
-            "citations": [plain(h.to_dict()) for h in ctx.citations]}
+    return {
+        "text": ctx.text,
+        "confidence": ctx.confidence,
+        "query_id": ctx.query_id,
+        "citations": [plain(h.to_dict()) for h in ctx.citations],
+    }
 
 
 def _feedback(call: Call) -> Json:
     judgement = call.invoke()
     # A retried call is safe: the query's first judgement stands and the repeat says counted=false.
-    return {"recorded": True, "counted": judgement.counted, "target": judgement.target,
-            "used": len(call.args["used"])}
+    return {"recorded": True, "counted": judgement.counted, "target": judgement.target, "used": len(call.args["used"])}
 
 
 def _end_session(call: Call) -> Json:
@@ -190,6 +203,7 @@ def tool_function(op: Operation, run: Callable[[Operation, dict[str, Any]], Json
 def register(server: Any, client: Callable[[], Any], ns: str, error: Callable[[Exception], Exception]) -> None:
     """Add a tool to ``server`` for every operation MCP exposes; ``client`` gives the (lazily built)
     client, ``ns`` is the pinned namespace, ``error`` turns kgmem's errors into tool errors."""
+
     def run(op: Operation, args: dict[str, Any]) -> Json:
         try:
             return SHAPERS.get(op.name, lambda call: plain(call.invoke()))(Call(op, args, ns, client))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -29,8 +29,9 @@ class Written:
     path: Path
 
 
-def run_all(graph: GraphStore, ns: str, fmt: str, out_dir: Path,
-            params: Mapping[str, Any] | None = None) -> list[Written]:
+def run_all(
+    graph: GraphStore, ns: str, fmt: str, out_dir: Path, params: Mapping[str, Any] | None = None
+) -> list[Written]:
     """Run every report for ``ns``; ``params`` go to each report that declares them (a name no
     report declares is an error). Returns what was written, in report order."""
     params = dict(params or {})
@@ -60,9 +61,9 @@ def index_page(ns: str, written: list[Written]) -> str:
         f"<td>{escape(w.description)}</td><td class=num>{w.rows}</td></tr>"
         for w in written
     )
-    generated = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    generated = datetime.now(UTC).isoformat(timespec="seconds")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kgmem reports: {escape(ns)}</title><style>"
         "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:24px;color:#222}"
         "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}"

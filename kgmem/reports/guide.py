@@ -44,8 +44,14 @@ def load_starters() -> list[Starter]:
         text = cypher.load(name)
         title = re.search(r"^//\s*name:\s*(.+)$", text, re.M)
         desc = re.search(r"^//\s*description:\s*(.+)$", text, re.M)
-        out.append(Starter(name=name.rsplit("/", 1)[1], title=title[1].strip() if title else name,
-                           description=desc[1].strip() if desc else "", query=strip_header(text)))
+        out.append(
+            Starter(
+                name=name.rsplit("/", 1)[1],
+                title=title[1].strip() if title else name,
+                description=desc[1].strip() if desc else "",
+                query=strip_header(text),
+            )
+        )
     return out
 
 
@@ -85,7 +91,7 @@ def render_guide(ns: str = DEFAULT_NS) -> str:
     slides = [
         _slide(
             "kgmem — analyst guide",
-            "<p class=\"lead\">What your agents learned, as a graph: errors and fixes, knowledge and "
+            '<p class="lead">What your agents learned, as a graph: errors and fixes, knowledge and '
             "contradictions, conversations, the concepts they mention, the call graph. Click a grey block to put it in the editor, "
             "then run it (Ctrl+Enter).</p>"
             "<p>Every query is scoped to a namespace. Set it first (the list of namespaces is the "
@@ -115,13 +121,15 @@ def render_guide(ns: str = DEFAULT_NS) -> str:
             for p in r.params
         )
         columns = ", ".join(f"<code>{escape(c.name)}</code>" for c in r.columns)
-        slides.append(_slide(
-            f"Report: {r.name}",
-            f"<p>{escape(r.description)}</p><p>Parameters:</p><ul>{params}</ul>"
-            + _runnable(params_command(r, ns))
-            + _runnable(strip_header(r.query))
-            + f"<p>Columns: {columns}. From a shell: <code>kgmem report {escape(r.name)} --format html</code>.</p>",
-        ))
+        slides.append(
+            _slide(
+                f"Report: {r.name}",
+                f"<p>{escape(r.description)}</p><p>Parameters:</p><ul>{params}</ul>"
+                + _runnable(params_command(r, ns))
+                + _runnable(strip_header(r.query))
+                + f"<p>Columns: {columns}. From a shell: <code>kgmem report {escape(r.name)} --format html</code>.</p>",
+            )
+        )
     return (
         '<style type="text/css" media="screen">.kgmem-guide pre.runnable { white-space: pre-wrap; }</style>\n'
         '<article class="guide kgmem-guide"><carousel class="deck container-fluid">\n'

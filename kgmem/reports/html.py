@@ -6,7 +6,7 @@ mailed, archived or opened offline.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html import escape
 
 from kgmem.reports.library import ReportResult
@@ -33,31 +33,27 @@ def to_html(result: ReportResult) -> str:
     """The complete page for ``result``."""
     spec = result.spec
     chart = render_svg(spec.chart, result.rows, spec.description) if spec.chart else ""
-    params = "".join(
-        f"<dt>{escape(k)}</dt><dd>{escape(cell_text(v))}</dd>" for k, v in result.params.items()
-    )
-    head = "".join(
-        f'<th title="{escape(c.description)}">{escape(c.name)}</th>' for c in spec.columns
-    )
+    params = "".join(f"<dt>{escape(k)}</dt><dd>{escape(cell_text(v))}</dd>" for k, v in result.params.items())
+    head = "".join(f'<th title="{escape(c.description)}">{escape(c.name)}</th>' for c in spec.columns)
     body_rows = []
     for row in result.rows:
         cells = []
         for c in result.columns:
             value = row[c]
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            cells.append(f'<td{" class=num" if numeric else ""}>{escape(cell_text(value))}</td>')
+            cells.append(f"<td{' class=num' if numeric else ''}>{escape(cell_text(value))}</td>")
         body_rows.append("<tr>" + "".join(cells) + "</tr>")
     table = (
         f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body_rows)}</tbody></table>"
         if result.rows
         else '<p class="empty">No rows.</p>'
     )
-    generated = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    generated = datetime.now(UTC).isoformat(timespec="seconds")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>kgmem report: {escape(spec.name)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{escape(spec.name)}</h1><p class=\"desc\">{escape(spec.description)}</p>"
-        f"<dl class=\"params\">{params}</dl>"
+        f'<h1>{escape(spec.name)}</h1><p class="desc">{escape(spec.description)}</p>'
+        f'<dl class="params">{params}</dl>'
         + (f'<div class="chart" id="chart">{chart}</div>' if chart else "")
         + table
         + f"<footer>kgmem · {len(result.rows)} rows · generated {generated}</footer>"

@@ -64,8 +64,12 @@ def to_csv(result: ReportResult) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(result.columns)
     for row in result.rows:
-        writer.writerow([csv_safe(row[c], cell_text(row[c])) if not isinstance(row[c], float) else repr(row[c])
-                         for c in result.columns])
+        writer.writerow(
+            [
+                csv_safe(row[c], cell_text(row[c])) if not isinstance(row[c], float) else repr(row[c])
+                for c in result.columns
+            ]
+        )
     return buf.getvalue()
 
 

@@ -254,9 +254,7 @@ def bind_params(spec: ReportSpec, given: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(given) - known)
     if unknown:
         listed = ", ".join(sorted(known)) or "none"
-        raise ReportParamError(
-            f"report {spec.name}: unknown parameter(s) {', '.join(unknown)} (it takes: {listed})"
-        )
+        raise ReportParamError(f"report {spec.name}: unknown parameter(s) {', '.join(unknown)} (it takes: {listed})")
     bound: dict[str, Any] = {}
     for param in spec.params:
         if param.name in given and given[param.name] is not None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from datetime import date, timedelta
 from dataclasses import dataclass
+from datetime import date, timedelta
 from html import escape
 from typing import Any
 
@@ -106,8 +106,10 @@ def _scale(series: list[Series]) -> float:
 
 def _axis(x0: int, y0: int, x1: int, y1: int, top: float, vertical: bool) -> list[str]:
     """Axes with five gridlines labelled 0..top."""
-    out = [f'<line x1="{x0}" y1="{y1}" x2="{x1}" y2="{y1}" stroke="#333"/>',
-           f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#333"/>']
+    out = [
+        f'<line x1="{x0}" y1="{y1}" x2="{x1}" y2="{y1}" stroke="#333"/>',
+        f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#333"/>',
+    ]
     for i in range(1, 5):
         frac = i / 4
         label = _fmt(top * frac)
@@ -130,7 +132,9 @@ def _line(categories: list[str], series: list[Series], title: str) -> str:
     for i, cat in enumerate(categories):
         if len(categories) <= 12 or i % max(1, len(categories) // 10) == 0:
             x = x0 + step * i if len(categories) > 1 else (x0 + x1) / 2
-            body.append(f'<text x="{x:.1f}" y="{y1 + 16}" font-size="11" text-anchor="middle">{escape(_short(cat, 12))}</text>')
+            body.append(
+                f'<text x="{x:.1f}" y="{y1 + 16}" font-size="11" text-anchor="middle">{escape(_short(cat, 12))}</text>'
+            )
     for k, s in enumerate(series):
         colour = PALETTE[k % len(PALETTE)]
         points = []
@@ -177,8 +181,10 @@ def _hbar(categories: list[str], series: list[Series], title: str) -> str:
     bar_h = (row_h - 6) / max(1, len(series))
     for i, cat in enumerate(categories):
         y = y0 + row_h * i + 3
-        body.append(f'<text x="{x0 - 6}" y="{y + row_h / 2 + 1:.1f}" font-size="11" text-anchor="end">'
-                    f"{escape(_short(cat, 45))}</text>")
+        body.append(
+            f'<text x="{x0 - 6}" y="{y + row_h / 2 + 1:.1f}" font-size="11" text-anchor="end">'
+            f"{escape(_short(cat, 45))}</text>"
+        )
         for k, s in enumerate(series):
             v = s.values[i] or 0.0
             w = (x1 - x0) * (v / top)

@@ -9,5 +9,19 @@ from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.service import Retrieval, UnknownQuery
 from kgmem.retrieval.types import Judgement, Provenance, SearchHit, SearchResult
 
-__all__ = ["DEFAULT_LEGS", "PRESETS", "Context", "Judgement", "LegSpec", "Provenance", "Retrieval", "RetrievalLeg", "Scope",
-           "SearchConfig", "SearchHit", "SearchResult", "UnknownQuery", "preset"]
+__all__ = [
+    "DEFAULT_LEGS",
+    "PRESETS",
+    "Context",
+    "Judgement",
+    "LegSpec",
+    "Provenance",
+    "Retrieval",
+    "RetrievalLeg",
+    "Scope",
+    "SearchConfig",
+    "SearchHit",
+    "SearchResult",
+    "UnknownQuery",
+    "preset",
+]

@@ -47,10 +47,10 @@ class Beta:
     def mean(self) -> float:
         return self.alpha / (self.alpha + self.beta)
 
-    def __sub__(self, other: "Beta") -> "Beta":
+    def __sub__(self, other: Beta) -> Beta:
         return Beta(self.alpha - other.alpha, self.beta - other.beta)
 
-    def __add__(self, other: "Beta") -> "Beta":
+    def __add__(self, other: Beta) -> Beta:
         return Beta(self.alpha + other.alpha, self.beta + other.beta)
 
 
@@ -108,8 +108,9 @@ class Shift:
     state: ShiftState = field(default_factory=ShiftState)
 
 
-def observe(state: ShiftState, vector: Sequence[float], threshold: float = 0.6, window: int = 5,
-            min_queries: int = 2) -> Shift:
+def observe(
+    state: ShiftState, vector: Sequence[float], threshold: float = 0.6, window: int = 5, min_queries: int = 2
+) -> Shift:
     """Compare ``vector`` with the session's centroid, then fold it in.
 
     The centroid is an exponential moving mean with weight ``1 / min(n + 1, window)`` for the new

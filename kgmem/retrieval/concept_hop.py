@@ -150,8 +150,9 @@ def neighbour_scores(
     Returns the neighbours with a score above 0, best first (ties by id, so the order is stable).
     """
     if cap <= 0 or best_multiple < 1 or weight < 0 or query_boost < 0 or seed_damping < 0:
-        raise ValueError("neighbour_scores: cap must be > 0, best_multiple >= 1, weight, query_boost and "
-                         "seed_damping >= 0")
+        raise ValueError(
+            "neighbour_scores: cap must be > 0, best_multiple >= 1, weight, query_boost and seed_damping >= 0"
+        )
     degrees = degrees or {}
     asked = set(question_keys)
     total: dict[str, float] = {}
@@ -162,11 +163,12 @@ def neighbour_scores(
         specs = [(specificity(c.df, alpha, max_df) * (query_boost if c.key in asked else 1.0), c.key) for c in shared]
         best = max(specs, default=(0.0, ""))
         share = seed_share(degrees.get(seed_id, 1), seed_damping)
-        contribution = weight * seeds.get(seed_id, 0.0) * share * shared_weight([s for s, _ in specs], cap, best_multiple)
+        contribution = (
+            weight * seeds.get(seed_id, 0.0) * share * shared_weight([s for s, _ in specs], cap, best_multiple)
+        )
         if contribution <= 0:
             continue
         total[item_id] = total.get(item_id, 0.0) + contribution
         via.setdefault(item_id, []).append((contribution, seed_id, best[1]))
     ranked = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))
     return [Neighbour(i, s, tuple((seed, key) for _, seed, key in sorted(via[i], reverse=True))) for i, s in ranked]
-

@@ -113,16 +113,24 @@ class SearchConfig(BaseModel):
     concept_alpha: float = Field(1.0, ge=0.0)
     concept_query_boost: float = Field(1.0, ge=0.0)
     concept_cap: float = Field(1.0, gt=0.0)
-    concept_best_multiple: float = Field(2.0, ge=1.0, description="one seed's shared concepts add up to at "
-                                         "most this × the most specific one")
+    concept_best_multiple: float = Field(
+        2.0, ge=1.0, description="one seed's shared concepts add up to at most this × the most specific one"
+    )
     concept_weight: float = Field(1.0, ge=0.0)
-    concept_seed_damping: float = Field(0.0, ge=0.0, description="a seed passes on degree^-this of its score "
-                                        "through each concept (degree: the walkable concepts it mentions)")
+    concept_seed_damping: float = Field(
+        0.0,
+        ge=0.0,
+        description="a seed passes on degree^-this of its score "
+        "through each concept (degree: the walkable concepts it mentions)",
+    )
     concept_margin: float = Field(0.0, ge=0.0)
     concept_slot_every: int = Field(0, ge=0)
     concept_slot_start: int = Field(3, ge=1)
-    concept_floor: float = Field(0.0, ge=0.0, description="no concept neighbour ahead of a direct hit scoring "
-                                 ">= this × the first; 0 = none protected")
+    concept_floor: float = Field(
+        0.0,
+        ge=0.0,
+        description="no concept neighbour ahead of a direct hit scoring >= this × the first; 0 = none protected",
+    )
     # -- quality ---------------------------------------------------------------------
     use_quality: bool = True
     confidence_weight: float = Field(0.3, ge=0.0, le=1.0)
@@ -149,7 +157,7 @@ class SearchConfig(BaseModel):
         default_factory=lambda: {"message": None, "knowledge": 180.0, "error": 90.0, "fix": 90.0, "entity": None}
     )
 
-    def with_overrides(self, **overrides: Any) -> "SearchConfig":
+    def with_overrides(self, **overrides: Any) -> SearchConfig:
         """A copy with ``overrides`` applied and validated."""
         try:
             return SearchConfig.model_validate({**self.model_dump(), **overrides})
@@ -170,8 +178,7 @@ PRESETS: dict[str, SearchConfig] = {
     "balanced": SearchConfig(name="balanced"),
     # Wider candidate pools, 2-hop traversal (similar errors' fixes, knowledge via shared entities) and
     # the concept hop (memories that share a specific concept with the best hits).
-    "deep": SearchConfig(name="deep", overfetch=5, hops=2, expansion_seeds=20, expansion_per_seed=10,
-                         concept_hop=True),
+    "deep": SearchConfig(name="deep", overfetch=5, hops=2, expansion_seeds=20, expansion_per_seed=10, concept_hop=True),
 }
 
 

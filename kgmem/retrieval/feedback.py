@@ -36,7 +36,9 @@ def signal(outcome: str | float) -> float:
     try:
         return LEVELS[outcome]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise ValidationError(f"outcome: unknown level {outcome!r}; choose one of {', '.join(LEVELS)} or a number") from None
+        raise ValidationError(
+            f"outcome: unknown level {outcome!r}; choose one of {', '.join(LEVELS)} or a number"
+        ) from None
 
 
 def updates(retrieved: Sequence[tuple[str, str]], used: Iterable[str], outcome: str | float) -> list[Update]:

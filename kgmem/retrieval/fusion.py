@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from kgmem.retrieval.types import Candidate
@@ -111,7 +111,9 @@ class QualityWeights:
     prior_beta: float = 1.0
 
 
-def usage_posterior(alpha: float | None, beta: float | None, prior_alpha: float = 1.0, prior_beta: float = 1.0) -> float:
+def usage_posterior(
+    alpha: float | None, beta: float | None, prior_alpha: float = 1.0, prior_beta: float = 1.0
+) -> float:
     """Posterior mean ``α/(α+β)`` of the Beta usage model (the prior when never judged)."""
     a = prior_alpha if alpha is None else max(float(alpha), 1e-9)
     b = prior_beta if beta is None else max(float(beta), 1e-9)
@@ -139,12 +141,15 @@ def age_days(timestamp: Any, now: datetime) -> float | None:
     if not isinstance(timestamp, datetime):
         return None
     if timestamp.tzinfo is None:
-        timestamp = timestamp.replace(tzinfo=timezone.utc)
+        timestamp = timestamp.replace(tzinfo=UTC)
     return max(0.0, (now - timestamp).total_seconds() / 86400.0)
 
 
 def quality_factors(
-    props: Mapping[str, Any], half_life_days: float | None, weights: QualityWeights, now: datetime,
+    props: Mapping[str, Any],
+    half_life_days: float | None,
+    weights: QualityWeights,
+    now: datetime,
     sample: Callable[[float, float], float] | None = None,
 ) -> dict[str, float]:
     """The three multiplicative factors (each 1.0 = neutral) and their product under ``"quality"``.
@@ -160,8 +165,9 @@ def quality_factors(
         alpha = (weights.prior_alpha if alpha is None else float(alpha)) + float(props.get("v_alpha") or 0.0)
         beta = (weights.prior_beta if beta is None else float(beta)) + float(props.get("v_beta") or 0.0)
     if sample is not None:
-        p = sample(weights.prior_alpha if alpha is None else float(alpha),
-                   weights.prior_beta if beta is None else float(beta))
+        p = sample(
+            weights.prior_alpha if alpha is None else float(alpha), weights.prior_beta if beta is None else float(beta)
+        )
     else:
         p = usage_posterior(alpha, beta, weights.prior_alpha, weights.prior_beta)
     span = p0 if p < p0 else 1.0 - p0

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from kgmem.concepts import concept_id, normalise_key
@@ -16,8 +16,8 @@ from kgmem.retrieval import concept_hop, fusion, slots, speakers
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig
 from kgmem.retrieval.hybrid import HybridRetriever, fused_hit
 from kgmem.retrieval.scope import Scope
-from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.text import query_names
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, SearchHit
 from kgmem.runner import Gather, LocalIO, Op, Read
 
@@ -28,16 +28,34 @@ log = logging.getLogger(__name__)
 
 # What the expansion read hydrates of every item (its hit's text, metadata and quality inputs): the legs
 # of a Graph RAG search return ids and scores only (Scope.payload), so this is all a hit carries.
-_PROP_KEYS = ("text", "ref", "session", "ts", "role", "seq", "tool", "confidence", "alpha", "beta", "updated_at",
-              "last_used", "v_alpha", "v_beta")
+_PROP_KEYS = (
+    "text",
+    "ref",
+    "session",
+    "ts",
+    "role",
+    "seq",
+    "tool",
+    "confidence",
+    "alpha",
+    "beta",
+    "updated_at",
+    "last_used",
+    "v_alpha",
+    "v_beta",
+)
 
 
 class GraphRAGRetriever:
     """Hybrid candidates, expanded through the graph and re-ranked by learned quality."""
 
-    def __init__(self, hybrid: HybridRetriever, config: SearchConfig,
-                 sample: Callable[[float, float], float] | None = None,
-                 concepts: "ConceptExtractor | None" = None) -> None:
+    def __init__(
+        self,
+        hybrid: HybridRetriever,
+        config: SearchConfig,
+        sample: Callable[[float, float], float] | None = None,
+        concepts: ConceptExtractor | None = None,
+    ) -> None:
         self.hybrid = hybrid
         self.config = config
         # The question's concepts for the concept hop (None: its capitalised names, normalised).
@@ -58,8 +76,9 @@ class GraphRAGRetriever:
         names = query_names(query)  # the question's names: entity seeds, speaker prior, concept hop
         hop_cands: list[Candidate] = []
         if self.config.concept_hop and self.config.use_graph:  # its read runs beside the expansion's
-            rows, hop_cands = yield Gather((self._expand(first, scope, query, names),
-                                            self._concept_hop(first, scope, query, names)))
+            rows, hop_cands = yield Gather(
+                (self._expand(first, scope, query, names), self._concept_hop(first, scope, query, names))
+            )
         else:
             rows = yield from self._expand(first, scope, query, names)
         lap(scope, "expand", t0)
@@ -99,8 +118,9 @@ class GraphRAGRetriever:
             return []
         return names if len(names) >= 2 else []
 
-    def _expand(self, fused: list[fusion.Fused], scope: Scope, query: str,
-                names: list[str]) -> Op[list[dict[str, Any]]]:
+    def _expand(
+        self, fused: list[fusion.Fused], scope: Scope, query: str, names: list[str]
+    ) -> Op[list[dict[str, Any]]]:
         """One round trip: hydrate the head of the fused candidates, expand the seeds; the rows.
         ``names``: the question's names (:func:`kgmem.retrieval.text.query_names`)."""
         cfg = self.config
@@ -115,13 +135,23 @@ class GraphRAGRetriever:
         size = max(3 * scope.k, cfg.expansion_seeds)
         head = fused[: max(size, len(pool))]
         seeds = [{"id": f.id, "label": KIND_LABELS[f.kind], "expand": f.id in expand} for f in head]
-        result = yield Read("retrieval/expand", dict(
-            ns=scope.ns, seeds=seeds, hops=hops, decay=cfg.hop_decay,
-            per_seed=cfg.expansion_per_seed, labels=scope.labels, session=scope.session,
-            names=names, pool_rank={item_id: rank for rank, item_id in enumerate(pool)},
-            overlay_session=scope.session if cfg.use_session_overlay else None,
-            overlay_epoch=scope.overlay_epoch, overlay_damping=scope.overlay_damping,
-        ))
+        result = yield Read(
+            "retrieval/expand",
+            dict(
+                ns=scope.ns,
+                seeds=seeds,
+                hops=hops,
+                decay=cfg.hop_decay,
+                per_seed=cfg.expansion_per_seed,
+                labels=scope.labels,
+                session=scope.session,
+                names=names,
+                pool_rank={item_id: rank for rank, item_id in enumerate(pool)},
+                overlay_session=scope.session if cfg.use_session_overlay else None,
+                overlay_epoch=scope.overlay_epoch,
+                overlay_damping=scope.overlay_damping,
+            ),
+        )
         rows = result[0]["rows"]
         if len(head) > size:
             kept = {f.id for f in fused[:size]}
@@ -129,8 +159,9 @@ class GraphRAGRetriever:
         return rows
 
     @staticmethod
-    def _neighbours(fused: list[fusion.Fused],
-                    rows: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
+    def _neighbours(
+        fused: list[fusion.Fused], rows: list[dict[str, Any]]
+    ) -> tuple[dict[str, dict[str, Any]], list[Candidate]]:
         """The expansion's rows as the hydrated properties of the active candidates and the neighbours
         as graph candidates, best first (a neighbour reached from several seeds keeps its best weight)."""
         seed_score = {f.id: f.score for f in fused}
@@ -150,14 +181,22 @@ class GraphRAGRetriever:
                     best[n["id"]] = (weight, n)  # its path is built once, for the winner only
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
         graph_cands = [
-            Candidate(id=nid, kind=LABEL_KINDS[n["label"]], rank=i, score=w, text=n["text"] or "",
-                      props={k: n[k] for k in _PROP_KEYS}, path=_path(n))
+            Candidate(
+                id=nid,
+                kind=LABEL_KINDS[n["label"]],
+                rank=i,
+                score=w,
+                text=n["text"] or "",
+                props={k: n[k] for k in _PROP_KEYS},
+                path=_path(n),
+            )
             for i, (nid, (w, n)) in enumerate(ranked, start=1)
         ]
         return props, graph_cands
 
-    def _concept_hop(self, fused: list[fusion.Fused], scope: Scope, query: str,
-                     names: list[str]) -> Op[list[Candidate]]:
+    def _concept_hop(
+        self, fused: list[fusion.Fused], scope: Scope, query: str, names: list[str]
+    ) -> Op[list[Candidate]]:
         """Neighbours through shared concepts (:mod:`kgmem.retrieval.concept_hop`), one round trip."""
         cfg = self.config
         if self.concepts is not None and cfg.concept_query_concepts == "nlp":
@@ -166,37 +205,71 @@ class GraphRAGRetriever:
         else:
             keys = [normalise_key(name) for name in names]
         walkable = [f for f in fused if KIND_LABELS[f.kind] != "Entity"]
-        seeds = concept_hop.pick_seeds([(f.id, f.score, _searchable(f)) for f in walkable], keys,
-                                       cfg.concept_seeds, cfg.concept_seed_pool)
+        seeds = concept_hop.pick_seeds(
+            [(f.id, f.score, _searchable(f)) for f in walkable], keys, cfg.concept_seeds, cfg.concept_seed_pool
+        )
         if not seeds or cfg.concept_per_seed == 0:
             return []
         kinds = {f.id: f.kind for f in walkable}
-        rows = yield Read("retrieval/concept_hop", dict(
-            ns=scope.ns, seeds=[{"id": i, "label": KIND_LABELS[kinds[i]]} for i in seeds],
-            max_df=cfg.concept_max_df, alpha=cfg.concept_alpha, per_seed=cfg.concept_per_seed,
-            labels=scope.labels, session=scope.session))
+        rows = yield Read(
+            "retrieval/concept_hop",
+            dict(
+                ns=scope.ns,
+                seeds=[{"id": i, "label": KIND_LABELS[kinds[i]]} for i in seeds],
+                max_df=cfg.concept_max_df,
+                alpha=cfg.concept_alpha,
+                per_seed=cfg.concept_per_seed,
+                labels=scope.labels,
+                session=scope.session,
+            ),
+        )
         found = {n["id"]: n for row in rows for n in row["neighbours"]}
         scored = concept_hop.neighbour_scores(
-            ((row["seed"], n["id"], [concept_hop.Shared(c["key"], c["df"]) for c in n["shared"]])
-             for row in rows for n in row["neighbours"]),
-            seeds, keys, alpha=cfg.concept_alpha, max_df=cfg.concept_max_df, query_boost=cfg.concept_query_boost,
-            cap=cfg.concept_cap, best_multiple=cfg.concept_best_multiple, weight=cfg.concept_weight,
-            degrees={row["seed"]: row["degree"] for row in rows}, seed_damping=cfg.concept_seed_damping)
+            (
+                (row["seed"], n["id"], [concept_hop.Shared(c["key"], c["df"]) for c in n["shared"]])
+                for row in rows
+                for n in row["neighbours"]
+            ),
+            seeds,
+            keys,
+            alpha=cfg.concept_alpha,
+            max_df=cfg.concept_max_df,
+            query_boost=cfg.concept_query_boost,
+            cap=cfg.concept_cap,
+            best_multiple=cfg.concept_best_multiple,
+            weight=cfg.concept_weight,
+            degrees={row["seed"]: row["degree"] for row in rows},
+            seed_damping=cfg.concept_seed_damping,
+        )
         return [
-            Candidate(id=nb.id, kind=LABEL_KINDS[found[nb.id]["label"]], rank=i, score=nb.score,
-                      text=found[nb.id]["text"] or "", props={k: found[nb.id].get(k) for k in _PROP_KEYS},
-                      path=(nb.via[0][0], "MENTIONS", concept_id(scope.ns, nb.via[0][1]), "MENTIONS", nb.id))
+            Candidate(
+                id=nb.id,
+                kind=LABEL_KINDS[found[nb.id]["label"]],
+                rank=i,
+                score=nb.score,
+                text=found[nb.id]["text"] or "",
+                props={k: found[nb.id].get(k) for k in _PROP_KEYS},
+                path=(nb.via[0][0], "MENTIONS", concept_id(scope.ns, nb.via[0][1]), "MENTIONS", nb.id),
+            )
             for i, nb in enumerate(scored, start=1)
         ]
 
-    def _rank(self, fused: list[fusion.Fused], graph_cands: list[Candidate], props: dict[str, dict[str, Any]],
-              k: int, hop_cands: list[Candidate] = (), speaker: dict[str, float] | None = None) -> list[SearchHit]:
+    def _rank(
+        self,
+        fused: list[fusion.Fused],
+        graph_cands: list[Candidate],
+        props: dict[str, dict[str, Any]],
+        k: int,
+        hop_cands: list[Candidate] = (),
+        speaker: dict[str, float] | None = None,
+    ) -> list[SearchHit]:
         """Quality-adjust direct hits and neighbours (and apply the ``speaker`` prior's factors), then
         let neighbours compete for slots (:func:`kgmem.retrieval.slots.interleave`)."""
         cfg = self.config
-        weights = fusion.QualityWeights(cfg.confidence_weight, cfg.usage_weight, cfg.staleness_weight,
-                                        cfg.prior_alpha, cfg.prior_beta)
-        now = datetime.now(timezone.utc)
+        weights = fusion.QualityWeights(
+            cfg.confidence_weight, cfg.usage_weight, cfg.staleness_weight, cfg.prior_alpha, cfg.prior_beta
+        )
+        now = datetime.now(UTC)
         factors: dict[str, dict[str, float]] = {}
 
         speaker = speaker or {}
@@ -206,8 +279,9 @@ class GraphRAGRetriever:
             if not cfg.use_quality:
                 return prior
             if item_id not in factors:
-                factors[item_id] = fusion.quality_factors(props.get(item_id, {}), cfg.half_life_days.get(kind),
-                                                          weights, now, self.sample)
+                factors[item_id] = fusion.quality_factors(
+                    props.get(item_id, {}), cfg.half_life_days.get(kind), weights, now, self.sample
+                )
             return factors[item_id]["quality"] * prior
 
         direct = {f.id: f for f in fused}
@@ -215,23 +289,33 @@ class GraphRAGRetriever:
         placed = slots.interleave(
             sorted(((f.id, f.score * quality(f.id, f.kind), "direct") for f in fused), key=lambda x: -x[1]),
             [(c.id, cfg.graph_weight * c.score * quality(c.id, c.kind)) for c in graph_cands],
-            k, cfg.graph_margin, cfg.graph_slot_every, cfg.graph_slot_start,
+            k,
+            cfg.graph_margin,
+            cfg.graph_slot_every,
+            cfg.graph_slot_start,
         )
         hop = {c.id: c for c in hop_cands}
         if hop:
             placed = slots.interleave(
                 [(p.id, p.score, p.source) for p in placed],
                 [(c.id, c.score * quality(c.id, c.kind)) for c in hop_cands],
-                k, cfg.concept_margin, cfg.concept_slot_every, cfg.concept_slot_start,
-                source="concept", floor=cfg.concept_floor, lift=False)
+                k,
+                cfg.concept_margin,
+                cfg.concept_slot_every,
+                cfg.concept_slot_start,
+                source="concept",
+                floor=cfg.concept_floor,
+                lift=False,
+            )
         hits = []
         for item in placed:
             f = direct.get(item.id)
             if item.source in ("graph", "concept"):
                 cand, weight = (graph[item.id], cfg.graph_weight) if item.source == "graph" else (hop[item.id], 1.0)
                 base = f.score if f is not None else 0.0
-                f = fusion.Fused(cand.id, cand.kind, base, dict(f.breakdown) if f else {},
-                                 {**(f.by_leg if f else {}), "graph": cand})
+                f = fusion.Fused(
+                    cand.id, cand.kind, base, dict(f.breakdown) if f else {}, {**(f.by_leg if f else {}), "graph": cand}
+                )
                 f.breakdown[item.source] = weight * cand.score - base
                 f.score = weight * cand.score
             breakdown = dict(f.breakdown)

@@ -85,9 +85,16 @@ def candidate_hit(c: Candidate, leg: str) -> SearchHit:
     """A single-leg candidate as a hit (the leg's own score is the score)."""
     meta = {k: v for k, v in c.props.items() if k not in ("ref", "session", "ts")}
     return SearchHit(
-        id=c.id, kind=c.kind, text=c.text, score=c.score, breakdown={leg: c.score},
+        id=c.id,
+        kind=c.kind,
+        text=c.text,
+        score=c.score,
+        breakdown={leg: c.score},
         provenance=Provenance(legs=(leg,), path=c.path),
-        ref=c.props.get("ref"), session=c.props.get("session"), ts=iso(c.props.get("ts")), metadata=meta,
+        ref=c.props.get("ref"),
+        session=c.props.get("session"),
+        ts=iso(c.props.get("ts")),
+        metadata=meta,
     )
 
 
@@ -106,9 +113,16 @@ def fused_hit(f: fusion.Fused, score: float, breakdown: dict[str, float], props:
     path = f.by_leg["graph"].path if "graph" in f.by_leg else ()
     meta = {k: v for k, v in merged.items() if k in _META_KEYS}
     return SearchHit(
-        id=f.id, kind=f.kind, text=text, score=score, breakdown=breakdown,
+        id=f.id,
+        kind=f.kind,
+        text=text,
+        score=score,
+        breakdown=breakdown,
         provenance=Provenance(legs=f.legs, path=path),
-        ref=merged.get("ref"), session=merged.get("session"), ts=iso(merged.get("ts")), metadata=meta,
+        ref=merged.get("ref"),
+        session=merged.get("session"),
+        ts=iso(merged.get("ts")),
+        metadata=meta,
     )
 
 

@@ -11,12 +11,13 @@ from kgmem.errors import KGMemError
 from kgmem.ids import ns_key
 from kgmem.retrieval.config import SearchConfig
 from kgmem.retrieval.scope import Scope
-from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.text import keyword_query
+from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate
 from kgmem.runner import Op, Read
 
 log = logging.getLogger(__name__)
+
 
 class SearchIndexMissing(KGMemError):
     """The full-text index the keyword leg queries does not exist (schema not applied)."""
@@ -50,13 +51,24 @@ class KeywordRetriever:
         # Other kinds/sessions may share the namespace: let Lucene return more than we keep.
         fetch = n * (4 if scope.session or len(scope.kinds) < 5 else 2)
         try:
-            result = yield Read("retrieval/keyword", dict(
-                index=self.config.keyword_index, head=f"+ns_key:{key} +(", body=parts.body,
-                names=[{"probe": f"+ns_key:{key} +role:({c.probe})", "as_word": c.as_word,
-                        "as_speaker": c.as_speaker} for c in parts.names],
-                ns=scope.ns,
-                labels=scope.labels, session=scope.session, fetch=fetch, n=n, payload=scope.payload,
-            ))
+            result = yield Read(
+                "retrieval/keyword",
+                dict(
+                    index=self.config.keyword_index,
+                    head=f"+ns_key:{key} +(",
+                    body=parts.body,
+                    names=[
+                        {"probe": f"+ns_key:{key} +role:({c.probe})", "as_word": c.as_word, "as_speaker": c.as_speaker}
+                        for c in parts.names
+                    ],
+                    ns=scope.ns,
+                    labels=scope.labels,
+                    session=scope.session,
+                    fetch=fetch,
+                    n=n,
+                    payload=scope.payload,
+                ),
+            )
         except neo4j.exceptions.ClientError as exc:
             if _index_missing(exc):  # a broken install, not a bad query: say how to fix it
                 raise SearchIndexMissing(
@@ -65,9 +77,15 @@ class KeywordRetriever:
                 ) from exc
             raise
         cands = [
-            Candidate(id=r["id"], kind=LABEL_KINDS[r["label"]], rank=i, score=float(r["score"]),
-                      text=r.get("text") or "", props={k: v for k, v in r.items() if k not in _NOT_PROPS},
-                      explain={"bm25": float(r["score"])})
+            Candidate(
+                id=r["id"],
+                kind=LABEL_KINDS[r["label"]],
+                rank=i,
+                score=float(r["score"]),
+                text=r.get("text") or "",
+                props={k: v for k, v in r.items() if k not in _NOT_PROPS},
+                explain={"bm25": float(r["score"])},
+            )
             for i, r in enumerate(result[0]["rows"], start=1)
         ]
         lap(scope, "keyword", t0)

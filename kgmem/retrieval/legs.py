@@ -39,8 +39,7 @@ class RetrievalLeg(Protocol):
 
     name: str
 
-    def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
-        ...
+    def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]: ...
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ class Scope:
     clock: StageClock | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def build(cls, ns: str, k: int = 10, kinds=None, session: str | None = None,
-              clock: StageClock | None = None) -> "Scope":
+    def build(
+        cls, ns: str, k: int = 10, kinds=None, session: str | None = None, clock: StageClock | None = None
+    ) -> Scope:
         """Validate caller input; errors name the field."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")

@@ -18,7 +18,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import neo4j
@@ -102,11 +102,18 @@ class RetrievalEngine:
             (0: a write is scheduled at once). Every flush cuts the wait short.
     """
 
-    def __init__(self, default_preset: str = "balanced", overrides: dict[str, Any] | None = None, *,
-                 query_ttl_hours: float = 168.0, thompson_seed: int | None = None,
-                 legs: Sequence[LegSpec] = DEFAULT_LEGS, overlay_ttl_hours: float = 24.0,
-                 concepts: "ConceptExtractor | None" = None,
-                 query_log_delay_ms: int = QUERY_LOG_DELAY_MS) -> None:
+    def __init__(
+        self,
+        default_preset: str = "balanced",
+        overrides: dict[str, Any] | None = None,
+        *,
+        query_ttl_hours: float = 168.0,
+        thompson_seed: int | None = None,
+        legs: Sequence[LegSpec] = DEFAULT_LEGS,
+        overlay_ttl_hours: float = 24.0,
+        concepts: ConceptExtractor | None = None,
+        query_log_delay_ms: int = QUERY_LOG_DELAY_MS,
+    ) -> None:
         self.legs = check_registry(legs)
         self.concepts = concepts
         self.default_preset = default_preset
@@ -136,8 +143,9 @@ class RetrievalEngine:
         with self._lock:  # numpy generators are not thread-safe
             return bqar.sample_posterior(self._rng, alpha, beta)
 
-    def retriever(self, config: SearchConfig, legs: Sequence[GuardedLeg] | None = None,
-                  observe: "_Observe | None" = None):
+    def retriever(
+        self, config: SearchConfig, legs: Sequence[GuardedLeg] | None = None, observe: _Observe | None = None
+    ):
         """The retriever for ``config``: one leg alone, the legs fused (hybrid), or Graph RAG.
         ``legs`` defaults to the registry's legs ``config`` enables; with ``observe``, a Graph RAG
         retriever that runs a session's shift detection before its expansion."""
@@ -169,9 +177,17 @@ class RetrievalEngine:
         yield from self._remember(result, session, [], state)
         return result
 
-    def _search(self, query: str, ns: str, k: int, session: str | None, kinds: Any, preset_name: str | None,
-                config: SearchConfig | None,
-                explain: bool = False) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
+    def _search(
+        self,
+        query: str,
+        ns: str,
+        k: int,
+        session: str | None,
+        kinds: Any,
+        preset_name: str | None,
+        config: SearchConfig | None,
+        explain: bool = False,
+    ) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
         t0 = time.perf_counter_ns()
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
@@ -180,8 +196,10 @@ class RetrievalEngine:
         cfg = config or self._preset(preset_name)
         legs = build_legs(self.legs, cfg)
         if not legs:
-            raise ValidationError(f"search config {cfg.name!r}: enables no retrieval leg "
-                                  f"(legs: {', '.join(spec.name for spec in self.legs)})")
+            raise ValidationError(
+                f"search config {cfg.name!r}: enables no retrieval leg "
+                f"(legs: {', '.join(spec.name for spec in self.legs)})"
+            )
         retriever = self.retriever(cfg, legs, self._observe if _detects_shifts(scope, cfg) else None)
         session_rag = retriever if isinstance(retriever, _SessionGraphRAG) else None
         failed: dict[str, str] = {}
@@ -208,8 +226,15 @@ class RetrievalEngine:
             clock.add("total", t0)
             timings.update(clock.ms())
         timings["total_ms"] = (time.perf_counter_ns() - t0) / 1e6
-        result = SearchResult(query_id=uuid.uuid4().hex, query=query, ns=ns, preset=cfg.name, hits=hits,
-                              timings_ms=timings, failed_legs=failed)
+        result = SearchResult(
+            query_id=uuid.uuid4().hex,
+            query=query,
+            ns=ns,
+            preset=cfg.name,
+            hits=hits,
+            timings_ms=timings,
+            failed_legs=failed,
+        )
         return result, state
 
     def context_op(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Op[Context]:
@@ -222,26 +247,41 @@ class RetrievalEngine:
         if unknown:
             raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
         kw.update(search_kwargs)
-        result, state = yield from self._search(query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"],
-                                                kw["config"])
+        result, state = yield from self._search(
+            query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"]
+        )
         ctx = render(result, max_tokens)
         yield from self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
         return ctx
 
     # -- the query log: feedback from any process ---------------------------------------------
-    def _remember(self, result: SearchResult, session: str | None, included: list[str],
-                  state: bqar.ShiftState | None) -> Op[None]:
+    def _remember(
+        self, result: SearchResult, session: str | None, included: list[str], state: bqar.ShiftState | None
+    ) -> Op[None]:
         now_ms = int(time.time() * 1000)
-        entry = _Query(result.ns, session, [(h.id, h.kind) for h in result.hits], included,
-                       None if state is None else state.shifts, now_ms + self.query_ttl_ms)
+        entry = _Query(
+            result.ns,
+            session,
+            [(h.id, h.kind) for h in result.hits],
+            included,
+            None if state is None else state.shifts,
+            now_ms + self.query_ttl_ms,
+        )
         with self._lock:
             self._queries[result.query_id] = entry
             while len(self._queries) > QUERY_LOG_SIZE:
                 self._queries.popitem(last=False)
         params = dict(
-            id=result.query_id, ns=result.ns, session=session, query=result.query, preset=result.preset,
-            hit_ids=[i for i, _ in entry.hits], hit_kinds=[k for _, k in entry.hits], included=included,
-            now_ms=now_ms, expires_ms=now_ms + self.query_ttl_ms,
+            id=result.query_id,
+            ns=result.ns,
+            session=session,
+            query=result.query,
+            preset=result.preset,
+            hit_ids=[i for i, _ in entry.hits],
+            hit_kinds=[k for _, k in entry.hits],
+            included=included,
+            now_ms=now_ms,
+            expires_ms=now_ms + self.query_ttl_ms,
             state=None if state is None else {"centroid": list(state.centroid), "n": state.n, "shifts": state.shifts},
         )
         with self._lock:
@@ -263,8 +303,9 @@ class RetrievalEngine:
         with self._lock:
             entries, self._log_pending, self._log_scheduled = self._log_pending, [], False
         if entries:
-            yield Write("retrieval/query_log", dict(entries=entries, now_ms=int(time.time() * 1000),
-                                                    prune=QUERY_PRUNE_BATCH))
+            yield Write(
+                "retrieval/query_log", dict(entries=entries, now_ms=int(time.time() * 1000), prune=QUERY_PRUNE_BATCH)
+            )
 
     def _query(self, query_id: str) -> Op[_Query]:
         with self._lock:
@@ -279,12 +320,23 @@ class RetrievalEngine:
         if not rows:
             raise UnknownQuery(f"query_id: {query_id!r} is unknown or has expired")
         row = rows[0]
-        return _Query(row["ns"], row["session"], list(zip(row["hit_ids"], row["hit_kinds"])),
-                      list(row["included"] or []), row["epoch"])
+        return _Query(
+            row["ns"],
+            row["session"],
+            list(zip(row["hit_ids"], row["hit_kinds"])),
+            list(row["included"] or []),
+            row["epoch"],
+        )
 
     # -- feedback and BQAR session overlays ---------------------------------------------------------
-    def feedback_op(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                    response: str | None = None, ns: str | None = None) -> Op[Judgement]:
+    def feedback_op(
+        self,
+        query_id: str,
+        used: Any = (),
+        outcome: str | float = "included",
+        response: str | None = None,
+        ns: str | None = None,
+    ) -> Op[Judgement]:
         """Judge a query's hits: update their usage posteriors, once per query id.
 
         A query id takes one judgement. The judged marker is set on the query's log entry in the
@@ -315,23 +367,42 @@ class RetrievalEngine:
         else:
             changes = fb.updates(entry.hits, used, outcome)
         updates = [{"id": u.id, "label": KIND_LABELS[u.kind], "delta": u.delta} for u in changes]
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         now_ms = int(now.timestamp() * 1000)
         # The log entry as query_log.cypher writes it: used only if that background write has not landed.
-        log_props = dict(ns=entry.ns, session=entry.session, hit_ids=[i for i, _ in entry.hits],
-                         hit_kinds=[k for _, k in entry.hits], included=entry.included, epoch=entry.epoch,
-                         created_ms=now_ms, expires_ms=entry.expires_ms or now_ms + self.query_ttl_ms)
-        rows = yield Write("retrieval/feedback", dict(
-            query_id=query_id, log=log_props, now=now.isoformat(),
-            now_ms=now_ms, epoch=entry.epoch, damping=self._preset(None).shift_damping,
-            prior_alpha=1.0, prior_beta=1.0, outcome=str(outcome), updates=updates))
+        log_props = dict(
+            ns=entry.ns,
+            session=entry.session,
+            hit_ids=[i for i, _ in entry.hits],
+            hit_kinds=[k for _, k in entry.hits],
+            included=entry.included,
+            epoch=entry.epoch,
+            created_ms=now_ms,
+            expires_ms=entry.expires_ms or now_ms + self.query_ttl_ms,
+        )
+        rows = yield Write(
+            "retrieval/feedback",
+            dict(
+                query_id=query_id,
+                log=log_props,
+                now=now.isoformat(),
+                now_ms=now_ms,
+                epoch=entry.epoch,
+                damping=self._preset(None).shift_damping,
+                prior_alpha=1.0,
+                prior_beta=1.0,
+                outcome=str(outcome),
+                updates=updates,
+            ),
+        )
         row = rows[0]
         judgement = Judgement(query_id, bool(row["counted"]), row["target"], int(row["calls"]), list(row["rows"]))
         if judgement.counted:
             log.debug("feedback %s: %d updates (%s)", query_id, len(judgement.posteriors), judgement.target)
         else:
-            log.info("feedback %s: already judged (%s), call %d changed nothing", query_id, judgement.target,
-                     judgement.calls)
+            log.info(
+                "feedback %s: already judged (%s), call %d changed nothing", query_id, judgement.target, judgement.calls
+            )
         return judgement
 
     def _observe(self, query: str, scope: Scope, cfg: SearchConfig) -> Op[bqar.ShiftState | None]:
@@ -346,16 +417,22 @@ class RetrievalEngine:
             if state is None:  # first search of this session in this process: one read, then memory
                 rows = yield Read("retrieval/session_state", dict(ns=scope.ns, session=scope.session))
                 row = rows[0] if rows else {}
-                state = bqar.ShiftState(tuple(row.get("centroid") or ()), int(row.get("n") or 0),
-                                        int(row.get("shifts") or 0))
+                state = bqar.ShiftState(
+                    tuple(row.get("centroid") or ()), int(row.get("n") or 0), int(row.get("shifts") or 0)
+                )
             vector = yield EmbedQuery(query)  # cached: the vector leg has embedded the query already
         except BackendUnavailable as exc:  # shift detection is an extra: the search itself decides how to degrade
             log.warning("session %s: shift detection skipped (%s)", scope.session, exc)
             return None
         verdict = bqar.observe(state, vector, cfg.shift_threshold, cfg.shift_window, cfg.shift_min_queries)
         if verdict.is_shift:
-            log.info("session %s: conversation shift %d (distance %.2f), overlay view x%.2f from now on",
-                     scope.session, verdict.state.shifts, verdict.distance, cfg.shift_damping)
+            log.info(
+                "session %s: conversation shift %d (distance %.2f), overlay view x%.2f from now on",
+                scope.session,
+                verdict.state.shifts,
+                verdict.distance,
+                cfg.shift_damping,
+            )
         with self._lock:
             self._sessions[key] = verdict.state
             self._sessions.move_to_end(key)
@@ -374,8 +451,9 @@ class RetrievalEngine:
         try:
             return (yield from self.end_session_op(ns, session))
         except BackendUnavailable as exc:
-            log.warning("session %s: retrieval feedback not merged yet (%s); call end_session again later",
-                        session, exc)
+            log.warning(
+                "session %s: retrieval feedback not merged yet (%s); call end_session again later", session, exc
+            )
             return []
 
     def end_session_op(self, ns: str, session: str) -> Op[list[bqar.Merge]]:
@@ -390,15 +468,18 @@ class RetrievalEngine:
         merges = merged[0][1] if merged else []
         conflicts = sum(m.conflict for m in merges)
         if merges:
-            log.info("session %s merged: %d items, %d with concurrent opposite evidence", session, len(merges), conflicts)
+            log.info(
+                "session %s merged: %d items, %d with concurrent opposite evidence", session, len(merges), conflicts
+            )
         try:
             yield from self.expire_overlays_op(ns)
         except (BackendUnavailable, neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
             log.warning("expiry of idle session overlays in %s skipped: %s", ns, exc)
         return merges
 
-    def expire_overlays_op(self, ns: str | None = None, ttl_hours: float | None = None,
-                           limit: int = EXPIRE_BATCH) -> Op[list[ExpiredSession]]:
+    def expire_overlays_op(
+        self, ns: str | None = None, ttl_hours: float | None = None, limit: int = EXPIRE_BATCH
+    ) -> Op[list[ExpiredSession]]:
         """Merge the overlays of sessions that never called ``end_session`` and have been idle (no
         search, no feedback) longer than the TTL, by the same three-way merge, so their feedback
         reaches the global posteriors instead of staying in the graph forever.
@@ -411,8 +492,9 @@ class RetrievalEngine:
         ttl_ms = self.overlay_ttl_ms if ttl_hours is None else _ttl_ms("ttl_hours", ttl_hours)
         if not isinstance(limit, int) or limit < 1:
             raise ValidationError(f"limit: must be an integer >= 1, got {limit!r}")
-        rows = yield Read("retrieval/overlay_stale", dict(ns=ns, cutoff_ms=int(time.time() * 1000) - ttl_ms,
-                                                          limit=limit))
+        rows = yield Read(
+            "retrieval/overlay_stale", dict(ns=ns, cutoff_ms=int(time.time() * 1000) - ttl_ms, limit=limit)
+        )
         if not rows:
             return []
         last = {(r["ns"], r["session"]): r["last_ms"] for r in rows}
@@ -423,10 +505,17 @@ class RetrievalEngine:
 
     def _merge(self, targets: list[dict[str, str]]) -> Op[list[tuple[tuple[str, str], list[bqar.Merge]]]]:
         """Three-way merge of the overlays of ``targets`` ({ns, session}) in one write."""
-        now = datetime.now(timezone.utc)
-        rows = yield Write("retrieval/overlay_merge", dict(targets=targets, now=now.isoformat(),
-                                                           now_ms=int(now.timestamp() * 1000),
-                                                           prior_alpha=1.0, prior_beta=1.0))
+        now = datetime.now(UTC)
+        rows = yield Write(
+            "retrieval/overlay_merge",
+            dict(
+                targets=targets,
+                now=now.isoformat(),
+                now_ms=int(now.timestamp() * 1000),
+                prior_alpha=1.0,
+                prior_beta=1.0,
+            ),
+        )
         with self._lock:
             for t in targets:
                 self._sessions.pop((t["ns"], t["session"]), None)
@@ -467,14 +556,20 @@ class _SessionGraphRAG(GraphRAGRetriever):
     (so detection neither waits for nor delays the keyword leg, which overlaps the embedding), and
     before the overlay is read, which it reaches as the session's epoch (damping per shift)."""
 
-    def __init__(self, hybrid: HybridRetriever, config: SearchConfig, sample: Callable[[float, float], float],
-                 observe: _Observe, concepts: "ConceptExtractor | None" = None) -> None:
+    def __init__(
+        self,
+        hybrid: HybridRetriever,
+        config: SearchConfig,
+        sample: Callable[[float, float], float],
+        observe: _Observe,
+        concepts: ConceptExtractor | None = None,
+    ) -> None:
         super().__init__(hybrid, config, sample, concepts)
         self._observe = observe
         self._done = False
         self.state: bqar.ShiftState | None = None
 
-    def observed(self, query: str, scope: Scope) -> Op["_SessionGraphRAG"]:
+    def observed(self, query: str, scope: Scope) -> Op[_SessionGraphRAG]:
         """Run the shift detection once per search; ``self.state`` is then the session's new state."""
         if not self._done:
             self._done = True
@@ -496,22 +591,47 @@ class Retrieval(RetrievalEngine):
         Others: see :class:`RetrievalEngine`.
     """
 
-    def __init__(self, graph: GraphStore, vectors: VectorStore, embedder: Embedder, default_preset: str = "balanced",
-                 overrides: dict[str, Any] | None = None, *, query_ttl_hours: float = 168.0,
-                 thompson_seed: int | None = None, legs: Sequence[LegSpec] = DEFAULT_LEGS,
-                 overlay_ttl_hours: float = 24.0, concepts: "ConceptExtractor | None" = None,
-                 query_log_delay_ms: int = QUERY_LOG_DELAY_MS) -> None:
-        super().__init__(default_preset, overrides, query_ttl_hours=query_ttl_hours, thompson_seed=thompson_seed,
-                         legs=legs, overlay_ttl_hours=overlay_ttl_hours, concepts=concepts,
-                         query_log_delay_ms=query_log_delay_ms)
+    def __init__(
+        self,
+        graph: GraphStore,
+        vectors: VectorStore,
+        embedder: Embedder,
+        default_preset: str = "balanced",
+        overrides: dict[str, Any] | None = None,
+        *,
+        query_ttl_hours: float = 168.0,
+        thompson_seed: int | None = None,
+        legs: Sequence[LegSpec] = DEFAULT_LEGS,
+        overlay_ttl_hours: float = 24.0,
+        concepts: ConceptExtractor | None = None,
+        query_log_delay_ms: int = QUERY_LOG_DELAY_MS,
+    ) -> None:
+        super().__init__(
+            default_preset,
+            overrides,
+            query_ttl_hours=query_ttl_hours,
+            thompson_seed=thompson_seed,
+            legs=legs,
+            overlay_ttl_hours=overlay_ttl_hours,
+            concepts=concepts,
+            query_log_delay_ms=query_log_delay_ms,
+        )
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
         self.io = SyncIO(graph, vectors, embedder)
 
-    def search(self, query: str, ns: str, k: int = 10, session: str | None = None, kinds: Any = None,
-               preset_name: str | None = None, config: SearchConfig | None = None,
-               explain: bool = False) -> SearchResult:
+    def search(
+        self,
+        query: str,
+        ns: str,
+        k: int = 10,
+        session: str | None = None,
+        kinds: Any = None,
+        preset_name: str | None = None,
+        config: SearchConfig | None = None,
+        explain: bool = False,
+    ) -> SearchResult:
         """Run one search; see :meth:`kgmem.KGMem.search`."""
         return run(self.search_op(query, ns, k, session, kinds, preset_name, config, explain), self.io)
 
@@ -519,8 +639,14 @@ class Retrieval(RetrievalEngine):
         """See :meth:`RetrievalEngine.context_op`."""
         return run(self.context_op(query, ns, max_tokens, **search_kwargs), self.io)
 
-    def feedback(self, query_id: str, used: Any = (), outcome: str | float = "included",
-                 response: str | None = None, ns: str | None = None) -> Judgement:
+    def feedback(
+        self,
+        query_id: str,
+        used: Any = (),
+        outcome: str | float = "included",
+        response: str | None = None,
+        ns: str | None = None,
+    ) -> Judgement:
         """See :meth:`RetrievalEngine.feedback_op`."""
         return run(self.feedback_op(query_id, used, outcome, response, ns), self.io)
 
@@ -528,8 +654,9 @@ class Retrieval(RetrievalEngine):
         """See :meth:`RetrievalEngine.end_session_op`."""
         return run(self.end_session_op(ns, session), self.io)
 
-    def expire_overlays(self, ns: str | None = None, ttl_hours: float | None = None,
-                        limit: int = EXPIRE_BATCH) -> list[ExpiredSession]:
+    def expire_overlays(
+        self, ns: str | None = None, ttl_hours: float | None = None, limit: int = EXPIRE_BATCH
+    ) -> list[ExpiredSession]:
         """See :meth:`RetrievalEngine.expire_overlays_op`."""
         return run(self.expire_overlays_op(ns, ttl_hours, limit), self.io)
 

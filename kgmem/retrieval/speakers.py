@@ -28,7 +28,4 @@ def speaker_factors(named: frozenset[str], roles: Mapping[str, str | None], prio
     a named speaker, or by nobody, are absent (factor 1). Empty when nobody is named or ``prior`` is 1."""
     if not named or prior >= 1.0:
         return {}
-    return {
-        item_id: prior for item_id, role in roles.items()
-        if role and not named.intersection(role.lower().split())
-    }
+    return {item_id: prior for item_id, role in roles.items() if role and not named.intersection(role.lower().split())}

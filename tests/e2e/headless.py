@@ -20,9 +20,17 @@ import pytest
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
 )
 
 
@@ -40,9 +48,18 @@ def screenshot(target: str, out: Path, width: int = 1200, height: int = 1400, wa
     url = target if "://" in target else Path(target).resolve().as_uri()
     with tempfile.TemporaryDirectory(prefix="kgmem-chromium-") as profile:
         subprocess.run(
-            [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             f"--virtual-time-budget={wait_ms}", f"--screenshot={out}", url],
-            check=True, capture_output=True, timeout=120,
+            [
+                binary,
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                f"--virtual-time-budget={wait_ms}",
+                f"--screenshot={out}",
+                url,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
     assert out.is_file() and out.stat().st_size > 0, f"chromium wrote no screenshot for {url}"
     return out
@@ -58,9 +75,16 @@ class DevTools:
         # Chromium helpers may still write to the profile for a moment after the browser exits.
         self._profile = tempfile.TemporaryDirectory(prefix="kgmem-chromium-", ignore_cleanup_errors=True)
         self._proc = subprocess.Popen(
-            [binary, *FLAGS, f"--user-data-dir={self._profile.name}", f"--window-size={width},{height}",
-             "--remote-debugging-port=0", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                binary,
+                *FLAGS,
+                f"--user-data-dir={self._profile.name}",
+                f"--window-size={width},{height}",
+                "--remote-debugging-port=0",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         port_file = Path(self._profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
@@ -103,8 +127,14 @@ class DevTools:
 
     def press_enter(self) -> None:
         for kind in ("rawKeyDown", "char", "keyUp"):
-            self.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
-                      windowsVirtualKeyCode=13, text="\r" if kind == "char" else "")
+            self.call(
+                "Input.dispatchKeyEvent",
+                type=kind,
+                key="Enter",
+                code="Enter",
+                windowsVirtualKeyCode=13,
+                text="\r" if kind == "char" else "",
+            )
 
     def screenshot(self, out: Path) -> Path:
         import base64

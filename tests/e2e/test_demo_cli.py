@@ -17,7 +17,10 @@ def test_demo_learns_the_fix_and_prints_where_to_browse(base_settings: Settings,
     try:
         run = subprocess.run(
             [sys.executable, "-m", "kgmem.cli", "demo", "--ns", ns],
-            capture_output=True, text=True, env=env, timeout=600,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
         )
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=ns)
@@ -41,18 +44,32 @@ def test_first_demo_run_prints_no_library_warnings(base_settings: Settings, grap
     ns = f"test-demo-{uuid.uuid4().hex[:8]}"
     cfg = base_settings.neo4j
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KGMEM_", "TQDM_", "HF_", "TRANSFORMERS_"))}
-    env.update(KGMEM_HOME=str(tmp_path / "home"), KGMEM_NEO4J__URI=cfg.uri, KGMEM_NEO4J__BOLT_PORT=str(cfg.bolt_port + 1),
-               KGMEM_NEO4J__PASSWORD=cfg.password.get_secret_value() if cfg.password else "")
+    env.update(
+        KGMEM_HOME=str(tmp_path / "home"),
+        KGMEM_NEO4J__URI=cfg.uri,
+        KGMEM_NEO4J__BOLT_PORT=str(cfg.bolt_port + 1),
+        KGMEM_NEO4J__PASSWORD=cfg.password.get_secret_value() if cfg.password else "",
+    )
     env.pop("ANTHROPIC_API_KEY", None)
     try:
-        run = subprocess.run([sys.executable, "-m", "kgmem.cli", "demo", "--ns", ns], capture_output=True, text=True,
-                             env=env, timeout=1200, cwd=tmp_path)
+        run = subprocess.run(
+            [sys.executable, "-m", "kgmem.cli", "demo", "--ns", ns],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=1200,
+            cwd=tmp_path,
+        )
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=ns)
     assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "home" / "models").is_dir()  # the export ran: the noisy path was taken
     assert "kgmem hands back: AUTO-APPLY" in run.stdout and "Prompt context" in run.stdout
-    noise = [line for line in run.stderr.splitlines()
-             if re.search(r"warn|deprecat|it/s\]|\d+%\|", line, re.I) and not line.startswith(("WARNING kgmem", "ERROR kgmem"))]
+    noise = [
+        line
+        for line in run.stderr.splitlines()
+        if re.search(r"warn|deprecat|it/s\]|\d+%\|", line, re.I)
+        and not line.startswith(("WARNING kgmem", "ERROR kgmem"))
+    ]
     assert not noise, "\n".join(noise)
     assert "Loading the embedding model" in run.stdout + run.stderr

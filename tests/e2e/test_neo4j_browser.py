@@ -16,12 +16,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
-from kgmem.reports.browser import PREFIX, asset_urls, assets
-from kgmem.reports import load_report
-from kgmem.reports.guide import load_starters, params_command, strip_header
-
 from headless import DevTools, chromium_or_skip, coloured_pixels  # type: ignore[import-not-found]
+
+from kgmem.reports import load_report
+from kgmem.reports.browser import PREFIX, asset_urls, assets
+from kgmem.reports.guide import load_starters, params_command, strip_header
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 ERROR_PATTERN_COLOUR = (0xF1, 0x66, 0x67)  # node.ErrorPattern in cypher/browser/style.grass
@@ -68,8 +67,9 @@ def test_browser_applies_style_opens_guide_and_draws_a_starter(base_settings, an
         page.call("Page.navigate", url=f"http://127.0.0.1:{cfg.http_port}/browser/")
         page.wait_for("!!document.querySelector('[data-testid=connect]')")
         password = cfg.password.get_secret_value() if cfg.password else ""
-        assert page.eval(_FILL_FORM % (json.dumps(f"bolt://{bolt.hostname}:{bolt.port}"), json.dumps(cfg.user),
-                                       json.dumps(password)))
+        assert page.eval(
+            _FILL_FORM % (json.dumps(f"bolt://{bolt.hostname}:{bolt.port}"), json.dumps(cfg.user), json.dumps(password))
+        )
         page.eval("document.querySelector('[data-testid=connect]').click()")
         # post-connect commands: the guide frame and the style frame
         page.wait_for("document.body.innerText.includes('kgmem — analyst guide')")
@@ -102,7 +102,9 @@ def test_browser_applies_style_opens_guide_and_draws_a_starter(base_settings, an
             page.eval("document.querySelector('[data-testid=editor-Run]').click()")
         table = page.wait_for(
             "(() => { const t = document.querySelector('[data-testid=frameContents]').innerText;"
-            " return (t.includes('falling') || t.includes('Error')) && t; })()", timeout=60)
+            " return (t.includes('falling') || t.includes('Error')) && t; })()",
+            timeout=60,
+        )
         assert "falling" in table and "Error" not in table
     finally:
         page.close()
@@ -118,8 +120,9 @@ def _login(page: DevTools, cfg) -> None:  # type: ignore[no-untyped-def]
     page.call("Page.navigate", url=f"http://127.0.0.1:{cfg.http_port}/browser/")
     page.wait_for("!!document.querySelector('[data-testid=connect]')")
     password = cfg.password.get_secret_value() if cfg.password else ""
-    assert page.eval(_FILL_FORM % (json.dumps(f"bolt://{bolt.hostname}:{bolt.port}"), json.dumps(cfg.user),
-                                   json.dumps(password)))
+    assert page.eval(
+        _FILL_FORM % (json.dumps(f"bolt://{bolt.hostname}:{bolt.port}"), json.dumps(cfg.user), json.dumps(password))
+    )
     page.eval("document.querySelector('[data-testid=connect]').click()")
     page.wait_for("document.body.innerText.includes('node.ErrorPattern')")  # kgmem's style frame
 
@@ -144,11 +147,14 @@ def test_what_do_we_know_about_x_draws_a_concept_and_its_memories(base_settings,
         page.wait_for("document.body.innerText.includes('MELANIE')")
         _run(page, " ".join(starter.query.split()))
         # Melanie, the three memories that mention her and the concepts they share
-        nodes = page.wait_for("(() => { const n = document.querySelectorAll('svg g.node').length;"
-                              " return n >= 7 && n; })()", timeout=60)
+        nodes = page.wait_for(
+            "(() => { const n = document.querySelectorAll('svg g.node').length; return n >= 7 && n; })()", timeout=60
+        )
         assert nodes >= 7
-        fills = page.eval("Array.from(document.querySelectorAll('svg g.node circle'))"
-                          ".map(c => (c.getAttribute('fill') || '').toUpperCase())")
+        fills = page.eval(
+            "Array.from(document.querySelectorAll('svg g.node circle'))"
+            ".map(c => (c.getAttribute('fill') || '').toUpperCase())"
+        )
         assert fills.count(CONCEPT_FILL) >= 4, fills  # Melanie + Caroline, support group, pottery class
         captions = page.eval("Array.from(document.querySelectorAll('svg g.node text')).map(t => t.textContent)")
         assert any("Melanie" in c for c in captions), captions

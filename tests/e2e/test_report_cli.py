@@ -52,7 +52,9 @@ def test_csv_and_json_parse_back(runner: CliRunner, analyst) -> None:
     doc = json.loads(as_json.stdout)
     assert doc["params"]["threshold"] == 0.5
     assert {r["fix"]: r["auto_apply_share"] for r in doc["rows"]} == {
-        "increase the timeout": 1.0, "run the command with sudo": 0.0}
+        "increase the timeout": 1.0,
+        "run the command with sudo": 0.0,
+    }
 
 
 def test_html_to_a_file(runner: CliRunner, analyst, tmp_path: Path) -> None:
@@ -67,8 +69,9 @@ def test_html_to_a_file(runner: CliRunner, analyst, tmp_path: Path) -> None:
 def test_all_reports_into_a_directory(runner: CliRunner, analyst, tmp_path: Path) -> None:
     mem, _ = analyst
     out_dir = tmp_path / "dashboard"
-    out = runner.invoke(main, ["report", "--all", "--ns", mem.namespace, "-f", "html", "-o", str(out_dir),
-                               "-p", "days=30"])
+    out = runner.invoke(
+        main, ["report", "--all", "--ns", mem.namespace, "-f", "html", "-o", str(out_dir), "-p", "days=30"]
+    )
     assert out.exit_code == 0, out.output
     names = {s.name for s in list_reports()}
     assert {p.stem for p in out_dir.glob("*.html")} == names | {"index"}
@@ -93,7 +96,10 @@ def test_concept_reports_in_every_format(runner: CliRunner, concepts, tmp_path: 
     as_csv = runner.invoke(main, ["report", "concept_cooccurrence", "--ns", ns, "-f", "csv", "-p", "max_df_share=1"])
     assert as_csv.exit_code == 0, as_csv.output
     rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
-    assert [(r["pair"], int(r["count"])) for r in rows][:2] == [("Caroline · Melanie", 3), ("Caroline · support group", 3)]
+    assert [(r["pair"], int(r["count"])) for r in rows][:2] == [
+        ("Caroline · Melanie", 3),
+        ("Caroline · support group", 3),
+    ]
     assert float(rows[0]["pmi"]) == pytest.approx(0.3219, abs=1e-4)
     as_json = runner.invoke(main, ["report", "concept_cooccurrence", "--ns", ns, "-f", "json", "-p", "order_by=pmi"])
     doc = json.loads(as_json.stdout)

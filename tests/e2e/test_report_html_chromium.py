@@ -7,11 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from headless import chromium_or_skip, coloured_pixels, screenshot  # type: ignore[import-not-found]
 
 from kgmem.reports import render, run_report
 from kgmem.reports.svgchart import PALETTE
-
-from headless import chromium_or_skip, coloured_pixels, screenshot  # type: ignore[import-not-found]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 

@@ -33,7 +33,7 @@ class ScriptedAnthropic:
         self.gate: threading.Event | None = None
         self.entered = threading.Event()
 
-    def then(self, *steps: tuple[Any, ...]) -> "ScriptedAnthropic":
+    def then(self, *steps: tuple[Any, ...]) -> ScriptedAnthropic:
         self.script.extend(steps)
         return self
 
@@ -51,14 +51,24 @@ class ScriptedAnthropic:
             raise http.ReadTimeout("scripted read timeout", request=request)
         if step[0] == "status":
             kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(step[1], "api_error")
-            return http.Response(step[1], headers={"retry-after": "0"},
-                                 json={"type": "error", "error": {"type": kind, "message": "scripted"}})
-        return http.Response(200, json={
-            "id": f"msg_{len(self.requests)}", "type": "message", "role": "assistant",
-            "model": body["model"], "content": [{"type": "text", "text": step[1]}],
-            "stop_reason": "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": 100 + len(self.requests), "output_tokens": 20},
-        })
+            return http.Response(
+                step[1],
+                headers={"retry-after": "0"},
+                json={"type": "error", "error": {"type": kind, "message": "scripted"}},
+            )
+        return http.Response(
+            200,
+            json={
+                "id": f"msg_{len(self.requests)}",
+                "type": "message",
+                "role": "assistant",
+                "model": body["model"],
+                "content": [{"type": "text", "text": step[1]}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 100 + len(self.requests), "output_tokens": 20},
+            },
+        )
 
     def prompts(self) -> list[str]:
         return [r["messages"][0]["content"] for r in self.requests]

@@ -26,8 +26,14 @@ def stream_neo4j(base_settings, tmp_path_factory) -> private.PrivateNeo4j:  # ty
     from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
 
-    server = private.start(tmp_path_factory.mktemp("private-neo4j"), "stream", base_settings,
-                           namespace="reliability", neo4j={"offline_retry_s": 1.0}, learning={"offline_retry_s": 1.0})
+    server = private.start(
+        tmp_path_factory.mktemp("private-neo4j"),
+        "stream",
+        base_settings,
+        namespace="reliability",
+        neo4j={"offline_retry_s": 1.0},
+        learning={"offline_retry_s": 1.0},
+    )
     with connect(server.settings) as drv:
         apply_schema(GraphStore(drv))
     yield server

@@ -14,30 +14,56 @@ ERRORS = [
 ]
 
 
-def mixed_events(n_tools: int, n_sessions: int = 20, turns_per_session: int = 6,
-                 n_knowledge: int = 40) -> list[dict[str, Any]]:
+def mixed_events(
+    n_tools: int, n_sessions: int = 20, turns_per_session: int = 6, n_knowledge: int = 40
+) -> list[dict[str, Any]]:
     """Tool results (errors, repeats, successes after failures), turns, knowledge and session ends."""
     events: list[dict[str, Any]] = []
     for i in range(n_tools):
         session = f"s{i % n_sessions}"
         if i % 10 == 9:
-            events.append({"type": "tool_result", "tool": "psql", "params": {"port": 6432}, "session": session,
-                           "result": "ok"})
+            events.append(
+                {"type": "tool_result", "tool": "psql", "params": {"port": 6432}, "session": session, "result": "ok"}
+            )
         else:
-            events.append({"type": "tool_result", "tool": ["psql", "http", "fs", "py"][i % 4],
-                           "params": {"port": 5432, "try": i % 3},
-                           "error": ERRORS[i % 4].format(n=i % 7, m=i % 5), "session": session})
+            events.append(
+                {
+                    "type": "tool_result",
+                    "tool": ["psql", "http", "fs", "py"][i % 4],
+                    "params": {"port": 5432, "try": i % 3},
+                    "error": ERRORS[i % 4].format(n=i % 7, m=i % 5),
+                    "session": session,
+                }
+            )
         if i % 25 == 0:
             s = f"s{(i // 25) % n_sessions}"
             for t in range(turns_per_session // 2):
-                events.append({"type": "turn", "session": s, "role": "user",
-                               "text": f"Session {s} question {i}-{t}: why does the {ERRORS[t % 4][:20]} happen?"})
-                events.append({"type": "turn", "session": s, "role": "assistant",
-                               "text": f"Answer {i}-{t}: start the database before the tests in {s}."})
+                events.append(
+                    {
+                        "type": "turn",
+                        "session": s,
+                        "role": "user",
+                        "text": f"Session {s} question {i}-{t}: why does the {ERRORS[t % 4][:20]} happen?",
+                    }
+                )
+                events.append(
+                    {
+                        "type": "turn",
+                        "session": s,
+                        "role": "assistant",
+                        "text": f"Answer {i}-{t}: start the database before the tests in {s}.",
+                    }
+                )
     for k in range(n_knowledge):
-        events.append({"type": "knowledge", "content": f"Service {k % 13} needs port {6000 + k % 13} open",
-                       "knowledge_type": ["fact", "pattern", "preference"][k % 3], "confidence": 0.8,
-                       "session": f"s{k % n_sessions}"})
+        events.append(
+            {
+                "type": "knowledge",
+                "content": f"Service {k % 13} needs port {6000 + k % 13} open",
+                "knowledge_type": ["fact", "pattern", "preference"][k % 3],
+                "confidence": 0.8,
+                "session": f"s{k % n_sessions}",
+            }
+        )
     for s in range(0, n_sessions, 4):
         events.append({"type": "session_end", "session": f"s{s}"})
     return events

@@ -8,29 +8,34 @@ import shutil
 from pathlib import Path
 
 import pytest
+from reliability_support import fingerprint  # type: ignore[import-not-found]
 
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.errors import GraphUnavailable
 from kgmem.graph import GraphStore, connect
-from kgmem.spool import Spool
 from kgmem.maintenance.reindex import reindex
+from kgmem.spool import Spool
 from kgmem.vectors import VectorStore, open_chroma
-
-from reliability_support import fingerprint  # type: ignore[import-not-found]
 
 
 def _client_settings(settings: Settings, home: Path, chroma: Path, **neo4j: object) -> Settings:
-    return settings.model_copy(update={
-        "home": home, "chroma": settings.chroma.model_copy(update={"path": chroma}),
-        "analysis": settings.analysis.model_copy(update={"enabled": False}),
-        "neo4j": settings.neo4j.model_copy(update=neo4j)})
+    return settings.model_copy(
+        update={
+            "home": home,
+            "chroma": settings.chroma.model_copy(update={"path": chroma}),
+            "analysis": settings.analysis.model_copy(update={"enabled": False}),
+            "neo4j": settings.neo4j.model_copy(update=neo4j),
+        }
+    )
 
 
 def _pending(driver, ns: str) -> dict[str, bool]:  # noqa: ANN001
     records, _, _ = driver.execute_query(
         "MATCH (n {ns: $ns}) WHERE n:Message OR n:Knowledge OR n:ErrorPattern "
-        "RETURN coalesce(n.text, n.content, n.pattern) AS k, n.vector_pending AS p", ns=ns)
+        "RETURN coalesce(n.text, n.content, n.pattern) AS k, n.vector_pending AS p",
+        ns=ns,
+    )
     return {r["k"]: bool(r["p"]) for r in records}
 
 
@@ -52,8 +57,10 @@ def test_chroma_removed_under_a_live_client(settings: Settings, ns: str, driver,
         mem.close()
     pending = _pending(driver, ns)
     assert pending == {
-        "written while Chroma was there": False, "Known before Chroma vanished": False,
-        "written after Chroma vanished": True, "Added after Chroma vanished": True,
+        "written while Chroma was there": False,
+        "Known before Chroma vanished": False,
+        "written after Chroma vanished": True,
+        "Added after Chroma vanished": True,
         "FATAL: a brand-new error after Chroma vanished": True,
     }
 
@@ -65,8 +72,9 @@ def test_chroma_removed_under_a_live_client(settings: Settings, ns: str, driver,
     assert fresh.count(ns, "message") == 2 and fresh.count(ns, "knowledge") == 2
 
 
-def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Settings, ns: str, driver, embedder,
-                                                                 tmp_path: Path) -> None:
+def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(
+    settings: Settings, ns: str, driver, embedder, tmp_path: Path
+) -> None:
     home, chroma = tmp_path / "home", tmp_path / "chroma"
     live = KGMem(_client_settings(settings, home, chroma), driver=driver, embedder=embedder)
     live.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup", ref="t1")
@@ -85,8 +93,9 @@ def test_dead_neo4j_spools_writes_and_search_answers_from_chroma(settings: Setti
         assert "backup" in dead.context("backup retention").text
         mid = dead.turn(session="s", role="assistant", text="I will check the backup mount", ref="t2")
         item = dead.add_knowledge("The backup mount is an NFS share", type="fact")
-        obs = dead.tool_result("rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed",
-                               session="s")
+        obs = dead.tool_result(
+            "rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed", session="s"
+        )
         assert mid and item["spooled"] and obs.spooled
         dead.end_session("s")  # spooled after the session's turn: replayed after it
         with pytest.raises(GraphUnavailable):  # no spool for what cannot be answered without the graph

@@ -11,21 +11,55 @@ import os
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, Phase, example, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from kgmem.errors import ValidationError
 
 EXAMPLES = int(os.environ.get("KGMEM_HYPOTHESIS_EXAMPLES", "40"))
 CAP = 8
-FRAGMENTS = ["Melanie", "Mel", "Paris", "support group", "😀", "🎉👍🏽", "北京烤鸭", "Привет Мария", "مرحبا",
-             "שלום", "\u202e", "\x00", "'", '"', "\\", "$ns", "'}) DETACH DELETE n //", "the", "s's", "\u0301",
-             " ", "\n", "ＬＧＢＴＱ", "Dr.", "U.S.A.", "C++", "e.g.", "...", "—"]
+FRAGMENTS = [
+    "Melanie",
+    "Mel",
+    "Paris",
+    "support group",
+    "😀",
+    "🎉👍🏽",
+    "北京烤鸭",
+    "Привет Мария",
+    "مرحبا",
+    "שלום",
+    "\u202e",
+    "\x00",
+    "'",
+    '"',
+    "\\",
+    "$ns",
+    "'}) DETACH DELETE n //",
+    "the",
+    "s's",
+    "\u0301",
+    " ",
+    "\n",
+    "ＬＧＢＴＱ",
+    "Dr.",
+    "U.S.A.",
+    "C++",
+    "e.g.",
+    "...",
+    "—",
+]
 hostile = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=10)), min_size=1, max_size=12).map("".join)
 TEN_K_ENTITIES = " ".join(f"Acme{i} hired Alice{i} in Town{i}." for i in range(10_000))[:99_000]
-common = hsettings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                   phases=[Phase.explicit, Phase.generate],
-                   suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                          HealthCheck.data_too_large])
+common = hsettings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.fixture
@@ -33,10 +67,12 @@ def capped_mem(settings, driver, embedder):  # noqa: ANN001, ANN201
     """A client with a small concept cap and no background analysis."""
     from kgmem import KGMem
 
-    capped = settings.model_copy(update={
-        "analysis": settings.analysis.model_copy(update={"enabled": False}),
-        "concepts": settings.concepts.model_copy(update={"max_per_memory": CAP}),
-    })
+    capped = settings.model_copy(
+        update={
+            "analysis": settings.analysis.model_copy(update={"enabled": False}),
+            "concepts": settings.concepts.model_copy(update={"max_per_memory": CAP}),
+        }
+    )
     client = KGMem(capped, driver=driver, embedder=embedder)
     yield client
     client.close()
@@ -50,8 +86,12 @@ def q(driver: Any, query: str, **params: Any) -> list[dict[str, Any]]:
 def check_graph(driver: Any, ns: str) -> None:
     per_memory = q(driver, "MATCH (m {ns: $ns})-[:MENTIONS]->(:Concept) RETURN m.id AS id, count(*) AS n", ns=ns)
     assert all(r["n"] <= CAP for r in per_memory)
-    wrong = q(driver, "MATCH (c:Concept {ns: $ns}) WITH c, COUNT { (c)<-[:MENTIONS]-() } AS degree "
-                      "WHERE c.df <> degree RETURN c.key AS key, c.df AS df, degree", ns=ns)
+    wrong = q(
+        driver,
+        "MATCH (c:Concept {ns: $ns}) WITH c, COUNT { (c)<-[:MENTIONS]-() } AS degree "
+        "WHERE c.df <> degree RETURN c.key AS key, c.df AS df, degree",
+        ns=ns,
+    )
     assert wrong == []
 
 
@@ -77,10 +117,15 @@ def test_every_memory_kind_survives_a_ten_thousand_entity_document(capped_mem, d
     capped_mem.resolve(obs, "Re-sync " + TEN_K_ENTITIES[:5_000])
     item = capped_mem.add_knowledge(TEN_K_ENTITIES[:990], type="fact")
     capped_mem.flush()
-    labels = {r["label"]: r["n"] for r in q(driver, "MATCH (m {ns: $ns})-[:MENTIONS]->(:Concept) "
-                                                     "RETURN labels(m)[0] AS label, count(*) AS n", ns=ns)}
+    labels = {
+        r["label"]: r["n"]
+        for r in q(
+            driver, "MATCH (m {ns: $ns})-[:MENTIONS]->(:Concept) RETURN labels(m)[0] AS label, count(*) AS n", ns=ns
+        )
+    }
     assert set(labels) == {"Message", "ErrorPattern", "Fix", "Knowledge"}
     assert all(n <= CAP for n in labels.values())
-    assert q(driver, "MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN size(k.content) AS n", ns=ns,
-             id=item["id"]) == [{"n": len(TEN_K_ENTITIES[:990].strip())}]
+    assert q(driver, "MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN size(k.content) AS n", ns=ns, id=item["id"]) == [
+        {"n": len(TEN_K_ENTITIES[:990].strip())}
+    ]
     check_graph(driver, ns)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
-from kgmem.config import Settings
-
 from reliability_support import REFUSED, TIMEOUT, fingerprint  # type: ignore[import-not-found]
+
+from kgmem.config import Settings
 
 ROUNDS = 40
 PROCESSES = 2
@@ -21,10 +21,14 @@ def _writer(settings_json: str, home: str, barrier) -> None:  # noqa: ANN001 - a
     settings = Settings.model_validate_json(settings_json)
     (Path(home) / "models").parent.mkdir(parents=True, exist_ok=True)
     (Path(home) / "models").symlink_to(settings.models_dir, target_is_directory=True)  # the ONNX export, once
-    settings = settings.model_copy(update={
-        "home": Path(home), "chroma": settings.chroma.model_copy(update={"path": Path(home) / "chroma"}),
-        "analysis": settings.analysis.model_copy(update={"enabled": False}),
-        "learning": settings.learning.model_copy(update={"strict": True})})  # a lost write must fail loudly
+    settings = settings.model_copy(
+        update={
+            "home": Path(home),
+            "chroma": settings.chroma.model_copy(update={"path": Path(home) / "chroma"}),
+            "analysis": settings.analysis.model_copy(update={"enabled": False}),
+            "learning": settings.learning.model_copy(update={"strict": True}),
+        }
+    )  # a lost write must fail loudly
     with KGMem(settings) as mem:
         barrier.wait()
         for i in range(ROUNDS):
@@ -37,13 +41,16 @@ def _writer(settings_json: str, home: str, barrier) -> None:  # noqa: ANN001 - a
             mem.add_knowledge(f"Shared fact number {i % 10} about the database", type="fact")
 
 
-def test_two_processes_write_the_same_things_without_duplicates(settings: Settings, ns: str, driver,
-                                                                 tmp_path: Path) -> None:
+def test_two_processes_write_the_same_things_without_duplicates(
+    settings: Settings, ns: str, driver, tmp_path: Path
+) -> None:
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no driver or model shared by fork
     barrier = ctx.Barrier(PROCESSES)
     blob = settings.model_dump_json()
-    procs = [ctx.Process(target=_writer, args=(_with_secret(settings, blob), str(tmp_path / f"p{n}"), barrier))
-             for n in range(PROCESSES)]
+    procs = [
+        ctx.Process(target=_writer, args=(_with_secret(settings, blob), str(tmp_path / f"p{n}"), barrier))
+        for n in range(PROCESSES)
+    ]
     for p in procs:
         p.start()
     for p in procs:
@@ -69,8 +76,9 @@ def test_two_processes_write_the_same_things_without_duplicates(settings: Settin
 
 
 def _pattern(driver, ns: str, tool: str) -> str:  # noqa: ANN001
-    records, _, _ = driver.execute_query("MATCH (e:ErrorPattern {ns: $ns, tool: $tool}) RETURN e.pattern AS p",
-                                         ns=ns, tool=tool)
+    records, _, _ = driver.execute_query(
+        "MATCH (e:ErrorPattern {ns: $ns, tool: $tool}) RETURN e.pattern AS p", ns=ns, tool=tool
+    )
     [record] = records
     return record["p"]
 

@@ -47,7 +47,9 @@ def session_nodes(driver, ns):
     """(overlays, session states) left in ``ns``."""
     records, _, _ = driver.execute_query(
         "OPTIONAL MATCH (o:KgmemOverlay {ns: $ns}) WITH count(o) AS o "
-        "OPTIONAL MATCH (s:KgmemSessionState {ns: $ns}) RETURN o, count(s) AS s", ns=ns)
+        "OPTIONAL MATCH (s:KgmemSessionState {ns: $ns}) RETURN o, count(s) AS s",
+        ns=ns,
+    )
     return records[0]["o"], records[0]["s"]
 
 
@@ -106,7 +108,8 @@ def test_concurrent_retries_from_threads_count_once(mem, ns, facts, driver):
         assert sorted(j.counted for j in judged) == [False] * 7 + [True]
         assert max(j.calls for j in judged) == 8  # every call went through the lock (none lost)
     records, _, _ = driver.execute_query(
-        "MATCH (o:KgmemOverlay {ns: $ns, session: 'T', item_id: $id}) RETURN o.d_alpha AS d", ns=ns, id=target)
+        "MATCH (o:KgmemOverlay {ns: $ns, session: 'T', item_id: $id}) RETURN o.d_alpha AS d", ns=ns, id=target
+    )
     assert records[0]["d"] == pytest.approx(SUCCESS)  # the session's overlay got it once
     mem.end_session("T", ns=ns)
     assert usage(driver, target)[0] == pytest.approx(1.0 + 2 * SUCCESS)  # plain + merged overlay: once each
@@ -118,9 +121,17 @@ def test_two_processes_racing_on_one_query_count_once(mem, ns, facts, driver, se
     mem.retrieval.flush()  # the query log entry is in Neo4j: the other processes find the query there
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": ns}
     start_at = time.time() + 8.0  # both processes are connected by then, and fire together
-    procs = [subprocess.Popen([sys.executable, str(WORKER), result.query_id, target, "success", "4", str(start_at)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(WORKER), result.query_id, target, "success", "4", str(start_at)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
     reports = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
@@ -139,8 +150,9 @@ def test_the_async_client_counts_once(mem, ns, facts, driver, settings, embedder
         async with AsyncKGMem(settings, embedder=embedder) as amem:
             result = await amem.search(QUERY, k=10, kinds="knowledge")
             assert target in [h.id for h in result.hits]
-            return await asyncio.gather(*(amem.feedback(result.query_id, used=[target], outcome="success")
-                                          for _ in range(5)))
+            return await asyncio.gather(
+                *(amem.feedback(result.query_id, used=[target], outcome="success") for _ in range(5))
+            )
 
     judged = asyncio.run(main())
     assert sorted(j.counted for j in judged) == [False] * 4 + [True]
@@ -151,12 +163,33 @@ def test_the_cli_counts_once(mem, ns, facts, driver, settings):
     target = facts[0]
     result = search(mem, ns)
     mem.retrieval.flush()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": ns, "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "KGMEM_NAMESPACE": ns,
+        "KGMEM_CHROMA__PATH": str(settings.chroma.path),
+    }
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "kgmem.cli", "feedback", result.query_id, "--used", target,
-                               "--outcome", "success", *args], capture_output=True, text=True, env=env, cwd=ROOT,
-                              timeout=300)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kgmem.cli",
+                "feedback",
+                result.query_id,
+                "--used",
+                target,
+                "--outcome",
+                "success",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            timeout=300,
+        )
 
     first, second = cli("--json"), cli()
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr

@@ -16,28 +16,74 @@ import os
 from typing import Any
 
 import pytest
-import pydantic
-from hypothesis import HealthCheck, Phase, example, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, Phase, example, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from reliability_support import node_count  # type: ignore[import-not-found]
 
 from kgmem.errors import ValidationError
-
-from reliability_support import node_count  # type: ignore[import-not-found]
 
 EXAMPLES = int(os.environ.get("KGMEM_HYPOTHESIS_EXAMPLES", "40"))
 MEGABYTE = "ä" * 300_000 + "x'\"\\" * 100_000  # ~1 MB of UTF-8 (and 700 K characters)
 FRAGMENTS = [
-    "'", '"', "\\", "\\\\", "`", "*", "?", "~", "^2", "AND", "OR NOT", "+ns:other", 'ns:"x"', "(", ")",
-    "[a TO z]", "{", "}", "/regex/", "&&", "||", ":", "!", "-", "+",
-    "'}) MATCH (n) DETACH DELETE n //", "\" OR 1=1 --", "$ns", "${x}", "CALL db.clearQueryCaches()",
-    "\x00", "\u202e", "\u200f", "\u200b", "\ufeff", "שלום", "مرحبا", "\u0301", "🔥", "\r\n", "\t", "%s", "{0}",
-    "<script>alert(1)</script>", "NULL", "\x1f", "\x1b[31m",
+    "'",
+    '"',
+    "\\",
+    "\\\\",
+    "`",
+    "*",
+    "?",
+    "~",
+    "^2",
+    "AND",
+    "OR NOT",
+    "+ns:other",
+    'ns:"x"',
+    "(",
+    ")",
+    "[a TO z]",
+    "{",
+    "}",
+    "/regex/",
+    "&&",
+    "||",
+    ":",
+    "!",
+    "-",
+    "+",
+    "'}) MATCH (n) DETACH DELETE n //",
+    '" OR 1=1 --',
+    "$ns",
+    "${x}",
+    "CALL db.clearQueryCaches()",
+    "\x00",
+    "\u202e",
+    "\u200f",
+    "\u200b",
+    "\ufeff",
+    "שלום",
+    "مرحبا",
+    "\u0301",
+    "🔥",
+    "\r\n",
+    "\t",
+    "%s",
+    "{0}",
+    "<script>alert(1)</script>",
+    "NULL",
+    "\x1f",
+    "\x1b[31m",
 ]
 hostile = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=12)), min_size=1, max_size=10).map("".join)
 # No shrinking: it can take minutes on this stack; a failure prints its (unshrunk) example.
-common = hsettings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                   phases=[Phase.explicit, Phase.generate],
-                   suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                          HealthCheck.data_too_large])
+common = hsettings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 TRIED: dict[str, int] = {}  # examples run per test, for docs/reliability.md (printed with -s)
 
@@ -70,15 +116,25 @@ def quiet_mem(settings, driver, embedder):  # noqa: ANN001, ANN201
 @given(tool=hostile, key=hostile, value=hostile, message=hostile, session=hostile, fix=hostile)
 @example(tool=MEGABYTE[:20_000], key="k", value=MEGABYTE, message=MEGABYTE, session=MEGABYTE[:9_000], fix=MEGABYTE)
 @example(tool="psql\x00", key="\x00", value="\x00", message="boom\x00", session="\x00s", fix="\x00fix")
-def test_learning_paths(quiet_mem, driver, ns: str, tool: str, key: str, value: str, message: str,  # noqa: ANN001
-                        session: str, fix: str) -> None:
+def test_learning_paths(
+    quiet_mem,
+    driver,
+    ns: str,
+    tool: str,
+    key: str,
+    value: str,
+    message: str,  # noqa: ANN001
+    session: str,
+    fix: str,
+) -> None:
     _count("learning")
     ok, obs = _accepting(quiet_mem.tool_result, tool, {key: value}, error=message, session=session)
     if not ok:
         return
     assert obs is not None and not obs.spooled
-    records, _, _ = driver.execute_query("MATCH (e:ErrorPattern {ns: $ns, id: $id}) RETURN e.tool AS tool",
-                                         ns=ns, id=obs.id)
+    records, _, _ = driver.execute_query(
+        "MATCH (e:ErrorPattern {ns: $ns, id: $id}) RETURN e.tool AS tool", ns=ns, id=obs.id
+    )
     assert len(records) == 1
     ok, outcome = _accepting(quiet_mem.resolve, obs, fix, success=True)
     if ok:
@@ -99,8 +155,9 @@ def test_turn_path(quiet_mem, driver, ns: str, session: str, role: str, text: st
     ok, mid = _accepting(quiet_mem.turn, session, role, text, ref=ref)
     if not ok:
         return
-    records, _, _ = driver.execute_query("MATCH (m:Message {ns: $ns, id: $id}) RETURN m.text AS text, m.role AS role",
-                                         ns=ns, id=mid)
+    records, _, _ = driver.execute_query(
+        "MATCH (m:Message {ns: $ns, id: $id}) RETURN m.text AS text, m.role AS role", ns=ns, id=mid
+    )
     assert [(r["text"], r["role"]) for r in records] == [(text, role)]  # byte for byte
 
 
@@ -116,15 +173,32 @@ def test_knowledge_path(quiet_mem, ns: str, content: str, kind: str) -> None:  #
 
 
 @common
-@given(lines=st.lists(st.fixed_dictionaries({
-    "type": st.sampled_from(["turn", "tool_result", "knowledge"]), "session": hostile, "role": hostile,
-    "text": hostile, "tool": hostile, "error": hostile, "content": hostile}), min_size=1, max_size=4))
+@given(
+    lines=st.lists(
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(["turn", "tool_result", "knowledge"]),
+                "session": hostile,
+                "role": hostile,
+                "text": hostile,
+                "tool": hostile,
+                "error": hostile,
+                "content": hostile,
+            }
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
 def test_ingest_lines(quiet_mem, lines: list[dict[str, str]]) -> None:  # noqa: ANN001
     _count("ingest")
     events = []
     for line in lines:  # each line gets the fields of its type only
-        fields = {"turn": ("session", "role", "text"), "tool_result": ("tool", "error", "session"),
-                  "knowledge": ("content",)}[line["type"]]
+        fields = {
+            "turn": ("session", "role", "text"),
+            "tool_result": ("tool", "error", "session"),
+            "knowledge": ("content",),
+        }[line["type"]]
         events.append({"type": line["type"], **{f: line[f] for f in fields}})
     ok, report = _accepting(quiet_mem.ingest, events)
     if ok:

@@ -92,8 +92,9 @@ def test_a_failure_inside_the_write_rolls_everything_back(driver, graph, ns, tmp
     assert _counts(driver, ns) == (6, 4)
 
 
-def test_good_replace_still_works_and_cli_error_is_one_line(driver, graph, ns, tmp_path, base_settings,
-                                                            monkeypatch) -> None:
+def test_good_replace_still_works_and_cli_error_is_one_line(
+    driver, graph, ns, tmp_path, base_settings, monkeypatch
+) -> None:
     docs = _seeded_export(driver, graph, ns, tmp_path / "good.jsonl")
     summary = import_namespace(graph, tmp_path / "good.jsonl", replace=True)
     assert summary.replaced and sum(summary.nodes.values()) == 6 and _counts(driver, ns) == (6, 4)

@@ -8,15 +8,19 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from ingest_data import graph_counts, write_jsonl  # type: ignore[import-not-found]
 
 from kgmem.cli import main
 from kgmem.errors import ValidationError
 
-from ingest_data import graph_counts, write_jsonl  # type: ignore[import-not-found]
-
 TOOL = {"type": "tool_result", "tool": "psql", "error": "connection refused", "session": "s1"}
-KNOW = {"type": "knowledge", "content": "Postgres listens on 5433 in staging", "knowledge_type": "fact",
-        "confidence": 0.8, "session": "s1"}
+KNOW = {
+    "type": "knowledge",
+    "content": "Postgres listens on 5433 in staging",
+    "knowledge_type": "fact",
+    "confidence": 0.8,
+    "session": "s1",
+}
 TURN = {"type": "turn", "session": "s1", "role": "user", "text": "the database refuses connections"}
 
 BAD_LINES = {
@@ -27,8 +31,10 @@ BAD_LINES = {
     "8 KB ref": (json.dumps({**TURN, "ref": "r" * 9000}).encode(), "turn.ref: longer than"),
     "bad ts": (json.dumps({**TOOL, "ts": "not-a-date"}).encode(), "tool_result.ts: not an ISO-8601"),
     "bad turn ts": (json.dumps({**TURN, "ts": "yesterday"}).encode(), "turn.ts: not an ISO-8601"),
-    "long triple term": (json.dumps({**KNOW, "subject": "x" * 300, "predicate": "p", "object": "o"}).encode(),
-                         "knowledge.subject"),
+    "long triple term": (
+        json.dumps({**KNOW, "subject": "x" * 300, "predicate": "p", "object": "o"}).encode(),
+        "knowledge.subject",
+    ),
 }
 
 
@@ -67,7 +73,6 @@ def test_a_batch_neo4j_rejects_is_retried_line_by_line(mem, ns, monkeypatch) -> 
     """A value no parser check catches (simulated: the validator's limit lifted) is rejected by
     Neo4j for the whole batch; the batch is split so only that line is reported."""
     from kgmem.ingest import events as events_module
-
     from kgmem.learning import plan as plan_module
 
     monkeypatch.setattr(events_module, "MAX_IDENTIFIER_BYTES", 10**9)
@@ -86,7 +91,8 @@ def test_bad_timestamps_are_refused_on_every_path(mem, ns) -> None:
         mem.turn(session="s1", role="user", text="hello", ts="not-a-date", ns=ns)
     mem.tool_results([{"tool": "psql", "error": "boom", "session": "s", "ts": "2026-01-02T03:04:05+02:00"}], ns=ns)
     records, _, _ = mem.driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns})-[r:IN_SESSION]->() RETURN e.first_seen AS f, r.last_seen AS l", ns=ns)
+        "MATCH (e:ErrorPattern {ns: $ns})-[r:IN_SESSION]->() RETURN e.first_seen AS f, r.last_seen AS l", ns=ns
+    )
     assert records[0]["f"] == records[0]["l"] == "2026-01-02T01:04:05+00:00"  # one canonical UTC form
     for name in ("top_errors", "error_trend", "session_timeline"):
         mem.report(name, ns=ns)
@@ -97,7 +103,9 @@ def test_reports_survive_bad_timestamps_already_stored(mem, ns) -> None:
     mem.driver.execute_query(
         "CREATE (e:ErrorPattern {ns: $ns, id: 'old', tool: 'psql', pattern: 'p', occurrences: 2, "
         "last_seen: 'not-a-date', first_seen: 'not-a-date'})-[:IN_SESSION {count: 2, last_seen: 'not-a-date'}]->"
-        "(:Session {ns: $ns, id: 'old-s', started_at: 'not-a-date'})", ns=ns)
+        "(:Session {ns: $ns, id: 'old-s', started_at: 'not-a-date'})",
+        ns=ns,
+    )
     mem.tool_results([{"tool": "psql", "error": "fresh failure", "session": "s"}], ns=ns)
     top = mem.report("top_errors", ns=ns)
     assert {r["pattern"]: r["recent"] for r in top}["p"] == 0 and len(top) == 2
@@ -117,8 +125,15 @@ def test_identical_lines_are_distinct_events_at_any_batch_size(mem, ns, tmp_path
             mem.ingest(path, ns=target, batch_size=batch_size)
             mem.ingest(path, ns=target, batch_size=batch_size)  # re-ingest: nothing grows
             counts = graph_counts(mem.driver, target)
-            results.append((counts["occurrences"], counts["in_session_count"], counts["knowledge"],
-                            counts["times_seen"], counts["marks"]))
+            results.append(
+                (
+                    counts["occurrences"],
+                    counts["in_session_count"],
+                    counts["knowledge"],
+                    counts["times_seen"],
+                    counts["marks"],
+                )
+            )
         finally:
             mem.graph.write_autocommit("maintenance/delete_namespace", ns=target)
     assert results[0] == results[1] == results[2] == (11, 11, 1, 4, 15)
@@ -142,8 +157,11 @@ def test_the_in_transaction_guard_refuses_events_marked_meanwhile(mem, ns, monke
     marks and applies only the rest — each event exactly once."""
     from kgmem.ingest.ingester import Ingester
 
-    facts = ["Postgres runs on port 5433 in staging", "The CI cache lives in an S3 bucket",
-             "Deploys need a signed release tag"]
+    facts = [
+        "Postgres runs on port 5433 in staging",
+        "The CI cache lives in an S3 bucket",
+        "Deploys need a signed release tag",
+    ]
     lines = [{**TOOL, "params": {"i": i}} for i in range(4)] + [{**KNOW, "content": fact} for fact in facts]
     mem.ingest(lines[:1] + lines[4:5], ns=ns)  # the first tool result and knowledge line land (and are marked)
     real = Ingester._unmarked
@@ -161,4 +179,6 @@ def test_the_in_transaction_guard_refuses_events_marked_meanwhile(mem, ns, monke
     assert stale == {"ToolResultEvent", "KnowledgeEvent"}
     assert report.ok and report.tool_results == 3 and report.knowledge == 2 and report.already_ingested == 2
     counts = graph_counts(mem.driver, ns)
-    assert counts["occurrences"] == 4 and counts["knowledge"] == 3 and counts["times_seen"] == 3 and counts["marks"] == 7
+    assert (
+        counts["occurrences"] == 4 and counts["knowledge"] == 3 and counts["times_seen"] == 3 and counts["marks"] == 7
+    )

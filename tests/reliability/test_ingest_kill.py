@@ -10,13 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
+from ingest_data import graph_counts, mixed_events, write_jsonl  # type: ignore[import-not-found]
 
 from kgmem import KGMem
 from kgmem.errors import IngestInterrupted
 from kgmem.graph import GraphStore, connect
 from kgmem.graph.schema import apply_schema
-
-from ingest_data import graph_counts, mixed_events, write_jsonl  # type: ignore[import-not-found]
 
 N_TOOLS = 400
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from kgmem.graph.schema import apply_schema
 from kgmem.ids import ns_key
-from kgmem.runner import SyncIO, run
 from kgmem.retrieval.config import preset
 from kgmem.retrieval.keyword import KeywordRetriever
 from kgmem.retrieval.scope import Scope
+from kgmem.runner import SyncIO, run
 
 SEED = """
 UNWIND range(1, $n) AS i
@@ -36,8 +36,9 @@ def test_a_crowded_look_alike_namespace_does_not_hide_a_namespaces_own_rows(driv
         _seed(driver, own, 3)
         hits = _keyword_ids(graph, own)
         assert sorted(hits) == sorted(f"{own}-{i}" for i in (1, 2, 3))
-        assert len(_keyword_ids(graph, crowd)) == 5 and all(h.startswith(crowd + "-") and not h.startswith(own)
-                                                            for h in _keyword_ids(graph, crowd))
+        assert len(_keyword_ids(graph, crowd)) == 5 and all(
+            h.startswith(crowd + "-") and not h.startswith(own) for h in _keyword_ids(graph, crowd)
+        )
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=own)
 
@@ -48,7 +49,8 @@ def test_kgmem_init_gives_nodes_written_before_schema_4_their_ns_key(driver, gra
     apply_schema(graph)  # what `kgmem init` runs; idempotent
     assert sorted(_keyword_ids(graph, ns)) == [f"{ns}-1", f"{ns}-2"]
     records, _, _ = driver.execute_query(
-        "SHOW FULLTEXT INDEXES YIELD name, properties WHERE name = 'kgmem_fulltext' RETURN properties")
+        "SHOW FULLTEXT INDEXES YIELD name, properties WHERE name = 'kgmem_fulltext' RETURN properties"
+    )
     assert "ns_key" in records[0]["properties"]
 
 
@@ -57,6 +59,7 @@ def test_writers_store_ns_key(mem, ns) -> None:
     mem.tool_result("deploy", {"arch": "arm64"}, error="deploy pipeline failed: exec format error", session="s1")
     mem.add_knowledge("The deploy pipeline needs a multi-arch base image")
     records, _, _ = mem.driver.execute_query(
-        "MATCH (n:Message|ErrorPattern|Knowledge {ns: $ns}) RETURN collect(DISTINCT n.ns_key) AS keys", ns=ns)
+        "MATCH (n:Message|ErrorPattern|Knowledge {ns: $ns}) RETURN collect(DISTINCT n.ns_key) AS keys", ns=ns
+    )
     assert records[0]["keys"] == [ns_key(ns)]
     assert {h.kind for h in mem.search("deploy pipeline failed", ns=ns, k=10).hits} >= {"message", "error", "knowledge"}

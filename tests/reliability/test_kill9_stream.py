@@ -7,12 +7,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from reliability_support import fingerprint, run_call, workload  # type: ignore[import-not-found]
+
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.graph import connect
 from kgmem.spool import Spool
-
-from reliability_support import fingerprint, run_call, workload  # type: ignore[import-not-found]
 
 EVENTS = 60
 KILL_AFTER = 18  # calls acknowledged before the kill; the kill lands while the next ones run
@@ -21,13 +21,18 @@ RESTART_AFTER = 45  # calls made (spooled) while the server is dead
 
 def _quiet(settings: Settings, home: Path) -> Settings:
     """No background analysis (its windows would depend on timing), own home (own spool) and Chroma."""
-    return settings.model_copy(update={
-        "home": home, "analysis": settings.analysis.model_copy(update={"enabled": False}),
-        "chroma": settings.chroma.model_copy(update={"path": home / "chroma"})})
+    return settings.model_copy(
+        update={
+            "home": home,
+            "analysis": settings.analysis.model_copy(update={"enabled": False}),
+            "chroma": settings.chroma.model_copy(update={"path": home / "chroma"}),
+        }
+    )
 
 
 def test_kill9_during_a_stream_then_replay_equals_fault_free_control(
-        stream_neo4j, private_ns: str, settings: Settings, ns: str, driver, embedder, tmp_path: Path) -> None:
+    stream_neo4j, private_ns: str, settings: Settings, ns: str, driver, embedder, tmp_path: Path
+) -> None:
     calls = workload(EVENTS)
 
     # Fault-free control: the same stream on the shared server.

@@ -51,8 +51,13 @@ def _seed(mem: KGMem, ns: str, marker: str) -> dict[str, Any]:
     found = mem.search("deploy pipeline green rerun stage", k=10, ns=ns)
     ctx = mem.context("deploy pipeline green rerun stage", ns=ns)
     assert found.hits and ctx.citations, ns
-    return {"error_id": obs.id, "query_id": found.query_id, "context_id": ctx.query_id,
-            "hit": found.hits[0].id, "marker": marker}
+    return {
+        "error_id": obs.id,
+        "query_id": found.query_id,
+        "context_id": ctx.query_id,
+        "hit": found.hits[0].id,
+        "marker": marker,
+    }
 
 
 def _snapshot(driver: Any, ns: str) -> tuple[str, set[str]]:
@@ -61,9 +66,12 @@ def _snapshot(driver: Any, ns: str) -> tuple[str, set[str]]:
         "MATCH (n) WHERE n.ns = $ns "
         "OPTIONAL MATCH (n)-[r]->(m) "
         "WITH n, collect([type(r), m.id, properties(r)]) AS rels "
-        "RETURN labels(n) AS labels, properties(n) AS props, rels", ns=ns)
-    rows = sorted(json.dumps([r["labels"], r["props"], sorted(map(str, r["rels"]))], sort_keys=True, default=str)
-                  for r in records)
+        "RETURN labels(n) AS labels, properties(n) AS props, rels",
+        ns=ns,
+    )
+    rows = sorted(
+        json.dumps([r["labels"], r["props"], sorted(map(str, r["rels"]))], sort_keys=True, default=str) for r in records
+    )
     ids = {r["props"]["id"] for r in records if isinstance(r["props"].get("id"), str)}
     return hashlib.sha256("\n".join(rows).encode()).hexdigest(), ids
 
@@ -72,8 +80,9 @@ def _wait_query_log(driver: Any, query_ids: list[str]) -> None:
     """The query log is written off the search path: wait until another process can read it."""
     deadline = time.monotonic() + 120
     while True:
-        records, _, _ = driver.execute_query("MATCH (q:KgmemQuery) WHERE q.id IN $ids RETURN count(q) AS n",
-                                             ids=query_ids)
+        records, _, _ = driver.execute_query(
+            "MATCH (q:KgmemQuery) WHERE q.id IN $ids RETURN count(q) AS n", ids=query_ids
+        )
         if records[0]["n"] == len(query_ids):
             return
         assert time.monotonic() < deadline, "query log entries were not written"
@@ -92,13 +101,16 @@ class Tally:
     def leaked(self, what: str, payload: Any) -> None:
         """Record an escape if ``payload`` holds any id or marker of another namespace."""
         text = json.dumps(payload, default=str)
-        found = [i for i in self.other_ids if i in text] + [d["marker"] for d in self.others.values()
-                                                             if d["marker"] in text]
+        found = [i for i in self.other_ids if i in text] + [
+            d["marker"] for d in self.others.values() if d["marker"] in text
+        ]
         if found:
             self.escapes.append(f"{what}: read {found[:3]}")
 
 
-async def _attack(client: Client, own: dict[str, Any], others: dict[str, dict[str, Any]], tally: Tally) -> dict[str, Any]:
+async def _attack(
+    client: Client, own: dict[str, Any], others: dict[str, dict[str, Any]], tally: Tally
+) -> dict[str, Any]:
     """Every tool, against every look-alike namespace; returns what the positive controls need."""
     valid: dict[str, dict[str, Any]] = {
         "tool_result": {"tool": "deploy", "params": {"env": "prod"}, "error": ERROR, "session": "standup"},
@@ -132,19 +144,30 @@ async def _attack(client: Client, own: dict[str, Any], others: dict[str, dict[st
             tally.leaked("report params", result.content)
         # 3. a reported call's own parameters are data: an `ns` among them is stored, in A, as given
         tally.attempts += 1
-        result = await client.call_tool("tool_result", {"tool": "kubectl", "params": {"ns": other_ns, "namespace":
-                                                         other_ns}, "error": ERROR, "session": "standup"})
+        result = await client.call_tool(
+            "tool_result",
+            {
+                "tool": "kubectl",
+                "params": {"ns": other_ns, "namespace": other_ns},
+                "error": ERROR,
+                "session": "standup",
+            },
+        )
         assert not result.is_error, result.content
         tally.leaked("tool_result(params.ns)", result.structured_content)
         # 4. the other namespace's ids are unknown here
-        for args in ({"query_id": data["query_id"], "used": [data["hit"]], "outcome": "positive"},
-                     {"query_id": data["context_id"], "response": "It needs a rerun [1][2].", "outcome": "success"}):
+        for args in (
+            {"query_id": data["query_id"], "used": [data["hit"]], "outcome": "positive"},
+            {"query_id": data["context_id"], "response": "It needs a rerun [1][2].", "outcome": "success"},
+        ):
             tally.attempts += 1
             result = await client.call_tool("feedback", args)
             if not (result.is_error and "UnknownQuery" in result.content[0].text):
                 tally.escapes.append(f"feedback({other_ns!r} query) -> {result.content}")
-        for tool, args in (("resolve", {"error_id": data["error_id"], "fix": "use the other team's fix"}),
-                           ("correction", {"text": "a correction of their error", "error_id": data["error_id"]})):
+        for tool, args in (
+            ("resolve", {"error_id": data["error_id"], "fix": "use the other team's fix"}),
+            ("correction", {"text": "a correction of their error", "error_id": data["error_id"]}),
+        ):
             tally.attempts += 1
             result = await client.call_tool(tool, args)
             if not (result.is_error and "ErrorNotFound" in result.content[0].text):
@@ -183,10 +206,17 @@ def stack(settings: Settings, driver, embedder, graph, tmp_path: Path):  # noqa:
         own = _seed(mem, own_ns, "markerOWN")
         others = {ns: _seed(mem, ns, f"markerX{n}") for n, ns in enumerate(names)}
         mem.flush()
-        _wait_query_log(driver, [own["query_id"], own["context_id"]] +
-                        [q for d in others.values() for q in (d["query_id"], d["context_id"])])
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_CHROMA__PATH": str(quiet.chroma.path),
-               "KGMEM_ANALYSIS__ENABLED": "false"}
+        _wait_query_log(
+            driver,
+            [own["query_id"], own["context_id"]]
+            + [q for d in others.values() for q in (d["query_id"], d["context_id"])],
+        )
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "KGMEM_CHROMA__PATH": str(quiet.chroma.path),
+            "KGMEM_ANALYSIS__ENABLED": "false",
+        }
         env.pop("KGMEM_NAMESPACE", None)
         yield own_ns, own, others, env
     finally:
@@ -202,8 +232,9 @@ def _free_port() -> int:
 
 
 def _stdio(own_ns: str, env: dict[str, str], tmp_path: Path) -> Callable[[], Client]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "kgmem.cli", "mcp", "--ns", own_ns],
-                                   env=env, cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "kgmem.cli", "mcp", "--ns", own_ns], env=env, cwd=str(ROOT)
+    )
     return lambda: Client(params, read_timeout_seconds=300)
 
 
@@ -213,9 +244,26 @@ def _http_server(own_ns: str, env: dict[str, str], tmp_path: Path) -> tuple[subp
     token_file.write_text(TOKEN + "\n")
     log_path = tmp_path / f"mcp-http-{port}.log"
     with log_path.open("w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "kgmem.cli", "mcp", "--ns", own_ns, "--transport", "http",
-                                 "--port", str(port), "--token-file", str(token_file)],
-                                env=env, cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kgmem.cli",
+                "mcp",
+                "--ns",
+                own_ns,
+                "--transport",
+                "http",
+                "--port",
+                str(port),
+                "--token-file",
+                str(token_file),
+            ],
+            env=env,
+            cwd=str(ROOT),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + 120
     while True:
         assert proc.poll() is None, log_path.read_text()
@@ -240,9 +288,12 @@ def test_no_namespace_escape(transport: str, stack, driver, tmp_path: Path) -> N
     else:
         proc, port, _ = _http_server(own_ns, env, tmp_path)
         url = f"http://127.0.0.1:{port}/mcp"
-        connect = lambda: Client(streamable_http_client(  # noqa: E731
-            url, http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})),
-            read_timeout_seconds=300)
+        connect = lambda: Client(
+            streamable_http_client(  # noqa: E731
+                url, http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
+            ),
+            read_timeout_seconds=300,
+        )
 
     async def go() -> dict[str, Any]:
         async with connect() as client:
@@ -256,8 +307,10 @@ def test_no_namespace_escape(transport: str, stack, driver, tmp_path: Path) -> N
             proc.wait(timeout=60)
     after = {ns: _snapshot(driver, ns)[0] for ns in others}
     tally.escapes += [f"{ns!r} changed" for ns in others if after[ns] != before[ns][0]]
-    print(f"\nMCP {transport}: {tally.attempts} attack calls ({len(seen) - 1} tools, {len(others)} look-alike "
-          f"namespaces), {len(tally.escapes)} escapes")
+    print(
+        f"\nMCP {transport}: {tally.attempts} attack calls ({len(seen) - 1} tools, {len(others)} look-alike "
+        f"namespaces), {len(tally.escapes)} escapes"
+    )
     assert tally.escapes == [], tally.escapes
 
     # Positive controls: the same calls on the server's own data read and write it, so the checks

@@ -21,18 +21,19 @@ def test_look_alike_namespaces_see_only_their_own(settings: Settings, driver, em
             mem.turn(session="standup", role="user", text=f"the deploy pipeline broke again marker{n}", ref="m1", ns=ns)
             mem.turn(session="standup", role="assistant", text=f"rolled back the deploy marker{n}", ref="m2", ns=ns)
             mem.add_knowledge(f"Deploys need a green pipeline first marker{n}", type="fact", ns=ns)
-            obs = mem.tool_result("deploy", {"env": "prod"}, error="deploy failed: pipeline red", session="standup",
-                                  ns=ns)
+            obs = mem.tool_result(
+                "deploy", {"env": "prod"}, error="deploy failed: pipeline red", session="standup", ns=ns
+            )
             mem.resolve(obs, f"rerun the flaky pipeline stage marker{n}", ns=ns)
 
         for n, ns in enumerate(names):
             own = f"marker{n}"
-            again = mem.tool_result("deploy", {"env": "prod"}, error="deploy failed: pipeline red",
-                                    session="standup", ns=ns)
+            again = mem.tool_result(
+                "deploy", {"env": "prod"}, error="deploy failed: pipeline red", session="standup", ns=ns
+            )
             assert [f.description for f in again.fixes] == [f"rerun the flaky pipeline stage {own}"]
             for kinds in (None, "message", "knowledge", "error", "fix"):
-                result = mem.search("deploy pipeline broke rerun green marker", k=50, ns=ns, kinds=kinds,
-                                    preset="deep")
+                result = mem.search("deploy pipeline broke rerun green marker", k=50, ns=ns, kinds=kinds, preset="deep")
                 assert result.hits, (ns, kinds)
                 for hit in result.hits:
                     assert _ns_of(driver, hit.id) == ns, (ns, kinds, hit)

@@ -25,14 +25,17 @@ def _one_line_error(result, needle: str) -> None:  # type: ignore[no-untyped-def
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], result.stderr
 
 
-@pytest.mark.parametrize("param, needle", [
-    ("limit=-1", "must be in [1..100000]"),
-    ("limit=1e23", "expected an integer"),
-    ("limit=99999999999999999999999", "too large"),
-    ("days=1e12", "expected an integer"),
-    ("days=1000000000000", "must be in [1..36500]"),
-    ("days=0", "must be in [1..36500]"),
-])
+@pytest.mark.parametrize(
+    "param, needle",
+    [
+        ("limit=-1", "must be in [1..100000]"),
+        ("limit=1e23", "expected an integer"),
+        ("limit=99999999999999999999999", "too large"),
+        ("days=1e12", "expected an integer"),
+        ("days=1000000000000", "must be in [1..36500]"),
+        ("days=0", "must be in [1..36500]"),
+    ],
+)
 def test_report_parameter_errors_are_one_line(param, needle) -> None:
     _one_line_error(_cli("report", "top_errors", "-p", param), needle)
 
@@ -43,8 +46,10 @@ def test_float_parameters_must_be_finite_and_in_range() -> None:
 
 
 def test_wrong_neo4j_password_is_one_line(ns) -> None:
-    _one_line_error(_cli("report", "top_errors", "--ns", ns, KGMEM_NEO4J__PASSWORD="wrong-password"),
-                    "Neo4j rejected the credentials")
+    _one_line_error(
+        _cli("report", "top_errors", "--ns", ns, KGMEM_NEO4J__PASSWORD="wrong-password"),
+        "Neo4j rejected the credentials",
+    )
 
 
 def test_empty_namespace_is_refused_everywhere(mem) -> None:
@@ -53,12 +58,14 @@ def test_empty_namespace_is_refused_everywhere(mem) -> None:
     _one_line_error(_cli("report", "top_errors", KGMEM_NAMESPACE=""), "namespace")
     _one_line_error(_cli("report", "top_errors", KGMEM_NAMESPACE="   "), "namespace")
     _one_line_error(_cli("decay", "--ns", ""), "--ns: must be a non-empty string")
-    for call in (lambda: mem.tool_result("psql", error="boom", ns=""),
-                 lambda: mem.turn(session="s", role="user", text="hi", ns=""),
-                 lambda: mem.search("anything", ns=""),
-                 lambda: mem.add_knowledge("a fact", ns=" "),
-                 lambda: mem.report("top_errors", ns=""),
-                 lambda: mem.ingest([], ns="")):
+    for call in (
+        lambda: mem.tool_result("psql", error="boom", ns=""),
+        lambda: mem.turn(session="s", role="user", text="hi", ns=""),
+        lambda: mem.search("anything", ns=""),
+        lambda: mem.add_knowledge("a fact", ns=" "),
+        lambda: mem.report("top_errors", ns=""),
+        lambda: mem.ingest([], ns=""),
+    ):
         with pytest.raises(ValidationError, match="ns: must be a non-empty string"):
             call()
 
@@ -69,8 +76,14 @@ def test_ns_given_twice_with_different_values_is_an_error(ns) -> None:
     assert ok.exit_code == 0, ok.output
 
 
-HOSTILE = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "plain \x1b]0;owned\x07 \x1b[31mred",
-           "csi \x9b2J"]
+HOSTILE = [
+    '=HYPERLINK("http://evil","x")',
+    "+1+1",
+    "-2+3",
+    "@SUM(A1)",
+    "plain \x1b]0;owned\x07 \x1b[31mred",
+    "csi \x9b2J",
+]
 
 
 def test_csv_and_table_output_neutralise_formulas_and_escapes(mem, ns) -> None:

@@ -26,14 +26,17 @@ from kgmem.retrieval.scope import MAX_K, Scope
 
 #: Lifecycle methods: not operations.
 LIFECYCLE = {KGMem: {"close"}, AsyncKGMem: {"open", "aclose"}}
-KINDS_OF = {api.Pass.POSITIONAL: inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            api.Pass.KEYWORD: inspect.Parameter.KEYWORD_ONLY}
+KINDS_OF = {
+    api.Pass.POSITIONAL: inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    api.Pass.KEYWORD: inspect.Parameter.KEYWORD_ONLY,
+}
 CLIENTS = [(KGMem, api.SYNC), (AsyncKGMem, api.ASYNC)]
 
 
 def _public_methods(cls: type) -> set[str]:
-    return {name for name, value in vars(cls).items()
-            if not name.startswith("_") and inspect.isfunction(value)} - LIFECYCLE[cls]
+    return {
+        name for name, value in vars(cls).items() if not name.startswith("_") and inspect.isfunction(value)
+    } - LIFECYCLE[cls]
 
 
 def _mismatches(op: api.Operation, method: Any) -> list[str]:

@@ -28,18 +28,30 @@ class Connected(AssertionError):
 @pytest.fixture
 def unreachable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """Settings naming a Neo4j nothing listens on; creating any driver fails the test."""
+
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise Connected(f"a Neo4j driver was created for {args[:1]}")
 
     monkeypatch.setattr(neo4j.GraphDatabase, "driver", refuse)
     monkeypatch.setattr(neo4j.AsyncGraphDatabase, "driver", refuse)
-    return load_settings(neo4j={"uri": "bolt://127.0.0.1:9", "password": "unused"}, home=tmp_path,
-                         chroma={"path": tmp_path / "chroma"})
+    return load_settings(
+        neo4j={"uri": "bolt://127.0.0.1:9", "password": "unused"}, home=tmp_path, chroma={"path": tmp_path / "chroma"}
+    )
 
 
 def _nothing_built(engines: Any) -> None:
-    for attr in ("_driver", "_async_driver", "_graph", "_async_graph", "_vectors", "_embedder", "_concepts",
-                 "_sync", "_aio", "_async_io"):
+    for attr in (
+        "_driver",
+        "_async_driver",
+        "_graph",
+        "_async_graph",
+        "_vectors",
+        "_embedder",
+        "_concepts",
+        "_sync",
+        "_aio",
+        "_async_io",
+    ):
         assert getattr(engines, attr) is None, f"{attr} was built at construction"
 
 
@@ -77,19 +89,31 @@ def test_the_root_builds_each_resource_once(unreachable: Settings) -> None:
 def _constructions(path: Path) -> list[int]:
     """The lines of ``path`` that call ``GraphStore(...)`` / ``AsyncGraphStore(...)`` (by name or attribute)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and (getattr(n.func, "id", None) in STORES or getattr(n.func, "attr", None) in STORES)]
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and (getattr(n.func, "id", None) in STORES or getattr(n.func, "attr", None) in STORES)
+    ]
 
 
 def test_graph_stores_are_built_only_by_the_root() -> None:
-    outside = [f"{path.relative_to(PACKAGE.parent)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
-               if path != ROOT_MODULE for line in _constructions(path)]
-    assert outside == [], "GraphStore built outside kgmem/app.py (take it from kgmem.app.Engines): " + ", ".join(outside)
+    outside = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != ROOT_MODULE
+        for line in _constructions(path)
+    ]
+    assert outside == [], "GraphStore built outside kgmem/app.py (take it from kgmem.app.Engines): " + ", ".join(
+        outside
+    )
     assert _constructions(ROOT_MODULE), "the root builds the stores: the check looks at the wrong file"
 
 
 def test_the_check_sees_a_construction(tmp_path: Path) -> None:
     source = tmp_path / "x.py"
-    source.write_text("from kgmem.graph import GraphStore, store\n\ndef f(d):\n"
-                      "    return GraphStore(d), store.AsyncGraphStore(d)  # GraphStore( in a comment is no call\n")
+    source.write_text(
+        "from kgmem.graph import GraphStore, store\n\ndef f(d):\n"
+        "    return GraphStore(d), store.AsyncGraphStore(d)  # GraphStore( in a comment is no call\n"
+    )
     assert _constructions(source) == [4, 4]

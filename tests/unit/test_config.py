@@ -66,7 +66,7 @@ def test_invalid_env_value_names_the_key(clean_env: Path, monkeypatch: pytest.Mo
 
 
 def test_unknown_key_is_rejected(clean_env: Path) -> None:
-    (clean_env / "kgmem.toml").write_text("[neo4j]\nurl = \"bolt://x\"\n")
+    (clean_env / "kgmem.toml").write_text('[neo4j]\nurl = "bolt://x"\n')
     with pytest.raises(ConfigError, match=r"neo4j\.url"):
         load_settings()
 

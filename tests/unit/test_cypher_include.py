@@ -14,17 +14,35 @@ def _write(root: Path, name: str, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    pytest.param({"a/fragments/part": "  MATCH (n)\n", "a/main": "// head\n  // @include a/fragments/part\nRETURN n\n"},
-                 "// head\n  MATCH (n)\nRETURN n\n", id="whole-line-replaced"),
-    pytest.param({"f": "MATCH (n)", "a/main": "// @include f\nRETURN n"},
-                 "MATCH (n)\nRETURN n", id="fragment-without-final-newline"),
-    pytest.param({"f": "X\n", "a/main": "RETURN 1 // @include f\n// see @include f for details\n"},
-                 "RETURN 1 // @include f\n// see @include f for details\n", id="only-whole-line-directives"),
-    pytest.param({"inner": "WITH 1 AS x\n", "outer": "// @include inner\nWITH x\n",
-                  "a/main": "// @include outer\n// @include inner\nRETURN x\n"},
-                 "WITH 1 AS x\nWITH x\nWITH 1 AS x\nRETURN x\n", id="nested"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"a/fragments/part": "  MATCH (n)\n", "a/main": "// head\n  // @include a/fragments/part\nRETURN n\n"},
+            "// head\n  MATCH (n)\nRETURN n\n",
+            id="whole-line-replaced",
+        ),
+        pytest.param(
+            {"f": "MATCH (n)", "a/main": "// @include f\nRETURN n"},
+            "MATCH (n)\nRETURN n",
+            id="fragment-without-final-newline",
+        ),
+        pytest.param(
+            {"f": "X\n", "a/main": "RETURN 1 // @include f\n// see @include f for details\n"},
+            "RETURN 1 // @include f\n// see @include f for details\n",
+            id="only-whole-line-directives",
+        ),
+        pytest.param(
+            {
+                "inner": "WITH 1 AS x\n",
+                "outer": "// @include inner\nWITH x\n",
+                "a/main": "// @include outer\n// @include inner\nRETURN x\n",
+            },
+            "WITH 1 AS x\nWITH x\nWITH 1 AS x\nRETURN x\n",
+            id="nested",
+        ),
+    ],
+)
 def test_include_expands(tmp_path: Path, files: dict[str, str], expected: str) -> None:
     for name, text in files.items():
         _write(tmp_path, name, text)

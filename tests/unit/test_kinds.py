@@ -30,8 +30,19 @@ def test_every_kind_is_exportable_reindexable_and_in_the_fulltext_index(kind: ki
 
 
 def test_metadata_and_embedding_text_are_chroma_ready() -> None:
-    row = {"text": "hi", "role": "user", "session": "s", "ts": None, "tool": "t", "category": "c", "keys": None,
-           "source": None, "error_id": "e", "type": "fact", "name": "x"}
+    row = {
+        "text": "hi",
+        "role": "user",
+        "session": "s",
+        "ts": None,
+        "tool": "t",
+        "category": "c",
+        "keys": None,
+        "source": None,
+        "error_id": "e",
+        "type": "fact",
+        "name": "x",
+    }
     for kind in kinds.KINDS:
         meta = kind.metadata(row)
         assert all(isinstance(v, (str, int, float, bool)) for v in meta.values()), kind.name

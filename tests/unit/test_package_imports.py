@@ -14,7 +14,6 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-
 import kgmem
 
 ROOT = Path(kgmem.__file__).resolve().parent
@@ -127,8 +126,15 @@ def test_the_shared_infrastructure_depends_on_no_engine() -> None:
     """The spool and the LLM protocol are what learning, analysis and conversation share: they
     import none of them (nor the clients), so each engine can use them without a cycle."""
     edges = import_graph()
-    engines = {"kgmem.learning", "kgmem.analysis", "kgmem.conversation", "kgmem.retrieval", "kgmem.client",
-               "kgmem.aio", "kgmem"}
+    engines = {
+        "kgmem.learning",
+        "kgmem.analysis",
+        "kgmem.conversation",
+        "kgmem.retrieval",
+        "kgmem.client",
+        "kgmem.aio",
+        "kgmem",
+    }
     for shared in ("kgmem.spool", "kgmem.llm"):
         assert not engines & set(edges.get(shared, {})), f"{shared} imports {sorted(engines & set(edges[shared]))}"
 
@@ -145,13 +151,16 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 def test_a_function_level_or_type_checking_import_closes_a_cycle(tmp_path: Path) -> None:
     """The check itself can fail: a lazy import and a TYPE_CHECKING one both count, relative
     imports resolve, and imports inside one package do not."""
-    pkg = _write(tmp_path, {
-        "__init__.py": "",
-        "a/__init__.py": "from kgmem.a.x import f\n",
-        "a/x.py": "def f():\n    from ..b import g\n    return g\n",
-        "b/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kgmem.c import H\n",
-        "c.py": "from kgmem import a\n",
-    })
+    pkg = _write(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a/__init__.py": "from kgmem.a.x import f\n",
+            "a/x.py": "def f():\n    from ..b import g\n    return g\n",
+            "b/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kgmem.c import H\n",
+            "c.py": "from kgmem import a\n",
+        },
+    )
     edges = import_graph(pkg)
     assert set(edges["kgmem.a"]) == {"kgmem.b"}
     assert edges["kgmem.a"]["kgmem.b"] == ["kgmem/a/x.py:2"]

@@ -52,9 +52,15 @@ def test_rotation_starts_a_new_segment_and_a_torn_last_line_is_quarantined(tmp_p
 
 def test_lines_no_replay_can_apply_are_quarantined_once_and_the_rest_kept(tmp_path: Path) -> None:
     good = [{"seq": i, "ns": "a", "kind": "learning", "tool": f"t{i}"} for i in (0, 2, 4)]
-    lines = [json.dumps(good[0]), '{"seq": 1, "ns": "a", "kind": "learn',  # truncated in the middle
-             json.dumps(good[1]), json.dumps({"seq": 3, "ns": "a", "kind": "vector_clock", "x": 1}),  # a newer kind
-             json.dumps(good[2]), json.dumps([1, 2]), json.dumps({"ns": "a", "tool": "no seq"})]
+    lines = [
+        json.dumps(good[0]),
+        '{"seq": 1, "ns": "a", "kind": "learn',  # truncated in the middle
+        json.dumps(good[1]),
+        json.dumps({"seq": 3, "ns": "a", "kind": "vector_clock", "x": 1}),  # a newer kind
+        json.dumps(good[2]),
+        json.dumps([1, 2]),
+        json.dumps({"ns": "a", "tool": "no seq"}),
+    ]
     segment = tmp_path / "learning-1-abc.jsonl"
     segment.write_text("\n".join(lines) + "\n")
     spool = Spool(tmp_path)
@@ -62,7 +68,11 @@ def test_lines_no_replay_can_apply_are_quarantined_once_and_the_rest_kept(tmp_pa
         assert events == good
     quarantined = [json.loads(x) for x in (tmp_path / QUARANTINE_FILE).read_text().splitlines()]
     assert [(q["line"], q["reason"].split(" ")[0]) for q in quarantined] == [
-        (1, "unreadable"), (3, "unknown"), (5, "not"), (6, "no")]
+        (1, "unreadable"),
+        (3, "unknown"),
+        (5, "not"),
+        (6, "no"),
+    ]
     assert all(q["segment"] == segment.name for q in quarantined) and quarantined[1]["text"] == lines[3]
     assert [json.loads(x) for x in segment.read_text().splitlines()] == good  # the valid lines, only
     assert spool.stats()["quarantined"] == 4 and spool.stats()["pending"] == 3
@@ -83,9 +93,12 @@ def test_lines_carry_their_kind_and_old_lines_count_as_learning(tmp_path: Path) 
     assert kinds == [LEARNING, TURN]
     events = [
         {"seq": 0, "ns": "a"},  # a line of an older version: no kind
-        {"seq": 1, "ns": "a", "kind": TURN}, {"seq": 2, "ns": "a", "kind": LEARNING},
-        {"seq": 3, "ns": "b", "kind": LEARNING}, {"seq": 4, "ns": "a", "kind": KNOWLEDGE},
-        {"seq": 5, "ns": "a", "kind": TURN}, {"seq": 6, "ns": "b", "kind": LEARNING},
+        {"seq": 1, "ns": "a", "kind": TURN},
+        {"seq": 2, "ns": "a", "kind": LEARNING},
+        {"seq": 3, "ns": "b", "kind": LEARNING},
+        {"seq": 4, "ns": "a", "kind": KNOWLEDGE},
+        {"seq": 5, "ns": "a", "kind": TURN},
+        {"seq": 6, "ns": "b", "kind": LEARNING},
     ]
     groups = [(kind, ns, [e["seq"] for e in run]) for kind, ns, run in _groups(events)]
     # learning keeps its order (one run per namespace change, turns in between do not split it);

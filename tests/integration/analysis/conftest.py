@@ -15,10 +15,15 @@ from kgmem.config import Settings
 @pytest.fixture
 def asettings(settings: Settings, tmp_path: Path) -> Settings:
     """Per-test settings: own namespace and home (counters file), fast retries, no real key."""
-    anthropic = settings.anthropic.model_copy(update={
-        "api_key": SecretStr("sk-test-not-real"), "max_retries": 2,
-        "retry_initial_wait_s": 0.01, "retry_max_wait_s": 0.05, "timeout_s": 5.0,
-    })
+    anthropic = settings.anthropic.model_copy(
+        update={
+            "api_key": SecretStr("sk-test-not-real"),
+            "max_retries": 2,
+            "retry_initial_wait_s": 0.01,
+            "retry_max_wait_s": 0.05,
+            "timeout_s": 5.0,
+        }
+    )
     return settings.model_copy(update={"home": tmp_path / "home", "anthropic": anthropic})
 
 
@@ -33,7 +38,9 @@ def make_mem(asettings: Settings, driver, embedder, graph, open_client_of):
         if analysis:
             settings = settings.model_copy(update={"analysis": settings.analysis.model_copy(update=analysis)})
         if offline:
-            settings = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={"api_key": None})})
+            settings = settings.model_copy(
+                update={"anthropic": settings.anthropic.model_copy(update={"api_key": None})}
+            )
         client = open_client_of(kind, settings, driver, embedder, generator=generator)
         made.append(client)
         return client

@@ -47,8 +47,9 @@ def test_the_labelled_sets_are_split_and_big_enough(evaluation):
 
 @pytest.fixture(scope="module")
 def held_back(evaluation, embedder):
-    return evaluation.eval_pairs(evaluation.load(evaluation.PAIRS, "test"), embedder, False,
-                                 evaluation.thresholds(_Settings()))
+    return evaluation.eval_pairs(
+        evaluation.load(evaluation.PAIRS, "test"), embedder, False, evaluation.thresholds(_Settings())
+    )
 
 
 def test_the_held_back_pairs_hold_todays_level(held_back):
@@ -63,20 +64,29 @@ def test_the_held_back_pairs_hold_todays_level(held_back):
     assert held_back["unrelated_called_contradiction"] <= 1 / 42 + 1e-9, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 84/100 = 0.840 paraphrases merged (goal 0.95) — "
-                                       "docs/analysis.md, 'Knowledge you can trust'")
+@pytest.mark.xfail(
+    strict=True,
+    reason="held-back half: 84/100 = 0.840 paraphrases merged (goal 0.95) — "
+    "docs/analysis.md, 'Knowledge you can trust'",
+)
 def test_paraphrases_are_merged_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_merged"] >= 0.95, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 63/92 = 0.685 contradictions found (goal 0.80) — "
-                                       "docs/analysis.md, 'Knowledge you can trust'")
+@pytest.mark.xfail(
+    strict=True,
+    reason="held-back half: 63/92 = 0.685 contradictions found (goal 0.80) — "
+    "docs/analysis.md, 'Knowledge you can trust'",
+)
 def test_contradictions_are_found_on_the_held_back_pairs(held_back):
     assert held_back["contradiction_detected"] >= 0.80, held_back
 
 
-@pytest.mark.xfail(strict=True, reason="held-back half: 5/100 = 0.050 paraphrases called a contradiction (goal "
-                                       "0.02) — docs/analysis.md, 'Knowledge you can trust'")
+@pytest.mark.xfail(
+    strict=True,
+    reason="held-back half: 5/100 = 0.050 paraphrases called a contradiction (goal "
+    "0.02) — docs/analysis.md, 'Knowledge you can trust'",
+)
 def test_paraphrases_are_not_called_contradictions_on_the_held_back_pairs(held_back):
     assert held_back["paraphrase_called_contradiction"] <= 0.02, held_back
 

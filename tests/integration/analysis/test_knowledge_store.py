@@ -24,11 +24,16 @@ def test_exact_duplicate_never_depends_on_the_threshold(make_mem, q):
 
 def test_paraphrases_in_one_batch_become_one_item(make_mem):
     mem = make_mem(offline=True)
-    out = mem.analysis.store.apply(mem.namespace, "s", [
-        fact("The staging database runs on port 5432"),
-        fact("The staging database listens on port 5432"),
-        fact("The user prefers tabs over spaces", type="preference"),
-    ], "llm")
+    out = mem.analysis.store.apply(
+        mem.namespace,
+        "s",
+        [
+            fact("The staging database runs on port 5432"),
+            fact("The staging database listens on port 5432"),
+            fact("The user prefers tabs over spaces", type="preference"),
+        ],
+        "llm",
+    )
     assert [o.action for o in out] == ["inserted", "merged", "inserted"]
     assert out[1].id == out[0].id
     (db,) = [i for i in mem.learnings() if "staging database" in i["content"]]
@@ -40,8 +45,12 @@ def test_removed_items_are_not_relearnt(make_mem):
     store, ns = mem.analysis.store, mem.namespace
     (ins,) = store.apply(ns, "s1", [fact("The staging database runs on port 5432")], "llm")
     mem.analysis.curator.remove(ns, ins.id)
-    out = store.apply(ns, "s2", [fact("The staging database runs on port 5432"),
-                                 fact("The staging database listens on port 5432")], "llm")
+    out = store.apply(
+        ns,
+        "s2",
+        [fact("The staging database runs on port 5432"), fact("The staging database listens on port 5432")],
+        "llm",
+    )
     assert [(o.action, o.reason) for o in out] == [("skipped", "removed"), ("skipped", "removed")]
     assert mem.learnings() == [] and len(mem.learnings(include_inactive=True)) == 1
     assert mem.analysis_stats()["skipped"] == 2
@@ -58,8 +67,14 @@ def test_near_duplicate_with_another_object_contradicts(make_mem, q):
     items = {i["content"]: i for i in mem.learnings()}
     assert items["The deploy target is production"]["confidence"] == pytest.approx(0.2)  # both kept, old penalised
     assert items["The deploy target is staging"]["confidence"] == pytest.approx(0.5)
-    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
-             n=out.id, o=first.id)[0]["c"] == 1
+    assert (
+        q(
+            "MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+            n=out.id,
+            o=first.id,
+        )[0]["c"]
+        == 1
+    )
 
 
 def say(mem, session, text):
@@ -82,7 +97,9 @@ def test_a_paraphrase_in_a_later_session_merges_and_boosts(make_mem, q):
     assert q("MATCH (:Knowledge {ns: $ns})-[r:CONTRADICTS]->() RETURN count(r) AS c")[0]["c"] == 0
     assert mem.analysis_stats()["contradicted"] == 0
     # the same judgement retried (a window and the session learner, a re-run) does not boost again
-    again = mem.analysis.analyzer.analyze(mem.namespace, "s3", [{"role": "user", "text": "I prefer using tabs over spaces."}])
+    again = mem.analysis.analyzer.analyze(
+        mem.namespace, "s3", [{"role": "user", "text": "I prefer using tabs over spaces."}]
+    )
     assert [o.action for o in again.outcomes] == ["merged"]
     (tabs,) = mem.learnings()
     assert tabs["confidence"] == pytest.approx(0.662)
@@ -96,12 +113,18 @@ def test_the_demo_correction_contradicts_the_old_port(make_mem, q):
     old = items["The staging database listens on port 5432."]
     new = items["The staging database listens on port 6543, not 5432."]
     assert new["type"] == "correction" and old["confidence"] == pytest.approx(0.2) and new["confidence"] == 0.5
-    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
-             n=new["id"], o=old["id"])[0]["c"] == 1
+    assert (
+        q(
+            "MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+            n=new["id"],
+            o=old["id"],
+        )[0]["c"]
+        == 1
+    )
 
 
 def test_a_correction_replaces_a_value_of_a_many_valued_verb(make_mem, q):
-    """"No, the build uses Maven." is a correction: the store hands its type to the judge, so it
+    """ "No, the build uses Maven." is a correction: the store hands its type to the judge, so it
     contradicts "The build uses Gradle." although "uses" holds many values; a plain fact under the
     same verb ("The build uses Bazel.") is a second fact, not a contradiction."""
     mem = make_mem(offline=True)
@@ -110,10 +133,17 @@ def test_a_correction_replaces_a_value_of_a_many_valued_verb(make_mem, q):
     items = {i["content"]: i for i in mem.learnings()}
     old, new = items["The build uses Gradle."], items["The build uses Maven."]
     assert new["type"] == "correction" and old["confidence"] == pytest.approx(0.2) and new["confidence"] == 0.5
-    assert q("MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
-             n=new["id"], o=old["id"])[0]["c"] == 1
-    (plain,) = mem.analysis.store.apply(mem.namespace, "s3", [
-        fact("The build uses Bazel.", subject="build", predicate="uses", object="Bazel")], "llm")
+    assert (
+        q(
+            "MATCH (:Knowledge {ns: $ns, id: $n})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $o}) RETURN count(*) AS c",
+            n=new["id"],
+            o=old["id"],
+        )[0]["c"]
+        == 1
+    )
+    (plain,) = mem.analysis.store.apply(
+        mem.namespace, "s3", [fact("The build uses Bazel.", subject="build", predicate="uses", object="Bazel")], "llm"
+    )
     assert plain.action == "inserted" and plain.contradicted_id is None
 
 
@@ -139,15 +169,17 @@ def test_a_paraphrase_below_the_old_cosine_cut_merges(make_mem):
 
 def test_contradicting_an_unknown_item_is_a_plain_insert(make_mem):
     mem = make_mem(offline=True)
-    out = mem.analysis.store.apply(mem.namespace, "s", [
-        fact("Tests run with pytest", contradicts="Something never stored anywhere at all")], "llm")
+    out = mem.analysis.store.apply(
+        mem.namespace, "s", [fact("Tests run with pytest", contradicts="Something never stored anywhere at all")], "llm"
+    )
     assert [o.action for o in out] == ["inserted"] and out[0].contradicted_id is None
 
 
 def test_writes_go_to_graph_then_chroma(make_mem, q, ns):
     mem = make_mem(offline=True)
-    (o,) = mem.analysis.store.apply(ns, "s", [fact("Redis caches sessions", subject="Redis", predicate="caches",
-                                                   object="sessions")], "llm")
+    (o,) = mem.analysis.store.apply(
+        ns, "s", [fact("Redis caches sessions", subject="Redis", predicate="caches", object="sessions")], "llm"
+    )
     assert q("MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.vector_pending AS p", id=o.id) == [{"p": False}]
     hits = mem.vectors.query(ns, "knowledge", mem.embedder.embed_query("Redis caches sessions"), 1)
     assert hits[0].id == o.id and hits[0].metadata["type"] == "knowledge" and hits[0].metadata["source"] == "llm"
@@ -163,8 +195,12 @@ def test_an_item_contradicting_itself_is_skipped_and_in_batch_contradiction_pena
     assert (out.action, out.reason) == ("skipped", "contradicts_itself")
     assert mem.learnings()[0]["confidence"] == pytest.approx(0.5)
     # an item contradicted by a later item of the same batch: inserted, then penalised
-    out = store.apply(ns, "s3", [fact("The queue is RabbitMQ"),
-                                 fact("The queue is Kafka", contradicts="The queue is RabbitMQ")], "llm")
+    out = store.apply(
+        ns,
+        "s3",
+        [fact("The queue is RabbitMQ"), fact("The queue is Kafka", contradicts="The queue is RabbitMQ")],
+        "llm",
+    )
     assert [o.action for o in out] == ["inserted", "contradicted"]
     conf = {i["content"]: i["confidence"] for i in mem.learnings()}
     assert conf["The queue is RabbitMQ"] == pytest.approx(0.2) and conf["The queue is Kafka"] == pytest.approx(0.5)

@@ -13,24 +13,51 @@ import logging
 
 import pytest
 
-from kgmem.analysis import confidence, stats as saved_stats
+from kgmem.analysis import confidence
+from kgmem.analysis import stats as saved_stats
 
-A = {"type": "fact", "content": "The staging database runs on port 5432", "confidence": 0.9,
-     "subject": "staging database", "predicate": "runs on", "object": "port 5432"}
-A_PARAPHRASE = {"type": "fact", "content": "The staging database listens on port 5432", "confidence": 0.9,
-                "subject": "staging database", "predicate": "listens on", "object": "port 5432"}
-B = {"type": "preference", "content": "The user prefers concise answers", "confidence": 0.8,
-     "subject": "user", "predicate": "prefers", "object": "concise answers"}
-C = {"type": "preference", "content": "The user prefers detailed answers with examples", "confidence": 0.8,
-     "contradicts": "The user prefers concise answers"}
+A = {
+    "type": "fact",
+    "content": "The staging database runs on port 5432",
+    "confidence": 0.9,
+    "subject": "staging database",
+    "predicate": "runs on",
+    "object": "port 5432",
+}
+A_PARAPHRASE = {
+    "type": "fact",
+    "content": "The staging database listens on port 5432",
+    "confidence": 0.9,
+    "subject": "staging database",
+    "predicate": "listens on",
+    "object": "port 5432",
+}
+B = {
+    "type": "preference",
+    "content": "The user prefers concise answers",
+    "confidence": 0.8,
+    "subject": "user",
+    "predicate": "prefers",
+    "object": "concise answers",
+}
+C = {
+    "type": "preference",
+    "content": "The user prefers detailed answers with examples",
+    "confidence": 0.8,
+    "contradicts": "The user prefers concise answers",
+}
 MANUAL = "Deploys need approval from Sam"
-D = {"type": "correction", "content": "Deploys need no approval at all", "confidence": 0.9,
-     "contradicts": MANUAL + "."}
+D = {"type": "correction", "content": "Deploys need no approval at all", "confidence": 0.9, "contradicts": MANUAL + "."}
 
 
 def talk(mem, session, n=5):
     for i in range(n):
-        mem.turn(session=session, role="user" if i % 2 == 0 else "assistant", text=f"{session} turn {i}: some words", ref=f"{i}")
+        mem.turn(
+            session=session,
+            role="user" if i % 2 == 0 else "assistant",
+            text=f"{session} turn {i}: some words",
+            ref=f"{i}",
+        )
     mem.end_session(session)
     assert mem.wait_for_analysis(60)
 
@@ -49,9 +76,13 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
 
     # s1: window -> success (one invalid, one doubtful item); session end -> malformed JSON
     scripted.then(
-        scripted.items(A, B, {"type": "opinion", "content": "meh meh", "confidence": 0.5},
-                       {"type": "fact", "content": "The user might like jazz", "confidence": 0.2}),
-        ("text", "Sure! Here is what I found: [{\"type\": \"fact\""),
+        scripted.items(
+            A,
+            B,
+            {"type": "opinion", "content": "meh meh", "confidence": 0.5},
+            {"type": "fact", "content": "The user might like jazz", "confidence": 0.2},
+        ),
+        ("text", 'Sure! Here is what I found: [{"type": "fact"'),
     )
     talk(mem, "s1")
     assert item(mem, A["content"])["confidence"] == pytest.approx(0.5)
@@ -68,8 +99,9 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
     assert f"- [fact] {A['content']}" in scripted.prompts()[1]  # session end sees the window's items
 
     # s2: window -> 429 then success (paraphrase merge, contradictions); session end -> 5xx until retries run out
-    scripted.then(("status", 429), scripted.items(A_PARAPHRASE, C, D),
-                  ("status", 500), ("status", 503), ("status", 529))
+    scripted.then(
+        ("status", 429), scripted.items(A_PARAPHRASE, C, D), ("status", 500), ("status", 503), ("status", 529)
+    )
     talk(mem, "s2")
     a = item(mem, A["content"])
     assert a["confidence"] == pytest.approx(0.59) and a["times_seen"] == 2 and a["source_sessions"] == ["s1", "s2"]
@@ -77,18 +109,29 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
     assert item(mem, B["content"])["confidence"] == pytest.approx(0.2)  # penalised, kept
     c = item(mem, C["content"])
     assert c["confidence"] == pytest.approx(0.5)
-    assert q("MATCH (:Knowledge {ns: $ns, id: $c})-[r:CONTRADICTS]->(b:Knowledge {ns: $ns}) RETURN b.content AS b, "
-             "r.sessions AS sessions", c=c["id"]) == [{"b": B["content"], "sessions": ["s2"]}]
+    assert q(
+        "MATCH (:Knowledge {ns: $ns, id: $c})-[r:CONTRADICTS]->(b:Knowledge {ns: $ns}) RETURN b.content AS b, "
+        "r.sessions AS sessions",
+        c=c["id"],
+    ) == [{"b": B["content"], "sessions": ["s2"]}]
     m = item(mem, MANUAL)
     assert m["confidence"] == 1.0 and m["is_manual"]  # contradicted, never penalised
-    assert q("MATCH (:Knowledge {ns: $ns})-[:CONTRADICTS]->(k:Knowledge {ns: $ns, id: $m}) RETURN count(*) AS n",
-             m=manual["id"])[0]["n"] == 1
+    assert (
+        q(
+            "MATCH (:Knowledge {ns: $ns})-[:CONTRADICTS]->(k:Knowledge {ns: $ns, id: $m}) RETURN count(*) AS n",
+            m=manual["id"],
+        )[0]["n"]
+        == 1
+    )
     s = stats()
     assert s["contradicted"] == 2 and s["analysis_failed"] == 1
     assert s["usage"]["retries"] == 3 and s["usage"]["failures"] == 1  # 429 once; 5xx: 3 attempts
     # the triple of the merged paraphrase is added to the item, its predicate as data
-    preds = q("MATCH (k:Knowledge {ns: $ns, id: $id})-[:ABOUT]->(:Entity)-[r:RELATES_TO]->(:Entity) "
-              "WHERE r.knowledge_id = k.id RETURN r.predicate AS p, r.confidence AS c", id=a["id"])
+    preds = q(
+        "MATCH (k:Knowledge {ns: $ns, id: $id})-[:ABOUT]->(:Entity)-[r:RELATES_TO]->(:Entity) "
+        "WHERE r.knowledge_id = k.id RETURN r.predicate AS p, r.confidence AS c",
+        id=a["id"],
+    )
     assert preds == [{"p": "runs on", "c": pytest.approx(0.59)}]
 
     # s3: window -> timeouts until retries run out; session end -> B re-extracted (no revival yet)

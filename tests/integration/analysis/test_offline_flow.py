@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.analysis import confidence, stats as saved_stats
+from kgmem.analysis import confidence
+from kgmem.analysis import stats as saved_stats
 
 SESSION_1 = [
     ("user", "I prefer tabs over spaces."),
@@ -70,8 +71,15 @@ def test_offline_multi_session_conversation(make_client, q, ns, asettings):
     staging = by_content(items, "deploy target is staging")
     assert production["confidence"] == pytest.approx(confidence.penalise(0.5))  # 0.2, history kept
     assert staging["confidence"] == pytest.approx(0.5) and staging["type"] == "correction"
-    assert q("MATCH (n:Knowledge {ns: $ns, id: $new})-[:CONTRADICTS]->(o:Knowledge {ns: $ns, id: $old}) "
-             "RETURN count(*) AS n", new=staging["id"], old=production["id"])[0]["n"] == 1
+    assert (
+        q(
+            "MATCH (n:Knowledge {ns: $ns, id: $new})-[:CONTRADICTS]->(o:Knowledge {ns: $ns, id: $old}) "
+            "RETURN count(*) AS n",
+            new=staging["id"],
+            old=production["id"],
+        )[0]["n"]
+        == 1
+    )
     # the manual item was re-stated: seen again, still exactly 1.0
     sam = by_content(items, "release manager is Sam")
     assert sam["is_manual"] and sam["confidence"] == 1.0 and sam["times_seen"] == 2
@@ -83,23 +91,35 @@ def test_offline_multi_session_conversation(make_client, q, ns, asettings):
     sam = by_content(items, "release manager is Sam")
     assert sam["confidence"] == 1.0, "manual items are never penalised"
     alex = by_content(items, "release manager is Alex")
-    assert q("MATCH (:Knowledge {ns: $ns, id: $a})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $s}) "
-             "RETURN count(*) AS n", a=alex["id"], s=sam["id"])[0]["n"] == 1
+    assert (
+        q(
+            "MATCH (:Knowledge {ns: $ns, id: $a})-[:CONTRADICTS]->(:Knowledge {ns: $ns, id: $s}) RETURN count(*) AS n",
+            a=alex["id"],
+            s=sam["id"],
+        )[0]["n"]
+        == 1
+    )
 
     # merged, not duplicated: one node per normalised text
     dupes = q("MATCH (k:Knowledge {ns: $ns}) WITH k.norm AS norm, count(*) AS c WHERE c > 1 RETURN norm")
     assert dupes == []
 
     # triples: predicate is a property of RELATES_TO, never a relationship type
-    rows = q("MATCH (k:Knowledge {ns: $ns, id: $id})-[:ABOUT]->(a:Entity)-[r:RELATES_TO]->(b:Entity) "
-             "WHERE r.knowledge_id = k.id RETURN a.name AS s, r.predicate AS p, b.name AS o, "
-             "r.confidence AS c, r.fact AS fact", id=tabs["id"])
-    assert rows == [{"s": "user", "p": "prefers", "o": "tabs over spaces", "c": pytest.approx(0.662),
-                     "fact": tabs["content"]}]
+    rows = q(
+        "MATCH (k:Knowledge {ns: $ns, id: $id})-[:ABOUT]->(a:Entity)-[r:RELATES_TO]->(b:Entity) "
+        "WHERE r.knowledge_id = k.id RETURN a.name AS s, r.predicate AS p, b.name AS o, "
+        "r.confidence AS c, r.fact AS fact",
+        id=tabs["id"],
+    )
+    assert rows == [
+        {"s": "user", "p": "prefers", "o": "tabs over spaces", "c": pytest.approx(0.662), "fact": tabs["content"]}
+    ]
     types = {r["t"] for r in q("MATCH ({ns: $ns})-[r]->({ns: $ns}) RETURN DISTINCT type(r) AS t")}
     assert types <= {"ABOUT", "FROM_SESSION", "CONTRADICTS", "RELATES_TO", "PART_OF", "NEXT", "MENTIONS"}
-    assert q("MATCH (k:Knowledge {ns: $ns, id: $id})-[:FROM_SESSION]->(s:Session) RETURN s.key AS key "
-             "ORDER BY key", id=tabs["id"]) == [{"key": "s1"}, {"key": "s2"}, {"key": "s3"}]
+    assert q(
+        "MATCH (k:Knowledge {ns: $ns, id: $id})-[:FROM_SESSION]->(s:Session) RETURN s.key AS key ORDER BY key",
+        id=tabs["id"],
+    ) == [{"key": "s1"}, {"key": "s2"}, {"key": "s3"}]
 
     # vectors: every knowledge item and entity is in Chroma, nothing left pending
     assert q("MATCH (n {ns: $ns}) WHERE n.vector_pending RETURN count(n) AS n")[0]["n"] == 0
@@ -151,5 +171,7 @@ def test_locomo_sessions_through_the_offline_extractor(make_mem, q):
     # first person was rewritten to the speaker: the triples are about the two people
     subjects = {r["s"] for r in q("MATCH (a:Entity {ns: $ns})-[r:RELATES_TO]->() RETURN DISTINCT a.name AS s")}
     assert subjects & speakers
-    assert q("MATCH (k:Knowledge {ns: $ns}) WHERE NOT (k)-[:FROM_SESSION]->(:Session) RETURN count(k) AS n")[0]["n"] == 0
+    assert (
+        q("MATCH (k:Knowledge {ns: $ns}) WHERE NOT (k)-[:FROM_SESSION]->(:Session) RETURN count(k) AS n")[0]["n"] == 0
+    )
     assert mem.analysis_stats()["dropped"] == 0

@@ -16,7 +16,9 @@ def _fixes(driver, ns: str, error_id: str) -> list[dict]:
         """MATCH (:ErrorPattern {ns: $ns, id: $id})-[r:RESOLVED_BY]->(f:Fix)
            RETURN f.id AS id, f.description AS description, r.source AS source, r.successes AS successes,
                   r.failures AS failures, r.confidence AS confidence ORDER BY description""",
-        ns=ns, id=error_id)
+        ns=ns,
+        id=error_id,
+    )
     return [r.data() for r in records]
 
 
@@ -95,8 +97,9 @@ def test_success_after_success_boosts_the_fix_used_once(mem: KGMem, driver, ns: 
 def test_a_new_failure_supersedes_the_recovery_it_follows(mem: KGMem, driver, ns: str) -> None:
     first = mem.tool_result("psql", {"port": 5432}, error=REFUSED, session="run-6")
     mem.tool_result("psql", {"port": 6432}, session="run-6")
-    second = mem.tool_result("psql", {"port": 6432}, error="FATAL: password authentication failed for user bob",
-                             session="run-6")
+    second = mem.tool_result(
+        "psql", {"port": 6432}, error="FATAL: password authentication failed for user bob", session="run-6"
+    )
     ok = mem.tool_result("psql", {"port": 6432, "user": "alice"}, session="run-6")  # recovers the second
     assert ok.id == second.id
     held = mem.tool_result("psql", {"port": 6432, "user": "alice"}, session="run-6")

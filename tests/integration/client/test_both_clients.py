@@ -18,7 +18,6 @@ from kgmem.config import Settings
 from kgmem.errors import ValidationError
 from kgmem.retrieval.service import UnknownQuery
 
-
 FACTS = [
     "The staging database runs on port 6543 behind pgbouncer.",
     "Deploys to production need a green canary for 30 minutes.",
@@ -39,14 +38,14 @@ def test_search_finds_the_seeded_fact_with_the_same_ranking_as_the_sync_client(m
     assert result.query_id != reference.query_id
 
 
-def test_context_renders_citations_and_feedback_moves_the_usage_posterior(mem: KGMem, client, driver,
-                                                                         ns: str) -> None:
+def test_context_renders_citations_and_feedback_moves_the_usage_posterior(mem: KGMem, client, driver, ns: str) -> None:
     ids = _seed(mem)
     ctx = client.context("how long must the canary stay green before a production deploy", max_tokens=200)
     assert "[1]" in ctx.text and ctx.citations and ctx.citations[0].id == ids[1]
     client.feedback(ctx.query_id, response="Wait for the canary [1].", outcome="success")
-    records, _, _ = driver.execute_query("MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a, k.beta AS b",
-                                         ns=ns, id=ids[1])
+    records, _, _ = driver.execute_query(
+        "MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a, k.beta AS b", ns=ns, id=ids[1]
+    )
     assert records[0]["a"] is not None and records[0]["a"] > records[0]["b"]
 
 
@@ -56,8 +55,9 @@ def test_session_feedback_stays_in_the_overlay_until_end_session(mem: KGMem, cli
     client.feedback(result.query_id, used=[ids[2]], outcome="positive")
 
     def alpha() -> Any:
-        records, _, _ = driver.execute_query("MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a",
-                                             ns=ns, id=ids[2])
+        records, _, _ = driver.execute_query(
+            "MATCH (k:Knowledge {ns: $ns, id: $id}) RETURN k.alpha AS a", ns=ns, id=ids[2]
+        )
         return records[0]["a"]
 
     before = alpha()
@@ -87,11 +87,15 @@ def test_namespaces_are_isolated(mem: KGMem, client, ns: str) -> None:
         mem.graph.write_autocommit("maintenance/delete_namespace", ns=other)
 
 
-def test_async_searches_run_concurrently_and_equal_the_sequential_ones(mem: KGMem, settings: Settings,
-                                                                       embedder) -> None:
+def test_async_searches_run_concurrently_and_equal_the_sequential_ones(
+    mem: KGMem, settings: Settings, embedder
+) -> None:
     _seed(mem)
-    queries = [f"{q} {i}" for i in range(5) for q in ("staging database port", "canary before deploy",
-                                                        "stripe webhook retries", "pgbouncer")]
+    queries = [
+        f"{q} {i}"
+        for i in range(5)
+        for q in ("staging database port", "canary before deploy", "stripe webhook retries", "pgbouncer")
+    ]
 
     async def main() -> tuple[list[list[str]], list[list[str]], int]:
         async with AsyncKGMem(settings, embedder=embedder) as amem:
@@ -128,7 +132,9 @@ def test_turns_are_stored_searchable_and_the_session_ends(client, driver, ns: st
     client.end_session("s-1")
     records, _, _ = driver.execute_query(
         "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {ns: $ns, key: 's-1'}) "
-        "RETURN count(m) AS n, s.ended_at IS NOT NULL AS ended", ns=ns)
+        "RETURN count(m) AS n, s.ended_at IS NOT NULL AS ended",
+        ns=ns,
+    )
     assert records[0]["n"] == 2 and records[0]["ended"]
     with pytest.raises(ValidationError, match="text"):
         client.turn(session="s-1", role="user", text="  ")
@@ -137,17 +143,24 @@ def test_turns_are_stored_searchable_and_the_session_ends(client, driver, ns: st
 @pytest.fixture
 def behind(client_kind: str, settings: Settings, driver, embedder, graph, open_client_of, tmp_path):
     """The client under test with write-behind of turns and the offline extractor (no key)."""
-    analysis = settings.analysis.model_copy(update={"write_behind": True, "write_behind_batch": 8,
-                                                    "flush_timeout_s": 300.0})  # a slow first model load
-    c = open_client_of(client_kind, settings.model_copy(update={"analysis": analysis, "home": tmp_path / "home"}),
-                       driver, embedder)
+    analysis = settings.analysis.model_copy(
+        update={"write_behind": True, "write_behind_batch": 8, "flush_timeout_s": 300.0}
+    )  # a slow first model load
+    c = open_client_of(
+        client_kind, settings.model_copy(update={"analysis": analysis, "home": tmp_path / "home"}), driver, embedder
+    )
     yield c
     c.close()
 
 
 def test_write_behind_turns_are_searchable_and_analysed_in_the_background(behind, driver, ns: str) -> None:
-    turns = [("user", "I prefer tabs over spaces."), ("assistant", "Noted."),
-             ("user", "The deploy target is staging."), ("assistant", "Understood."), ("user", "Thanks.")]
+    turns = [
+        ("user", "I prefer tabs over spaces."),
+        ("assistant", "Noted."),
+        ("user", "The deploy target is staging."),
+        ("assistant", "Understood."),
+        ("user", "Thanks."),
+    ]
     ids = [behind.turn(session="wb", role=role, text=text) for role, text in turns]
     assert len(set(ids)) == 5
     hits = behind.search("which deploy target", k=5, kinds="message").hits  # search flushes the queue first
@@ -159,7 +172,8 @@ def test_write_behind_turns_are_searchable_and_analysed_in_the_background(behind
     contents = [k["content"] for k in behind.learnings()]
     assert "The user prefers tabs over spaces." in contents
     records, _, _ = driver.execute_query(
-        "MATCH (k:Knowledge {ns: $ns})-[:FROM_SESSION]->(:Session {ns: $ns, key: 'wb'}) RETURN count(k) AS n", ns=ns)
+        "MATCH (k:Knowledge {ns: $ns})-[:FROM_SESSION]->(:Session {ns: $ns, key: 'wb'}) RETURN count(k) AS n", ns=ns
+    )
     assert records[0]["n"] == len(contents)
 
 
@@ -176,7 +190,10 @@ def test_call_graph_and_reports(client, ns: str) -> None:
     assert [(r["tool"], r["occurrences"], r["sessions"]) for r in rows] == [("psql", 2, 2)]
     edges = client.report("callgraph_edges", source="*", max_confidence=1.0, limit=10)
     assert {(r["caller"], r["callee"], r["source"]) for r in edges} == {
-        ("pkg.a", "pkg.b", "ast"), ("pkg.b", "pkg.c", "ast"), ("pkg.a", "pkg.c", "observation")}
+        ("pkg.a", "pkg.b", "ast"),
+        ("pkg.b", "pkg.c", "ast"),
+        ("pkg.a", "pkg.c", "observation"),
+    }
 
 
 def test_add_knowledge_and_learnings(client) -> None:
@@ -186,8 +203,10 @@ def test_add_knowledge_and_learnings(client) -> None:
     assert again["id"] == item["id"], "the same normalised text is one item"
     client.add_knowledge("The on-call rota changes on Mondays.")
     listed = client.learnings()
-    assert sorted(i["content"] for i in listed) == ["Always run migrations before deploying the API.",
-                                                    "The on-call rota changes on Mondays."]
+    assert sorted(i["content"] for i in listed) == [
+        "Always run migrations before deploying the API.",
+        "The on-call rota changes on Mondays.",
+    ]
     assert [i["id"] for i in client.learnings(type="pattern")] == [item["id"]]
     assert client.search("migrations before deploy", k=3, kinds="knowledge").hits[0].id == item["id"]
     with pytest.raises(ValidationError, match="type"):
@@ -206,12 +225,14 @@ def test_tool_result_recovery_resolve_and_known_fixes(client, driver, ns: str) -
     assert ok.ok and ok.id == obs.id and ok.fix_id, "the success after the failure is the recovery's fix"
     named = client.resolve(obs, "use the pgbouncer port 6432")
     assert named.error_id == obs.id and named.successes == 1, "the observed recovery, named: not a second success"
-    again = client.tool_result("psql", {"host": "db9", "port": 5432}, error=REFUSED.replace("10.0.0.5", "10.9.9.9"),
-                               session="run-2")
+    again = client.tool_result(
+        "psql", {"host": "db9", "port": 5432}, error=REFUSED.replace("10.0.0.5", "10.9.9.9"), session="run-2"
+    )
     assert again.id == obs.id and not again.is_new and again.occurrences == 2
     assert [f.description for f in again.fixes] == ["use the pgbouncer port 6432"]
     records, _, _ = driver.execute_query(
-        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) RETURN count(f) AS n", ns=ns)
+        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) RETURN count(f) AS n", ns=ns
+    )
     assert records[0]["n"] == 1
 
 
@@ -227,26 +248,31 @@ def test_fix_applied_correction_and_batches(client, ns: str) -> None:
     # A fix that failed here and never worked is not suggested again, but listed as failed.
     assert "retry at once" not in {f.description for f in top.fixes}
     assert [(f.description, f.failures) for f in top.failed_fixes] == [("retry at once", 1)]
-    batch = client.tool_results([
-        {"tool": "git", "params": {"cmd": "push"}, "error": "rejected: non-fast-forward", "session": "b"},
-        {"tool": "git", "params": {"cmd": "pull --rebase"}, "session": "b"},
-        {"tool": "git", "params": {"cmd": "push"}, "session": "b"},
-    ], index=False)
+    batch = client.tool_results(
+        [
+            {"tool": "git", "params": {"cmd": "push"}, "error": "rejected: non-fast-forward", "session": "b"},
+            {"tool": "git", "params": {"cmd": "pull --rebase"}, "session": "b"},
+            {"tool": "git", "params": {"cmd": "push"}, "session": "b"},
+        ],
+        index=False,
+    )
     assert (batch.events, batch.errors, batch.successes) == (3, 1, 2)
     assert client.index_errors() == 1
     with pytest.raises(ValidationError, match="fix"):
         client.resolve(obs, "  ")
 
 
-def test_async_learning_spools_or_in_strict_mode_raises_when_neo4j_is_down(settings: Settings, embedder,
-                                                                          tmp_path) -> None:
+def test_async_learning_spools_or_in_strict_mode_raises_when_neo4j_is_down(
+    settings: Settings, embedder, tmp_path
+) -> None:
     """As in KGMem: an unreachable Neo4j spools the event (``obs.spooled``), and with ``learning.strict``
     raises — never a silent drop. (Own home: the spool is not the shared one.)"""
     from kgmem.errors import BackendUnavailable
     from kgmem.spool import Spool
 
-    down = settings.model_copy(update={"home": tmp_path / "home",
-                                       "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+    down = settings.model_copy(
+        update={"home": tmp_path / "home", "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})}
+    )
     strict = down.model_copy(update={"learning": down.learning.model_copy(update={"strict": True})})
 
     async def main() -> None:
@@ -270,20 +296,29 @@ def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
     with connect(settings) as drv:
         records, _, _ = drv.execute_query(
             "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {ns: $ns, key: 's'}) "
-            "RETURN count(m) AS messages, s.ended_at IS NOT NULL AS ended", ns=ns)
+            "RETURN count(m) AS messages, s.ended_at IS NOT NULL AS ended",
+            ns=ns,
+        )
         row = records[0] if records else {"messages": 0, "ended": False}
         errors, _, _ = drv.execute_query(
-            "MATCH (e:ErrorPattern {ns: $ns, tool: 'rsync'}) RETURN sum(e.occurrences) AS n", ns=ns)
+            "MATCH (e:ErrorPattern {ns: $ns, tool: 'rsync'}) RETURN sum(e.occurrences) AS n", ns=ns
+        )
         knowledge, _, _ = drv.execute_query(
-            "MATCH (k:Knowledge {ns: $ns, is_manual: true}) RETURN collect(k.content) AS c", ns=ns)
-    return {"messages": row["messages"], "ended": row["ended"], "rsync": errors[0]["n"] or 0,
-            "manual": sorted(knowledge[0]["c"])}
+            "MATCH (k:Knowledge {ns: $ns, is_manual: true}) RETURN collect(k.content) AS c", ns=ns
+        )
+    return {
+        "messages": row["messages"],
+        "ended": row["ended"],
+        "rsync": errors[0]["n"] or 0,
+        "manual": sorted(knowledge[0]["c"]),
+    }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sync", "async"])
-def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(kind: str, private_neo4j,
-                                                                              embedder, open_client_of) -> None:
+def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(
+    kind: str, private_neo4j, embedder, open_client_of
+) -> None:
     """A private Neo4j (ports ``client_spool``, tests/private_neo4j.py) is stopped under a live client:
     tool result, turn, manual knowledge and session end are spooled (the calls return), the graph is
     untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
@@ -291,8 +326,12 @@ def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(ki
     from kgmem.graph.schema import apply_schema
     from kgmem.spool import Spool
 
-    private = private_neo4j("client_spool", namespace="spooled", learning={"offline_retry_s": 1.0},
-                            neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0})
+    private = private_neo4j(
+        "client_spool",
+        namespace="spooled",
+        learning={"offline_retry_s": 1.0},
+        neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0},
+    )
     settings = private.settings
     with connect(settings) as drv:
         apply_schema(GraphStore(drv))
@@ -300,8 +339,9 @@ def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(ki
     try:
         first = c.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup")
         private.down()
-        obs = c.tool_result("rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed (code 12)",
-                            session="s")
+        obs = c.tool_result(
+            "rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed (code 12)", session="s"
+        )
         mid = c.turn(session="s", role="assistant", text="I will check the backup mount")
         item = c.add_knowledge("The backup mount is an NFS share", type="fact")
         c.end_session("s")  # spooled after the session's turn: replayed after it
@@ -313,7 +353,11 @@ def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(ki
         time.sleep(1.1)  # past the offline window
         assert c.replay_spool() == 4
         assert _spooled_graph(settings, "spooled") == {
-            "messages": 2, "ended": True, "rsync": 1, "manual": ["The backup mount is an NFS share"]}
+            "messages": 2,
+            "ended": True,
+            "rsync": 1,
+            "manual": ["The backup mount is an NFS share"],
+        }
         assert c.replay_spool() == 0
         assert Spool(settings.spool_dir).stats()["pending"] == 0
         # The replay wrote the vectors too: the spooled fact is found by the vector leg as well.

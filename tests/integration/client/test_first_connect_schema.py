@@ -32,9 +32,16 @@ def _env(settings: Settings) -> dict[str, str]:
     """The environment of a user whose kgmem points at the private server (no kgmem.toml of theirs)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGMEM_") and k != "ANTHROPIC_API_KEY"}
     cfg = settings.neo4j
-    return {**env, "PYTHONPATH": str(ROOT), "KGMEM_HOME": str(settings.home), "KGMEM_NAMESPACE": settings.namespace,
-            "KGMEM_NEO4J__URI": cfg.uri, "KGMEM_NEO4J__PASSWORD": cfg.password.get_secret_value(),
-            "KGMEM_NEO4J__BOLT_PORT": str(cfg.bolt_port), "KGMEM_NEO4J__HTTP_PORT": str(cfg.http_port)}
+    return {
+        **env,
+        "PYTHONPATH": str(ROOT),
+        "KGMEM_HOME": str(settings.home),
+        "KGMEM_NAMESPACE": settings.namespace,
+        "KGMEM_NEO4J__URI": cfg.uri,
+        "KGMEM_NEO4J__PASSWORD": cfg.password.get_secret_value(),
+        "KGMEM_NEO4J__BOLT_PORT": str(cfg.bolt_port),
+        "KGMEM_NEO4J__HTTP_PORT": str(cfg.http_port),
+    }
 
 
 def _drop_schema(driver) -> None:  # type: ignore[no-untyped-def]
@@ -64,8 +71,9 @@ def test_fresh_database_needs_no_init(private_neo4j, embedder, base_settings: Se
 
         # 1. The README's Usage code, as a user runs it right after `kgmem up`.
         code = _usage_block() + "\nprint('HITS', len(result.hits))\n"
-        run = subprocess.run([sys.executable, "-c", code], env=_env(settings), capture_output=True, text=True,
-                             timeout=600)
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=_env(settings), capture_output=True, text=True, timeout=600
+        )
         assert run.returncode == 0, run.stderr[-3000:]
         assert "no such fulltext schema index" not in run.stderr.lower()
         hits = [line for line in run.stdout.splitlines() if line.startswith("HITS ")]
@@ -74,18 +82,26 @@ def test_fresh_database_needs_no_init(private_neo4j, embedder, base_settings: Se
 
         # 2. Similar errors are linked (the vector leg of matching uses the schema's lookups).
         with KGMem(settings, driver=drv, embedder=embedder) as mem:
-            mem.tool_result("psql", {"host": "db"}, error='psql: error: connection to server at "10.0.3.17", '
-                            'port 5432 failed: Connection refused')
-            mem.tool_result("psql", {"socket": "default"}, error='psql: error: connection to server on socket '
-                            '"/var/run/postgresql/.s.PGSQL.5432" failed: Connection refused')
+            mem.tool_result(
+                "psql",
+                {"host": "db"},
+                error='psql: error: connection to server at "10.0.3.17", port 5432 failed: Connection refused',
+            )
+            mem.tool_result(
+                "psql",
+                {"socket": "default"},
+                error="psql: error: connection to server on socket "
+                '"/var/run/postgresql/.s.PGSQL.5432" failed: Connection refused',
+            )
             mem.flush()
         records, _, _ = drv.execute_query("MATCH (:ErrorPattern {ns: 'readme'})-[r:SIMILAR_TO]-() RETURN count(r) AS n")
         assert records[0]["n"] > 0
 
         # 3. `kgmem up` on a running server with no schema: applies it (the CLI's first connect).
         _drop_schema(drv)
-        up = subprocess.run([sys.executable, "-m", "kgmem.cli", "up"], env=_env(settings), capture_output=True,
-                            text=True, timeout=300)
+        up = subprocess.run(
+            [sys.executable, "-m", "kgmem.cli", "up"], env=_env(settings), capture_output=True, text=True, timeout=300
+        )
         assert up.returncode == 0, up.stderr[-3000:]
         assert f"schema:  version {SCHEMA_VERSION}" in up.stdout
         assert schema_version(GraphStore(drv)) == SCHEMA_VERSION and _fulltext_exists(drv)
@@ -110,7 +126,8 @@ def test_schema_is_read_once_and_left_alone_when_current(settings: Settings, dri
     engines = Engines(settings, driver=driver)
     engines.graph
     assert engines.schema_version is not None and engines.schema_version >= SCHEMA_VERSION
-    off = Engines(settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"auto_schema": False})}),
-                  driver=driver)
+    off = Engines(
+        settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"auto_schema": False})}), driver=driver
+    )
     off.graph
     assert off.schema_version is None

@@ -59,8 +59,6 @@ def test_retry_after_failure_between_neo4j_and_chroma_leaves_one_node_one_vector
     mem.tool_result("http_get", {"url": "x"}, error=error, session="s")  # the caller's retry
     assert _count_patterns(driver, ns) == 1
     assert mem.vectors.count(ns, "error") == 1
-    records, _, _ = driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.vector_pending AS pending", ns=ns
-    )
+    records, _, _ = driver.execute_query("MATCH (e:ErrorPattern {ns: $ns}) RETURN e.vector_pending AS pending", ns=ns)
     assert records[0]["pending"] is False
     mem.close()

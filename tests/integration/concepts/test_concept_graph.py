@@ -7,6 +7,7 @@ after re-writes, edits, removals and namespace deletion, and retrieval does not 
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -21,8 +22,12 @@ def q(mem, query: str, **params: Any) -> list[dict[str, Any]]:
 
 
 def concepts(mem, ns: str) -> dict[str, dict[str, Any]]:
-    rows = q(mem, "MATCH (c:Concept {ns: $ns}) RETURN c.key AS key, c.df AS df, c.kind AS kind, c.name AS name, "
-                  "c.id AS id, c.ns_key AS ns_key, COUNT { (c)<-[:MENTIONS]-() } AS degree", ns=ns)
+    rows = q(
+        mem,
+        "MATCH (c:Concept {ns: $ns}) RETURN c.key AS key, c.df AS df, c.kind AS kind, c.name AS name, "
+        "c.id AS id, c.ns_key AS ns_key, COUNT { (c)<-[:MENTIONS]-() } AS degree",
+        ns=ns,
+    )
     return {r["key"]: r for r in rows}
 
 
@@ -32,8 +37,15 @@ def assert_df_is_degree(mem, ns: str) -> None:
 
 
 def mentioned(mem, ns: str, label_ref: str) -> set[str]:
-    return {r["key"] for r in q(mem, "MATCH (m:Message {ns: $ns, ref: $ref})-[:MENTIONS]->(c:Concept) "
-                                     "RETURN c.key AS key", ns=ns, ref=label_ref)}
+    return {
+        r["key"]
+        for r in q(
+            mem,
+            "MATCH (m:Message {ns: $ns, ref: $ref})-[:MENTIONS]->(c:Concept) RETURN c.key AS key",
+            ns=ns,
+            ref=label_ref,
+        )
+    }
 
 
 TURNS = [
@@ -83,8 +95,12 @@ def test_errors_and_fixes_mention_concepts(mem, ns):
     mem.tool_result("psql", {"port": 5432}, error=error, session="s")  # a repeat adds no df
     mem.resolve(obs, "start the postgres service with systemctl")
     mem.flush()
-    rows = q(mem, "MATCH (m {ns: $ns})-[:MENTIONS]->(c:Concept) WHERE m:ErrorPattern OR m:Fix "
-                  "RETURN labels(m)[0] AS label, collect(c.key) AS keys", ns=ns)
+    rows = q(
+        mem,
+        "MATCH (m {ns: $ns})-[:MENTIONS]->(c:Concept) WHERE m:ErrorPattern OR m:Fix "
+        "RETURN labels(m)[0] AS label, collect(c.key) AS keys",
+        ns=ns,
+    )
     keys = {r["label"]: set(r["keys"]) for r in rows}
     assert "database" in keys["ErrorPattern"] or "staging database" in keys["ErrorPattern"]
     assert "postgres service" in keys["Fix"] or "service" in keys["Fix"]
@@ -147,8 +163,10 @@ def test_a_batch_writes_each_concept_once_with_the_exact_df(mem, ns):
     # One batch: names every turn carries (one Concept each, df 40 from one aggregated write) and a
     # turn written twice in the batch (its last text wins).
     turns = [Turn("s2", "Caroline", f"Melanie and I talked about pottery number {i}.", ref=f"p{i}") for i in range(40)]
-    turns += [Turn("s2", "Melanie", "Hiking with the dog.", ref="dup"),
-              Turn("s2", "Melanie", "Swimming in the lake.", ref="dup")]
+    turns += [
+        Turn("s2", "Melanie", "Hiking with the dog.", ref="dup"),
+        Turn("s2", "Melanie", "Swimming in the lake.", ref="dup"),
+    ]
     mem.turns.record(ns, turns)
     found = concepts(mem, ns)
     assert found["melanie"]["df"] == 40 and found["pottery"]["df"] == 40
@@ -163,12 +181,19 @@ def _row(ns: str, ref: str) -> dict[str, Any]:
     from kgmem.ids import node_id
 
     turn = Turn("s3", "user", f"text {ref}", ref=ref)
-    return {"id": message_id(ns, turn), "session_id": node_id(ns, "session", "s3"), "session": "s3",
-            "role": "user", "text": turn.text, "ref": ref, "ts": None}
+    return {
+        "id": message_id(ns, turn),
+        "session_id": node_id(ns, "session", "s3"),
+        "session": "s3",
+        "role": "user",
+        "text": turn.text,
+        "ref": ref,
+        "ts": None,
+    }
 
 
 def test_batch_concepts_name_kind_and_stale_edges(mem, ns):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from kgmem.concepts import mention_links
 
@@ -176,18 +201,24 @@ def test_batch_concepts_name_kind_and_stale_edges(mem, ns):
         return {"id": concept_id(ns, key), "key": key, "name": name, "kind": kind}
 
     rows = [_row(ns, "a"), _row(ns, "b"), _row(ns, "c")]
-    found = [[concept("paris", "paris", "phrase"), concept("lake", "lake", "phrase")],
-             [concept("paris", "Paris", "entity")],
-             [concept("lake", "Lake", "phrase")]]
-    now = datetime.now(timezone.utc).isoformat()
-    mem.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], found))
+    found = [
+        [concept("paris", "paris", "phrase"), concept("lake", "lake", "phrase")],
+        [concept("paris", "Paris", "entity")],
+        [concept("lake", "Lake", "phrase")],
+    ]
+    now = datetime.now(UTC).isoformat()
+    mem.graph.write(
+        "conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], found)
+    )
     got = concepts(mem, ns)
     # The first mention of the batch names the concept; an entity reading anywhere in it wins.
     assert (got["paris"]["name"], got["paris"]["kind"], got["paris"]["df"]) == ("paris", "entity", 2)
     assert (got["lake"]["name"], got["lake"]["kind"], got["lake"]["df"]) == ("lake", "phrase", 2)
     # a and c re-written: a loses lake and gains dog, c loses lake; b's concepts were not extracted.
     again = [[concept("paris", "Paris", "phrase"), concept("dog", "dog", "phrase")], None, []]
-    mem.graph.write("conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], again))
+    mem.graph.write(
+        "conversation/record_turns", ns=ns, now=now, rows=rows, links=mention_links([r["id"] for r in rows], again)
+    )
     got = concepts(mem, ns)
     assert (got["paris"]["df"], got["lake"]["df"], got["dog"]["df"]) == (2, 0, 1)
     assert got["paris"]["kind"] == "entity"  # no edge created: nothing to downgrade
@@ -198,9 +229,16 @@ def test_reingesting_a_file_keeps_df(mem, ns, tmp_path):
     import json
 
     path = tmp_path / "turns.jsonl"
-    lines = [{"type": "turn", "session": f"s{i % 3}", "role": ["Caroline", "Melanie"][i % 2],
-              "text": f"Caroline told Melanie about the adoption agency and the support group ({i}).", "ref": f"r{i}"}
-             for i in range(30)]
+    lines = [
+        {
+            "type": "turn",
+            "session": f"s{i % 3}",
+            "role": ["Caroline", "Melanie"][i % 2],
+            "text": f"Caroline told Melanie about the adoption agency and the support group ({i}).",
+            "ref": f"r{i}",
+        }
+        for i in range(30)
+    ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     mem.ingest(path, ns=ns, batch_size=8, progress=False)
     first = concepts(mem, ns)

@@ -14,8 +14,9 @@ def store(mem) -> TurnStore:
 
 
 def test_record_chains_messages_in_order_across_batches(store, mem, ns):
-    first = store.record(ns, [Turn("s1", "user", "hello there", ref="d1"),
-                              Turn("s1", "assistant", "hi, how can I help?", ref="d2")])
+    first = store.record(
+        ns, [Turn("s1", "user", "hello there", ref="d1"), Turn("s1", "assistant", "hi, how can I help?", ref="d2")]
+    )
     second = store.record(ns, [Turn("s1", "user", "my build fails with a timeout", ref="d3")])
     msgs = store.messages(ns, "s1")
     assert [m["id"] for m in msgs] == first + second
@@ -27,7 +28,8 @@ def test_record_chains_messages_in_order_across_batches(store, mem, ns):
     assert [(r["x"], r["y"]) for r in chain] == [("d1", "d2"), ("d2", "d3")]
     assert mem.vectors.count(ns, MESSAGE_KIND) == 3
     pending = mem.graph.driver.execute_query(
-        "MATCH (m:Message {ns: $ns}) WHERE m.vector_pending RETURN count(m) AS n", ns=ns).records[0]["n"]
+        "MATCH (m:Message {ns: $ns}) WHERE m.vector_pending RETURN count(m) AS n", ns=ns
+    ).records[0]["n"]
     assert pending == 0
 
 
@@ -38,7 +40,9 @@ def test_record_is_idempotent(store, mem, ns):
     assert ids == again
     counts = mem.graph.driver.execute_query(
         "MATCH (m:Message {ns: $ns}) OPTIONAL MATCH (m)-[n:NEXT]->() "
-        "RETURN count(DISTINCT m) AS msgs, count(n) AS nexts", ns=ns).records[0]
+        "RETURN count(DISTINCT m) AS msgs, count(n) AS nexts",
+        ns=ns,
+    ).records[0]
     assert (counts["msgs"], counts["nexts"]) == (5, 4)
     assert mem.vectors.count(ns, MESSAGE_KIND) == 5
 
@@ -49,7 +53,8 @@ def test_sessions_are_separate_and_end_session_sets_ended_at(store, mem, ns):
     assert [m["text"] for m in store.messages(ns, "b")] == ["beta one"]
     store.end_session(ns, "a")
     row = mem.graph.driver.execute_query(
-        "MATCH (s:Session {ns: $ns, key: 'a'}) RETURN s.ended_at AS ended, s.turns AS turns", ns=ns).records[0]
+        "MATCH (s:Session {ns: $ns, key: 'a'}) RETURN s.ended_at AS ended, s.turns AS turns", ns=ns
+    ).records[0]
     assert row["ended"] is not None and row["turns"] == 2
 
 
@@ -62,8 +67,12 @@ def test_vector_metadata_carries_session_ref_and_ts(store, mem, ns):
 
 @pytest.mark.parametrize(
     "turn, field",
-    [(Turn("", "user", "x"), "turns[1].session"), (Turn("s", "user", "  "), "turns[1].text"),
-     (Turn("s", "user", "x", ts="yesterday"), "turns[1].ts"), ({"session": "s", "role": "u", "text": "t", "x": 1}, "x")],
+    [
+        (Turn("", "user", "x"), "turns[1].session"),
+        (Turn("s", "user", "  "), "turns[1].text"),
+        (Turn("s", "user", "x", ts="yesterday"), "turns[1].ts"),
+        ({"session": "s", "role": "u", "text": "t", "x": 1}, "x"),
+    ],
 )
 def test_bad_turn_names_the_field_and_stores_nothing(store, mem, ns, turn, field):
     with pytest.raises(ValidationError, match=field.replace("[", r"\[").replace("]", r"\]")):

@@ -24,11 +24,13 @@ def wb_mem(settings, driver, embedder, graph, tmp_path):
     """A client with write-behind on and the offline extractor (no API key)."""
     from kgmem import KGMem
 
-    s = settings.model_copy(update={
-        "home": tmp_path / "home",
-        "analysis": settings.analysis.model_copy(update={"write_behind": True}),
-        "anthropic": settings.anthropic.model_copy(update={"api_key": None}),
-    })
+    s = settings.model_copy(
+        update={
+            "home": tmp_path / "home",
+            "analysis": settings.analysis.model_copy(update={"write_behind": True}),
+            "anthropic": settings.anthropic.model_copy(update={"api_key": None}),
+        }
+    )
     client = KGMem(s, driver=driver, embedder=embedder)
     yield client
     client.close()
@@ -44,11 +46,12 @@ def test_write_behind_turns_are_stored_in_order_then_analysed(wb_mem, driver, ns
     assert mem.wait_for_analysis(60)
     records, _, _ = driver.execute_query(
         "MATCH (m:Message {ns: $ns})-[:PART_OF]->(s:Session {key: 'wb'}) "
-        "RETURN m.id AS id, s.ended_at IS NOT NULL AS ended ORDER BY m.seq", ns=ns)
+        "RETURN m.id AS id, s.ended_at IS NOT NULL AS ended ORDER BY m.seq",
+        ns=ns,
+    )
     assert [r["id"] for r in records] == ids and all(r["ended"] for r in records)
     # Analysis (a listener of the turn path) saw every stored turn and the session end.
-    assert {"The user prefers tabs over spaces.", "The user's name is Dana."} <= {
-        i["content"] for i in mem.learnings()}
+    assert {"The user prefers tabs over spaces.", "The user's name is Dana."} <= {i["content"] for i in mem.learnings()}
     assert mem.analysis_stats()["turns_written"] == len(SESSION)
 
 

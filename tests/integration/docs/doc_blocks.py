@@ -21,7 +21,9 @@ SKIP_MARKER = re.compile(r"<!--\s*doc-test:\s*skip\s*\((?P<reason>[^)]+)\)\s*-->
 #: languages of blocks that are commands (an untagged block is sniffed: see :func:`language`)
 SHELL = frozenset({"sh", "bash", "shell", "console", "zsh"})
 #: what a command line starts with, in an untagged block (otherwise the block is plain text)
-_COMMAND_START = re.compile(r"^(\$ |\[?[A-Z_]+=\S*\]? |\.venv/bin/|scripts/|kgmem\b|PYTHONPATH=|python|pytest|chroma\b)")
+_COMMAND_START = re.compile(
+    r"^(\$ |\[?[A-Z_]+=\S*\]? |\.venv/bin/|scripts/|kgmem\b|PYTHONPATH=|python|pytest|chroma\b)"
+)
 #: tokens ending a command's argv for resolution (redirections, pipes, chaining)
 _STOP = frozenset({">", ">>", "|", "&&", "||", ";", "2>&1", "&"})
 
@@ -68,8 +70,9 @@ def collect(files: list[Path] | None = None) -> list[Block]:
             if tok.type != "fence" or tok.map is None:
                 continue
             start = tok.map[0]
-            blocks.append(Block(path, start + 1, language(tok.info, tok.content), tok.content,
-                                _skip_reason(lines, start)))
+            blocks.append(
+                Block(path, start + 1, language(tok.info, tok.content), tok.content, _skip_reason(lines, start))
+            )
     return blocks
 
 

@@ -67,7 +67,9 @@ def _of(*langs: str) -> list[Block]:
 
 
 @pytest.fixture
-def scratch(settings: Settings, base_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+def scratch(
+    settings: Settings, base_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, str]:
     """A user's environment pointing at the test Neo4j: scratch namespace, KGMEM_HOME and working
     directory (the ONNX export of the model is shared, not redone). Returns the environment."""
     home = tmp_path / "home"
@@ -78,10 +80,16 @@ def scratch(settings: Settings, base_settings: Settings, tmp_path: Path, monkeyp
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGMEM_") and k != "ANTHROPIC_API_KEY"}
     cfg = base_settings.neo4j
-    env.update(PYTHONPATH=str(ROOT), KGMEM_HOME=str(home), KGMEM_NAMESPACE=settings.namespace,
-               KGMEM_NEO4J__URI=cfg.uri, KGMEM_NEO4J__USER=cfg.user,
-               KGMEM_NEO4J__PASSWORD=cfg.password.get_secret_value() if cfg.password else "",
-               KGMEM_NEO4J__BOLT_PORT=str(cfg.bolt_port), KGMEM_NEO4J__HTTP_PORT=str(cfg.http_port))
+    env.update(
+        PYTHONPATH=str(ROOT),
+        KGMEM_HOME=str(home),
+        KGMEM_NAMESPACE=settings.namespace,
+        KGMEM_NEO4J__URI=cfg.uri,
+        KGMEM_NEO4J__USER=cfg.user,
+        KGMEM_NEO4J__PASSWORD=cfg.password.get_secret_value() if cfg.password else "",
+        KGMEM_NEO4J__BOLT_PORT=str(cfg.bolt_port),
+        KGMEM_NEO4J__HTTP_PORT=str(cfg.http_port),
+    )
     monkeypatch.chdir(work)
     return env
 
@@ -99,8 +107,14 @@ def test_python_block_runs(block: Block, scratch: dict[str, str], graph, ns: str
     if block.skip:
         pytest.skip(block.skip)
     try:
-        run = subprocess.run([sys.executable, "-c", block.code], env=scratch, cwd=os.getcwd(), capture_output=True,
-                             text=True, timeout=600)
+        run = subprocess.run(
+            [sys.executable, "-c", block.code],
+            env=scratch,
+            cwd=os.getcwd(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     finally:
         _delete_named_namespaces(graph, block.code, ns)
     assert run.returncode == 0, f"{block.id} failed:\n{run.stderr[-4000:]}"
@@ -128,7 +142,9 @@ def test_toml_block_is_valid_settings(block: Block, tmp_path: Path, monkeypatch:
         for key, value in values.items():
             got = getattr(getattr(settings, section), key)
             got = got.get_secret_value() if hasattr(got, "get_secret_value") else got
-            assert got == value or str(got) == str(value), f"{block.id}: [{section}] {key} = {got!r}, doc says {value!r}"
+            assert got == value or str(got) == str(value), (
+                f"{block.id}: [{section}] {key} = {got!r}, doc says {value!r}"
+            )
 
 
 # -- json ------------------------------------------------------------------------------------
@@ -151,8 +167,9 @@ def test_json_block_parses(block: Block) -> None:
 
 # -- cypher ----------------------------------------------------------------------------------
 def _shipped_lines() -> str:
-    return "\n".join(ln.strip() for p in (ROOT / "cypher").rglob("*.cypher")
-                     for ln in p.read_text(encoding="utf-8").splitlines())
+    return "\n".join(
+        ln.strip() for p in (ROOT / "cypher").rglob("*.cypher") for ln in p.read_text(encoding="utf-8").splitlines()
+    )
 
 
 @pytest.mark.parametrize("block", _of("cypher"), ids=_ids(_of("cypher")))
@@ -211,8 +228,9 @@ def _check_command(cmd: Command, env: dict[str, str]) -> None:
             _test_paths([a for a in args if a != "--unit"], cmd)
     else:
         venv_bin = Path(sys.executable).parent
-        assert shutil.which(name, path=f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}"), \
+        assert shutil.which(name, path=f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}"), (
             f"{cmd.line!r}: {name} is not installed"
+        )
 
 
 def _test_paths(args: list[str], cmd: Command) -> None:
@@ -286,7 +304,9 @@ def _kgmem(cmd: Command, args: list[str], env: dict[str, str]) -> None:
     from kgmem.cli import main
 
     result = CliRunner().invoke(main, args, env=env, catch_exceptions=True)
-    assert result.exit_code == 0, f"{cmd.line!r} exited {result.exit_code}:\n{result.output[-3000:]}\n{result.exception!r}"
+    assert result.exit_code == 0, (
+        f"{cmd.line!r} exited {result.exit_code}:\n{result.output[-3000:]}\n{result.exception!r}"
+    )
 
 
 # -- the inventory ---------------------------------------------------------------------------
@@ -317,8 +337,18 @@ def test_shell_lines_become_argv_and_synopses_are_recognised() -> None:
     assert report.argv == ["kgmem", "report", "unresolved_errors", "-p", "threshold=0.8", "-f", "csv"]
     assert not report.synopsis
     (fb,) = commands("kgmem feedback QUERY_ID --used HIT_ID [--used ...] --outcome success [--response TEXT]\n")
-    assert fb.synopsis and fb.argv == ["kgmem", "feedback", "1", "--used", "1", "--outcome", "success", "--response", "1"]
-    (env,) = commands("[KGMEM_EMBEDDING__MODEL=minilm-int8] .venv/bin/python scripts/x.py --presets \"\" \\\n  --k 3\n")
+    assert fb.synopsis and fb.argv == [
+        "kgmem",
+        "feedback",
+        "1",
+        "--used",
+        "1",
+        "--outcome",
+        "success",
+        "--response",
+        "1",
+    ]
+    (env,) = commands('[KGMEM_EMBEDDING__MODEL=minilm-int8] .venv/bin/python scripts/x.py --presets "" \\\n  --k 3\n')
     assert env.argv == [".venv/bin/python", "scripts/x.py", "--presets", "", "--k", "3"]
     (choice,) = commands("$ kgmem search q [--preset fast|balanced|deep]\n")
     assert choice.synopsis and choice.argv == ["kgmem", "search", "q", "--preset", "fast"]

@@ -61,20 +61,27 @@ def test_the_documented_batch_job_lists_top_errors_with_their_fixes(bound, error
     assert [(r["tool"], r["occurrences"]) for r in rows] == [("bash", 3), ("http", 2)]
     timeout_fixes = rows[0]["fixes"]
     assert [(f["fix"], f["successes"], f["failures"]) for f in timeout_fixes] == [
-        ("raise the timeout to 120 s", 2, 1), ("retry once", 0, 1)]
+        ("raise the timeout to 120 s", 2, 1),
+        ("retry once", 0, 1),
+    ]
     assert timeout_fixes[0]["confidence"] > timeout_fixes[1]["confidence"]
     assert [f["fix"] for f in rows[1]["fixes"]] == ["write to /tmp instead"]
     # the same figures as the Cypher report over the same graph
     report = {r["fix"]: r for r in mem.report("fix_effectiveness")}
-    assert report["raise the timeout to 120 s"]["max_confidence"] == pytest.approx(timeout_fixes[0]["confidence"], abs=1e-3)
+    assert report["raise the timeout to 120 s"]["max_confidence"] == pytest.approx(
+        timeout_fixes[0]["confidence"], abs=1e-3
+    )
     assert scope["top_errors_with_fixes"](mem.namespace, limit=1)[0]["tool"] == "bash"
 
 
 def test_the_documented_batch_job_runs_as_a_script(errors_and_fixes, tmp_path: Path) -> None:
     script = tmp_path / "top_errors.py"
     script.write_text(doc_example())
-    env = {**os.environ, "KGMEM_NAMESPACE": errors_and_fixes.namespace,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "KGMEM_NAMESPACE": errors_and_fixes.namespace,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -88,7 +95,9 @@ def test_reads_are_namespace_scoped(bound, errors_and_fixes, graph) -> None:
     try:
         graph.driver.execute_query(
             "CREATE (:ErrorPattern {ns: $ns, id: 'intruder', tool: 'bash', pattern: 'x', occurrences: 99})",
-            ns=other, database_="neo4j")
+            ns=other,
+            database_="neo4j",
+        )
         with db.read_transaction:
             mine = for_namespace(ErrorPattern, errors_and_fixes.namespace).order_by("-occurrences").all()
             theirs = for_namespace(ErrorPattern, other).all()
@@ -116,7 +125,10 @@ def test_every_stored_property_is_declared_on_its_model(bound, errors_and_fixes)
     ns = errors_and_fixes.namespace
     nodes, _, _ = bound.execute_query(
         "MATCH (n {ns: $ns}) UNWIND labels(n) AS label UNWIND keys(n) AS key "
-        "RETURN label, collect(DISTINCT key) AS keys", ns=ns, database_="neo4j")
+        "RETURN label, collect(DISTINCT key) AS keys",
+        ns=ns,
+        database_="neo4j",
+    )
     by_label = {m.__label__: m for m in models.MODELS}
     checked = set()
     for record in nodes:
@@ -129,10 +141,15 @@ def test_every_stored_property_is_declared_on_its_model(bound, errors_and_fixes)
     assert {"ErrorPattern", "Fix", "Tool", "Session", "Message", "Knowledge", "Function"} <= checked
     rels, _, _ = bound.execute_query(
         "MATCH ({ns: $ns})-[r]->() UNWIND keys(r) AS key RETURN type(r) AS type, collect(DISTINCT key) AS keys",
-        ns=ns, database_="neo4j")
-    rel_models = {d.definition["relation_type"]: d.definition["model"]
-                  for m in models.MODELS for d in m.defined_properties(aliases=False, properties=False).values()
-                  if d.definition["model"] is not None}
+        ns=ns,
+        database_="neo4j",
+    )
+    rel_models = {
+        d.definition["relation_type"]: d.definition["model"]
+        for m in models.MODELS
+        for d in m.defined_properties(aliases=False, properties=False).values()
+        if d.definition["model"] is not None
+    }
     for record in rels:
         if record["type"] in rel_models:
             missing = set(record["keys"]) - models.stored_properties(rel_models[record["type"]])
@@ -149,7 +166,9 @@ def test_concepts_traverse_to_the_memories_that_mention_them(bound, ns, graph) -
         "CREATE (c:Concept {ns: $ns, id: 'c1', key: 'deploy', name: 'Deploy', kind: 'phrase', df: 2, ns_key: $ns}) "
         "CREATE (:ErrorPattern {ns: $ns, id: 'e1', pattern: 'deploy timed out', occurrences: 1})-[:MENTIONS]->(c) "
         "CREATE (:Message {ns: $ns, id: 'm1', text: 'the deploy hangs', role: 'user'})-[:MENTIONS]->(c)",
-        ns=ns, database_="neo4j")
+        ns=ns,
+        database_="neo4j",
+    )
     with db.read_transaction:
         concept = for_namespace(Concept, ns).get(key="deploy")
         assert (concept.name, concept.kind, concept.df) == ("Deploy", "phrase", 2)

@@ -11,12 +11,29 @@ from click.testing import CliRunner
 from kgmem.cli import main
 
 GOOD = [
-    {"type": "turn", "session": "s1", "role": "user", "text": "The build breaks on the arm64 runner.", "ref": "t1",
-     "ts": "2024-05-01T10:00:00+00:00"},
+    {
+        "type": "turn",
+        "session": "s1",
+        "role": "user",
+        "text": "The build breaks on the arm64 runner.",
+        "ref": "t1",
+        "ts": "2024-05-01T10:00:00+00:00",
+    },
     {"type": "turn", "session": "s1", "role": "assistant", "text": "Pin the base image to bookworm.", "ref": "t2"},
-    {"type": "tool_result", "tool": "docker", "params": {"image": "app"}, "error": "exec format error", "session": "s1"},
-    {"type": "knowledge", "content": "The arm64 runner needs a multi-arch base image", "knowledge_type": "fact",
-     "confidence": 0.8, "session": "s1"},
+    {
+        "type": "tool_result",
+        "tool": "docker",
+        "params": {"image": "app"},
+        "error": "exec format error",
+        "session": "s1",
+    },
+    {
+        "type": "knowledge",
+        "content": "The arm64 runner needs a multi-arch base image",
+        "knowledge_type": "fact",
+        "confidence": 0.8,
+        "session": "s1",
+    },
     {"type": "turn", "session": "s1", "role": "user", "text": "That fixed it, thanks.", "ref": "t3"},
     {"type": "session_end", "session": "s1"},
 ]
@@ -40,7 +57,9 @@ def refs(driver, ns: str, session: str) -> list[str]:
     rows = driver.execute_query(
         "MATCH (m:Message {ns: $ns})-[:PART_OF]->(:Session {ns: $ns, key: $s}) WHERE NOT ()-[:NEXT]->(m) "
         "MATCH p = (m)-[:NEXT*0..]->(last) RETURN [x IN nodes(p) | x.ref] AS refs ORDER BY length(p) DESC LIMIT 1",
-        ns=ns, s=session).records
+        ns=ns,
+        s=session,
+    ).records
     return rows[0]["refs"]
 
 
@@ -50,11 +69,16 @@ def test_ingest_file_with_one_bad_line_stores_the_rest_and_names_it(client, driv
     report = mem.ingest(path, ns=ns, batch_size=2)
     assert [e.line for e in report.errors] == [3]
     assert "not valid JSON" in report.errors[0].message
-    assert (report.turns, report.turns_new, report.tool_results, report.knowledge, report.sessions_ended) == (3, 3, 1, 1, 1)
+    assert (report.turns, report.turns_new, report.tool_results, report.knowledge, report.sessions_ended) == (
+        3,
+        3,
+        1,
+        1,
+        1,
+    )
     assert refs(driver, ns, "s1") == ["t1", "t2", "t3"]  # NEXT chain across batches
     assert count(driver, ns, "ErrorPattern") == 1 and count(driver, ns, "Knowledge") == 1
-    ended = driver.execute_query(
-        "MATCH (s:Session {ns: $ns, key: 's1'}) RETURN s.ended_at AS e", ns=ns).records[0]["e"]
+    ended = driver.execute_query("MATCH (s:Session {ns: $ns, key: 's1'}) RETURN s.ended_at AS e", ns=ns).records[0]["e"]
     assert ended is not None
     hits = mem.search("arm64 runner base image", ns=ns, k=5)
     assert {"message", "knowledge"} <= {h.kind for h in hits.hits}
@@ -64,13 +88,18 @@ def test_reingest_adds_nothing(client, driver, ns, tmp_path):
     mem = client
     path = write_jsonl(tmp_path / "events.jsonl", GOOD)
     mem.ingest(path, ns=ns)
-    occurrences = driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"]
+    occurrences = driver.execute_query("MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0][
+        "n"
+    ]
     again = mem.ingest(path, ns=ns)
-    assert again.ok and again.turns_new == 0 and again.already_ingested == 2 and again.knowledge == 0  # 1 tool result + 1 knowledge
+    assert (
+        again.ok and again.turns_new == 0 and again.already_ingested == 2 and again.knowledge == 0
+    )  # 1 tool result + 1 knowledge
     assert count(driver, ns, "Message") == 3 and count(driver, ns, "Knowledge") == 1
-    assert driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"] == occurrences
+    assert (
+        driver.execute_query("MATCH (e:ErrorPattern {ns: $ns}) RETURN e.occurrences AS n", ns=ns).records[0]["n"]
+        == occurrences
+    )
     assert mem.vectors.count(ns, "message") == 3
 
 

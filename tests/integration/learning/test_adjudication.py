@@ -15,10 +15,14 @@ from kgmem.config import Settings
 
 # Two wordings of Google's missing Application Default Credentials: one fix (`gcloud auth
 # application-default login`), a match score of ~0.24 — below the threshold, inside the default band.
-ADC = ("google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials. Please set "
-       "GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials and re-run the application.")
-ADC_REWORDED = ("Error: Your default credentials were not found. To set up Application Default Credentials, see "
-                "https://cloud.google.com/docs/authentication/external/set-up-adc")
+ADC = (
+    "google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials. Please set "
+    "GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials and re-run the application."
+)
+ADC_REWORDED = (
+    "Error: Your default credentials were not found. To set up Application Default Credentials, see "
+    "https://cloud.google.com/docs/authentication/external/set-up-adc"
+)
 # A look-alike that needs another fix (a wrong host name vs a DNS outage): scored ~0.87, above the threshold.
 DNS_WRONG = 'could not translate host name "db" to address: Name or service not known'
 DNS_DOWN = 'could not translate host name "db" to address: Temporary failure in name resolution'
@@ -30,8 +34,11 @@ def make(settings: Settings, driver, embedder, graph, scripted):
 
     def build(band: float | None = None, llm: bool = True, scope: str | None = None) -> KGMem:
         key = SecretStr("sk-test-not-real") if llm else None  # no key: no generator, kgmem stays offline
-        s = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={
-            "api_key": key, "max_retries": 0, "timeout_s": 5.0})})
+        s = settings.model_copy(
+            update={
+                "anthropic": settings.anthropic.model_copy(update={"api_key": key, "max_retries": 0, "timeout_s": 5.0})
+            }
+        )
         learning = {k: v for k, v in (("adjudicate_band", band), ("adjudicate_scope", scope)) if v is not None}
         if learning:
             s = s.model_copy(update={"learning": s.learning.model_copy(update=learning)})
@@ -70,8 +77,9 @@ def test_without_an_answer_or_without_an_llm_the_model_decides(make, scripted) -
     assert offline.learning.adjudicator is None
     # another tool: new patterns, candidates only among this client's own
     offline.resolve(offline.tool_result("gcloud-cli", {}, error=ADC), "gcloud auth application-default login")
-    assert "gcloud auth application-default login" not in _fixes(offline.tool_result("gcloud-cli", {},
-                                                                                     error=ADC_REWORDED))
+    assert "gcloud auth application-default login" not in _fixes(
+        offline.tool_result("gcloud-cli", {}, error=ADC_REWORDED)
+    )
     assert len(scripted.requests) == 1  # only the online client's call
 
 
@@ -114,8 +122,13 @@ def test_band_zero_never_asks(make, scripted) -> None:
 def test_the_async_client_adjudicates_too(settings: Settings, embedder, graph, scripted) -> None:
     from kgmem import AsyncKGMem
 
-    s = settings.model_copy(update={"anthropic": settings.anthropic.model_copy(update={
-        "api_key": SecretStr("sk-test-not-real"), "max_retries": 0, "timeout_s": 5.0})})
+    s = settings.model_copy(
+        update={
+            "anthropic": settings.anthropic.model_copy(
+                update={"api_key": SecretStr("sk-test-not-real"), "max_retries": 0, "timeout_s": 5.0}
+            )
+        }
+    )
     scripted.then(("text", json.dumps({"same": [1]})))
 
     async def flow() -> set[str]:

@@ -7,19 +7,21 @@ The look-alikes of the held-out half of the error corpus are checked against the
 from __future__ import annotations
 
 import pytest
+from near_twins import PRIVATE, SPELLING, TYPO
 
 from kgmem import KGMem
 from kgmem.learning.identity import same_error
 from kgmem.learning.matching import ErrorText
 from kgmem.learning.plan import describe_error
 from kgmem.learning.similarity import decode_keys
-from near_twins import PRIVATE, SPELLING, TYPO
 
 pytestmark = pytest.mark.integration
 
 PEER = 'FATAL:  Peer authentication failed for user "app"'
-PEER_VIA_PSQL = ('psql: error: connection to server at "db" (10.0.0.7), port 5432 failed: FATAL:  Peer authentication '
-                 'failed for user "postgres"')
+PEER_VIA_PSQL = (
+    'psql: error: connection to server at "db" (10.0.0.7), port 5432 failed: FATAL:  Peer authentication '
+    'failed for user "postgres"'
+)
 PEER_HBA_FIX = "set the pg_hba.conf method to md5 for local connections"
 # Held-out look-alikes with the same core template and keys (the subject's quoted names among them) as a variant of
 # the group they imitate: no text tells them apart (docs/learning.md, "Borrowed fixes: when they auto-apply").
@@ -63,13 +65,25 @@ def test_a_users_correction_reaches_a_look_alike_only_as_a_suggestion(mem: KGMem
 def test_the_corrections_measure_counts_both_rules(mem: KGMem, ns: str) -> None:
     from error_corpus import CorpusRow, measure_corrections
 
-    rows = [CorpusRow("v", "npm_typo", "tool_error", TYPO, "https://example.org/1"),
-            CorpusRow("v", "npm_typo", "tool_error", TYPO.replace("lodahs", "reqeust"), "https://example.org/2"),
-            CorpusRow("n", "npm_private", "tool_error", PRIVATE, "https://example.org/3", confusable_with="npm_typo")]
+    rows = [
+        CorpusRow("v", "npm_typo", "tool_error", TYPO, "https://example.org/1"),
+        CorpusRow("v", "npm_typo", "tool_error", TYPO.replace("lodahs", "reqeust"), "https://example.org/2"),
+        CorpusRow("n", "npm_private", "tool_error", PRIVATE, "https://example.org/3", confusable_with="npm_typo"),
+    ]
     r = measure_corrections(mem, ns, rows, "hand-made")
-    assert (r.variants, r.variants_offered, r.variants_auto, r.variants_borrowed, r.variants_by_confidence) == (1, 1, 1, 1, 1)
+    assert (r.variants, r.variants_offered, r.variants_auto, r.variants_borrowed, r.variants_by_confidence) == (
+        1,
+        1,
+        1,
+        1,
+        1,
+    )
     assert (r.hard_negatives, r.negatives_offered, r.negatives_auto, r.negatives_by_confidence) == (
-        1, ["npm_private"], [], ["npm_private"])
+        1,
+        ["npm_private"],
+        [],
+        ["npm_private"],
+    )
 
 
 def test_a_correction_acts_on_the_same_template_and_suggests_over_a_wrapper(mem: KGMem, ns: str) -> None:
@@ -117,8 +131,10 @@ def test_held_out_look_alikes_are_proven_the_same_error_only_when_no_text_tells_
             if same_error(a, b):
                 proven.append(n.group)
                 indistinguishable += a.template == b.template and dict(a.keys) == dict(b.keys)
-    print(f"held-out look-alike pairs {pairs} ({len(negatives)} hard negatives): proven the same error {len(proven)} "
-          f"({len(set(proven))} hard negatives), of which indistinguishable by text {indistinguishable}")
+    print(
+        f"held-out look-alike pairs {pairs} ({len(negatives)} hard negatives): proven the same error {len(proven)} "
+        f"({len(set(proven))} hard negatives), of which indistinguishable by text {indistinguishable}"
+    )
     # a rule looser than the same template and keys (a wrapper, letter case) proved look-alikes the same error
     # on this half when it was measured: this fails if one comes back
     assert indistinguishable == len(proven), "a rule looser than the same template and keys proved a look-alike"

@@ -3,23 +3,48 @@ variant kgmem missed and the agent then resolved lends the fix to the variants a
 
 from __future__ import annotations
 
-from kgmem import KGMem
 from error_corpus import CorpusRow, measure_fix_recall, measure_with_use
+
+from kgmem import KGMem
 
 SRC = "https://github.com/googleapis/google-auth-library-python/issues/1"
 # Two wordings of Google's missing Application Default Credentials (a match score of ~0.24: below the
 # threshold, no LLM here), then the second wording again behind a log prefix (the same template).
 ROWS = [
-    CorpusRow("v", "adc", "permission", "google.auth.exceptions.DefaultCredentialsError: Could not automatically "
-              "determine credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials "
-              "and re-run the application.", SRC),
-    CorpusRow("v", "adc", "permission", "Error: Your default credentials were not found. To set up Application "
-              "Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc", SRC),
-    CorpusRow("v", "adc", "permission", "2024-05-01T10:00:00Z ERROR Your default credentials were not found. To set "
-              "up Application Default Credentials, see https://cloud.google.com/docs/authentication/external/"
-              "set-up-adc", SRC),
-    CorpusRow("n", "dns", "general", 'could not translate host name "db" to address: Name or service not known',
-              SRC, confusable_with="adc"),
+    CorpusRow(
+        "v",
+        "adc",
+        "permission",
+        "google.auth.exceptions.DefaultCredentialsError: Could not automatically "
+        "determine credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials "
+        "and re-run the application.",
+        SRC,
+    ),
+    CorpusRow(
+        "v",
+        "adc",
+        "permission",
+        "Error: Your default credentials were not found. To set up Application "
+        "Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc",
+        SRC,
+    ),
+    CorpusRow(
+        "v",
+        "adc",
+        "permission",
+        "2024-05-01T10:00:00Z ERROR Your default credentials were not found. To set "
+        "up Application Default Credentials, see https://cloud.google.com/docs/authentication/external/"
+        "set-up-adc",
+        SRC,
+    ),
+    CorpusRow(
+        "n",
+        "dns",
+        "general",
+        'could not translate host name "db" to address: Name or service not known',
+        SRC,
+        confusable_with="adc",
+    ),
 ]
 
 

@@ -5,7 +5,6 @@ spool's replay."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -34,14 +33,17 @@ def _defer(settings: Settings, home: Path | None = None, flush_ms: int = 60_000)
 
 def _occurrences(driver, ns: str) -> dict[str, int]:
     records, _, _ = driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.pattern AS p, e.occurrences AS n", ns=ns)
+        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.pattern AS p, e.occurrences AS n", ns=ns
+    )
     return {r["p"]: r["n"] for r in records}
 
 
 def _sessions(driver, ns: str) -> list[tuple[str, int, bool]]:
     records, _, _ = driver.execute_query(
         "MATCH (:ErrorPattern {ns: $ns})-[r:IN_SESSION]->(s:Session {ns: $ns}) RETURN s.key AS s, r.count AS n, "
-        "r.open AS open ORDER BY s", ns=ns)
+        "r.open AS open ORDER BY s",
+        ns=ns,
+    )
     return [(r["s"], r["n"], r["open"]) for r in records]
 
 
@@ -50,7 +52,8 @@ def _deferred_lines(spool_dir: Path) -> int:
 
 
 def test_a_repeat_is_durable_on_return_and_counted_once_after_the_flush(
-        settings: Settings, driver, embedder, ns: str, tmp_path: Path) -> None:
+    settings: Settings, driver, embedder, ns: str, tmp_path: Path
+) -> None:
     with KGMem(_defer(settings, tmp_path / "home"), driver=driver, embedder=embedder) as mem:
         first = mem.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=5), session="s1")
         assert first.is_new and first.occurrences == 1
@@ -73,8 +76,13 @@ def test_a_repeat_is_durable_on_return_and_counted_once_after_the_flush(
         assert len({first.occurrence, *(o.occurrence for o in repeats)}) == 3 and repeats[0].occurrence
         outs = [mem.fix_applied(repeats[0], "raise the timeout to 30 s", success=True) for _ in range(2)]
         assert [(o.successes, o.counted) for o in outs] == [(2, True), (2, False)]
-    assert Spool(tmp_path / "home" / "spool").stats() == {"pending": 0, "spooled": 0, "replayed": 0, "dropped": 0,
-                                                          "quarantined": 0}
+    assert Spool(tmp_path / "home" / "spool").stats() == {
+        "pending": 0,
+        "spooled": 0,
+        "replayed": 0,
+        "dropped": 0,
+        "quarantined": 0,
+    }
 
 
 def test_the_timer_writes_deferred_repeats(settings: Settings, driver, embedder, ns: str, tmp_path: Path) -> None:
@@ -92,7 +100,8 @@ def test_the_timer_writes_deferred_repeats(settings: Settings, driver, embedder,
 
 
 def test_a_success_after_a_deferred_failure_records_the_observed_fix(
-        settings: Settings, driver, embedder, ns: str, tmp_path: Path) -> None:
+    settings: Settings, driver, embedder, ns: str, tmp_path: Path
+) -> None:
     with KGMem(_defer(settings, tmp_path / "home"), driver=driver, embedder=embedder) as mem:
         mem.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=5), session="s")
         before = mem.learning.deferred_total
@@ -102,7 +111,8 @@ def test_a_success_after_a_deferred_failure_records_the_observed_fix(
         assert ok.ok and ok.fix_id is not None
         records, _, _ = driver.execute_query(
             "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix) RETURN f.description AS d, r.successes AS s",
-            ns=ns)
+            ns=ns,
+        )
         # the newest failure's parameters (those of the deferred one) are what the success changed
         assert [(r["d"], r["s"]) for r in records] == [("http: set timeout=30 (was 7)", 1)]
         assert _sessions(driver, ns) == [("s", 2, False)]
@@ -128,12 +138,14 @@ os.kill(os.getpid(), 9)  # kill -9 with the repeats deferred: no flush, no close
 
 
 def test_killed_with_repeats_deferred_then_replayed_once(
-        settings: Settings, driver, embedder, ns: str, tmp_path: Path, graph: GraphStore) -> None:
+    settings: Settings, driver, embedder, ns: str, tmp_path: Path, graph: GraphStore
+) -> None:
     n = 12
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     home = tmp_path / "child"
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(home), ns, str(n)], capture_output=True, text=True,
-                          env=env, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(home), ns, str(n)], capture_output=True, text=True, env=env, timeout=600
+    )
     assert proc.returncode == -9, proc.stderr[-2000:]
     deferred = int(proc.stdout.split()[-1])
     assert deferred == n - 1  # every repeat after the first occurrence was deferred
@@ -143,11 +155,18 @@ def test_killed_with_repeats_deferred_then_replayed_once(
     control_ns = f"{ns}-control"
     try:
         off = settings.learning.model_copy(update={"defer_flush_ms": 0})
-        with KGMem(settings.model_copy(update={"learning": off, "namespace": control_ns, "home": tmp_path / "c"}),
-                   driver=driver, embedder=embedder) as control:
+        with KGMem(
+            settings.model_copy(update={"learning": off, "namespace": control_ns, "home": tmp_path / "c"}),
+            driver=driver,
+            embedder=embedder,
+        ) as control:
             for i in range(n):
-                control.tool_result("http", {"timeout": 5}, error=f"ReadTimeoutError: Read timed out. (read timeout={i})",
-                                    session=f"s{i // 4}")
+                control.tool_result(
+                    "http",
+                    {"timeout": 5},
+                    error=f"ReadTimeoutError: Read timed out. (read timeout={i})",
+                    session=f"s{i // 4}",
+                )
         with KGMem(settings.model_copy(update={"home": home}), driver=driver, embedder=embedder) as mem:
             assert mem.replay_spool() == deferred
             assert mem.replay_spool() == 0
@@ -185,7 +204,8 @@ def test_neo4j_stops_with_repeats_deferred_nothing_lost(private_neo4j, embedder)
         mem.replay_spool()
         assert _occurrences(drv, "defer") == {spooled[0].pattern: 8}
         records, _, _ = drv.execute_query(
-            "MATCH (:ErrorPattern {ns: 'defer'})-[r:RESOLVED_BY]->(f:Fix) RETURN f.description AS d, r.successes AS s")
+            "MATCH (:ErrorPattern {ns: 'defer'})-[r:RESOLVED_BY]->(f:Fix) RETURN f.description AS d, r.successes AS s"
+        )
         assert [(r["d"], r["s"]) for r in records] == [("http: set timeout=60 (was 5)", 1)]
         stats = Spool(settings.spool_dir).stats()
         assert stats["pending"] == 0 and stats["dropped"] == 0 and stats["spooled"] == stats["replayed"] == 8

@@ -16,9 +16,9 @@ The margins below sit under the held-out figures measured there.
 from __future__ import annotations
 
 import pytest
+from error_corpus import load_corpus, measure_with_feedback, split_corpus
 
 from kgmem import KGMem
-from error_corpus import load_corpus, measure_with_feedback, split_corpus
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -64,8 +64,11 @@ def test_candidate_legs_on_the_real_stack(mem: KGMem, ns: str) -> None:
     first = mem.tool_result("psql", {}, error='FATAL:  password authentication failed for user "nfldb"')
     mem.resolve(first, "set PGPASSWORD", ns=ns)
     mem.tool_result("psql", {}, error="12345 67890")  # template "<*>": no words, no BM25 query
-    wrapped = mem.tool_result("psql", {}, error='db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password '
-                                                'authentication failed for user "postgres"')
+    wrapped = mem.tool_result(
+        "psql",
+        {},
+        error='db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password authentication failed for user "postgres"',
+    )
     assert wrapped.id != first.id  # another pattern (the node id is the whole normalised message) ...
     assert "set PGPASSWORD" in {f.description for f in wrapped.fixes}  # ... with the same template
     twin = mem.tool_result("psql", {}, error='psql: error: FATAL:  role "nfldb" does not exist')

@@ -5,11 +5,10 @@ keeps coming back with rising confidence. Real Neo4j + Chroma + embedding model.
 from __future__ import annotations
 
 import pytest
+from near_twins import PRIVATE, SPELLING, TYPO, similar_link  # type: ignore[import-not-found]
 
 from kgmem import KGMem
 from kgmem.learning.confidence import ConfidenceRules, after_outcomes
-
-from near_twins import PRIVATE, SPELLING, TYPO, similar_link  # type: ignore[import-not-found]
 
 # A true variant: the same Postgres error behind a docker-compose prefix, another user.
 PG = 'FATAL:  password authentication failed for user "nfldb"'
@@ -19,7 +18,10 @@ PG_WRAPPED = 'db_1  | 2024-01-02 03:04:05 UTC [1] FATAL:  password authenticatio
 def _edge(driver, ns: str, error_id: str, fix_id: str) -> dict:
     records, _, _ = driver.execute_query(
         "MATCH (:ErrorPattern {ns: $ns, id: $e})-[r:RESOLVED_BY]->(:Fix {ns: $ns, id: $f}) RETURN r {.*} AS r",
-        ns=ns, e=error_id, f=fix_id)
+        ns=ns,
+        e=error_id,
+        f=fix_id,
+    )
     return records[0]["r"]
 
 
@@ -39,8 +41,7 @@ def _borrowed_twin(mem: KGMem):
     return typo, twin, borrowed
 
 
-def test_a_failed_borrowed_fix_is_not_offered_again_and_the_link_stops_lending(mem: KGMem, driver,
-                                                                                ns: str) -> None:
+def test_a_failed_borrowed_fix_is_not_offered_again_and_the_link_stops_lending(mem: KGMem, driver, ns: str) -> None:
     rules = ConfidenceRules.from_settings(mem.settings.learning)
     typo, twin, borrowed = _borrowed_twin(mem)
     score = similar_link(driver, ns, twin.id, typo.id)["score"]
@@ -63,8 +64,7 @@ def test_a_failed_borrowed_fix_is_not_offered_again_and_the_link_stops_lending(m
     assert third.fixes == () and [f.description for f in third.failed_fixes] == [SPELLING]
     # ... nor does a success of the failed fix on the look-alike propagate to the twin's edge.
     mem.resolve(typo, SPELLING, session="s7")
-    assert _edge(driver, ns, twin.id, borrowed.fix_id)["confidence"] == pytest.approx(
-        after_outcomes([False], rules))
+    assert _edge(driver, ns, twin.id, borrowed.fix_id)["confidence"] == pytest.approx(after_outcomes([False], rules))
 
     # Re-linking the pair (a re-index) neither resurrects nor re-scores the contradicted link.
     driver.execute_query("MATCH (e:ErrorPattern {ns: $ns, id: $id}) SET e.vector_pending = true", ns=ns, id=twin.id)
@@ -133,11 +133,13 @@ def test_the_corpus_measure_with_feedback(mem: KGMem, ns: str) -> None:
     """The bench's second pass (measure_with_feedback in scripts/error_corpus.py) on a hand-made corpus."""
     from error_corpus import CorpusRow, measure_with_feedback
 
-    rows = [CorpusRow("v", "npm-typo", "general", TYPO, "here"),
-            CorpusRow("v", "npm-typo", "general", "$ npm install lodahs\n" + TYPO, "here"),
-            CorpusRow("v", "pg-auth", "permission", PG, "here"),
-            CorpusRow("v", "pg-auth", "permission", PG_WRAPPED, "here"),
-            CorpusRow("n", "npm-private", "general", PRIVATE, "here", confusable_with="npm-typo")]
+    rows = [
+        CorpusRow("v", "npm-typo", "general", TYPO, "here"),
+        CorpusRow("v", "npm-typo", "general", "$ npm install lodahs\n" + TYPO, "here"),
+        CorpusRow("v", "pg-auth", "permission", PG, "here"),
+        CorpusRow("v", "pg-auth", "permission", PG_WRAPPED, "here"),
+        CorpusRow("n", "npm-private", "general", PRIVATE, "here", confusable_with="npm-typo"),
+    ]
     result = measure_with_feedback(mem, ns, rows, "here")
     assert result.first.negatives_fixed == ["npm-private"] and result.first.variants_fixed == 2
     assert result.failures_reported >= 1

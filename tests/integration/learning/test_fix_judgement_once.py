@@ -18,7 +18,9 @@ def _edge(driver, ns: str, error_id: str) -> dict:
     records, _, _ = driver.execute_query(
         "MATCH (:ErrorPattern {ns: $ns, id: $id})-[r:RESOLVED_BY]->(f:Fix {ns: $ns}) "
         "RETURN f.description AS fix, r.successes AS successes, r.failures AS failures",
-        ns=ns, id=error_id)
+        ns=ns,
+        id=error_id,
+    )
     assert len(records) == 1, records
     return dict(records[0])
 
@@ -47,8 +49,9 @@ def test_a_repeat_with_the_opposite_outcome_changes_nothing(client, driver, ns: 
     assert (other.counted, other.failures) == (True, 1)
 
 
-def test_another_client_and_an_occurrence_given_as_a_string_count_once(mem, open_client_of, settings, driver,
-                                                                      embedder, ns: str) -> None:
+def test_another_client_and_an_occurrence_given_as_a_string_count_once(
+    mem, open_client_of, settings, driver, embedder, ns: str
+) -> None:
     obs = mem.tool_result("psql", {}, error=E)
     assert mem.fix_applied(obs, FIX, success=True).counted
     other = open_client_of("sync", settings, driver, embedder)
@@ -80,6 +83,7 @@ def test_a_bad_occurrence_is_refused_and_writes_nothing(mem, driver, ns: str) ->
     obs = mem.tool_result("psql", {}, error=E)
     with pytest.raises(ValidationError, match="occurrence"):
         mem.fix_applied(obs.id, FIX, success=True, occurrence="  ")
-    records, _, _ = driver.execute_query("MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->() RETURN count(r) AS n",
-                                         ns=ns)
+    records, _, _ = driver.execute_query(
+        "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->() RETURN count(r) AS n", ns=ns
+    )
     assert records[0]["n"] == 0

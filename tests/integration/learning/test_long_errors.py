@@ -24,13 +24,21 @@ BIG = HEAD + LOG + TAIL  # about 1.4 MB
 
 
 def _stored(mem: KGMem, ns: str, error_id: str) -> dict:
-    return mem.graph.driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns, id: $id}) RETURN e.occurrences AS n, e.example AS example, "
-        "e.pattern AS pattern", ns=ns, id=error_id).records[0].data()
+    return (
+        mem.graph.driver.execute_query(
+            "MATCH (e:ErrorPattern {ns: $ns, id: $id}) RETURN e.occurrences AS n, e.example AS example, "
+            "e.pattern AS pattern",
+            ns=ns,
+            id=error_id,
+        )
+        .records[0]
+        .data()
+    )
 
 
-def test_a_long_error_gets_one_pattern_through_every_entry_point(mem: KGMem, settings: Settings, embedder, ns: str,
-                                                                  tmp_path: Path, monkeypatch) -> None:
+def test_a_long_error_gets_one_pattern_through_every_entry_point(
+    mem: KGMem, settings: Settings, embedder, ns: str, tmp_path: Path, monkeypatch
+) -> None:
     assert len(BIG) > 1_000_000
     obs = mem.tool_result("make", {}, error=BIG)
     assert obs.pattern.startswith("make: ***") and len(obs.pattern) <= 2000 and obs.category == "tool_error"

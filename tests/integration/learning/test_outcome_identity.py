@@ -5,18 +5,22 @@ refutes the link for good; each report counts once; a plain retry proves nothing
 
 from __future__ import annotations
 
-from kgmem import KGMem
-
 from near_twins import PRIVATE, SPELLING, TYPO, similar_link  # type: ignore[import-not-found]
+
+from kgmem import KGMem
 
 # One nginx error (an upstream host compose has not started) as two reports: the second drops the
 # compose line "nginx exited with code 1", so their core templates differ and the text proves nothing.
-NGINX = ('nginx       | 2020/07/06 05:21:35 [emerg] 1#1: host not found in upstream "php" in '
-         '/etc/nginx/conf.d/default.conf:16\nnginx       | nginx: [emerg] host not found in upstream "php" in '
-         '/etc/nginx/conf.d/default.conf:16\nnginx exited with code 1')
-NGINX_AGAIN = ('2024/06/22 16:54:59 [emerg] 1#1: host not found in upstream "pipedfrontend:80" in '
-               '/etc/nginx/conf.d/pipedfrontend.conf:2\nnginx: [emerg] host not found in upstream '
-               '"pipedfrontend:80" in /etc/nginx/conf.d/pipedfrontend.conf:2')
+NGINX = (
+    'nginx       | 2020/07/06 05:21:35 [emerg] 1#1: host not found in upstream "php" in '
+    '/etc/nginx/conf.d/default.conf:16\nnginx       | nginx: [emerg] host not found in upstream "php" in '
+    "/etc/nginx/conf.d/default.conf:16\nnginx exited with code 1"
+)
+NGINX_AGAIN = (
+    '2024/06/22 16:54:59 [emerg] 1#1: host not found in upstream "pipedfrontend:80" in '
+    "/etc/nginx/conf.d/pipedfrontend.conf:2\nnginx: [emerg] host not found in upstream "
+    '"pipedfrontend:80" in /etc/nginx/conf.d/pipedfrontend.conf:2'
+)
 START_UPSTREAM = "start the upstream service before nginx (depends_on)"
 
 

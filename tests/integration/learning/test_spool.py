@@ -26,22 +26,26 @@ REFUSED = "Error: connect ECONNREFUSED 10.0.0.{n}:5432"
 
 def _occurrences(driver, ns: str) -> dict[str, int]:
     records, _, _ = driver.execute_query(
-        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.pattern AS p, e.occurrences AS n", ns=ns)
+        "MATCH (e:ErrorPattern {ns: $ns}) RETURN e.pattern AS p, e.occurrences AS n", ns=ns
+    )
     return {r["p"]: r["n"] for r in records}
 
 
 def _observed_fixes(driver, ns: str) -> list[tuple[str, int]]:
     records, _, _ = driver.execute_query(
         "MATCH (:ErrorPattern {ns: $ns})-[r:RESOLVED_BY]->(f:Fix {ns: $ns}) RETURN f.description AS d, r.successes AS s",
-        ns=ns)
+        ns=ns,
+    )
     return sorted((r["d"], r["s"]) for r in records)
 
 
-def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, graph: GraphStore, driver, embedder,
-                                                          ns: str, tmp_path: Path) -> None:
+def test_unreachable_neo4j_spools_and_replays_exactly_once(
+    settings: Settings, graph: GraphStore, driver, embedder, ns: str, tmp_path: Path
+) -> None:
     home = tmp_path / "home"
-    unreachable = settings.model_copy(update={
-        "home": home, "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})})
+    unreachable = settings.model_copy(
+        update={"home": home, "neo4j": settings.neo4j.model_copy(update={"uri": "bolt://127.0.0.1:9"})}
+    )
     vectors = VectorStore(open_chroma(settings))
     bad_driver = connect(unreachable)
     try:
@@ -52,8 +56,13 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(settings: Settings, g
             down.tool_result(ns, "psql", {"n": n}, error=REFUSED.format(n=n), session="t")
         ok = down.tool_result(ns, "http", {"timeout": 30}, session="s")  # success after the failure
         assert ok.ok and ok.spooled and ok.fixes == ()
-        strict = LearningEngine(GraphStore(bad_driver), vectors, embedder,
-                                settings.learning.model_copy(update={"strict": True}), spool_dir=home / "spool")
+        strict = LearningEngine(
+            GraphStore(bad_driver),
+            vectors,
+            embedder,
+            settings.learning.model_copy(update={"strict": True}),
+            spool_dir=home / "spool",
+        )
         with pytest.raises(BackendUnavailable):
             strict.tool_result(ns, "http", error="boom")
         down.spool.close()
@@ -114,30 +123,51 @@ def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> No
         assert mem.replay_spool() == 0 and Spool(settings.spool_dir).stats()["pending"] == 0
 
         records, _, _ = drv.execute_query(
-            "MATCH (e:ErrorPattern {ns: 'stream'}) RETURN e.category AS c, sum(e.occurrences) AS n")
+            "MATCH (e:ErrorPattern {ns: 'stream'}) RETURN e.category AS c, sum(e.occurrences) AS n"
+        )
         got = {("timeout" if r["c"] == "timeout" else "refused"): r["n"] for r in records}
         assert got == expected  # every event counted exactly once
         records, _, _ = drv.execute_query(
-            "MATCH (:ErrorPattern {ns: 'stream'})-[r:RESOLVED_BY]->(:Fix) RETURN sum(r.successes) AS s")
+            "MATCH (:ErrorPattern {ns: 'stream'})-[r:RESOLVED_BY]->(:Fix) RETURN sum(r.successes) AS s"
+        )
         assert records[0]["s"] == 3  # one observed fix per 10-event session
         mem.close()
     finally:
         drv.close()
 
 
-def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(settings: Settings, driver, embedder,
-                                                                             ns: str, tmp_path: Path) -> None:
+def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(
+    settings: Settings, driver, embedder, ns: str, tmp_path: Path
+) -> None:
     """A segment with valid tool results around a torn line and a line of a kind this version does not know
     (a newer kgmem wrote it): the valid ones are replayed exactly once, the two bad ones are quarantined and
     counted, and the segment is finished — nothing re-reads it before the next writes."""
     home = tmp_path / "home"
     spool_dir = home / "spool"
     spool_dir.mkdir(parents=True)
-    valid = [{"seq": i, "ns": ns, "kind": "learning", "tool": "psql", "params": {}, "exc_types": [],
-              "message": REFUSED.format(n=i), "session": None, "ts": "2026-01-01T00:00:00+00:00"} for i in (0, 1, 3, 5)]
+    valid = [
+        {
+            "seq": i,
+            "ns": ns,
+            "kind": "learning",
+            "tool": "psql",
+            "params": {},
+            "exc_types": [],
+            "message": REFUSED.format(n=i),
+            "session": None,
+            "ts": "2026-01-01T00:00:00+00:00",
+        }
+        for i in (0, 1, 3, 5)
+    ]
     newer = {"seq": 4, "ns": ns, "kind": "tool_result_v2", "tool": "psql", "message": "from the future"}
-    lines = [json.dumps(valid[0]), json.dumps(valid[1]), json.dumps({**valid[1], "seq": 2})[:40],  # torn mid-line
-             json.dumps(valid[2]), json.dumps(newer), json.dumps(valid[3])]
+    lines = [
+        json.dumps(valid[0]),
+        json.dumps(valid[1]),
+        json.dumps({**valid[1], "seq": 2})[:40],  # torn mid-line
+        json.dumps(valid[2]),
+        json.dumps(newer),
+        json.dumps(valid[3]),
+    ]
     segment = spool_dir / f"learning-999999-{uuid.uuid4().hex[:12]}.jsonl"  # its cursor is global: a name of its own
     segment.write_text("\n".join(lines) + "\n")
 
@@ -145,8 +175,10 @@ def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(se
     try:
         obs = client.tool_result("http", {}, error=TIMEOUT.format(t=5))  # the first write replays the spool
         assert not obs.spooled
-        assert _occurrences(driver, ns) == {client.learning.describe(ns, "psql", REFUSED.format(n=0)).pattern: 4,
-                                            obs.pattern: 1}
+        assert _occurrences(driver, ns) == {
+            client.learning.describe(ns, "psql", REFUSED.format(n=0)).pattern: 4,
+            obs.pattern: 1,
+        }
         assert not segment.exists() and not client.learning.replayer.maybe_pending  # finished: never re-read
         quarantined = [json.loads(x) for x in (spool_dir / QUARANTINE_FILE).read_text().splitlines()]
         assert [(q["line"], q["text"]) for q in quarantined] == [(2, lines[2]), (4, lines[4])]

@@ -7,33 +7,47 @@ import math
 from pathlib import Path
 
 import pytest
+from analyst_fixture import run_cypher  # type: ignore[import-not-found]
 
 from kgmem.errors import ImportFormatError, NamespaceNotEmpty
 from kgmem.maintenance import export_namespace, import_namespace
 
-from analyst_fixture import run_cypher  # type: ignore[import-not-found]
-
 
 def snapshot(mem) -> tuple[list, list]:  # type: ignore[no-untyped-def]
     """Independent of the export code: every node and relationship with all properties."""
+
     def norm(props: dict) -> str:
         return json.dumps(props, sort_keys=True, default=str)
 
-    nodes = sorted((tuple(sorted(r["labels"])), norm(r["props"]))
-                   for r in run_cypher(mem.driver, "snapshot_nodes", ns=mem.namespace))
-    rels = sorted((r["type"], r["start"], r["end"], norm(r["props"]))
-                  for r in run_cypher(mem.driver, "snapshot_relationships", ns=mem.namespace))
+    nodes = sorted(
+        (tuple(sorted(r["labels"])), norm(r["props"]))
+        for r in run_cypher(mem.driver, "snapshot_nodes", ns=mem.namespace)
+    )
+    rels = sorted(
+        (r["type"], r["start"], r["end"], norm(r["props"]))
+        for r in run_cypher(mem.driver, "snapshot_relationships", ns=mem.namespace)
+    )
     return nodes, rels
 
 
 def test_export_wipe_import_round_trips_losslessly(analyst, tmp_path: Path) -> None:
     mem, fx = analyst
     # through `kgmem ingest` too: a knowledge triple (Entity, RELATES_TO, ABOUT) and its idempotency marker
-    report = mem.ingest([
-        {"type": "knowledge", "content": "Postgres runs on port 5433 in staging", "knowledge_type": "fact",
-         "confidence": 0.8, "session": "s2", "subject": "postgres", "predicate": "runs on", "object": "port 5433"},
-        {"type": "tool_result", "tool": "psql", "error": "connection refused on port 5433", "session": "s2"},
-    ])
+    report = mem.ingest(
+        [
+            {
+                "type": "knowledge",
+                "content": "Postgres runs on port 5433 in staging",
+                "knowledge_type": "fact",
+                "confidence": 0.8,
+                "session": "s2",
+                "subject": "postgres",
+                "predicate": "runs on",
+                "object": "port 5433",
+            },
+            {"type": "tool_result", "tool": "psql", "error": "connection refused on port 5433", "session": "s2"},
+        ]
+    )
     assert not report.errors
     before = snapshot(mem)
     labels = {labels[0] for labels, _ in before[0]}
@@ -76,24 +90,54 @@ def _write(path: Path, docs: list[dict]) -> Path:
 @pytest.mark.parametrize(
     ("docs", "message"),
     [
-        ([{"kgmem_export": 1, "ns": "NS"}, {"node": "Evil`) DETACH DELETE n //", "id": "a", "props": {}}],
-         "label .* is not allowed"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}}],
-         "no end marker"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"rel": "OWNS", "start": "a", "end": "b"}, {"end": True}],
-         "relationship type 'OWNS' is not allowed"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "other"}},
-          {"end": True, "nodes": 1, "relationships": 0}], "must match"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"rel": "CAUSED_BY", "start": "a", "end": "b", "props": {}},
-          {"end": True, "nodes": 0, "relationships": 1}], "does not hold"),
+        (
+            [{"kgmem_export": 1, "ns": "NS"}, {"node": "Evil`) DETACH DELETE n //", "id": "a", "props": {}}],
+            "label .* is not allowed",
+        ),
+        (
+            [{"kgmem_export": 1, "ns": "NS"}, {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}}],
+            "no end marker",
+        ),
+        (
+            [{"kgmem_export": 1, "ns": "NS"}, {"rel": "OWNS", "start": "a", "end": "b"}, {"end": True}],
+            "relationship type 'OWNS' is not allowed",
+        ),
+        (
+            [
+                {"kgmem_export": 1, "ns": "NS"},
+                {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "other"}},
+                {"end": True, "nodes": 1, "relationships": 0},
+            ],
+            "must match",
+        ),
+        (
+            [
+                {"kgmem_export": 1, "ns": "NS"},
+                {"rel": "CAUSED_BY", "start": "a", "end": "b", "props": {}},
+                {"end": True, "nodes": 0, "relationships": 1},
+            ],
+            "does not hold",
+        ),
         ([{"hello": 1}], "not a kgmem export header"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}},
-          {"node": "ErrorPattern", "id": "e", "props": {"id": "e", "ns": "NS"}},
-          {"rel": "CAUSED_BY", "start": "e", "end": "a", "props": {}},
-          {"node": "Tool", "id": "b", "props": {"id": "b", "ns": "NS"}},
-          {"end": True, "nodes": 3, "relationships": 1}], "node after relationships"),
-        ([{"kgmem_export": 1, "ns": "NS"}, {"end": True, "nodes": 0, "relationships": 0},
-          {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}}], "content after the end marker"),
+        (
+            [
+                {"kgmem_export": 1, "ns": "NS"},
+                {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}},
+                {"node": "ErrorPattern", "id": "e", "props": {"id": "e", "ns": "NS"}},
+                {"rel": "CAUSED_BY", "start": "e", "end": "a", "props": {}},
+                {"node": "Tool", "id": "b", "props": {"id": "b", "ns": "NS"}},
+                {"end": True, "nodes": 3, "relationships": 1},
+            ],
+            "node after relationships",
+        ),
+        (
+            [
+                {"kgmem_export": 1, "ns": "NS"},
+                {"end": True, "nodes": 0, "relationships": 0},
+                {"node": "Tool", "id": "a", "props": {"id": "a", "ns": "NS"}},
+            ],
+            "content after the end marker",
+        ),
     ],
 )
 def test_bad_files_are_refused_before_anything_is_written(graph, ns: str, tmp_path: Path, docs, message) -> None:

@@ -27,21 +27,25 @@ def session_state(driver, ns: str) -> dict[str, list[str]]:
     out = {}
     for label, key in STATE.items():
         records, _, _ = driver.execute_query(
-            f"MATCH (n:{label}) WHERE n.ns = $ns RETURN properties(n) AS p ORDER BY n.{key}, n.session", ns=ns)
-        out[label] = sorted(json.dumps({k: v for k, v in r["p"].items() if k != "ns"}, sort_keys=True, default=str)
-                            for r in records)
+            f"MATCH (n:{label}) WHERE n.ns = $ns RETURN properties(n) AS p ORDER BY n.{key}, n.session", ns=ns
+        )
+        out[label] = sorted(
+            json.dumps({k: v for k, v in r["p"].items() if k != "ns"}, sort_keys=True, default=str) for r in records
+        )
     return out
 
 
 def posteriors(driver, ns: str) -> dict[str, tuple]:
     records, _, _ = driver.execute_query(
-        "MATCH (k:Knowledge {ns: $ns}) RETURN k.id AS id, k.alpha AS a, k.beta AS b", ns=ns)
+        "MATCH (k:Knowledge {ns: $ns}) RETURN k.id AS id, k.alpha AS a, k.beta AS b", ns=ns
+    )
     return {r["id"]: (r["a"], r["b"]) for r in records}
 
 
 def overlay_alpha(driver, ns: str, session: str, item: str) -> float:
     records, _, _ = driver.execute_query(
-        "MATCH (o:KgmemOverlay {ns: $ns, session: $s, item_id: $id}) RETURN o.d_alpha AS d", ns=ns, s=session, id=item)
+        "MATCH (o:KgmemOverlay {ns: $ns, session: $s, item_id: $id}) RETURN o.d_alpha AS d", ns=ns, s=session, id=item
+    )
     return records[0]["d"] if records else 0.0
 
 
@@ -53,7 +57,8 @@ def other_ns(graph):
 
 
 def test_session_state_survives_export_and_import_into_the_same_and_another_namespace(
-        mem, ns, other_ns, graph, driver, tmp_path: Path) -> None:
+    mem, ns, other_ns, graph, driver, tmp_path: Path
+) -> None:
     facts = [mem.add_knowledge(text, "fact", ns=ns)["id"] for text in FACTS]
     mem.wait_for_analysis(30)
     target = facts[0]
@@ -112,8 +117,11 @@ def test_session_state_survives_export_and_import_into_the_same_and_another_name
 
 def test_a_format_1_export_still_imports(graph, ns, tmp_path: Path) -> None:
     path = tmp_path / "v1.jsonl"
-    docs = [{"kgmem_export": 1, "ns": ns}, {"node": "Tool", "id": "t", "props": {"id": "t", "ns": ns, "name": "psql"}},
-            {"end": True, "nodes": 1, "relationships": 0}]
+    docs = [
+        {"kgmem_export": 1, "ns": ns},
+        {"node": "Tool", "id": "t", "props": {"id": "t", "ns": ns, "name": "psql"}},
+        {"end": True, "nodes": 1, "relationships": 0},
+    ]
     path.write_text("".join(json.dumps(d) + "\n" for d in docs))
     summary = import_namespace(graph, path)
     assert summary.nodes["Tool"] == 1 and not summary.state

@@ -20,8 +20,11 @@ def test_reindex_after_deleting_vectors_restores_search(analyst) -> None:
     before = [h.id for h in mem.vectors.query(ns, "error", query, 4)]
     assert fx.ids["timeout1"] in before[:2]
     search_before = [h.id for h in mem.search("timed out", k=5)]
-    written = {**mem.vectors.get(ns, "error", [fx.ids["timeout1"]]), **mem.vectors.get(ns, "message", [fx.ids["msg"]]),
-               **mem.vectors.get(ns, "knowledge", [fx.ids["manual"]])}
+    written = {
+        **mem.vectors.get(ns, "error", [fx.ids["timeout1"]]),
+        **mem.vectors.get(ns, "message", [fx.ids["msg"]]),
+        **mem.vectors.get(ns, "knowledge", [fx.ids["manual"]]),
+    }
     assert len(written) == 3
 
     # lose vectors: two error vectors and one message vector vanish from Chroma
@@ -37,12 +40,17 @@ def test_reindex_after_deleting_vectors_restores_search(analyst) -> None:
     assert summary.kinds["knowledge"].repaired == 1
     assert [h.id for h in mem.vectors.query(ns, "error", query, 4)] == before
     # the same text as the writers embedded: the same vectors come back
-    restored = {**mem.vectors.get(ns, "error", [fx.ids["timeout1"]]), **mem.vectors.get(ns, "message", [fx.ids["msg"]]),
-                **mem.vectors.get(ns, "knowledge", [fx.ids["manual"]])}
+    restored = {
+        **mem.vectors.get(ns, "error", [fx.ids["timeout1"]]),
+        **mem.vectors.get(ns, "message", [fx.ids["msg"]]),
+        **mem.vectors.get(ns, "knowledge", [fx.ids["manual"]]),
+    }
     for key, vec in written.items():
         assert np.allclose(restored[key], vec, atol=1e-5), key
     assert [h.id for h in mem.search("timed out", k=5)] == search_before
-    health = {r["name"]: r["vector_pending"] for r in mem.graph.read("reports/graph_health", ns=ns) if r["kind"] == "node"}
+    health = {
+        r["name"]: r["vector_pending"] for r in mem.graph.read("reports/graph_health", ns=ns) if r["kind"] == "node"
+    }
     assert health["Knowledge"] == 0
 
     # a full rebuild drops vectors whose node is gone and re-embeds everything

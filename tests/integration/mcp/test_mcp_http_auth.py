@@ -26,9 +26,16 @@ from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "http-auth-test-token-abcdefghijklmnop"
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "auth-test", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "auth-test", "version": "0"},
+    },
+}
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -47,8 +54,13 @@ def _env(settings: Settings) -> dict[str, str]:
 
 def _mcp(*args: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("w") as out:
-        return subprocess.Popen([sys.executable, "-m", "kgmem.cli", "mcp", "--transport", "http", *args],
-                                env=env, cwd=str(ROOT), stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            [sys.executable, "-m", "kgmem.cli", "mcp", "--transport", "http", *args],
+            env=env,
+            cwd=str(ROOT),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def _wait_listening(proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
@@ -81,8 +93,14 @@ def test_token_required_on_every_request(settings: Settings, tmp_path: Path) -> 
         _wait_listening(proc, port, log)
         assert "bearer token required" in log.read_text()
         with httpx2.Client(timeout=60) as http:
-            for auth in (None, "Bearer", f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", f"Basic {TOKEN}",
-                         f"Bearer {TOKEN.upper()}"):
+            for auth in (
+                None,
+                "Bearer",
+                f"Bearer {TOKEN[:-1]}",
+                f"Bearer {TOKEN}x",
+                f"Basic {TOKEN}",
+                f"Bearer {TOKEN.upper()}",
+            ):
                 headers = HEADERS if auth is None else {**HEADERS, "Authorization": auth}
                 refused = http.post(url, json=INIT, headers=headers)
                 assert refused.status_code == 401, (auth, refused.status_code, refused.text)
@@ -91,14 +109,20 @@ def test_token_required_on_every_request(settings: Settings, tmp_path: Path) -> 
             assert ok.status_code == 200, ok.text
             session = ok.headers["mcp-session-id"]
             # A session opened with the token is no ticket: each request is checked.
-            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                    "params": {"name": "learnings_list", "arguments": {}}}
+            call = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "learnings_list", "arguments": {}},
+            }
             stolen = http.post(url, json=call, headers={**HEADERS, "mcp-session-id": session})
             assert stolen.status_code == 401
 
         async def with_sdk(headers: dict[str, str]) -> Any:
-            async with Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)),
-                              read_timeout_seconds=120) as client:
+            async with Client(
+                streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)),
+                read_timeout_seconds=120,
+            ) as client:
                 return {t.name for t in (await client.list_tools()).tools}
 
         assert "search" in asyncio.run(with_sdk({"Authorization": f"Bearer {TOKEN}"}))

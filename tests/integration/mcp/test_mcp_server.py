@@ -22,8 +22,19 @@ mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
-TOOLS = {"tool_result", "resolve", "correction", "turn", "end_session", "search", "context", "feedback",
-         "learnings_list", "learnings_add", "report"}
+TOOLS = {
+    "tool_result",
+    "resolve",
+    "correction",
+    "turn",
+    "end_session",
+    "search",
+    "context",
+    "feedback",
+    "learnings_list",
+    "learnings_add",
+    "report",
+}
 REFUSED = "could not connect to server: Connection refused (10.0.0.5:5432)"
 
 
@@ -48,23 +59,27 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     await _call(client, "turn", session="m1", role="user", text="I prefer answers with code samples", ref="t1")
     await _call(client, "learnings_add", content="The staging database listens on pgbouncer port 6432")
     found = await _call(client, "search", query="staging database port", k=5)
-    judged = await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]],
-                         outcome="success")
-    retried = await _call(client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]],
-                          outcome="success")
+    judged = await _call(
+        client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]], outcome="success"
+    )
+    retried = await _call(
+        client, "feedback", query_id=found["query_id"], used=[found["hits"][0]["id"]], outcome="success"
+    )
     seen["feedback_counted"] = (judged["counted"], retried["counted"])
     ctx = await _call(client, "context", query="database refuses connections", max_tokens=300)
     # the session's context, and feedback attributed through the [n] citations of the answer
     sctx = await _call(client, "context", query="staging database port", session="m1", max_tokens=300)
-    cited = await _call(client, "feedback", query_id=sctx["query_id"], response="Use port 6432 [1].",
-                        outcome="positive")
+    cited = await _call(
+        client, "feedback", query_id=sctx["query_id"], response="Use port 6432 [1].", outcome="positive"
+    )
     no_render = await client.call_tool("feedback", {"query_id": found["query_id"], "response": "[1]"})
     unknown_query = await client.call_tool("feedback", {"query_id": "f" * 32, "used": []})
     items = await _call(client, "learnings_list")
     rows = await _call(client, "report", name="top_errors")
     # error texts and answers that are JSON stay text (the SDK would decode them for a str-or-null argument)
-    json_error = await _call(client, "tool_result", tool="api", error='{"error": "upstream timeout", "code": 504}',
-                             session="m3")
+    json_error = await _call(
+        client, "tool_result", tool="api", error='{"error": "upstream timeout", "code": 504}', session="m3"
+    )
     bad = await client.call_tool("resolve", {"error_id": "0" * 32, "fix": "x"})
     not_an_id = await client.call_tool("resolve", {"error_id": "psql refused", "fix": "x"})
     invalid = await client.call_tool("search", {"query": "x", "k": 0})
@@ -73,9 +88,24 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     reported, re_reported = await _call(client, "resolve", **report), await _call(client, "resolve", **report)
     seen["resolve_counted"] = [(r["counted"], r["successes"]) for r in (reported, re_reported)]
     await _call(client, "end_session", session="m1")
-    seen.update(failed=failed, ok=ok, named=named, again=again, found=found, ctx=ctx, items=items, rows=rows,
-                bad=bad, invalid=invalid, sctx=sctx, cited=cited, no_render=no_render, unknown_query=unknown_query,
-                not_an_id=not_an_id, json_error=json_error)
+    seen.update(
+        failed=failed,
+        ok=ok,
+        named=named,
+        again=again,
+        found=found,
+        ctx=ctx,
+        items=items,
+        rows=rows,
+        bad=bad,
+        invalid=invalid,
+        sctx=sctx,
+        cited=cited,
+        no_render=no_render,
+        unknown_query=unknown_query,
+        not_an_id=not_an_id,
+        json_error=json_error,
+    )
     return seen
 
 
@@ -116,13 +146,18 @@ def test_every_tool_in_process(settings: Settings, mem) -> None:
 
 
 def _env(settings: Settings, tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": settings.namespace,
-            "KGMEM_CHROMA__PATH": str(tmp_path / "chroma-sub")}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "KGMEM_NAMESPACE": settings.namespace,
+        "KGMEM_CHROMA__PATH": str(tmp_path / "chroma-sub"),
+    }
 
 
 def test_stdio_transport(settings: Settings, tmp_path: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "kgmem.cli", "mcp"],
-                                   env=_env(settings, tmp_path), cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "kgmem.cli", "mcp"], env=_env(settings, tmp_path), cwd=str(ROOT)
+    )
 
     async def go() -> dict[str, Any]:
         async with Client(params, read_timeout_seconds=300) as client:
@@ -140,8 +175,13 @@ def _free_port() -> int:
 def test_streamable_http_transport(settings: Settings, tmp_path: Path) -> None:
     port = _free_port()
     log = (tmp_path / "mcp-http.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "kgmem.cli", "mcp", "--transport", "http", "--port", str(port)],
-                            env=_env(settings, tmp_path), cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kgmem.cli", "mcp", "--transport", "http", "--port", str(port)],
+        env=_env(settings, tmp_path),
+        cwd=str(ROOT),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 120
         while True:  # wait for the port (start-up is a Python import, not a model load)

@@ -28,8 +28,11 @@ def _chroma_exe() -> str:
 def chroma_url(tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("chroma-server")
     log = (data / "server.log").open("w")
-    proc = subprocess.Popen([_chroma_exe(), "run", "--path", str(data / "db"), "--host", "127.0.0.1",
-                             "--port", str(CHROMA_PORT)], stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [_chroma_exe(), "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(CHROMA_PORT)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{CHROMA_PORT}"
     try:
         deadline = time.monotonic() + 120

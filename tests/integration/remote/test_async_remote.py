@@ -13,13 +13,16 @@ from kgmem.config import ChromaSettings, Settings
 from kgmem.vectors.store import collection_name
 
 
-def test_async_client_on_a_chroma_server_matches_the_sync_client(settings: Settings, ns: str, embedder,
-                                                                 chroma_url: str) -> None:
+def test_async_client_on_a_chroma_server_matches_the_sync_client(
+    settings: Settings, ns: str, embedder, chroma_url: str
+) -> None:
     uri = settings.neo4j.uri
-    remote = settings.model_copy(update={
-        "chroma": ChromaSettings(url=chroma_url),
-        "neo4j": settings.neo4j.model_copy(update={"uri": "neo4j://" + uri.split("://", 1)[1]}),
-    })
+    remote = settings.model_copy(
+        update={
+            "chroma": ChromaSettings(url=chroma_url),
+            "neo4j": settings.neo4j.model_copy(update={"uri": "neo4j://" + uri.split("://", 1)[1]}),
+        }
+    )
 
     async def main() -> tuple[str, list[str], list[str]]:
         async with AsyncKGMem(remote, embedder=embedder) as amem:

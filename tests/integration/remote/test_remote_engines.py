@@ -52,4 +52,3 @@ def test_client_on_a_chroma_server_and_routed_neo4j(settings: Settings, ns: str,
     for kind in ("error", "fix", "knowledge"):  # this test's namespace leaves nothing behind on the server
         if collection_name(ns, kind) in names:
             server.delete_collection(collection_name(ns, kind))
-

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -35,12 +35,18 @@ class Fixture:
 
 
 def build(mem, ns: str) -> Fixture:  # type: ignore[no-untyped-def]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     fx = Fixture(ns=ns, now=now)
     errors = [
-        ("timeout1", "bash", TIMEOUT1, "s1"), ("timeout1", "bash", TIMEOUT1, "s1"), ("timeout1", "bash", TIMEOUT1, "s2"),
-        ("timeout2", "bash", TIMEOUT2, "s2"), ("timeout2", "bash", TIMEOUT2, "s3"),
-        ("perm", "http", PERM, "s1"), ("perm", "http", PERM, "s2"), ("perm", "http", PERM, "s3"), ("perm", "http", PERM, "s3"),
+        ("timeout1", "bash", TIMEOUT1, "s1"),
+        ("timeout1", "bash", TIMEOUT1, "s1"),
+        ("timeout1", "bash", TIMEOUT1, "s2"),
+        ("timeout2", "bash", TIMEOUT2, "s2"),
+        ("timeout2", "bash", TIMEOUT2, "s3"),
+        ("perm", "http", PERM, "s1"),
+        ("perm", "http", PERM, "s2"),
+        ("perm", "http", PERM, "s3"),
+        ("perm", "http", PERM, "s3"),
         ("disk", "db", DISK, "s3"),
     ]
     for key, tool, message, session in errors:
@@ -58,10 +64,27 @@ def build(mem, ns: str) -> Fixture:  # type: ignore[no-untyped-def]
         fx.ids[s] = node_id(ns, "session", s)
     iso = lambda d: (now - timedelta(days=d)).isoformat()  # noqa: E731
     run_cypher(
-        mem.driver, "fixture_extra", ns=ns, now=now.isoformat(), old5=iso(5), old10=iso(10), old60=iso(60),
-        old100=iso(100), timeout1=fx.ids["timeout1"], timeout2=fx.ids["timeout2"], perm=fx.ids["perm"],
-        s1=fx.ids["s1"], s2=fx.ids["s2"], manual=fx.ids["manual"], msg=fx.ids["msg"], fix1=fx.ids["fix1"],
-        fix2=fx.ids["fix2"], k1=fx.ids["k1"], k2=fx.ids["k2"], k3=fx.ids["k3"], k4=fx.ids["k4"],
+        mem.driver,
+        "fixture_extra",
+        ns=ns,
+        now=now.isoformat(),
+        old5=iso(5),
+        old10=iso(10),
+        old60=iso(60),
+        old100=iso(100),
+        timeout1=fx.ids["timeout1"],
+        timeout2=fx.ids["timeout2"],
+        perm=fx.ids["perm"],
+        s1=fx.ids["s1"],
+        s2=fx.ids["s2"],
+        manual=fx.ids["manual"],
+        msg=fx.ids["msg"],
+        fix1=fx.ids["fix1"],
+        fix2=fx.ids["fix2"],
+        k1=fx.ids["k1"],
+        k2=fx.ids["k2"],
+        k3=fx.ids["k3"],
+        k4=fx.ids["k4"],
     )
     mem.record_calls([("app.main", "app.load"), ("app.load", "app.parse")], ns=ns)
     mem.observe_changes(["app.main", "app.parse", "app.unknown"], session="s3", ns=ns)
@@ -74,8 +97,9 @@ def analyst_mem(base_settings, driver, embedder, graph, tmp_path_factory):  # ty
     from kgmem import KGMem
 
     ns = f"test-an-{uuid.uuid4().hex[:10]}"
-    settings = base_settings.model_copy(update={
-        "namespace": ns, "chroma": ChromaSettings(path=tmp_path_factory.mktemp("chroma") / "chroma")})
+    settings = base_settings.model_copy(
+        update={"namespace": ns, "chroma": ChromaSettings(path=tmp_path_factory.mktemp("chroma") / "chroma")}
+    )
     mem = KGMem(settings, driver=driver, embedder=embedder)
     yield mem
     mem.close()
@@ -102,9 +126,16 @@ def concepts(graph, driver):  # type: ignore[no-untyped-def]
     from kgmem.ids import ns_key
 
     fx = ConceptFixture(ns=f"test-cc-{uuid.uuid4().hex[:10]}", other=f"test-cx-{uuid.uuid4().hex[:10]}")
-    now = datetime.now(timezone.utc)
-    run_cypher(driver, "fixture_concepts", ns=fx.ns, ns_key=ns_key(fx.ns), other=fx.other, now=now.isoformat(),
-               old=(now - timedelta(days=3)).isoformat())
+    now = datetime.now(UTC)
+    run_cypher(
+        driver,
+        "fixture_concepts",
+        ns=fx.ns,
+        ns_key=ns_key(fx.ns),
+        other=fx.other,
+        now=now.isoformat(),
+        old=(now - timedelta(days=3)).isoformat(),
+    )
     yield fx
     for name in (fx.ns, fx.other):
         graph.write_autocommit("maintenance/delete_namespace", ns=name)

@@ -25,8 +25,14 @@ def pmi(together: int, df_a: int, df_b: int) -> float:
 def test_top_concepts_rank_by_document_frequency(graph, concepts) -> None:
     rows = run(graph, concepts, "top_concepts")
     assert [(r["key"], r["df"]) for r in rows] == [
-        ("caroline", 8), ("deploy", 3), ("melanie", 3), ("support group", 3),
-        ("pottery class", 2), ("timeout", 2), ("painting", 1)]
+        ("caroline", 8),
+        ("deploy", 3),
+        ("melanie", 3),
+        ("support group", 3),
+        ("pottery class", 2),
+        ("timeout", 2),
+        ("painting", 1),
+    ]
     by_key = {r["key"]: r for r in rows}
     caroline = by_key["caroline"]
     assert (caroline["concept"], caroline["kind"], caroline["share"]) == ("Caroline", "entity", 0.8)
@@ -40,7 +46,11 @@ def test_top_concepts_rank_by_document_frequency(graph, concepts) -> None:
 def test_top_concepts_filters(graph, concepts) -> None:
     assert [r["key"] for r in run(graph, concepts, "top_concepts", kind="entity")] == ["caroline", "melanie"]
     assert [r["key"] for r in run(graph, concepts, "top_concepts", min_df=3)] == [
-        "caroline", "deploy", "melanie", "support group"]
+        "caroline",
+        "deploy",
+        "melanie",
+        "support group",
+    ]
     assert [r["key"] for r in run(graph, concepts, "top_concepts", limit=2)] == ["caroline", "deploy"]
 
 
@@ -48,7 +58,9 @@ def test_cooccurrence_skips_the_concept_every_memory_carries(graph, concepts) ->
     rows = run(graph, concepts, "concept_cooccurrence")
     # Caroline (df 8 of 10 > max_df_share 0.5) is left out; pairs seen once are below min_count 2
     assert [(r["concept_a"], r["concept_b"], r["count"], r["df_a"], r["df_b"]) for r in rows] == [
-        ("Deploy", "timeout", 2, 3, 2), ("Melanie", "support group", 2, 3, 3)]
+        ("Deploy", "timeout", 2, 3, 2),
+        ("Melanie", "support group", 2, 3, 3),
+    ]
     assert [r["pmi"] for r in rows] == [pmi(2, 3, 2), pmi(2, 3, 3)]
     assert rows[0]["lift"] == pytest.approx(2 * N / (3 * 2), abs=1e-4)
     assert rows[0]["pair"] == "Deploy · timeout"
@@ -57,15 +69,26 @@ def test_cooccurrence_skips_the_concept_every_memory_carries(graph, concepts) ->
 def test_cooccurrence_with_every_concept_and_pmi_order(graph, concepts) -> None:
     rows = run(graph, concepts, "concept_cooccurrence", max_df_share=1.0)
     got = [(r["pair"], r["count"]) for r in rows]
-    assert got == [("Caroline · Melanie", 3), ("Caroline · support group", 3), ("Deploy · timeout", 2),
-                   ("Melanie · support group", 2), ("Caroline · pottery class", 2)]
+    assert got == [
+        ("Caroline · Melanie", 3),
+        ("Caroline · support group", 3),
+        ("Deploy · timeout", 2),
+        ("Melanie · support group", 2),
+        ("Caroline · pottery class", 2),
+    ]
     by_pmi = run(graph, concepts, "concept_cooccurrence", max_df_share=1.0, order_by="pmi")
-    assert [r["pair"] for r in by_pmi] == ["Deploy · timeout", "Melanie · support group", "Caroline · Melanie",
-                                           "Caroline · support group", "Caroline · pottery class"]
+    assert [r["pair"] for r in by_pmi] == [
+        "Deploy · timeout",
+        "Melanie · support group",
+        "Caroline · Melanie",
+        "Caroline · support group",
+        "Caroline · pottery class",
+    ]
     # the speaker co-occurs most often, but no more than chance would have it
     assert by_pmi[2]["pmi"] == pmi(3, 8, 3) < by_pmi[1]["pmi"]
-    assert [r["pair"] for r in run(graph, concepts, "concept_cooccurrence", max_df_share=1.0, min_count=3,
-                                   limit=1)] == ["Caroline · Melanie"]
+    assert [
+        r["pair"] for r in run(graph, concepts, "concept_cooccurrence", max_df_share=1.0, min_count=3, limit=1)
+    ] == ["Caroline · Melanie"]
 
 
 def test_cooccurrence_bounds_the_pairs_per_memory(graph, concepts) -> None:
@@ -73,9 +96,15 @@ def test_cooccurrence_bounds_the_pairs_per_memory(graph, concepts) -> None:
     # drop Caroline, so the Caroline-Melanie pair is only counted where it is all a memory has.
     rows = run(graph, concepts, "concept_cooccurrence", max_df_share=1.0, min_count=1, per_memory=2)
     got = {r["pair"]: r["count"] for r in rows}
-    assert got == {"Melanie · support group": 2, "Deploy · timeout": 2, "Melanie · pottery class": 1,
-                   "Caroline · pottery class": 1, "Caroline · Deploy": 1, "Caroline · painting": 1,
-                   "Caroline · support group": 1}
+    assert got == {
+        "Melanie · support group": 2,
+        "Deploy · timeout": 2,
+        "Melanie · pottery class": 1,
+        "Caroline · pottery class": 1,
+        "Caroline · Deploy": 1,
+        "Caroline · painting": 1,
+        "Caroline · support group": 1,
+    }
 
 
 def test_concept_reports_on_an_empty_namespace(graph) -> None:
@@ -110,9 +139,11 @@ def test_the_what_do_we_know_starter_finds_a_concept_by_name_or_key_in_any_case(
     assert len(records) == 1
     row = records[0]
     # memories mentioning it; the concepts they share, most shared first
-    expected = {"melanie": ({"m1", "m2", "m3"}, ["caroline", "support group", "pottery class"]),
-                "support group": ({"m1", "m2", "k1"}, ["caroline", "melanie"]),
-                "deploy": ({"m5", "e1", "f1"}, ["timeout", "caroline"])}[asked.strip().lower()]
+    expected = {
+        "melanie": ({"m1", "m2", "m3"}, ["caroline", "support group", "pottery class"]),
+        "support group": ({"m1", "m2", "k1"}, ["caroline", "melanie"]),
+        "deploy": ({"m5", "e1", "f1"}, ["timeout", "caroline"]),
+    }[asked.strip().lower()]
     assert row["c"]["key"] == asked.strip().lower()
     assert {m["id"] for m in row["memories"]} == expected[0]  # this namespace's memories only
     assert len(row["mentions"]) == len(expected[0])

@@ -57,8 +57,11 @@ def test_concepts_from_the_memory_writers_show_in_the_concept_reports(mem) -> No
     import pytest
 
     concepts = pytest.importorskip("kgmem.concepts", reason="the concept writer is not on this branch")
-    texts = ["Melanie took a pottery class in Boston", "Melanie showed Caroline her pottery from Boston",
-             "Caroline visited Boston with Melanie"]
+    texts = [
+        "Melanie took a pottery class in Boston",
+        "Melanie showed Caroline her pottery from Boston",
+        "Caroline visited Boston with Melanie",
+    ]
     for i, text in enumerate(texts):
         mem.turn(session="c1", role="user", text=text, ref=f"c{i}")
     mem.flush()

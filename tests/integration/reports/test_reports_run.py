@@ -13,7 +13,6 @@ def run(mem, name, **params):  # type: ignore[no-untyped-def]
     return run_report(mem.graph, name, {"ns": mem.namespace, **params}).rows
 
 
-
 def test_every_report_runs(analyst) -> None:
     mem, _ = analyst
     for spec in list_reports():
@@ -25,7 +24,11 @@ def test_top_errors_orders_by_occurrence_with_trend(analyst) -> None:
     mem, _ = analyst
     rows = run(mem, "top_errors")
     assert [(r["tool"], r["occurrences"], r["sessions"]) for r in rows] == [
-        ("http", 4, 3), ("bash", 3, 2), ("bash", 2, 2), ("db", 1, 1)]
+        ("http", 4, 3),
+        ("bash", 3, 2),
+        ("bash", 2, 2),
+        ("db", 1, 1),
+    ]
     by_tool_occ = {(r["tool"], r["occurrences"]): r for r in rows}
     t1 = by_tool_occ[("bash", 3)]
     # two events in s1 ten days ago, one in s2 today: falling
@@ -47,7 +50,9 @@ def test_unresolved_errors_are_recurring_without_a_confident_fix(analyst) -> Non
     mem, _ = analyst
     rows = run(mem, "unresolved_errors")
     assert [(r["tool"], r["occurrences"], r["best_fix"], r["best_confidence"]) for r in rows] == [
-        ("http", 4, "run the command with sudo", 0.4), ("bash", 2, "increase the timeout", 0.6)]
+        ("http", 4, "run the command with sudo", 0.4),
+        ("bash", 2, "increase the timeout", 0.6),
+    ]
     assert [r["occurrences"] for r in run(mem, "unresolved_errors", threshold=0.5)] == [4]
 
 
@@ -75,8 +80,12 @@ def test_error_clusters_group_similar_errors(analyst) -> None:
 def test_knowledge_by_type_and_band(analyst) -> None:
     mem, _ = analyst
     got = {(r["band"], r["type"]): (r["items"], r["manual"]) for r in run(mem, "knowledge_by_type")}
-    assert got == {("0.2-0.3", "fact"): (1, 0), ("0.5-0.6", "pattern"): (1, 0), ("0.8-0.9", "fact"): (1, 0),
-                   ("0.9-1.0", "correction"): (1, 1)}
+    assert got == {
+        ("0.2-0.3", "fact"): (1, 0),
+        ("0.5-0.6", "pattern"): (1, 0),
+        ("0.8-0.9", "fact"): (1, 0),
+        ("0.9-1.0", "correction"): (1, 1),
+    }
     with_inactive = run(mem, "knowledge_by_type", include_inactive="true")
     assert sum(r["items"] for r in with_inactive) == 5
 
@@ -85,7 +94,8 @@ def test_contradictions_show_what_replaced_what(analyst) -> None:
     mem, _ = analyst
     rows = run(mem, "contradictions")
     assert [(r["newer"], r["older"], r["older_confidence"], r["session"]) for r in rows] == [
-        ("The API rate limit is 100 requests per minute", "The API rate limit is 50 requests per minute", 0.2, "s2")]
+        ("The API rate limit is 100 requests per minute", "The API rate limit is 50 requests per minute", 0.2, "s2")
+    ]
 
 
 def test_stale_knowledge_excludes_fresh_and_manual_items(analyst) -> None:
@@ -115,7 +125,9 @@ def test_retrieval_usage_ranks_by_feedback(analyst) -> None:
 def test_graph_health_counts_orphans_and_pending_vectors(analyst) -> None:
     mem, _ = analyst
     rows = {(r["kind"], r["name"]): r for r in run(mem, "graph_health")}
-    nodes = {name: (r["count"], r["orphans"], r["vector_pending"]) for (kind, name), r in rows.items() if kind == "node"}
+    nodes = {
+        name: (r["count"], r["orphans"], r["vector_pending"]) for (kind, name), r in rows.items() if kind == "node"
+    }
     assert nodes["ErrorPattern"] == (4, 0, 0)
     assert nodes["Knowledge"] == (5, 2, 4)  # k3, k4 unlinked; the four fixture items are not in Chroma
     assert nodes["Message"] == (3, 0, 0)
@@ -129,7 +141,9 @@ def test_callgraph_edges(analyst) -> None:
     mem, _ = analyst
     rows = run(mem, "callgraph_edges")
     got = {(r["caller"], r["callee"]): (r["source"], r["confidence"], r["times_confirmed"]) for r in rows}
-    assert got == {("app.main", "app.parse"): ("observation", 0.6, 0),
-                   ("app.main", "app.load"): ("ast", 1.0, 0),
-                   ("app.load", "app.parse"): ("ast", 1.0, 1)}
+    assert got == {
+        ("app.main", "app.parse"): ("observation", 0.6, 0),
+        ("app.main", "app.load"): ("ast", 1.0, 0),
+        ("app.load", "app.parse"): ("ast", 1.0, 1),
+    }
     assert [r["source"] for r in run(mem, "callgraph_edges", source="observation")] == ["observation"]

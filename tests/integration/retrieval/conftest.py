@@ -20,8 +20,9 @@ def counts(driver):
     """``counts(item_id)`` → a Knowledge item's global usage counts (alpha, beta) as stored (None = never judged)."""
 
     def read(item_id):
-        records, _, _ = driver.execute_query("MATCH (n:Knowledge {id: $id}) RETURN n.alpha AS a, n.beta AS b",
-                                             id=item_id)
+        records, _, _ = driver.execute_query(
+            "MATCH (n:Knowledge {id: $id}) RETURN n.alpha AS a, n.beta AS b", id=item_id
+        )
         return records[0]["a"], records[0]["b"]
 
     return read
@@ -32,9 +33,14 @@ def run_cli(settings):
     """``run_cli(*args)`` → the `kgmem` CLI run in a second process on this test's namespace and Chroma."""
 
     def call(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": settings.namespace,
-               "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
-        return subprocess.run([sys.executable, "-m", "kgmem.cli", *args], capture_output=True, text=True, env=env,
-                              timeout=300, cwd=ROOT)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "KGMEM_NAMESPACE": settings.namespace,
+            "KGMEM_CHROMA__PATH": str(settings.chroma.path),
+        }
+        return subprocess.run(
+            [sys.executable, "-m", "kgmem.cli", *args], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT
+        )
 
     return call

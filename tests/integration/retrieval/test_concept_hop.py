@@ -65,8 +65,7 @@ def test_the_deep_preset_walks_the_concepts(mem, conversation):
 def test_without_the_concept_hop_the_answer_is_missed(mem, conversation):
     assert ANSWER not in refs(mem, conversation, PRESETS["balanced"])
     assert ANSWER not in refs(mem, conversation, HOP.with_overrides(concept_hop=False))
-    assert ANSWER not in refs(mem, conversation, PRESETS["balanced"].with_overrides(use_graph=False,
-                                                                                    use_quality=False))
+    assert ANSWER not in refs(mem, conversation, PRESETS["balanced"].with_overrides(use_graph=False, use_quality=False))
 
 
 def test_seed_damping_splits_a_seed_over_the_concepts_it_mentions(mem, conversation):

@@ -5,11 +5,11 @@ Real Neo4j + Chroma + embedding model."""
 
 from __future__ import annotations
 
-from kgmem import KGMem
-
 # The npm 404 look-alikes of tests/integration/learning/test_failed_fixes.py (conftest.py puts
 # that directory on sys.path).
 from near_twins import PRIVATE, SPELLING, TYPO  # type: ignore[import-not-found]
+
+from kgmem import KGMem
 
 QUERY = "you should bug the author to publish it, or use the name yourself"
 

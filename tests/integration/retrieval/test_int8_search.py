@@ -30,7 +30,9 @@ QUESTIONS = {"my car broke down": "c1", "nervous about speaking in public": "c3"
 
 @pytest.fixture(scope="module")
 def int8_embedder(base_settings):
-    settings = base_settings.model_copy(update={"embedding": base_settings.embedding.model_copy(update={"model": "minilm-int8"})})
+    settings = base_settings.model_copy(
+        update={"embedding": base_settings.embedding.model_copy(update={"model": "minilm-int8"})}
+    )
     return Embedder(settings.embedding, settings.models_dir)
 
 

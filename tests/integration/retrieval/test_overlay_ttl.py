@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-
 FACTS = [
     "The release train leaves every second Tuesday at noon.",
     "Release notes are drafted in the shared release document.",
@@ -42,13 +41,17 @@ def age(driver, ns, session, hours):
     past = int(time.time() * 1000) - int(hours * 3_600_000)
     records, _, _ = driver.execute_query(
         "MATCH (st:KgmemSessionState {ns: $ns, session: $s}) SET st.last_ms = $t RETURN count(st) AS n",
-        ns=ns, s=session, t=past)
+        ns=ns,
+        s=session,
+        t=past,
+    )
     assert records[0]["n"] == 1
 
 
 def overlay_sessions(driver, ns):
     records, _, _ = driver.execute_query(
-        "MATCH (o:KgmemOverlay {ns: $ns}) RETURN collect(DISTINCT o.session) AS s", ns=ns)
+        "MATCH (o:KgmemOverlay {ns: $ns}) RETURN collect(DISTINCT o.session) AS s", ns=ns
+    )
     return set(records[0]["s"])
 
 
@@ -85,7 +88,8 @@ def test_expire_overlays_merges_like_end_session(mem, ns, items, driver, counts)
     assert counts(target)[0] == pytest.approx(1.8)
     assert overlay_sessions(driver, ns) == {"fresh"}
     records, _, _ = driver.execute_query(
-        "MATCH (st:KgmemSessionState {ns: $ns}) RETURN collect(st.session) AS s", ns=ns)
+        "MATCH (st:KgmemSessionState {ns: $ns}) RETURN collect(st.session) AS s", ns=ns
+    )
     assert records[0]["s"] == ["fresh"]  # the expired session's state is gone too
 
 

@@ -87,11 +87,14 @@ def test_explain_times_every_stage_and_changes_no_hit(mem, corpus):
 
 
 def test_expansion_brings_a_neighbouring_turn(mem, ns):
-    mem.turns.record(ns, [
-        Turn("ops", "user", "Which port does the billing API listen on?", "q"),
-        Turn("ops", "assistant", "8443, set in deploy/values.yaml.", "a"),
-        Turn("ops", "user", "Thanks, and who owns the dashboards?", "q2"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("ops", "user", "Which port does the billing API listen on?", "q"),
+            Turn("ops", "assistant", "8443, set in deploy/values.yaml.", "a"),
+            Turn("ops", "user", "Thanks, and who owns the dashboards?", "q2"),
+        ],
+    )
     result = mem.search("billing API port", ns=ns, k=5)
     answer = next(h for h in result.hits if h.ref == "a")
     assert "graph" in answer.provenance.legs
@@ -101,8 +104,9 @@ def test_expansion_brings_a_neighbouring_turn(mem, ns):
 
 
 def test_expansion_brings_the_fix_of_a_matched_error(mem, ns):
-    obs = mem.tool_result("psql", {"host": "db"}, error="could not connect to server: Connection refused on port 5432",
-                          session="s")
+    obs = mem.tool_result(
+        "psql", {"host": "db"}, error="could not connect to server: Connection refused on port 5432", session="s"
+    )
     mem.resolve(obs, "start the postgres container first (docker compose up -d postgres)")
     result = mem.search("connection refused when connecting to the server", ns=ns, k=10, kinds=["error", "fix"])
     kinds = [h.kind for h in result.hits]
@@ -127,11 +131,14 @@ def test_namespace_isolation(mem, corpus, graph):
 
 
 def test_session_scope(mem, ns):
-    mem.turns.record(ns, [
-        Turn("alpha", "user", "The deploy password rotates every Friday.", "a1"),
-        Turn("beta", "user", "The deploy password is kept in the vault.", "b1"),
-        Turn("beta", "user", "Deploy windows are Tuesday mornings.", "b2"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("alpha", "user", "The deploy password rotates every Friday.", "a1"),
+            Turn("beta", "user", "The deploy password is kept in the vault.", "b1"),
+            Turn("beta", "user", "Deploy windows are Tuesday mornings.", "b2"),
+        ],
+    )
     everything = {h.ref for h in mem.search("deploy password", ns=ns, k=10).hits}
     only_beta = mem.search("deploy password", ns=ns, k=10, session="beta")
     assert {"a1", "b1"} <= everything
@@ -150,10 +157,13 @@ def test_distance_threshold_drops_junk(mem, corpus):
 
 
 def test_feedback_moves_a_used_item_up(mem, ns):
-    mem.turns.record(ns, [
-        Turn("s", "user", "The API token lives in the vault under secret/api.", "first"),
-        Turn("s", "user", "The API token lives in the vault under secret/api-v2.", "second"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("s", "user", "The API token lives in the vault under secret/api.", "first"),
+            Turn("s", "user", "The API token lives in the vault under secret/api-v2.", "second"),
+        ],
+    )
     before = mem.search("where is the API token", ns=ns, k=2)
     refs = [h.ref for h in before.hits]
     assert set(refs) == {"first", "second"}
@@ -208,12 +218,15 @@ KEYWORD_ONLY = PRESETS["balanced"].with_overrides(use_vector=False, use_graph=Fa
 
 def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     # Melanie's turn names Caroline and repeats the content word; Caroline's own turn is the answer.
-    mem.turns.record(ns, [
-        Turn("s1", "Melanie", "Caroline, your pottery looks great!", "r1"),
-        Turn("s1", "Caroline", "I finished a pottery bowl at my class yesterday.", "r2"),
-        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r3"),
-        Turn("s1", "Caroline", "The adoption interview went well this week.", "r4"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("s1", "Melanie", "Caroline, your pottery looks great!", "r1"),
+            Turn("s1", "Caroline", "I finished a pottery bowl at my class yesterday.", "r2"),
+            Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r3"),
+            Turn("s1", "Caroline", "The adoption interview went well this week.", "r4"),
+        ],
+    )
     keyword = KEYWORD_ONLY
     query = "What pottery did Caroline make?"
     plain = mem.retrieval.search(query, ns, k=4, config=keyword.with_overrides(keyword_role_boost=0.0))
@@ -226,12 +239,20 @@ def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_spea
     # Caroline's turn names Melanie and the content word; Melanie's own turn is the answer. With the
     # speaker's name asked of the role field only, the turn that only addresses her drops; a capitalised
     # word nobody speaks by (Lisbon) still matches the text.
-    mem.turns.record(ns, [
-        Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
-        Turn("s1", "Melanie", "Yes, the pottery class on Tuesdays keeps me calm after a long week of work and school runs.", "r2"),
-        Turn("s1", "Caroline", "I loved the art show in Lisbon.", "r3"),
-        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
+            Turn(
+                "s1",
+                "Melanie",
+                "Yes, the pottery class on Tuesdays keeps me calm after a long week of work and school runs.",
+                "r2",
+            ),
+            Turn("s1", "Caroline", "I loved the art show in Lisbon.", "r3"),
+            Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
+        ],
+    )
     keyword = KEYWORD_ONLY
     role_only = keyword.with_overrides(keyword_speaker_text_weight=0.0)
     query = "What does Melanie like about pottery?"
@@ -253,12 +274,15 @@ def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_spea
 def test_speaker_prior_marks_down_what_another_speaker_said(mem, ns):
     # A question naming Melanie: Caroline's turns (one addresses Melanie by name) score × speaker_prior,
     # Melanie's own turns keep their score; a question naming nobody who speaks is left alone.
-    mem.turns.record(ns, [
-        Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
-        Turn("s1", "Melanie", "Yes, the pottery class on Tuesdays keeps me calm after work.", "r2"),
-        Turn("s1", "Caroline", "My pottery teacher moved to Lisbon.", "r3"),
-        Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("s1", "Caroline", "Hey Melanie! Pottery again this week?", "r1"),
+            Turn("s1", "Melanie", "Yes, the pottery class on Tuesdays keeps me calm after work.", "r2"),
+            Turn("s1", "Caroline", "My pottery teacher moved to Lisbon.", "r3"),
+            Turn("s1", "Melanie", "We went camping with the kids at the lake.", "r4"),
+        ],
+    )
     on = PRESETS["balanced"]
     off = on.with_overrides(speaker_prior=1.0)
     query = "What does Melanie like about pottery?"
@@ -287,7 +311,13 @@ def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
         for h in shared:
             g = graph_hits[h.id]
             assert (g.text, g.ref, g.session, g.ts, g.metadata.get("role"), g.metadata.get("seq")) == (
-                h.text, h.ref, h.session, h.ts, h.metadata.get("role"), h.metadata.get("seq")), (query, h.id)
+                h.text,
+                h.ref,
+                h.session,
+                h.ts,
+                h.metadata.get("role"),
+                h.metadata.get("seq"),
+            ), (query, h.id)
             if "vector" in h.provenance.legs:
                 assert g.breakdown["distance"] == pytest.approx(h.breakdown["distance"])
 
@@ -295,21 +325,35 @@ def test_graph_rag_hits_show_what_the_legs_payload_would(mem, corpus):
 def test_the_expansion_read_expands_each_named_entitys_first_pool_item(mem, graph, ns):
     # A question naming two or more entities also expands, for each name, the first item of the pool
     # (best first) whose "role: text" has the name as a whole word; the legs carry no text for it.
-    mem.turns.record(ns, [
-        Turn("s1", "Jon", "I opened a dance studio downtown.", "jon"),
-        Turn("s1", "Gina", "I lost my job at Door Dash.", "gina"),
-        Turn("s1", "Melanie", "Jonathan called about the lease.", "jonathan"),
-        Turn("s1", "Gina", "Jon helped me set up the store.", "both"),
-        Turn("s1", "Melanie", "We met José at the market.", "jose"),
-    ])
+    mem.turns.record(
+        ns,
+        [
+            Turn("s1", "Jon", "I opened a dance studio downtown.", "jon"),
+            Turn("s1", "Gina", "I lost my job at Door Dash.", "gina"),
+            Turn("s1", "Melanie", "Jonathan called about the lease.", "jonathan"),
+            Turn("s1", "Gina", "Jon helped me set up the store.", "both"),
+            Turn("s1", "Melanie", "We met José at the market.", "jose"),
+        ],
+    )
     ids = {m["ref"]: m["id"] for m in mem.turns.messages(ns, "s1")}
 
     def expanded(names, pool, seeds=None):
         seeds = seeds or list(ids)
-        rows = graph.read("retrieval/expand", ns=ns, hops=1, decay=0.5, per_seed=3, labels=["Message"],
-                          session=None, overlay_session=None, overlay_epoch=0, overlay_damping=1.0,
-                          seeds=[{"id": ids[r], "label": "Message", "expand": False} for r in seeds],
-                          names=names, pool_rank={ids[r]: i for i, r in enumerate(pool)})[0]["rows"]
+        rows = graph.read(
+            "retrieval/expand",
+            ns=ns,
+            hops=1,
+            decay=0.5,
+            per_seed=3,
+            labels=["Message"],
+            session=None,
+            overlay_session=None,
+            overlay_epoch=0,
+            overlay_damping=1.0,
+            seeds=[{"id": ids[r], "label": "Message", "expand": False} for r in seeds],
+            names=names,
+            pool_rank={ids[r]: i for i, r in enumerate(pool)},
+        )[0]["rows"]
         by_id = {v: k for k, v in ids.items()}
         return {by_id[r["id"]] for r in rows if r["expand"]}, {by_id[r["id"]]: r for r in rows}
 

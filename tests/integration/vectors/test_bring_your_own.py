@@ -92,7 +92,8 @@ def test_an_onnx_directory_with_a_cls_pooling_config_pools_the_first_token(base_
     (d / "1_Pooling").mkdir(parents=True)
     (d / "model.onnx").symlink_to(next(l3_dir().glob("*.onnx")))
     (d / "1_Pooling" / "config.json").write_text(
-        '{"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}')
+        '{"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}'
+    )
     settings = with_embedding(base_settings, model=str(d), tokenizer=bundled_model_path())
     cls = Embedder(settings.embedding, tmp_path)
     texts = ["the first token decides", "a second, longer sentence to pad the batch with"]
@@ -103,8 +104,12 @@ def test_an_onnx_directory_with_a_cls_pooling_config_pools_the_first_token(base_
     feeds = {"input_ids": np.array([e.ids for e in enc]), "attention_mask": np.array([e.attention_mask for e in enc])}
     first = session.run(["onnx::Shape_422"], feeds)[0][:, 0]
     assert np.allclose(cls.embed(texts), first / np.linalg.norm(first, axis=1, keepdims=True), atol=1e-4)
-    assert cls.name.split("@")[1] != Embedder(with_embedding(base_settings, model=str(l3_dir()), tokenizer=bundled_model_path()
-                                                             ).embedding, tmp_path).name.split("@")[1]
+    assert (
+        cls.name.split("@")[1]
+        != Embedder(
+            with_embedding(base_settings, model=str(l3_dir()), tokenizer=bundled_model_path()).embedding, tmp_path
+        ).name.split("@")[1]
+    )
 
 
 def test_a_sentence_transformers_directory_is_exported_once_under_its_identity(base_settings, embedder) -> None:
@@ -127,7 +132,8 @@ def _command_in(message: str) -> list[str]:
 
 
 def test_switching_to_a_second_model_directory_needs_the_reindex_the_error_names(
-        settings, driver, embedder, l3_embedder, l3_settings_update, ns) -> None:
+    settings, driver, embedder, l3_embedder, l3_settings_update, ns
+) -> None:
     with KGMem(settings, driver=driver, embedder=embedder) as mem:
         mem.turns.record(ns, [Turn(s, r, t, ref) for s, r, t, ref in TURNS])
         coll = mem.vectors.collection(ns, "message", create=False)
@@ -142,8 +148,12 @@ def test_switching_to_a_second_model_directory_needs_the_reindex_the_error_names
     assert "'minilm' (384 dimensions)" in message and f"{l3_embedder.name!r} (384 dimensions)" in message
 
     # Run the command exactly as the error names it (the CLI reads everything else from the environment).
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KGMEM_NAMESPACE": ns,
-           "KGMEM_CHROMA__PATH": str(settings.chroma_path)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "KGMEM_NAMESPACE": ns,
+        "KGMEM_CHROMA__PATH": str(settings.chroma_path),
+    }
     argv = _command_in(message)
     assert argv[3:] == ["reindex", "--ns", ns, "--model", str(l3_dir()), "--tokenizer", str(bundled_model_path())]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)

@@ -31,7 +31,9 @@ def test_query_cache_returns_the_same_vector(embedder: Embedder) -> None:
 def test_namespaces_and_kinds_do_not_see_each_other(settings, tmp_path: Path, embedder: Embedder) -> None:
     store = VectorStore(open_chroma(settings))
     vec = embedder.embed(["disk full on /var", "permission denied writing file"])
-    store.upsert("ns-a", "error", ["a1", "a2"], vec, ["disk full", "permission denied"], [{"tool": "sh"}, {"tool": "sh"}])
+    store.upsert(
+        "ns-a", "error", ["a1", "a2"], vec, ["disk full", "permission denied"], [{"tool": "sh"}, {"tool": "sh"}]
+    )
     store.upsert("ns-b", "error", ["b1"], vec[:1], ["disk full"], [{"tool": "sh", "none": None}])  # None dropped
     hits = store.query("ns-a", "error", vec[0], 5)
     assert [h.id for h in hits] == ["a1", "a2"] and hits[0].distance < 1e-4 and hits[0].metadata == {"tool": "sh"}

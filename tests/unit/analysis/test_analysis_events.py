@@ -15,8 +15,13 @@ def test_emit_counts_and_logs_one_json_line(caplog):
     (merged, dropped) = caplog.records
     assert merged.levelno == logging.INFO and dropped.levelno == logging.WARNING
     payload = json.loads(merged.getMessage().split(" ", 1)[1])
-    assert payload == {"event": "knowledge.merged", "ns": "ns1", "id": "k1", "old_confidence": 0.5,
-                       "new_confidence": 0.59}
+    assert payload == {
+        "event": "knowledge.merged",
+        "ns": "ns1",
+        "id": "k1",
+        "old_confidence": 0.5,
+        "new_confidence": 0.59,
+    }
     snap = stats.snapshot("ns1")
     assert set(EVENTS) <= set(snap) and snap["merged"] == 1 and snap["dropped"] == 1 and snap["inserted"] == 0
     assert stats.snapshot("other")["merged"] == 0 and stats.snapshot()["merged"] == 1

@@ -6,8 +6,10 @@ from kgmem.analysis.schema import ExtractedItem, normalise_text, parse_items
 
 
 def test_valid_array_parsed():
-    res = parse_items('[{"type": "preference", "content": "The user prefers tabs", "confidence": 0.9,'
-                      ' "subject": "user", "predicate": "Prefers", "object": "tabs"}]')
+    res = parse_items(
+        '[{"type": "preference", "content": "The user prefers tabs", "confidence": 0.9,'
+        ' "subject": "user", "predicate": "Prefers", "object": "tabs"}]'
+    )
     assert not res.malformed and res.invalid == 0
     item = res.items[0]
     assert (item.type, item.subject, item.predicate, item.object) == ("preference", "user", "Prefers", "tabs")
@@ -57,8 +59,9 @@ def test_invalid_items_skipped_and_counted_with_field(bad, field):
 
 
 def test_blank_triple_parts_and_contradicts_become_none():
-    item = ExtractedItem(type="fact", content="Something true", confidence=0.5, subject=" ", predicate="",
-                         object=None, contradicts="  ")
+    item = ExtractedItem(
+        type="fact", content="Something true", confidence=0.5, subject=" ", predicate="", object=None, contradicts="  "
+    )
     assert not item.has_triple and item.contradicts is None
 
 

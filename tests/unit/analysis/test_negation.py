@@ -38,8 +38,10 @@ def test_a_relative_clause_keeps_its_negation_to_itself():
 
 
 def test_not_x_of_a_two_valued_set_is_its_other_value():
-    sets = [[frozenset({"public"}), frozenset({"privat"})], [frozenset({"small"}), frozenset({"medium"}),
-                                                             frozenset({"larg"})]]
+    sets = [
+        [frozenset({"public"}), frozenset({"privat"})],
+        [frozenset({"small"}), frozenset({"medium"}), frozenset({"larg"})],
+    ]
     assert negated_opposite(frozenset({"public"}), frozenset({"privat"}), sets)
     assert not negated_opposite(frozenset({"public", "repo"}), frozenset({"privat"}), sets)  # it negates more
     assert not negated_opposite(frozenset({"small"}), frozenset({"larg"}), sets)  # three values: "not small" is open

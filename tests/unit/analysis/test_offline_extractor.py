@@ -42,18 +42,22 @@ def test_corrections(text, content):
     assert item.type == "correction" and item.content == content
 
 
-@pytest.mark.parametrize("text", ["No, thanks.", "Actually, no.", "It is a nice day.", "Hello there!",
-                                  "What is the port?", "This is great"])
+@pytest.mark.parametrize(
+    "text", ["No, thanks.", "Actually, no.", "It is a nice day.", "Hello there!", "What is the port?", "This is great"]
+)
 def test_chatter_is_ignored(text):
     assert extract(text) == []
 
 
 def test_facts_and_triples_with_speaker_names():
-    items = extract("My name is Caroline. I live in Berlin. I am a counselor. Redis uses port 6379.",
-                    role="Caroline")
+    items = extract("My name is Caroline. I live in Berlin. I am a counselor. Redis uses port 6379.", role="Caroline")
     got = {(i.subject, i.predicate, i.object) for i in items}
-    assert got == {("Caroline", "name", "Caroline"), ("Caroline", "lives in", "Berlin"),
-                   ("Caroline", "is a", "counselor"), ("Redis", "uses", "port 6379")}
+    assert got == {
+        ("Caroline", "name", "Caroline"),
+        ("Caroline", "lives in", "Berlin"),
+        ("Caroline", "is a", "counselor"),
+        ("Redis", "uses", "port 6379"),
+    }
     assert all(i.type == "fact" for i in items)
     assert "Caroline lives in Berlin." in {i.content for i in items}
 
@@ -64,20 +68,33 @@ def test_assistant_turns_are_not_mined():
 
 def test_the_extractor_proposes_and_never_claims_a_contradiction():
     # the knowledge store judges (kgmem.analysis.judge): the extractor sees no embeddings
-    existing = [{"content": "The deploy target is production.", "subject": "deploy target", "predicate": "is",
-                 "object": "production"}]
+    existing = [
+        {
+            "content": "The deploy target is production.",
+            "subject": "deploy target",
+            "predicate": "is",
+            "object": "production",
+        }
+    ]
     (item,) = extract("No, the deploy target is staging.", existing=existing)
     assert item.type == "correction" and item.contradicts is None
-    items = extract("Always squash commits.", "Never squash commits.", "I prefer tabs over spaces!",
-                    "I prefer using tabs over spaces.")
+    items = extract(
+        "Always squash commits.",
+        "Never squash commits.",
+        "I prefer tabs over spaces!",
+        "I prefer using tabs over spaces.",
+    )
     assert len(items) == 4 and [i.contradicts for i in items] == [None] * 4
 
 
 @pytest.mark.parametrize(
     ("text", "content", "triple"),
     [
-        ("Actually, the staging database listens on port 6543, not 5432.",
-         "The staging database listens on port 6543, not 5432.", ("staging database", "listens on", "port 6543")),
+        (
+            "Actually, the staging database listens on port 6543, not 5432.",
+            "The staging database listens on port 6543, not 5432.",
+            ("staging database", "listens on", "port 6543"),
+        ),
         ("No, it's port 9090.", "It's port 9090.", None),
         ("Actually it's Redis 7, not Memcached.", "It's Redis 7, not Memcached.", None),
         ("Nope, it's main, not master.", "It's main, not master.", None),
@@ -94,20 +111,40 @@ def test_corrections_with_a_value(text, content, triple):
 def test_x_not_y_without_a_marker_is_a_correction():
     (item,) = extract("We keep secrets in AWS Secrets Manager, not Vault.")
     assert item.type == "correction" and (item.subject, item.predicate, item.object) == (
-        "user's team", "keeps", "secrets in AWS Secrets Manager")
+        "user's team",
+        "keeps",
+        "secrets in AWS Secrets Manager",
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "content", "triple"),
     [
-        ("We keep secrets in HashiCorp Vault.", "The user's team keeps secrets in HashiCorp Vault.",
-         ("user's team", "keeps", "secrets in HashiCorp Vault")),
-        ("My team deploys with Argo CD on Kubernetes.", "The user's team deploys with Argo CD on Kubernetes.",
-         ("user's team", "deploys", "with Argo CD on Kubernetes")),
-        ("I've been using the Goodreads app.", "The user has been using the Goodreads app.",
-         ("user", "uses", "the Goodreads app")),
-        ("I work on the payments team.", "The user works on the payments team.", ("user", "works on", "the payments team")),
-        ("I usually take the bus to work.", "The user usually takes the bus to work.", ("user", "takes", "the bus to work")),
+        (
+            "We keep secrets in HashiCorp Vault.",
+            "The user's team keeps secrets in HashiCorp Vault.",
+            ("user's team", "keeps", "secrets in HashiCorp Vault"),
+        ),
+        (
+            "My team deploys with Argo CD on Kubernetes.",
+            "The user's team deploys with Argo CD on Kubernetes.",
+            ("user's team", "deploys", "with Argo CD on Kubernetes"),
+        ),
+        (
+            "I've been using the Goodreads app.",
+            "The user has been using the Goodreads app.",
+            ("user", "uses", "the Goodreads app"),
+        ),
+        (
+            "I work on the payments team.",
+            "The user works on the payments team.",
+            ("user", "works on", "the payments team"),
+        ),
+        (
+            "I usually take the bus to work.",
+            "The user usually takes the bus to work.",
+            ("user", "takes", "the bus to work"),
+        ),
     ],
 )
 def test_first_person_facts(text, content, triple):
@@ -116,12 +153,19 @@ def test_first_person_facts(text, content, triple):
     assert item.content == content
 
 
-@pytest.mark.parametrize("text", [
-    "I like the idea of a personalized doormat.", "I love these recommendations!",
-    "I like the variety of workouts you've suggested.", "Actually, can you explain that again?",
-    "Actually, never mind.", "I never thought a cheesecake could be vegan!", "We started to worry about it.",
-    "Actually, I just took my fam camping in the mountains last week - it was a really nice time together!",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like the idea of a personalized doormat.",
+        "I love these recommendations!",
+        "I like the variety of workouts you've suggested.",
+        "Actually, can you explain that again?",
+        "Actually, never mind.",
+        "I never thought a cheesecake could be vegan!",
+        "We started to worry about it.",
+        "Actually, I just took my fam camping in the mountains last week - it was a really nice time together!",
+    ],
+)
 def test_reactions_and_chatter_are_not_knowledge(text):
     assert extract(text) == []
 
@@ -133,12 +177,21 @@ def test_deterministic_and_deduplicated():
     assert len(first) == 2
 
 
-@pytest.mark.parametrize("text", [
-    "Where is the internship?", "Family is everything.", "Taking care of ourselves is vital.",
-    "Melanie loves it.", "Never been to something like that.", "Always here to help.",
-    "No, never mind that.", "Actually, I went to the park yesterday.", "Glad your son is okay.",
-    "My kids are so excited about summer break.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Where is the internship?",
+        "Family is everything.",
+        "Taking care of ourselves is vital.",
+        "Melanie loves it.",
+        "Never been to something like that.",
+        "Always here to help.",
+        "No, never mind that.",
+        "Actually, I went to the park yesterday.",
+        "Glad your son is okay.",
+        "My kids are so excited about summer break.",
+    ],
+)
 def test_chit_chat_filters(text):
     assert extract(text, role="Melanie") == []
 

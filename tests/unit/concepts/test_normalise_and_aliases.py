@@ -4,24 +4,37 @@ from __future__ import annotations
 
 import pytest
 
-from kgmem.concepts import ENTITY, PHRASE, ConceptMention, alias_map, concept_id, concept_rows, merge_mentions
-from kgmem.concepts import mention_links
-from kgmem.concepts import normalise_key, resolve_aliases, usable_key
+from kgmem.concepts import (
+    ENTITY,
+    PHRASE,
+    ConceptMention,
+    alias_map,
+    concept_id,
+    concept_rows,
+    mention_links,
+    merge_mentions,
+    normalise_key,
+    resolve_aliases,
+    usable_key,
+)
 
 
-@pytest.mark.parametrize("surface, key", [
-    ("Melanie", "melanie"),
-    ("Melanie's", "melanie"),
-    ("MELANIE’S", "melanie"),
-    ("the Grand  Canyon", "grand canyon"),
-    ("My support group!", "support group"),
-    ("Hey Caroline", "caroline"),
-    ("ＬＧＢＴＱ", "lgbtq"),  # full-width forms fold (NFKC)
-    ("db.internal", "db internal"),
-    ("😀🎉", ""),
-    ("the", ""),
-    ("Straße", "strasse"),  # case folding, not just lower()
-])
+@pytest.mark.parametrize(
+    "surface, key",
+    [
+        ("Melanie", "melanie"),
+        ("Melanie's", "melanie"),
+        ("MELANIE’S", "melanie"),
+        ("the Grand  Canyon", "grand canyon"),
+        ("My support group!", "support group"),
+        ("Hey Caroline", "caroline"),
+        ("ＬＧＢＴＱ", "lgbtq"),  # full-width forms fold (NFKC)
+        ("db.internal", "db internal"),
+        ("😀🎉", ""),
+        ("the", ""),
+        ("Straße", "strasse"),  # case folding, not just lower()
+    ],
+)
 def test_normalise_key(surface, key):
     assert normalise_key(surface) == key
 
@@ -32,16 +45,28 @@ def test_normalise_key_is_idempotent():
         assert normalise_key(once) == once
 
 
-@pytest.mark.parametrize("key, ok", [
-    ("", False), ("x", False), ("42", False), ("北", True), ("ab", True), ("a" * 81, False), ("a" * 80, True),
-])
+@pytest.mark.parametrize(
+    "key, ok",
+    [
+        ("", False),
+        ("x", False),
+        ("42", False),
+        ("北", True),
+        ("ab", True),
+        ("a" * 81, False),
+        ("a" * 80, True),
+    ],
+)
 def test_usable_key(key, ok):
     assert usable_key(key, 80) is ok
 
 
 def test_alias_map_first_names_and_prefixes():
     assert alias_map(["mel", "melanie", "caroline", "caroline smith", "jon", "jonathan"]) == {
-        "mel": "melanie", "caroline": "caroline smith", "jon": "jonathan"}
+        "mel": "melanie",
+        "caroline": "caroline smith",
+        "jon": "jonathan",
+    }
 
 
 def test_alias_map_leaves_ambiguous_names_and_typos():

@@ -14,8 +14,8 @@ from kgmem.conversation import Turn, message_id
 from kgmem.conversation.recorder import TurnRecorder
 from kgmem.conversation.store import Recorded
 from kgmem.errors import GraphUnavailable, ValidationError
-from kgmem.spool import SESSION_END, TURN
 from kgmem.runner import Op, SyncIO, run
+from kgmem.spool import SESSION_END, TURN
 
 
 class Turns:
@@ -70,9 +70,12 @@ class Replayer:
 def _recorder(replayer: Replayer | None) -> tuple[TurnRecorder, Turns, list[str], Counter]:
     turns, heard, counts = Turns(), [], Counter()
     recorder = TurnRecorder(
-        turns, lambda ns, name, n=1: counts.update({name: n}), replayer=replayer,  # type: ignore[arg-type]
+        turns,
+        lambda ns, name, n=1: counts.update({name: n}),
+        replayer=replayer,  # type: ignore[arg-type]
         on_stored=lambda ns, t: heard.append(f"turn:{t.text}"),
-        on_session_end=lambda ns, s: heard.append(f"end:{s}"))
+        on_session_end=lambda ns, s: heard.append(f"end:{s}"),
+    )
     return recorder, turns, heard, counts
 
 

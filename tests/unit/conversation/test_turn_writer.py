@@ -40,8 +40,12 @@ def test_turns_are_stored_in_order_in_batches_then_observed():
         batches.append((ns, [t.text for t in turns]))
 
     count = _counter()[1]
-    writer = TurnWriter(lambda batch: run(store_batch_op(batch, _op(record), lambda ns, t: observed.append(t.text),
-                                                         count), SyncIO(None, None, None)), batch_size=3)
+    writer = TurnWriter(
+        lambda batch: run(
+            store_batch_op(batch, _op(record), lambda ns, t: observed.append(t.text), count), SyncIO(None, None, None)
+        ),
+        batch_size=3,
+    )
     for i in range(7):
         writer.submit("a" if i != 5 else "b", Turn("s", "user", f"t{i}"))
     gate.set()
@@ -77,8 +81,13 @@ def _spool_op(spooled):
 def test_failed_batch_is_counted_an_unreachable_one_spooled_and_the_writer_keeps_going():
     counts, count = _counter()
     stored, spooled = [], []
-    writer = TurnWriter(lambda batch: run(store_batch_op(batch, _op(_failing(stored)), lambda ns, t: None, count,
-                                                         _spool_op(spooled)), SyncIO(None, None, None)), batch_size=1)
+    writer = TurnWriter(
+        lambda batch: run(
+            store_batch_op(batch, _op(_failing(stored)), lambda ns, t: None, count, _spool_op(spooled)),
+            SyncIO(None, None, None),
+        ),
+        batch_size=1,
+    )
     for text in ("bad", "unreachable", "good"):
         writer.submit("ns", Turn("s", "user", text))
     assert writer.close(5)
@@ -96,8 +105,12 @@ def test_the_asyncio_writer_batches_keeps_order_spools_and_counts_like_the_threa
 
         async def store(batch):
             sizes.append(len(batch))
-            await arun(store_batch_op(batch, _op(_failing(stored)), lambda ns, t: observed.append(t.text), count,
-                                      _spool_op(spooled)), io)
+            await arun(
+                store_batch_op(
+                    batch, _op(_failing(stored)), lambda ns, t: observed.append(t.text), count, _spool_op(spooled)
+                ),
+                io,
+            )
 
         writer = AsyncTurnWriter(store, batch_size=3)
         for text in ("t0", "t1", "t2", "bad", "t4", "t5", "unreachable", "t7"):

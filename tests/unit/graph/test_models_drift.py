@@ -6,7 +6,6 @@ cypher/schema.cypher (constraints, indexes, full-text index), the export allow-l
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 import pytest
 
@@ -29,8 +28,10 @@ def _constrained_labels(schema: str) -> set[str]:
 
 def _indexes(schema: str) -> list[tuple[str, list[str]]]:
     """(label, properties) of every range index on one label."""
-    return [(label, re.findall(r"n\.(\w+)", props))
-            for label, props in re.findall(r"CREATE INDEX \w+ IF NOT EXISTS FOR \(n:(\w+)\) ON \(([^)]*)\)", schema)]
+    return [
+        (label, re.findall(r"n\.(\w+)", props))
+        for label, props in re.findall(r"CREATE INDEX \w+ IF NOT EXISTS FOR \(n:(\w+)\) ON \(([^)]*)\)", schema)
+    ]
 
 
 def _fulltext(schema: str) -> tuple[list[str], list[str]]:
@@ -111,10 +112,18 @@ def test_every_allowed_relationship_is_modelled_from_its_start() -> None:
     """Each label an allow-listed type may start from has a RelationshipTo of that type, and each
     label it may end at is reached by one."""
     for rel_type, (starts, ends) in _allowed().items():
-        outgoing = {(e.start, e.end) for m in models.MODELS for e in models.edges(m)
-                    if e.type == rel_type and e.direction == "out" and e.declared_on == e.start}
-        assert {s for s, _ in outgoing} >= starts, f"{rel_type}: no RelationshipTo from {sorted(starts - {s for s, _ in outgoing})}"
-        assert {e for _, e in outgoing} >= ends, f"{rel_type}: no RelationshipTo reaches {sorted(ends - {e for _, e in outgoing})}"
+        outgoing = {
+            (e.start, e.end)
+            for m in models.MODELS
+            for e in models.edges(m)
+            if e.type == rel_type and e.direction == "out" and e.declared_on == e.start
+        }
+        assert {s for s, _ in outgoing} >= starts, (
+            f"{rel_type}: no RelationshipTo from {sorted(starts - {s for s, _ in outgoing})}"
+        )
+        assert {e for _, e in outgoing} >= ends, (
+            f"{rel_type}: no RelationshipTo reaches {sorted(ends - {e for _, e in outgoing})}"
+        )
 
 
 def test_every_modelled_relationship_is_allowed() -> None:
@@ -142,7 +151,9 @@ def test_relationship_models_match_their_type() -> None:
             if rel_model is None:
                 continue
             assert seen.setdefault(rel_type, rel_model) is rel_model, f"{model.__label__}.{attribute}"
-    assert {"confidence", "successes", "failures", "alpha", "beta", "source"} <= models.stored_properties(models.ResolvedBy)
+    assert {"confidence", "successes", "failures", "alpha", "beta", "source"} <= models.stored_properties(
+        models.ResolvedBy
+    )
 
 
 def test_models_declare_no_neomodel_indexes() -> None:

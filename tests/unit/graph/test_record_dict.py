@@ -11,8 +11,15 @@ def _record(**values: object) -> neo4j.Record:
 
 
 def test_plain_rows_equal_the_drivers_conversion() -> None:
-    rec = _record(id="m1", score=1.5, n=3, ok=True, none=None,
-                  expanded=[{"id": "m2", "path_ids": ["m1", "m2"], "weight": 0.9, "v_alpha": None}], tags=[])
+    rec = _record(
+        id="m1",
+        score=1.5,
+        n=3,
+        ok=True,
+        none=None,
+        expanded=[{"id": "m2", "path_ids": ["m1", "m2"], "weight": 0.9, "v_alpha": None}],
+        tags=[],
+    )
     assert record_dict(rec) == rec.data()
     assert list(record_dict(rec)) == list(rec.keys())  # column order kept
 

@@ -49,5 +49,11 @@ def test_knowledge_and_session_end():
     k = parse_line('{"type": "knowledge", "content": "Use uv", "knowledge_type": "Preference", "confidence": 0.9}')
     assert isinstance(k, KnowledgeEvent) and len(k.key) == 32
     assert (k.content, k.knowledge_type, k.confidence, k.session, k.manual, k.triple) == (
-        "Use uv", "preference", 0.9, None, False, None)
+        "Use uv",
+        "preference",
+        0.9,
+        None,
+        False,
+        None,
+    )
     assert parse_line('{"type": "session_end", "session": "s"}') == SessionEndEvent("s")

@@ -7,8 +7,15 @@ import pytest
 
 from kgmem.config import LearningSettings
 from kgmem.errors import GeneratorError
-from kgmem.learning.adjudication import (MAX_CANDIDATES, Borderline, MatchAdjudicator, adjudicator_for, asks_about,
-                                         in_band, parse_answer)
+from kgmem.learning.adjudication import (
+    MAX_CANDIDATES,
+    Borderline,
+    MatchAdjudicator,
+    adjudicator_for,
+    asks_about,
+    in_band,
+    parse_answer,
+)
 
 
 class Answers:
@@ -28,8 +35,10 @@ class Answers:
         return answer
 
 
-CANDIDATES = [Borderline("p1", "Your default credentials were not found.", 0.24),
-              Borderline("p2", "Permission denied on resource project <*>.", 0.30)]
+CANDIDATES = [
+    Borderline("p1", "Your default credentials were not found.", 0.24),
+    Borderline("p2", "Permission denied on resource project <*>.", 0.30),
+]
 
 
 def test_only_close_calls_are_in_the_band() -> None:
@@ -39,14 +48,17 @@ def test_only_close_calls_are_in_the_band() -> None:
     assert not in_band(0.36, 0.36, 0.0)
 
 
-@pytest.mark.parametrize("score, fuzzy, close", [
-    (0.30, True, True),     # a close miss: both scopes ask
-    (0.50, True, True),     # a close link: both ask
-    (0.95, True, False),    # a confident fuzzy link (where near-twins sit): only "fuzzy" asks
-    (0.20, False, False),   # too far below the threshold: neither
-    (1.0, False, False),    # the same template: the same pattern, never asked
-    (None, False, False),   # vetoed by the identity guard or a near-twin rule: never asked
-])
+@pytest.mark.parametrize(
+    "score, fuzzy, close",
+    [
+        (0.30, True, True),  # a close miss: both scopes ask
+        (0.50, True, True),  # a close link: both ask
+        (0.95, True, False),  # a confident fuzzy link (where near-twins sit): only "fuzzy" asks
+        (0.20, False, False),  # too far below the threshold: neither
+        (1.0, False, False),  # the same template: the same pattern, never asked
+        (None, False, False),  # vetoed by the identity guard or a near-twin rule: never asked
+    ],
+)
 def test_the_scope_decides_which_pairs_are_asked(score: float | None, fuzzy: bool, close: bool) -> None:
     assert asks_about(score, 0.36, 0.15, "fuzzy") is fuzzy
     assert asks_about(score, 0.36, 0.15, "close") is close
@@ -54,17 +66,20 @@ def test_the_scope_decides_which_pairs_are_asked(score: float | None, fuzzy: boo
     assert MatchAdjudicator(Answers(), 0.15).asks_about(score, 0.36) is fuzzy  # fuzzy is the default
 
 
-@pytest.mark.parametrize("answer, expected", [
-    ('{"same": [1]}', frozenset({1})),
-    ('Here you go:\n```json\n{"same": [2, 1]}\n```', frozenset({1, 2})),
-    ('{"same": []}', frozenset()),
-    ('{"same": [3]}', None),  # no such candidate
-    ('{"same": [true]}', None),
-    ('{"same": "1"}', None),
-    ('[1]', None),
-    ('not json {', None),
-    ('', None),
-])
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ('{"same": [1]}', frozenset({1})),
+        ('Here you go:\n```json\n{"same": [2, 1]}\n```', frozenset({1, 2})),
+        ('{"same": []}', frozenset()),
+        ('{"same": [3]}', None),  # no such candidate
+        ('{"same": [true]}', None),
+        ('{"same": "1"}', None),
+        ("[1]", None),
+        ("not json {", None),
+        ("", None),
+    ],
+)
 def test_answers_are_read_strictly(answer: str, expected: frozenset[int] | None) -> None:
     assert parse_answer(answer, 2) == expected
 

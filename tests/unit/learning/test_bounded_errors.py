@@ -4,10 +4,10 @@ and what decides matching (core template, identity keys, category, stored exampl
 from __future__ import annotations
 
 import pytest
+from error_corpus import load_corpus
 
 from kgmem.errors import ValidationError
 from kgmem.learning.categories import _window
-from error_corpus import load_corpus
 from kgmem.learning.normalize import ERROR_MAX_CHARS, bound_error_text
 from kgmem.learning.plan import ErrorDescriber, describe_error, prepare
 
@@ -51,7 +51,7 @@ def test_prepare_bounds_the_message_of_a_string_and_of_an_exception() -> None:
 
 
 def test_the_describer_gives_a_long_message_the_id_prepare_gives_it() -> None:
-    big = "psql: FATAL: role \"x\" does not exist\n" + "DETAIL: retrying\n" * 50_000 + "giving up\n"
+    big = 'psql: FATAL: role "x" does not exist\n' + "DETAIL: retrying\n" * 50_000 + "giving up\n"
     event = prepare("psql", {}, big)
     describer = ErrorDescriber()
     assert describer("ns", "psql", big).id == describer("ns", "psql", event.message or "").id
@@ -75,4 +75,8 @@ def test_frames_around_an_error_decide_nothing_bounded_or_not(where: str) -> Non
         padded = row.text + "\n" + frames if where == "frames after" else frames + row.text
         got, want = describe_error("ns", "t", bound_error_text(padded)), describe_error("ns", "t", padded)
         assert (got.template, got.keys, got.category, got.signature) == (
-            want.template, want.keys, want.category, want.signature), row.text[:200]
+            want.template,
+            want.keys,
+            want.category,
+            want.signature,
+        ), row.text[:200]

@@ -41,12 +41,12 @@ def test_real_phrasings(message: str, category: str) -> None:
 @pytest.mark.parametrize(
     "message",
     [
-        "rapid prototyping failed",          # not "rate limit"
-        "Errno 1100 unknown",                # not Errno 110 (timeout) nor Errno 1 (EPERM)
-        "quotation mark missing",            # not "quota"
-        "outlier detection crashed",         # not "timeout"/"out"
-        "authorized_keys file is malformed", # not "unauthorized"
-        "status 4290 from backend",          # not 429
+        "rapid prototyping failed",  # not "rate limit"
+        "Errno 1100 unknown",  # not Errno 110 (timeout) nor Errno 1 (EPERM)
+        "quotation mark missing",  # not "quota"
+        "outlier detection crashed",  # not "timeout"/"out"
+        "authorized_keys file is malformed",  # not "unauthorized"
+        "status 4290 from backend",  # not 429
     ],
 )
 def test_substrings_do_not_match(message: str) -> None:
@@ -76,17 +76,27 @@ def test_every_result_is_a_known_category() -> None:
     [  # what the rules missed (credentials, provider-side 5xx, throttling answered with 403)
         ('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}', "permission"),
         ("botocore.exceptions.NoCredentialsError: Unable to locate credentials", "permission"),
-        ("google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials.", "permission"),
+        (
+            "google.auth.exceptions.DefaultCredentialsError: Could not automatically determine credentials.",
+            "permission",
+        ),
         ("AADSTS7000215: Invalid client secret is provided.", "permission"),
-        ("SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided.",
-         "permission"),
+        (
+            "SignatureDoesNotMatch: The request signature we calculated does not match the signature you provided.",
+            "permission",
+        ),
         ('FATAL:  no pg_hba.conf entry for host "10.0.0.2", user "app", database "app"', "permission"),
         ("Host key verification failed.", "permission"),
-        ("An error occurred (RateLimitExceeded) when calling the DescribeInstances operation (reached max retries: 4):"
-         " 403 Forbidden", "provider_error"),
+        (
+            "An error occurred (RateLimitExceeded) when calling the DescribeInstances operation (reached max retries: 4):"
+            " 403 Forbidden",
+            "provider_error",
+        ),
         ("botocore.exceptions.ClientError: An error occurred (ThrottlingException): Rate exceeded", "provider_error"),
-        ('API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
-         "provider_error"),
+        (
+            'API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
+            "provider_error",
+        ),
     ],
 )
 def test_issue9_rules(message: str, category: str) -> None:
@@ -96,8 +106,11 @@ def test_issue9_rules(message: str, category: str) -> None:
 @pytest.mark.parametrize(
     ("message", "category"),
     [  # the training half's misses — a line number is not a status, a zero timeout is not slow
-        ("/usr/bin/ld: cannot find -lcrypto\ncollect2: error: ld returned 1 exit status\n"
-         "/tmp/GmSagjWH:401: recipe for target 'parser' failed", "tool_error"),
+        (
+            "/usr/bin/ld: cannot find -lcrypto\ncollect2: error: ld returned 1 exit status\n"
+            "/tmp/GmSagjWH:401: recipe for target 'parser' failed",
+            "tool_error",
+        ),
         ("Error: timeout of 0ms exceeded", "general"),
         ("Error: timeout of 5000ms exceeded", "timeout"),
         ("status:401 Unauthorized", "permission"),
@@ -123,7 +136,10 @@ def test_credential_exception_types() -> None:
         ("httpx.PoolTimeout", "timeout"),
         ("openai.APITimeoutError: Request timed out.", "timeout"),
         ("An error occurred (RequestTimeout) when calling the PutObject operation", "timeout"),
-        ("rpc error: code = PermissionDenied desc = PERMISSION_DENIED: caller lacks iam.serviceAccounts.get", "permission"),
+        (
+            "rpc error: code = PermissionDenied desc = PERMISSION_DENIED: caller lacks iam.serviceAccounts.get",
+            "permission",
+        ),
         ("status: UNAUTHENTICATED, message: request had invalid credentials", "permission"),
         ("HTTP/1.1 407 Proxy Authentication Required", "permission"),
         ("SQLSTATE[28000] [1045] Access denied", "permission"),
@@ -132,8 +148,10 @@ def test_credential_exception_types() -> None:
         ("Code: AuthorizationFailed. Message: The client does not have authorization to perform action", "permission"),
         ("anthropic.PermissionDeniedError: Error code: 403", "permission"),
         ("google.api_core.exceptions.ResourceExhausted: 429 RESOURCE_EXHAUSTED", "provider_error"),
-        ("An error occurred (ProvisionedThroughputExceededException) when calling the PutItem operation",
-         "provider_error"),
+        (
+            "An error occurred (ProvisionedThroughputExceededException) when calling the PutItem operation",
+            "provider_error",
+        ),
         ("An error occurred (RequestLimitExceeded) when calling the DescribeInstances operation", "provider_error"),
         ("502 Bad Gateway", "provider_error"),
         ("HTTP 503 Service Unavailable", "provider_error"),
@@ -159,10 +177,14 @@ def test_spec_exception_types() -> None:
     [  # more spec-derived names; an option is no event
         ("npm ERR! code E401\nnpm ERR! Unable to authenticate", "permission"),
         ("Unhandled exception. Octokit.ForbiddenException: Resource protected", "permission"),
-        ('{"error": {"code": 403, "status": "PERMISSION_DENIED", "details": [{"reason": "SERVICE_DISABLED"}]}}',
-         "permission"),
-        ('{"error": {"code": 500, "message": "An internal error has occurred.", "status": "INTERNAL"}}',
-         "provider_error"),
+        (
+            '{"error": {"code": 403, "status": "PERMISSION_DENIED", "details": [{"reason": "SERVICE_DISABLED"}]}}',
+            "permission",
+        ),
+        (
+            '{"error": {"code": 500, "message": "An internal error has occurred.", "status": "INTERNAL"}}',
+            "provider_error",
+        ),
         ("HTTP 402 Payment Required", "provider_error"),
         ('{"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}', "provider_error"),
         ("helm upgrade --install --timeout=5m0s app ./chart\nError: another operation is in progress", "general"),
@@ -182,8 +204,10 @@ def test_issue9c_more_spec_rules(message: str, category: str) -> None:
         ("System.UnauthorizedAccessException: Access to the path 'C:\\\\x' is denied.", "permission"),
         ("denied: requested access to the resource is denied", "permission"),
         ('{"type":"error","error":{"type":"permission_error","message":"not allowed"}}', "permission"),
-        ('{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
-         "provider_error"),
+        (
+            '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+            "provider_error",
+        ),
     ],
 )
 def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
@@ -206,8 +230,10 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Net::OpenTimeout: execution expired", "timeout"),
         ("Faraday::ConnectionFailed: Net::OpenTimeout", "timeout"),
         ("celery.exceptions.SoftTimeLimitExceeded: SoftTimeLimitExceeded()", "timeout"),
-        ("The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 360 minutes.",
-         "timeout"),
+        (
+            "The job running on runner GitHub Actions 2 has exceeded the maximum execution time of 360 minutes.",
+            "timeout",
+        ),
         ("Error: Job exceeded maximum execution time of 60 minutes", "timeout"),
         ("PHP Fatal error:  Maximum execution time of 30 seconds exceeded in /var/www/index.php", "timeout"),
         ("Job took longer than 3600 seconds and was killed", "timeout"),
@@ -221,8 +247,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Bad owner or permissions on /home/u/.ssh/config", "permission"),
         ("Received disconnect from 10.0.0.1 port 22:2: Too many authentication failures", "permission"),
         ("Cloud Vision API has not been used in project 123 before or it is disabled.", "permission"),
-        ("403 Request had insufficient authentication scopes. [reason: ACCESS_TOKEN_SCOPE_INSUFFICIENT]",
-         "permission"),
+        ("403 Request had insufficient authentication scopes. [reason: ACCESS_TOKEN_SCOPE_INSUFFICIENT]", "permission"),
         ("401 Request had invalid authentication credentials. Expected OAuth 2 access token", "permission"),
         ("google.auth.exceptions.RefreshError: Reauthentication is needed.", "permission"),
         ("GraphQL: Resource protected by organization SAML enforcement.", "permission"),
@@ -240,7 +265,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("E: Unable to acquire the dpkg frontend lock, are you root?", "permission"),
         ("This script must be run as root", "permission"),
         ("Administrator privileges are required to install the service", "permission"),
-        ('ERROR:  must be owner of table users', "permission"),
+        ("ERROR:  must be owner of table users", "permission"),
         ("NOPERM User default has no permissions to run the 'flushall' command", "permission"),
         ("npm ERR! code ENEEDAUTH\nnpm ERR! need auth This command requires you to be logged in", "permission"),
         ("Error: not logged in. Run `vercel login`", "permission"),
@@ -268,7 +293,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Error: missing API key. Set ANTHROPIC_API_KEY.", "permission"),
         ("Error: No API key provided.", "permission"),
         ("API key is required for this endpoint", "permission"),
-        ('Could not resolve authentication method. Expected either apiKey or authToken to be set.', "permission"),
+        ("Could not resolve authentication method. Expected either apiKey or authToken to be set.", "permission"),
         ("You are not allowed to push code to this project.", "permission"),
         ("System.UnauthorizedAccessException: Access to the path 'C:\\data\\x.db' is denied.", "permission"),
         ("ERROR 1142 (42000): SELECT command denied to user 'app'@'localhost' for table 'users'", "permission"),
@@ -278,8 +303,10 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("sa@p.iam.gserviceaccount.com does not have storage.objects.get access to the object.", "permission"),
         ("Permission 'aiplatform.endpoints.predict' denied on resource", "permission"),
         ("reason: IAM_PERMISSION_DENIED", "permission"),
-        ("Access to model meta-llama/Llama-2-7b-hf is restricted. You must be authenticated to access it.",
-         "permission"),
+        (
+            "Access to model meta-llama/Llama-2-7b-hf is restricted. You must be authenticated to access it.",
+            "permission",
+        ),
         ("An error occurred (RequestTimeTooSkewed) when calling the ListBuckets operation", "permission"),
         ("Signature expired: 20240101T000000Z is now earlier than 20240101T000500Z", "permission"),
         ("The AWS Access Key Id you provided does not exist in our records.", "permission"),
@@ -291,8 +318,11 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ('type=AVC msg=audit(1.2:3): avc:  denied  { read } for pid=1 comm="nginx"', "permission"),
         ("HttpError: Resource not accessible by integration", "permission"),
         ("Must have admin rights to Repository.", "permission"),
-        ("! [remote rejected] main (refusing to allow a Personal Access Token to create or update workflow "
-         "`.github/workflows/ci.yml` without `workflow` scope)", "permission"),
+        (
+            "! [remote rejected] main (refusing to allow a Personal Access Token to create or update workflow "
+            "`.github/workflows/ci.yml` without `workflow` scope)",
+            "permission",
+        ),
         ('"reason": "API_KEY_SERVICE_BLOCKED"', "permission"),
         ('"reason": "CONSUMER_SUSPENDED"', "permission"),
         ('"reason": "ACCESS_TOKEN_EXPIRED"', "permission"),
@@ -301,8 +331,10 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         # provider: throttling / quota names, model limits, retirement, credits, capacity, 5xx wording
         ('"reason": "userRateLimitExceeded"', "provider_error"),
         ('"reason": "quotaExceeded"', "provider_error"),
-        ("An error occurred (ServiceQuotaExceededException) when calling the CreateCluster operation",
-         "provider_error"),
+        (
+            "An error occurred (ServiceQuotaExceededException) when calling the CreateCluster operation",
+            "provider_error",
+        ),
         ("An error occurred (LimitExceededException) when calling the CreateStack operation", "provider_error"),
         ("com.google.api.gax.rpc.ResourceExhaustedException: io.grpc.StatusRuntimeException", "provider_error"),
         ("500 Internal error encountered.", "provider_error"),
@@ -321,8 +353,7 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Model google/flan-t5-xxl is currently loading", "provider_error"),
         ("The model bigscience/bloom is too large to be loaded automatically (352GB > 10GB).", "provider_error"),
         ("An error occurred (ModelNotReadyException) when calling the InvokeModel operation", "provider_error"),
-        ("An error occurred (InsufficientInstanceCapacity) when calling the RunInstances operation",
-         "provider_error"),
+        ("An error occurred (InsufficientInstanceCapacity) when calling the RunInstances operation", "provider_error"),
         ("An error occurred (InternalServerException) when calling the Converse operation", "provider_error"),
         ("An error occurred (ModelErrorException) when calling the InvokeModel operation", "provider_error"),
         ("ValidationException: Input is too long for requested model.", "provider_error"),
@@ -330,8 +361,10 @@ def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
         ("Invalid 'input': string too long. Expected a string with maximum length 1048576", "provider_error"),
         ('{"type":"not_found_error","message":"model: claude-3-opus"}', "provider_error"),
         ("Please retry after 6 seconds.", "provider_error"),
-        ('{"error":"Model meta-llama/Llama-3.1-8B-Instruct is currently loading","estimated_time":20.0}',
-         "provider_error"),
+        (
+            '{"error":"Model meta-llama/Llama-3.1-8B-Instruct is currently loading","estimated_time":20.0}',
+            "provider_error",
+        ),
         ("403 You have exceeded a secondary rate limit. Please wait a few minutes.", "provider_error"),
         ("HTTP 403: API rate limit exceeded for 1.2.3.4.", "provider_error"),
         ("Error 521: Web server is down", "provider_error"),
@@ -369,7 +402,7 @@ def test_item5_spec_rules(message: str, category: str) -> None:
         ("config: connectTimeout: 5 is set", "general"),  # a camelCase setting, not a raised class
         ("ValueError: maximum execution time must be positive", "tool_error"),
         # near misses of the new permission rules
-        ("Load key \"/home/u/.ssh/id_rsa\": invalid format", "general"),  # no mode or permission wording
+        ('Load key "/home/u/.ssh/id_rsa": invalid format', "general"),  # no mode or permission wording
         ("The API has been enabled in project 123", "general"),
         ("SAML assertion parsed", "general"),
         ("error=invalid_request", "general"),
@@ -401,13 +434,16 @@ def test_item5_spec_rules(message: str, category: str) -> None:
         ("api_key_blocked is a setting name", "general"),  # the reason names are upper-case codes
         ("No endpoints configured", "general"),
         # a source file in a stack frame names code, not the event
-        ('  File "/usr/lib/python3/site-packages/urllib3/util/timeout.py", line 120, in connect\n'
-         "ConnectionRefusedError: [Errno 111] Connection refused", "tool_error"),
-        ('  File "/app/site-packages/ratelimit/decorators.py", line 5\nKeyError: \'user\'', "tool_error"),
+        (
+            '  File "/usr/lib/python3/site-packages/urllib3/util/timeout.py", line 120, in connect\n'
+            "ConnectionRefusedError: [Errno 111] Connection refused",
+            "tool_error",
+        ),
+        ("  File \"/app/site-packages/ratelimit/decorators.py\", line 5\nKeyError: 'user'", "tool_error"),
         ("at Object.<anonymous> (/app/src/auth/permissions.js:10:5)\nTypeError: x is not a function", "tool_error"),
         ("ratelimit.go:55: rate limit exceeded", "provider_error"),
         # X-RateLimit headers in a verbose 401 stay a credential problem
-        ("HTTP/1.1 401 Unauthorized\nX-RateLimit-Remaining: 59\n{\"message\": \"Bad credentials\"}", "permission"),
+        ('HTTP/1.1 401 Unauthorized\nX-RateLimit-Remaining: 59\n{"message": "Bad credentials"}', "permission"),
         ("timeout_seconds.yaml not found", "general"),
         ("avc: granted { read }", "general"),
     ],
@@ -446,8 +482,11 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
         (" ! [remote rejected] master -> master (protected branch hook declined)", "permission"),
         ("remote: W refs/heads/wifi repo user DENIED by fallthru", "permission"),
         ("Message: Principal does not have access to API/Operation.", "permission"),
-        ("Error: (content_filter) The response was filtered due to the prompt triggering Azure OpenAI's content "
-         "management policy.", "provider_error"),
+        (
+            "Error: (content_filter) The response was filtered due to the prompt triggering Azure OpenAI's content "
+            "management policy.",
+            "provider_error",
+        ),
         ("openai.error.InvalidRequestError: Unrecognized request argument supplied: functions", "provider_error"),
         # "forbidden" that is not about access rights
         ("COPY failed: forbidden path outside the build context: ../go.mod ()", "tool_error"),
@@ -455,18 +494,27 @@ def test_a_megabyte_of_output_is_categorised_by_its_head_and_tail() -> None:
         ("COPY failed: stat /var/lib/docker: permission denied", "permission"),
         ("An error occurred (403) when calling the HeadObject operation: Forbidden", "permission"),
         # From the second training-only file errors_corpus_train_2.jsonl.
-        ("Unable to negotiate with 10.0.0.5 port 22: no matching host key type found. Their offer: ssh-rsa",
-         "permission"),
-        ("Unable to negotiate with 10.0.0.5 port 2222: no matching key exchange method found. Their offer: "
-         "diffie-hellman-group1-sha1", "permission"),
+        (
+            "Unable to negotiate with 10.0.0.5 port 22: no matching host key type found. Their offer: ssh-rsa",
+            "permission",
+        ),
+        (
+            "Unable to negotiate with 10.0.0.5 port 2222: no matching key exchange method found. Their offer: "
+            "diffie-hellman-group1-sha1",
+            "permission",
+        ),
         ("sign_and_send_pubkey: no mutual signature supported", "permission"),
-        ("File C:\\build\\run.ps1 cannot be loaded because running scripts is\ndisabled on this system.",
-         "permission"),
-        ("File C:\\tools\\x.ps1 cannot be loaded. The file C:\\tools\\x.ps1 is not digitally signed. You cannot "
-         "run this script on the current system.", "permission"),
+        ("File C:\\build\\run.ps1 cannot be loaded because running scripts is\ndisabled on this system.", "permission"),
+        (
+            "File C:\\tools\\x.ps1 cannot be loaded. The file C:\\tools\\x.ps1 is not digitally signed. You cannot "
+            "run this script on the current system.",
+            "permission",
+        ),
         ("botocore.exceptions.ProfileNotFound: The config profile (staging) could not be found", "permission"),
-        ("Did not find anthropic_api_key, please add an environment variable `ANTHROPIC_API_KEY` which contains it",
-         "permission"),
+        (
+            "Did not find anthropic_api_key, please add an environment variable `ANTHROPIC_API_KEY` which contains it",
+            "permission",
+        ),
         # near misses: a negotiation that is not about authentication, a profile that is not a credential
         ("Unable to negotiate a compatible protocol version with the build server", "general"),
         ("Error: The browser profile (default) is locked by another process", "general"),

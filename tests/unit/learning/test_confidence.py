@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from kgmem.learning.confidence import (
-    ConfidenceRules, after_outcome, after_outcomes, beta_mean, clamp, failed_fixes, is_auto_apply, never_worked,
-    propagated, rank_fixes,
+    ConfidenceRules,
+    after_outcome,
+    after_outcomes,
+    beta_mean,
+    clamp,
+    failed_fixes,
+    is_auto_apply,
+    never_worked,
+    propagated,
+    rank_fixes,
 )
 
 RULES = ConfidenceRules()
@@ -50,8 +58,10 @@ def _row(fix_id: str, conf: float, source: str = "observed", **extra):
 def test_ranking_direct_first_then_similar_attenuated() -> None:
     fixes = rank_fixes(
         direct=[_row("d-low", 0.3), _row("d-high", 0.8)],
-        similar=[_row("s-strong", 0.95, similarity=0.9, via="e2", identity=False),
-                 _row("s-weak", 0.9, similarity=0.5, via="e3", identity=False)],
+        similar=[
+            _row("s-strong", 0.95, similarity=0.9, via="e2", identity=False),
+            _row("s-weak", 0.9, similarity=0.5, via="e3", identity=False),
+        ],
         auto_apply=0.7,
     )
     assert [f.fix_id for f in fixes] == ["d-high", "d-low", "s-strong", "s-weak"]
@@ -63,8 +73,14 @@ def test_ranking_direct_first_then_similar_attenuated() -> None:
 
 def test_over_an_identity_link_a_fix_keeps_its_confidence() -> None:
     # Provably one error: nothing to attenuate (a link proven by outcome may score below 1).
-    fixes = rank_fixes([], [_row("s", 0.95, similarity=0.5, via="e2", identity=True, proof="outcome"),
-                            _row("t", 0.6, similarity=1.0, via="e3", identity=True, proof="text")], 0.7)
+    fixes = rank_fixes(
+        [],
+        [
+            _row("s", 0.95, similarity=0.5, via="e2", identity=True, proof="outcome"),
+            _row("t", 0.6, similarity=1.0, via="e3", identity=True, proof="text"),
+        ],
+        0.7,
+    )
     by_id = {f.fix_id: f for f in fixes}
     assert by_id["s"].confidence == pytest.approx(0.95) and by_id["s"].match_score == 0.5
     assert by_id["s"].auto_apply and by_id["s"].proof == "outcome"
@@ -78,12 +94,18 @@ def test_an_own_fix_is_offered_with_the_stronger_evidence_of_an_identity_link() 
     assert len(fixes) == 1 and fixes[0].auto_apply and fixes[0].borrowed_from == "first"
     assert (fixes[0].kind, fixes[0].confidence, fixes[0].proof) == ("similar", 1.0, "outcome")
     # Not over a link that is no identity, and not once the fix failed on this error itself.
-    looser = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
-                        [_row("f", 1.0, "user", similarity=0.55, via="first", identity=False)], 0.7)
+    looser = rank_fixes(
+        [_row("f", 0.6, "explicit", successes=1)],
+        [_row("f", 1.0, "user", similarity=0.55, via="first", identity=False)],
+        0.7,
+    )
     failed_here = rank_fixes([_row("f", 0.4, "explicit", successes=1, failures=1)], [proven], 0.7)
     # Nor when the copy over the identity link may not act either: the error's own evidence is shown.
-    weak = rank_fixes([_row("f", 0.6, "explicit", successes=1)],
-                      [_row("f", 0.62, "explicit", similarity=0.55, via="first", identity=True, proof="outcome")], 0.7)
+    weak = rank_fixes(
+        [_row("f", 0.6, "explicit", successes=1)],
+        [_row("f", 0.62, "explicit", similarity=0.55, via="first", identity=True, proof="outcome")],
+        0.7,
+    )
     assert [(f.kind, f.auto_apply) for f in looser] == [("direct", False)]
     assert [(f.kind, f.auto_apply) for f in failed_here] == [("direct", False)]
     assert [(f.kind, f.confidence) for f in weak] == [("direct", 0.6)]
@@ -103,8 +125,14 @@ def test_a_borrowed_fix_acts_only_over_an_identity_link() -> None:
 
 
 def test_identity_evidence_wins_over_a_higher_score_for_one_fix() -> None:
-    fixes = rank_fixes([], [_row("f", 1.0, "user", similarity=0.97, via="near", identity=False),
-                            _row("f", 1.0, "user", similarity=0.9, via="same", identity=True)], 0.7)
+    fixes = rank_fixes(
+        [],
+        [
+            _row("f", 1.0, "user", similarity=0.97, via="near", identity=False),
+            _row("f", 1.0, "user", similarity=0.9, via="same", identity=True),
+        ],
+        0.7,
+    )
     assert len(fixes) == 1 and fixes[0].borrowed_from == "same" and fixes[0].auto_apply
 
 
@@ -114,16 +142,21 @@ def test_user_corrections_outrank_automatic_fixes() -> None:
 
 
 def test_a_fix_appears_once_with_its_best_score() -> None:
-    fixes = rank_fixes([_row("f", 0.4)], [_row("f", 1.0, similarity=0.9), _row("g", 0.5, similarity=0.9),
-                                         _row("g", 0.8, similarity=0.85)], 0.7)
+    fixes = rank_fixes(
+        [_row("f", 0.4)],
+        [_row("f", 1.0, similarity=0.9), _row("g", 0.5, similarity=0.9), _row("g", 0.8, similarity=0.85)],
+        0.7,
+    )
     assert [f.fix_id for f in fixes] == ["f", "g"]
     assert fixes[0].kind == "direct" and fixes[1].confidence == pytest.approx(0.68)
 
 
 def test_a_fix_that_failed_here_and_never_worked_is_not_suggested_but_listed() -> None:
-    direct = [_row("failed", 0.3, successes=0, failures=1, last_used="2026-01-02T00:00:00Z"),
-              _row("older-failure", 0.1, successes=0, failures=3, last_used="2026-01-01T00:00:00Z"),
-              _row("works", 0.5, successes=1, failures=2)]
+    direct = [
+        _row("failed", 0.3, successes=0, failures=1, last_used="2026-01-02T00:00:00Z"),
+        _row("older-failure", 0.1, successes=0, failures=3, last_used="2026-01-01T00:00:00Z"),
+        _row("works", 0.5, successes=1, failures=2),
+    ]
     fixes = rank_fixes(direct, [], 0.7)
     assert [f.fix_id for f in fixes] == ["works"]  # one success is enough to stay (or come back)
     listed = failed_fixes(direct)
@@ -133,15 +166,26 @@ def test_a_fix_that_failed_here_and_never_worked_is_not_suggested_but_listed() -
 
 def test_a_failed_fix_is_not_borrowed_back_through_a_neighbour() -> None:
     # The near-twin case: the fix came from a similar error, failed here; the neighbour still has it.
-    fixes = rank_fixes([_row("borrowed", 0.3, successes=0, failures=1)],
-                       [_row("borrowed", 0.9, similarity=0.95, successes=4, via="e2"),
-                        _row("other", 0.6, similarity=0.9, successes=1, via="e2")], 0.7)
+    fixes = rank_fixes(
+        [_row("borrowed", 0.3, successes=0, failures=1)],
+        [
+            _row("borrowed", 0.9, similarity=0.95, successes=4, via="e2"),
+            _row("other", 0.6, similarity=0.9, successes=1, via="e2"),
+        ],
+        0.7,
+    )
     assert [f.fix_id for f in fixes] == ["other"]
 
 
 def test_a_neighbours_fix_that_never_worked_there_is_not_lent() -> None:
-    fixes = rank_fixes([], [_row("dud", 0.3, similarity=0.9, successes=0, failures=1, via="e2"),
-                            _row("good", 0.6, similarity=0.9, successes=1, via="e3")], 0.7)
+    fixes = rank_fixes(
+        [],
+        [
+            _row("dud", 0.3, similarity=0.9, successes=0, failures=1, via="e2"),
+            _row("good", 0.6, similarity=0.9, successes=1, via="e3"),
+        ],
+        0.7,
+    )
     assert [f.fix_id for f in fixes] == ["good"]
 
 

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from kgmem.learning.deferred import (
-    DeferredSegment, Flusher, KnownPatterns, flush_due, flush_wait, indexed_ids,
+    DeferredSegment,
+    Flusher,
+    KnownPatterns,
+    flush_due,
+    flush_wait,
+    indexed_ids,
 )
 from kgmem.spool import DEFERRED_PREFIX, Spool
 
@@ -34,13 +39,16 @@ def test_only_indexed_rows_are_deferrable() -> None:
     assert indexed_ids(rows) == ["a", "c"]
 
 
-@pytest.mark.parametrize(("now", "first", "n", "due"), [
-    (10.0, None, 0, False),  # nothing buffered
-    (10.1, 10.0, 3, False),  # 100 ms after the first, 200 ms window
-    (10.25, 10.0, 3, True),  # the window is over
-    (10.0, 10.0, 500, True),  # the count trigger, at once
-    (10.0, 10.0, 499, False),
-])
+@pytest.mark.parametrize(
+    ("now", "first", "n", "due"),
+    [
+        (10.0, None, 0, False),  # nothing buffered
+        (10.1, 10.0, 3, False),  # 100 ms after the first, 200 ms window
+        (10.25, 10.0, 3, True),  # the window is over
+        (10.0, 10.0, 500, True),  # the count trigger, at once
+        (10.0, 10.0, 499, False),
+    ],
+)
 def test_flush_due(now: float, first: float | None, n: int, due: bool) -> None:
     assert flush_due(now, first, n, 0.2, 500) is due
 
@@ -60,7 +68,10 @@ def test_segment_counts_and_cursor(tmp_path: Path) -> None:
     assert path.name.startswith(DEFERRED_PREFIX) and seg.segment == path.name
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [(x["seq"], x["error_id"], x["deferred"], x["ns"]) for x in lines] == [
-        (0, "e1", True, "ns"), (1, "e1", True, "ns"), (2, "e2", True, "ns")]
+        (0, "e1", True, "ns"),
+        (1, "e1", True, "ns"),
+        (2, "e2", True, "ns"),
+    ]
     # not outage traffic: the shared "spooled" counter does not move
     assert Spool(tmp_path).stats()["spooled"] == 0
     seg.applied(1)

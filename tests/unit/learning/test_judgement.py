@@ -35,6 +35,10 @@ def test_a_bad_occurrence_is_refused_by_name(bad: object) -> None:
 def test_the_key_separates_namespace_occurrence_error_and_fix() -> None:
     key = judgement_key("ns", "o1", "err", "fix")
     assert key == judgement_key("ns", "o1", "err", "fix")
-    others = {judgement_key("ns2", "o1", "err", "fix"), judgement_key("ns", "o2", "err", "fix"),
-              judgement_key("ns", "o1", "err2", "fix"), judgement_key("ns", "o1", "err", "fix2")}
+    others = {
+        judgement_key("ns2", "o1", "err", "fix"),
+        judgement_key("ns", "o2", "err", "fix"),
+        judgement_key("ns", "o1", "err2", "fix"),
+        judgement_key("ns", "o1", "err", "fix2"),
+    }
     assert key not in others and len(others) == 4

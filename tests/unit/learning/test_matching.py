@@ -6,10 +6,17 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from error_corpus import CorpusRow, load_corpus, split_corpus, split_of
-from kgmem.learning.matching import (DEFAULT_MODEL, ErrorText, MatchModel, features, fit_logistic, match_score,
-                                    near_twins)
+
+from kgmem.learning.matching import (
+    DEFAULT_MODEL,
+    ErrorText,
+    MatchModel,
+    features,
+    fit_logistic,
+    match_score,
+    near_twins,
+)
 from kgmem.learning.plan import describe_error
 from kgmem.learning.similarity import decode_keys
 
@@ -45,13 +52,31 @@ def test_strerror_text_is_an_errno_key() -> None:
 
 
 def test_vendor_codes_and_scheduler_resources_are_keys() -> None:
-    assert match_score(_text("error TS2307: Cannot find module 'x' or its corresponding type declarations."),
-                       _text("error TS7016: Cannot find module 'x' or its corresponding type declarations."), 1.0) is None
-    assert match_score(_text("AADSTS700016: Application with identifier 'x' was not found"),
-                       _text("AADSTS50011: Application with identifier 'x' was not found"), 1.0) is None
+    assert (
+        match_score(
+            _text("error TS2307: Cannot find module 'x' or its corresponding type declarations."),
+            _text("error TS7016: Cannot find module 'x' or its corresponding type declarations."),
+            1.0,
+        )
+        is None
+    )
+    assert (
+        match_score(
+            _text("AADSTS700016: Application with identifier 'x' was not found"),
+            _text("AADSTS50011: Application with identifier 'x' was not found"),
+            1.0,
+        )
+        is None
+    )
     assert match_score(_text("npm ERR! code E404"), _text("npm ERR! code ERESOLVE"), 1.0) is None
-    assert match_score(_text("0/5 nodes are available: 3 Insufficient pods."),
-                       _text("0/1 nodes are available: 1 insufficient cpu."), 1.0) is None
+    assert (
+        match_score(
+            _text("0/5 nodes are available: 3 Insufficient pods."),
+            _text("0/1 nodes are available: 1 insufficient cpu."),
+            1.0,
+        )
+        is None
+    )
     # klog's level+date prefix (E0418 12:01:02) is not a vendor code: two dates do not conflict
     assert "code" not in _text("E0418 12:01:02.123456 1 reflector.go:205] Failed to list *v1.Pod").keys
     assert _text("E11000 duplicate key error collection: app.users").keys["code"] == frozenset({"E11000"})
@@ -69,15 +94,19 @@ def test_near_twins_are_never_linked() -> None:
     target = _text("make: *** No rule to make target 'install'. Stop.")
     assert near_twins(prereq, target)
     # a swapped level word or a wrapper around the message is not a twin
-    assert not near_twins(_text("(error) NOAUTH Authentication required."),
-                          _text("[ErrorReply: NOAUTH Authentication required.]"))
-    assert not near_twins(_text("INSTALLATION FAILED: timed out waiting for the condition"),
-                          _text("timed out waiting for the condition"))
+    assert not near_twins(
+        _text("(error) NOAUTH Authentication required."), _text("[ErrorReply: NOAUTH Authentication required.]")
+    )
+    assert not near_twins(
+        _text("INSTALLATION FAILED: timed out waiting for the condition"), _text("timed out waiting for the condition")
+    )
 
 
 def test_gnu_quotes_are_quotes() -> None:
-    assert _text("make: *** No rule to make target `install'. Stop.").template == \
-        _text("make: *** No rule to make target 'setup'. Stop.").template
+    assert (
+        _text("make: *** No rule to make target `install'. Stop.").template
+        == _text("make: *** No rule to make target 'setup'. Stop.").template
+    )
 
 
 def test_features_are_bounded_and_symmetric_where_they_should_be() -> None:
@@ -91,8 +120,10 @@ def test_features_are_bounded_and_symmetric_where_they_should_be() -> None:
 
 def test_a_substituted_key_word_scores_lower_than_an_added_wrapper() -> None:
     base = _text('psql: FATAL:  database "metadb" does not exist')
-    wrapped = _text('psql: error: connection to server on socket "/tmp/.s.PGSQL.5432" failed: '
-                    'FATAL:  database "postgres" does not exist')
+    wrapped = _text(
+        'psql: error: connection to server on socket "/tmp/.s.PGSQL.5432" failed: '
+        'FATAL:  database "postgres" does not exist'
+    )
     twin = _text('psql: FATAL:  role "metadb" does not exist')
     assert features(base, twin, 0.5).no_substitution < features(base, wrapped, 0.5).no_substitution
     assert (match_score(base, wrapped, 0.8) or 0) > (match_score(base, twin, 0.8) or 0)
@@ -140,8 +171,10 @@ def test_a_zero_timeout_is_another_pattern() -> None:
 
 def test_a_system_port_is_an_identity_key() -> None:
     ssh = _text("ssh: connect to host example.org port 22: Operation timed out")
-    https = _text("fatal: unable to access 'https://example.org/a.git/': Failed to connect to example.org port 443: "
-                  "Operation timed out")
+    https = _text(
+        "fatal: unable to access 'https://example.org/a.git/': Failed to connect to example.org port 443: "
+        "Operation timed out"
+    )
     assert ssh.keys["port"] == frozenset({"22"}) and https.keys["port"] == frozenset({"443"})
     assert match_score(ssh, https, cosine=1.0) is None
     # an application's own port (≥ 1024) is a value, not the protocol
@@ -153,21 +186,29 @@ def test_other_command_options_and_other_root_causes_are_twins() -> None:
     plain = _text("ERROR [3/4] COPY app.bin /app")
     assert near_twins(staged, plain) and near_twins(plain, staged)
     # an option only in a hint line of one side ("git config --global …") is no command of the other
-    assert not near_twins(_text("fatal: detected dubious ownership in repository at '/src'\n"
-                                "To add an exception, call: git config --global --add safe.directory /src"),
-                          _text("detected dubious ownership in repository at '/work'"))
+    assert not near_twins(
+        _text(
+            "fatal: detected dubious ownership in repository at '/src'\n"
+            "To add an exception, call: git config --global --add safe.directory /src"
+        ),
+        _text("detected dubious ownership in repository at '/work'"),
+    )
     refused = _text("deploy failed: could not fetch artifact: upstream answered with an invalid checksum")
     missing = _text("deploy failed: could not fetch artifact: file missing on mirror")
     assert near_twins(refused, missing)
     # a chain that ends in a name, not a cause, is the same error
-    assert not near_twins(_text("Unable to resolve actions. Repository not found: octo/tool-one."),
-                          _text("Unable to resolve actions. Repository not found: octo/other-thing."))
+    assert not near_twins(
+        _text("Unable to resolve actions. Repository not found: octo/tool-one."),
+        _text("Unable to resolve actions. Repository not found: octo/other-thing."),
+    )
 
 
 def test_line_alignment_features_are_asymmetric() -> None:
-    new = _text("initdb: directory \"/data\" exists but is not empty\n"
-                "Using a mount point directly as the data directory is not recommended.")
-    known = _text("initdb: directory \"/data\" exists but is not empty")
+    new = _text(
+        'initdb: directory "/data" exists but is not empty\n'
+        "Using a mount point directly as the data directory is not recommended."
+    )
+    known = _text('initdb: directory "/data" exists but is not empty')
     f, g = features(new, known, 0.9), features(known, new, 0.9)
     assert f.novel_lines == g.missing_lines == 0.5 and f.missing_lines == g.novel_lines == 0.0
 
@@ -188,10 +229,13 @@ def test_same_class_with_another_detail_is_a_twin() -> None:
 
 
 def test_a_root_cause_ending_in_a_value_still_counts() -> None:
-    policy = _text("An error occurred (AccessDenied) when calling the GetObject operation: user arn:aws:iam::1:user/x "
-                   "is not allowed because no policy grants s3:GetObject")
-    model = _text("An error occurred (AccessDenied) when calling the GetObject operation: You don't have access "
-                  "to this bucket")
+    policy = _text(
+        "An error occurred (AccessDenied) when calling the GetObject operation: user arn:aws:iam::1:user/x "
+        "is not allowed because no policy grants s3:GetObject"
+    )
+    model = _text(
+        "An error occurred (AccessDenied) when calling the GetObject operation: You don't have access to this bucket"
+    )
     assert near_twins(policy, model)
 
 
@@ -206,12 +250,15 @@ def test_shell_exit_statuses_and_signals_are_keys() -> None:
 
 def test_a_value_label_inserted_inside_is_no_twin() -> None:
     # "IP:" before a value adds no meaning; "needed by 'y'" (test_near_twins_are_never_linked) does
-    assert not near_twins(_text("Unable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout"),
-                          _text("Unable to connect to the server: dial tcp IP:6443: i/o timeout"))
+    assert not near_twins(
+        _text("Unable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout"),
+        _text("Unable to connect to the server: dial tcp IP:6443: i/o timeout"),
+    )
 
 
 def test_chain_tail_feature_sees_a_prefixed_step() -> None:
     from kgmem.learning.matching import ErrorText, features
+
     a = ErrorText("Internal watch failed: ENOSPC: System limit for number of file watchers reached", {})
     b = ErrorText("ENOSPC: System limit for number of file watchers reached", {})
     c = ErrorText("ENOSPC: no space left on device", {})
@@ -221,15 +268,19 @@ def test_chain_tail_feature_sees_a_prefixed_step() -> None:
 
 def _write(path, rows) -> None:
     import json
+
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
 
 
 def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
     from error_corpus import corpus_files
+
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus.jsonl", [{**row, "group": "base"}])
-    _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "tr"}, {**row, "group": "tr"},
-                                                      {**row, "kind": "n", "group": "trn", "confusable_with": "tr"}])
+    _write(
+        tmp_path / "errors_corpus_train_1.jsonl",
+        [{**row, "group": "tr"}, {**row, "group": "tr"}, {**row, "kind": "n", "group": "trn", "confusable_with": "tr"}],
+    )
     _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "group": "te"}])
     rows = load_corpus(corpus_files(tmp_path))
     assert [r.file for r in rows][-1] == "errors_corpus_test_1.jsonl"
@@ -240,6 +291,7 @@ def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
 
 def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_refused(tmp_path) -> None:
     from error_corpus import CorpusError, corpus_files
+
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "g"}])
     _write(tmp_path / "errors_corpus_test_1.jsonl", [{**row, "group": "g"}])
@@ -252,14 +304,23 @@ def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_r
 
 def test_words_standing_for_a_variable_are_its_value_not_a_twin() -> None:
     # aligned against a wildcard or a placeholder a tool printed (<ROOT>), a word is the value
-    assert not near_twins(ErrorText("COPY failed: stat files-to-copy/: file does not exist", {}),
-                          ErrorText("COPY failed: stat <*>: file does not exist", {}))
-    assert not near_twins(ErrorText("pnpm-lock.yaml is not up to date with package.json", {}),
-                          ErrorText("pnpm-lock.yaml is not up to date with <ROOT>/package.json", {}))
-    assert not near_twins(ErrorText("failed to push some refs to 'https://<*>", {}),
-                          ErrorText("failed to push some refs to '<*>'", {}))
+    assert not near_twins(
+        ErrorText("COPY failed: stat files-to-copy/: file does not exist", {}),
+        ErrorText("COPY failed: stat <*>: file does not exist", {}),
+    )
+    assert not near_twins(
+        ErrorText("pnpm-lock.yaml is not up to date with package.json", {}),
+        ErrorText("pnpm-lock.yaml is not up to date with <ROOT>/package.json", {}),
+    )
+    assert not near_twins(
+        ErrorText("failed to push some refs to 'https://<*>", {}), ErrorText("failed to push some refs to '<*>'", {})
+    )
     # words inserted between words on both sides still make another error
-    assert near_twins(ErrorText("COPY failed: stat <*>: config file does not exist", {}),
-                      ErrorText("COPY failed: stat <*>: file does not exist", {}))
-    assert near_twins(ErrorText("password authentication failed for user <*>", {}),
-                      ErrorText("Peer authentication failed for user <*>", {}))
+    assert near_twins(
+        ErrorText("COPY failed: stat <*>: config file does not exist", {}),
+        ErrorText("COPY failed: stat <*>: file does not exist", {}),
+    )
+    assert near_twins(
+        ErrorText("password authentication failed for user <*>", {}),
+        ErrorText("Peer authentication failed for user <*>", {}),
+    )

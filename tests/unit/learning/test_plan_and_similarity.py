@@ -15,10 +15,14 @@ NS = "t"
 
 
 def test_fix_description_from_parameter_difference() -> None:
-    assert fix_description("http", {"timeout": 5, "url": "u"}, {"timeout": 30, "url": "u"}) == \
-        "http: set timeout=30 (was 5)"
-    assert fix_description("psql", {"host": "a", "ssl": True}, {"host": "a", "port": 6432}) == \
-        "psql: set port=6432; remove ssl"
+    assert (
+        fix_description("http", {"timeout": 5, "url": "u"}, {"timeout": 30, "url": "u"})
+        == "http: set timeout=30 (was 5)"
+    )
+    assert (
+        fix_description("psql", {"host": "a", "ssl": True}, {"host": "a", "port": 6432})
+        == "psql: set port=6432; remove ssl"
+    )
     assert fix_description("llm", {"m": 1}, {"m": 1}) == "llm: retry with the same parameters"
 
 
@@ -43,10 +47,12 @@ def test_success_after_failure_in_same_session_records_observed_fix() -> None:
 
 def test_success_pairs_with_open_failure_from_the_graph_and_closes_all() -> None:
     sid = node_id(NS, "session", "s1")
-    graph_open = {(sid, "git"): [
-        {"error_id": "e-new", "pattern": "p", "category": "tool_error", "params": '{"remote": "b"}'},
-        {"error_id": "e-old", "pattern": "q", "category": "tool_error", "params": '{"remote": "a"}'},
-    ]}
+    graph_open = {
+        (sid, "git"): [
+            {"error_id": "e-new", "pattern": "p", "category": "tool_error", "params": '{"remote": "b"}'},
+            {"error_id": "e-old", "pattern": "q", "category": "tool_error", "params": '{"remote": "a"}'},
+        ]
+    }
     plan = plan_batch(NS, [prepare("git", {"remote": "c"}, None, "s1")], 100, graph_open)
     assert [o["error_id"] for o in plan.outcomes] == ["e-new"]
     assert plan.outcomes[0]["description"] == "git: set remote=c (was b)"
@@ -54,8 +60,11 @@ def test_success_pairs_with_open_failure_from_the_graph_and_closes_all() -> None
 
 
 def test_other_tool_or_no_session_does_not_pair() -> None:
-    events = [prepare("a", {"x": 1}, "boom", "s"), prepare("b", {"x": 2}, None, "s"),
-              prepare("a", {"x": 3}, None, None)]
+    events = [
+        prepare("a", {"x": 1}, "boom", "s"),
+        prepare("b", {"x": 2}, None, "s"),
+        prepare("a", {"x": 3}, None, None),
+    ]
     plan = plan_batch(NS, events, 100)
     assert plan.outcomes == [] and plan.errors[0]["open"] is True
 
@@ -83,7 +92,9 @@ def test_error_keys_and_compatibility() -> None:
     assert keys_compatible(refused, {})  # no keys on one side: no conflict
     assert not keys_compatible(error_keys("HTTP Error 403"), error_keys("HTTP Error 404"))
     assert keys_compatible(error_keys("EACCES: permission denied"), error_keys("[Errno 13] Permission denied"))
-    assert decode_keys(encode_keys(error_keys("ERROR 1045: HTTP 401 EACCES"))) == error_keys("ERROR 1045: HTTP 401 EACCES")
+    assert decode_keys(encode_keys(error_keys("ERROR 1045: HTTP 401 EACCES"))) == error_keys(
+        "ERROR 1045: HTTP 401 EACCES"
+    )
 
 
 def test_a_subject_is_a_key_of_proof_not_of_linking() -> None:

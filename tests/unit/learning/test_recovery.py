@@ -46,21 +46,37 @@ def test_a_failed_declared_fix_is_withdrawn() -> None:
 
 
 def test_batch_recovery_then_one_hold() -> None:
-    events = [prepare("psql", {"port": 5432}, ERR, "s"), prepare("psql", {"port": 6432}, None, "s"),
-              prepare("psql", {"port": 6432}, None, "s"), prepare("psql", {"port": 6432}, None, "s")]
+    events = [
+        prepare("psql", {"port": 5432}, ERR, "s"),
+        prepare("psql", {"port": 6432}, None, "s"),
+        prepare("psql", {"port": 6432}, None, "s"),
+        prepare("psql", {"port": 6432}, None, "s"),
+    ]
     plan = plan_batch(NS, events, 500)
     assert [o["source"] for o in plan.outcomes] == ["observed", "observed"]  # recovery + one hold
     assert plan.outcomes[0]["fix_id"] == plan.outcomes[1]["fix_id"]
-    assert [(r["kind"], r["held"], r["fresh"]) for r in plan.recoveries] == [("recovery", False, True),
-                                                                              ("recovery", True, False)]
+    assert [(r["kind"], r["held"], r["fresh"]) for r in plan.recoveries] == [
+        ("recovery", False, True),
+        ("recovery", True, False),
+    ]
     assert plan.fix_of_event[0] is None and plan.fix_of_event[3] is None
     assert plan.fix_of_event[1] == plan.fix_of_event[2] == (plan.outcomes[0]["error_id"], plan.outcomes[0]["fix_id"])
 
 
 def test_declared_fix_in_the_graph_completes_the_recovery_without_a_second_count() -> None:
     key = (SID, "psql")
-    graph = {key: [{"error_id": "e1", "open": True, "params": "{}", "declared_fix": "named", "pattern": "p",
-                    "category": "network"}]}
+    graph = {
+        key: [
+            {
+                "error_id": "e1",
+                "open": True,
+                "params": "{}",
+                "declared_fix": "named",
+                "pattern": "p",
+                "category": "network",
+            }
+        ]
+    }
     plan = plan_batch(NS, [prepare("psql", {}, None, "s")], 500, graph)
     assert plan.outcomes == [] and plan.recoveries[0]["fix_id"] == "named" and plan.closes
     assert plan.fix_of_event == [("e1", "named")]
@@ -68,10 +84,18 @@ def test_declared_fix_in_the_graph_completes_the_recovery_without_a_second_count
 
 def test_hold_uses_the_latest_graph_recovery_and_a_failure_supersedes_it() -> None:
     key = (SID, "psql")
-    graph = {key: [{"error_id": "old", "open": False, "recovery_fix": "f-old", "recovered_at": "2024-01-01"},
-                   {"error_id": "new", "open": False, "recovery_fix": "f-new", "recovered_at": "2024-02-01"}]}
+    graph = {
+        key: [
+            {"error_id": "old", "open": False, "recovery_fix": "f-old", "recovered_at": "2024-01-01"},
+            {"error_id": "new", "open": False, "recovery_fix": "f-new", "recovered_at": "2024-02-01"},
+        ]
+    }
     plan = plan_batch(NS, [prepare("psql", {}, None, "s")], 500, graph)
     assert plan.fix_of_event == [("new", "f-new")]
-    failed_first = plan_batch(NS, [prepare("psql", {}, "boom", "t"), prepare("psql", {}, "boom", "s"),
-                                   prepare("psql", {}, None, "s")], 500, graph)
+    failed_first = plan_batch(
+        NS,
+        [prepare("psql", {}, "boom", "t"), prepare("psql", {}, "boom", "s"), prepare("psql", {}, None, "s")],
+        500,
+        graph,
+    )
     assert failed_first.fix_of_event[2][0] != "new"  # the success recovers the new failure instead

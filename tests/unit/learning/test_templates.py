@@ -13,21 +13,35 @@ from kgmem.learning.templates import WILDCARD, TemplateMiner, grouping_accuracy,
     ("a", "b"),
     [
         # numbers, negative numbers, ids glued to words, short and long hex ids
-        ("PacketResponder 1 for block blk_38865049064139660 terminating",
-         "PacketResponder 2 for block blk_-6952295868487656571 terminating"),
+        (
+            "PacketResponder 1 for block blk_38865049064139660 terminating",
+            "PacketResponder 2 for block blk_-6952295868487656571 terminating",
+        ),
         ("mod_jk child init 1 -2", "mod_jk child init 12 -7"),
-        ("Skipping AppWindowToken{9f4ef63 token=Token{a64f992}}", "Skipping AppWindowToken{df0798e token=Token{78af589}}"),
+        (
+            "Skipping AppWindowToken{9f4ef63 token=Token{a64f992}}",
+            "Skipping AppWindowToken{df0798e token=Token{78af589}}",
+        ),
         ("commit 4cfd579e59742aa1d9ff41578899ed28636fa88c missing", "commit 0f1e2d3 missing"),
         # IPs, host:port (dotted or bare host names), host names by TLD, paths, timestamps
-        ("proxy.cse.cuhk.edu.hk:5070 open through proxy 10.0.0.1:8080 HTTPS",
-         "wpad:80 open through proxy socks.example.com:1080 HTTPS"),
-        ("connection from 62.99.164.82 (62.99.164.82.sh.interxion.inode.at) at Sun Jul  3 23:16:09 2005",
-         "connection from 10.1.2.3 (c-24-1-2-3.hsd1.comcast.net) at Mon Jun 20 01:02:03 2005"),
+        (
+            "proxy.cse.cuhk.edu.hk:5070 open through proxy 10.0.0.1:8080 HTTPS",
+            "wpad:80 open through proxy socks.example.com:1080 HTTPS",
+        ),
+        (
+            "connection from 62.99.164.82 (62.99.164.82.sh.interxion.inode.at) at Sun Jul  3 23:16:09 2005",
+            "connection from 10.1.2.3 (c-24-1-2-3.hsd1.comcast.net) at Mon Jun 20 01:02:03 2005",
+        ),
         ("Received block blk_1 of size 67108864 from /10.251.42.84", "Received block blk_2 of size 3 from /10.0.0.9"),
-        ("open /home/u/a.txt failed at 2024-01-02T03:04:05Z", "open C:\\Users\\bob\\b.txt failed at 2025-12-31 23:59:59"),
+        (
+            "open /home/u/a.txt failed at 2024-01-02T03:04:05Z",
+            "open C:\\Users\\bob\\b.txt failed at 2025-12-31 23:59:59",
+        ),
         # quoted identifiers and values, whatever the quotes
-        ('FATAL: password authentication failed for user "nfldb"',
-         'FATAL: password authentication failed for user "postgres"'),
+        (
+            'FATAL: password authentication failed for user "nfldb"',
+            'FATAL: password authentication failed for user "postgres"',
+        ),
         ("make: *** No rule to make target 'all'.  Stop.", "make: *** No rule to make target 'setup'.  Stop."),
         ("tag=`View Lock` released", "tag=`AudioMix` released"),
         # an empty value is still a value; a value and its other unit in parentheses are one
@@ -53,8 +67,10 @@ def test_variable_parts_give_the_same_template(a: str, b: str) -> None:
         ("ERROR 1045 (28000): Access denied", "ERROR 2002 (28000): Access denied"),  # DB error code
         ("process exited with exit status 128", "process exited with exit status 1"),
         ("ValueError: bad input", "TypeError: bad input"),  # exception class
-        ("botocore.exceptions.NoCredentialsError: Unable to locate credentials",
-         "botocore.exceptions.ClientError: Unable to locate credentials"),
+        (
+            "botocore.exceptions.NoCredentialsError: Unable to locate credentials",
+            "botocore.exceptions.ClientError: Unable to locate credentials",
+        ),
         ("session opened for user root", "session closed for user root"),  # words
         ("error: unsupported protocol ssh2", "error: unsupported protocol ssh1"),  # digits glued to words
     ],
@@ -72,25 +88,28 @@ def test_quoted_names_can_be_kept() -> None:
     assert template("open '/tmp/x/a.txt' failed", mask_quoted=False) == "open '<*>' failed"
 
 
-@pytest.mark.parametrize("line, names", [
-    ("ModuleNotFoundError: No module named 'distutils.core'", ("distutils.core",)),
-    ('FATAL:  database "metadb" does not exist', ("metadb",)),
-    ("make: *** No rule to make target `install'.  Stop.", ("install",)),  # GNU quotes are quotes
-    ("cannot import name 'url_quote' from 'werkzeug.urls'", ("url_quote", "werkzeug.urls")),
-    ("Cannot find package 'express-session' imported from /app/index.js", ("express-session",)),
-    # values that vary between reports of one error whatever its cause are no names
-    ("open '/tmp/x/a.txt' failed", ()),  # a path
-    ("Cannot find module './lib/tokenize'", ()),  # a relative path
-    ('could not translate host name "db.example.com" to address', ()),  # a host
-    ("The model 'gpt-4' does not exist", ()),  # a number inside: template() masks part of it
-    ("Task 'Task-82' was destroyed", ()),  # an id
-    ("no such revision 'abc123d'", ()),  # a hash
-    ("at '2024-01-01T10:00:00Z'", ()),  # a timestamp
-    ("'lodahs@*' is not in this registry.", ()),  # a spec, not a name
-    ("the command 'uv venv' failed", ()),  # two words
-    ('{"level":"error","msg":"boom"}', ("error", "boom")),  # a JSON key is no value; its values are
-    ("No module named distutils", ()),  # unquoted: part of the template
-])
+@pytest.mark.parametrize(
+    "line, names",
+    [
+        ("ModuleNotFoundError: No module named 'distutils.core'", ("distutils.core",)),
+        ('FATAL:  database "metadb" does not exist', ("metadb",)),
+        ("make: *** No rule to make target `install'.  Stop.", ("install",)),  # GNU quotes are quotes
+        ("cannot import name 'url_quote' from 'werkzeug.urls'", ("url_quote", "werkzeug.urls")),
+        ("Cannot find package 'express-session' imported from /app/index.js", ("express-session",)),
+        # values that vary between reports of one error whatever its cause are no names
+        ("open '/tmp/x/a.txt' failed", ()),  # a path
+        ("Cannot find module './lib/tokenize'", ()),  # a relative path
+        ('could not translate host name "db.example.com" to address', ()),  # a host
+        ("The model 'gpt-4' does not exist", ()),  # a number inside: template() masks part of it
+        ("Task 'Task-82' was destroyed", ()),  # an id
+        ("no such revision 'abc123d'", ()),  # a hash
+        ("at '2024-01-01T10:00:00Z'", ()),  # a timestamp
+        ("'lodahs@*' is not in this registry.", ()),  # a spec, not a name
+        ("the command 'uv venv' failed", ()),  # two words
+        ('{"level":"error","msg":"boom"}', ("error", "boom")),  # a JSON key is no value; its values are
+        ("No module named distutils", ()),  # unquoted: part of the template
+    ],
+)
 def test_quoted_names(line: str, names: tuple[str, ...]) -> None:
     assert quoted_names(line) == names
 
@@ -100,15 +119,20 @@ def test_json_keys_and_quoted_messages_are_not_values() -> None:
     assert a == '{"level":"<*>","msg":"connection refused by upstream","user":"<*>","ts":"<*>"}'
     b = template('{"level":"error","msg":"permission denied for table users","user":"ann","ts":"2025-02-02T01:00:00Z"}')
     assert a != b  # two different errors in the same envelope keep different templates
-    assert template('level=warning msg="failed to pull image nginx"') == 'level=warning msg="failed to pull image nginx"'
+    assert (
+        template('level=warning msg="failed to pull image nginx"') == 'level=warning msg="failed to pull image nginx"'
+    )
 
 
 def test_exact_template() -> None:
-    line = ('2024-05-01T10:00:00Z ERROR could not connect to db.internal:5432 (10.0.0.5) for user "bob" '
-            "from /var/lib/app/run.py after 30s: HTTP Error 503: Service Unavailable, code 1, 4097 tokens")
+    line = (
+        '2024-05-01T10:00:00Z ERROR could not connect to db.internal:5432 (10.0.0.5) for user "bob" '
+        "from /var/lib/app/run.py after 30s: HTTP Error 503: Service Unavailable, code 1, 4097 tokens"
+    )
     assert template(line) == (
         '<*> ERROR could not connect to <*> for user "<*>" from <*> after <*>: '
-        "HTTP Error 503: Service Unavailable, code 1, <*> tokens")
+        "HTTP Error 503: Service Unavailable, code 1, <*> tokens"
+    )
 
 
 def test_stable_idempotent_and_one_line() -> None:
@@ -143,7 +167,9 @@ def test_miner_finds_word_variables_and_keeps_constants() -> None:
     assert {mined[l] for l in lines if l.startswith("Invalid user")} == {"Invalid user <*> from <*>"}
     # two frequent words in one column are constants: opened and closed stay apart
     assert {mined[l] for l in lines if l.startswith("session")} == {
-        "session opened for user root", "session closed for user root"}
+        "session opened for user root",
+        "session closed for user root",
+    }
     # error codes are never generalised, however many there are
     assert len({mined[l] for l in lines if l.startswith("Connection error")}) == 5
     # values of one key vary; a rare literal where most lines have a variable is a variable too
@@ -163,7 +189,10 @@ def test_miner_is_deterministic_and_order_independent() -> None:
 def test_min_distinct_decides_when_words_are_variables() -> None:
     lines = [f"removing service {w} now" for w in ("chargen", "daytime", "echo")] * 3
     assert set(TemplateMiner(min_distinct=5).fit(lines)) == {
-        "removing service chargen now", "removing service daytime now", "removing service echo now"}
+        "removing service chargen now",
+        "removing service daytime now",
+        "removing service echo now",
+    }
     assert set(TemplateMiner(min_distinct=3).fit(lines)) == {"removing service <*> now"}
 
 

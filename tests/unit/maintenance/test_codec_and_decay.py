@@ -15,9 +15,16 @@ from kgmem.maintenance.decay import DecaySettings, decay_factor
 
 def test_property_values_round_trip_through_json() -> None:
     props = {
-        "s": "text ü", "i": 3, "f": 3.0, "b": False, "l": [1, 2], "lf": [0.5, 1.0], "ls": ["a"],
+        "s": "text ü",
+        "i": 3,
+        "f": 3.0,
+        "b": False,
+        "l": [1, 2],
+        "lf": [0.5, 1.0],
+        "ls": ["a"],
         "dt": neo4j.time.DateTime(2026, 1, 2, 3, 4, 5, 123456789, tzinfo=None),
-        "d": neo4j.time.Date(2026, 1, 2), "nan": float("inf"),
+        "d": neo4j.time.Date(2026, 1, 2),
+        "nan": float("inf"),
     }
     back = decode_props(json.loads(json.dumps(encode_props(props))), "x")
     assert back == props

@@ -12,12 +12,35 @@ from kgmem.errors import ImportFormatError
 from kgmem.maintenance.importer import check_export
 
 NODE = {"node": "Knowledge", "id": "k", "props": {"id": "k", "ns": "A", "content": "x"}}
-QUERY = {"state": "KgmemQuery", "props": {"id": "q1", "ns": "A", "session": "S", "hit_ids": ["k"],
-                                          "hit_kinds": ["knowledge"], "expires_ms": 10**13, "judged_ms": 5}}
-OVERLAY = {"state": "KgmemOverlay", "props": {"ns": "A", "session": "S", "item_id": "k", "label": "Knowledge",
-                                              "d_alpha": 1.0, "d_beta": 0.0, "base_alpha": 1.0, "base_beta": 1.0}}
-SESSION = {"state": "KgmemSessionState", "props": {"ns": "A", "session": "S", "centroid": [0.5, 0.5], "n": 2,
-                                                   "shifts": 0}}
+QUERY = {
+    "state": "KgmemQuery",
+    "props": {
+        "id": "q1",
+        "ns": "A",
+        "session": "S",
+        "hit_ids": ["k"],
+        "hit_kinds": ["knowledge"],
+        "expires_ms": 10**13,
+        "judged_ms": 5,
+    },
+}
+OVERLAY = {
+    "state": "KgmemOverlay",
+    "props": {
+        "ns": "A",
+        "session": "S",
+        "item_id": "k",
+        "label": "Knowledge",
+        "d_alpha": 1.0,
+        "d_beta": 0.0,
+        "base_alpha": 1.0,
+        "base_beta": 1.0,
+    },
+}
+SESSION = {
+    "state": "KgmemSessionState",
+    "props": {"ns": "A", "session": "S", "centroid": [0.5, 0.5], "n": 2, "shifts": 0},
+}
 
 
 def write(tmp_path: Path, *docs: dict, version: int = 2, end: dict | None = None) -> Path:
@@ -40,14 +63,20 @@ def test_a_format_1_file_is_read(tmp_path: Path) -> None:
     assert check.version == 1 and not check.state
 
 
-@pytest.mark.parametrize(("docs", "message"), [
-    ([{"state": "KgmemSpool", "props": {"id": "x", "ns": "A"}}], "session-state label 'KgmemSpool' is not allowed"),
-    ([{"state": "KgmemOverlay", "props": {**OVERLAY["props"], "item_id": ""}}], "KgmemOverlay needs item_id"),
-    ([{"state": "KgmemQuery", "props": {**QUERY["props"], "id": 7}}], "KgmemQuery needs id"),
-    ([{"state": "KgmemSessionState", "props": {**SESSION["props"], "ns": "B"}}], "props.ns must be the file's namespace"),
-    ([QUERY, NODE], "node after session state"),
-    ([{"state": "KgmemQuery", "props": {**QUERY["props"], "hit_ids": ["k", None]}}], "cannot hold null"),
-])
+@pytest.mark.parametrize(
+    ("docs", "message"),
+    [
+        ([{"state": "KgmemSpool", "props": {"id": "x", "ns": "A"}}], "session-state label 'KgmemSpool' is not allowed"),
+        ([{"state": "KgmemOverlay", "props": {**OVERLAY["props"], "item_id": ""}}], "KgmemOverlay needs item_id"),
+        ([{"state": "KgmemQuery", "props": {**QUERY["props"], "id": 7}}], "KgmemQuery needs id"),
+        (
+            [{"state": "KgmemSessionState", "props": {**SESSION["props"], "ns": "B"}}],
+            "props.ns must be the file's namespace",
+        ),
+        ([QUERY, NODE], "node after session state"),
+        ([{"state": "KgmemQuery", "props": {**QUERY["props"], "hit_ids": ["k", None]}}], "cannot hold null"),
+    ],
+)
 def test_bad_state_lines_are_refused(tmp_path: Path, docs: list[dict], message: str) -> None:
     with pytest.raises(ImportFormatError, match=message):
         check_export(write(tmp_path, *docs))

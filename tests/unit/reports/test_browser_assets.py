@@ -42,8 +42,10 @@ def _fake_browser_jar(lib: Path) -> Path:
 def test_install_puts_assets_in_the_browser_jar_and_returns_conf_lines(tmp_path: Path) -> None:
     jar = _fake_browser_jar(tmp_path / "lib")
     lines = install_browser_assets(tmp_path, 7575)
-    assert lines[0] == ("browser.post_connect_cmd=style http://127.0.0.1:7575/browser/kgmem/style.grass; "
-                        "play http://127.0.0.1:7575/browser/kgmem/guide.html")
+    assert lines[0] == (
+        "browser.post_connect_cmd=style http://127.0.0.1:7575/browser/kgmem/style.grass; "
+        "play http://127.0.0.1:7575/browser/kgmem/guide.html"
+    )
     assert lines[1].startswith("browser.remote_content_hostname_whitelist=") and "127.0.0.1" in lines[1]
     with zipfile.ZipFile(jar) as zf:
         names = zf.namelist()

@@ -27,7 +27,7 @@ RETURN 1
 ROWS = [
     {"day": "2026-11-01", "tool": "bash", "errors": 3, "ratio": 0.5, "tags": ["a", "b,c"]},
     {"day": "2026-11-01", "tool": "http", "errors": 1, "ratio": 1.0 / 3, "tags": []},
-    {"day": "2026-11-02", "tool": "bash", "errors": 5, "ratio": None, "tags": ["x\"y"]},
+    {"day": "2026-11-02", "tool": "bash", "errors": 5, "ratio": None, "tags": ['x"y']},
 ]
 
 

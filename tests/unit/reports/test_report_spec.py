@@ -88,9 +88,21 @@ def test_every_shipped_report_parses_and_takes_ns() -> None:
     specs = list_reports()
     names = {s.name for s in specs}
     # the reports the analysts asked for
-    assert {"top_errors", "error_trend", "unresolved_errors", "fix_effectiveness", "error_clusters",
-            "knowledge_by_type", "contradictions", "stale_knowledge", "session_timeline",
-            "retrieval_usage", "graph_health", "top_concepts", "concept_cooccurrence"} <= names
+    assert {
+        "top_errors",
+        "error_trend",
+        "unresolved_errors",
+        "fix_effectiveness",
+        "error_clusters",
+        "knowledge_by_type",
+        "contradictions",
+        "stale_knowledge",
+        "session_timeline",
+        "retrieval_usage",
+        "graph_health",
+        "top_concepts",
+        "concept_cooccurrence",
+    } <= names
     for spec in specs:
         assert spec.param("ns") is not None and spec.param("ns").required, spec.name
         # every declared parameter is used by the query, and every $parameter is declared
@@ -106,10 +118,18 @@ def test_declared_ranges_bound_numbers() -> None:
     from kgmem.errors import ReportParamError
     from kgmem.reports.spec import bind_params, parse_header
 
-    spec = parse_header("// name: r\n// description: d\n// param: days int = 7 [1..36500] — window\n"
-                        "// param: t float = 0.5 [0..1] — threshold\n// param: n int = 3 — free\n// column: x\n", "r")
+    spec = parse_header(
+        "// name: r\n// description: d\n// param: days int = 7 [1..36500] — window\n"
+        "// param: t float = 0.5 [0..1] — threshold\n// param: n int = 3 — free\n// column: x\n",
+        "r",
+    )
     assert bind_params(spec, {"days": "30", "t": "1"}) == {"days": 30, "t": 1.0, "n": 3}
-    for given, needle in (({"days": "0"}, "[1..36500]"), ({"days": "36501"}, "[1..36500]"),
-                          ({"t": "inf"}, "finite"), ({"t": "-0.1"}, "[0..1]"), ({"n": str(2**70)}, "too large")):
+    for given, needle in (
+        ({"days": "0"}, "[1..36500]"),
+        ({"days": "36501"}, "[1..36500]"),
+        ({"t": "inf"}, "finite"),
+        ({"t": "-0.1"}, "[0..1]"),
+        ({"n": str(2**70)}, "too large"),
+    ):
         with pytest.raises(ReportParamError, match=needle.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
             bind_params(spec, given)

@@ -100,7 +100,9 @@ RETRIEVED = [("a", "message"), ("b", "message"), ("c", "knowledge"), ("d", "mess
 
 
 def test_attribution_credits_only_the_cited_hits():
-    updates = {u.id: u.delta for u in bqar.attribute(RETRIEVED, included=["a", "b", "c"], cited=["b"], outcome="success")}
+    updates = {
+        u.id: u.delta for u in bqar.attribute(RETRIEVED, included=["a", "b", "c"], cited=["b"], outcome="success")
+    }
     assert updates == {"b": 0.8, "a": 0.2, "c": 0.2, "d": -0.1}
 
 

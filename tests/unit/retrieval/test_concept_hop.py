@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from kgmem.retrieval.concept_hop import Shared, neighbour_scores, pick_seeds, seed_share, shared_weight, specificity
@@ -65,15 +64,23 @@ def test_neighbour_score_is_seed_score_times_specificity():
 
 
 def test_a_rare_concept_beats_a_common_one_and_a_hub_counts_nothing():
-    out = neighbour_scores([("s", "rare", [Shared("lisbon", 2)]), ("s", "common", [Shared("painting", 20)]),
-                            ("s", "hub", [Shared("caroline", 400)])], {"s": 1.0}, max_df=50)
+    out = neighbour_scores(
+        [
+            ("s", "rare", [Shared("lisbon", 2)]),
+            ("s", "common", [Shared("painting", 20)]),
+            ("s", "hub", [Shared("caroline", 400)]),
+        ],
+        {"s": 1.0},
+        max_df=50,
+    )
     assert [n.id for n in out] == ["rare", "common"]
     assert out[1].score == pytest.approx(1 / 20)
 
 
 def test_a_stronger_seed_gives_a_stronger_neighbour():
-    out = neighbour_scores([("weak", "a", [Shared("x", 3)]), ("strong", "b", [Shared("y", 3)])],
-                           {"weak": 0.02, "strong": 0.09})
+    out = neighbour_scores(
+        [("weak", "a", [Shared("x", 3)]), ("strong", "b", [Shared("y", 3)])], {"weak": 0.02, "strong": 0.09}
+    )
     assert [n.id for n in out] == ["b", "a"]
     assert out[0].score / out[1].score == pytest.approx(4.5)
 
@@ -104,8 +111,10 @@ def test_two_rare_concepts_beat_many_mid_frequency_ones():
     # The bridge shares two names (df 2) with its seed; the long reply shares fifteen words of df 10 with
     # it. By the cap alone both reach 1 (the reply inherits the seed's full score); bounded by a multiple
     # of the best single concept, the reply counts a fifth of the bridge.
-    rows = [("s", "bridge", [Shared("marisol", 2), Shared("harbor street", 2)]),
-            ("s", "reply", [Shared(f"w{i}", 10) for i in range(15)])]
+    rows = [
+        ("s", "bridge", [Shared("marisol", 2), Shared("harbor street", 2)]),
+        ("s", "reply", [Shared(f"w{i}", 10) for i in range(15)]),
+    ]
     capped = neighbour_scores(rows, {"s": 0.1}, cap=1.0)
     assert [n.score for n in capped] == [pytest.approx(0.1), pytest.approx(0.1)]
     out = neighbour_scores(rows, {"s": 0.1}, cap=1.0, best_multiple=2.0)
@@ -119,8 +128,10 @@ def test_a_concept_the_question_names_is_boosted():
 
 
 def test_a_bridge_reached_from_two_seeds_adds_both():
-    out = neighbour_scores([("s1", "bridge", [Shared("x", 2)]), ("s2", "bridge", [Shared("y", 2)]),
-                            ("s1", "single", [Shared("z", 2)])], {"s1": 0.1, "s2": 0.1})
+    out = neighbour_scores(
+        [("s1", "bridge", [Shared("x", 2)]), ("s2", "bridge", [Shared("y", 2)]), ("s1", "single", [Shared("z", 2)])],
+        {"s1": 0.1, "s2": 0.1},
+    )
     assert [n.id for n in out] == ["bridge", "single"]
     assert out[0].score == pytest.approx(0.1)
     assert {seed for seed, _ in out[0].via} == {"s1", "s2"}
@@ -136,7 +147,6 @@ def test_neighbour_scores_rejects_bad_settings():
         neighbour_scores([], {}, cap=0.0)
     with pytest.raises(ValueError, match="best_multiple"):
         neighbour_scores([], {}, best_multiple=0.9)
-
 
 
 # -- a seed's share per concept -------------------------------------------------------------------
@@ -157,6 +167,6 @@ def test_a_long_seed_passes_on_less_through_one_shared_concept_than_a_short_one(
     flat = neighbour_scores(rows, seeds, degrees={"short": 2, "long": 25})
     assert [n.score for n in flat] == [pytest.approx(0.04), pytest.approx(0.04)]
     out = neighbour_scores(rows, seeds, degrees={"short": 2, "long": 25}, seed_damping=0.5)
-    assert [(n.id, n.score) for n in out] == [("a", pytest.approx(0.04 / 2 ** 0.5)), ("b", pytest.approx(0.04 / 5))]
+    assert [(n.id, n.score) for n in out] == [("a", pytest.approx(0.04 / 2**0.5)), ("b", pytest.approx(0.04 / 5))]
     with pytest.raises(ValueError, match="seed_damping"):
         neighbour_scores(rows, seeds, seed_damping=-1.0)

@@ -9,6 +9,11 @@ _RULE = re.compile(r"coalesce\((\w+)\.contradicted, 0\) <= coalesce\(\1\.confirm
 
 
 def test_expand_and_learning_test_links_with_the_same_rule() -> None:
-    for name in ("retrieval/expand", "learning/fragments/known_fix_similar", "learning/apply_events",
-                 "learning/known_fixes", "learning/link_similar"):
+    for name in (
+        "retrieval/expand",
+        "learning/fragments/known_fix_similar",
+        "learning/apply_events",
+        "learning/known_fixes",
+        "learning/link_similar",
+    ):
         assert _RULE.search(cypher.load(name)), name

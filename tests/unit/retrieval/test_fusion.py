@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -60,13 +60,13 @@ def test_staleness_halves_at_half_life_and_is_neutral_without_one():
 
 
 def test_quality_factors_are_neutral_for_unjudged_items():
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     f = fusion.quality_factors({}, None, fusion.QualityWeights(), now)
     assert f["quality"] == pytest.approx(1.0)
 
 
 def test_quality_factors_reward_use_and_penalise_low_confidence_and_age():
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     w = fusion.QualityWeights(confidence=0.3, usage=0.5, staleness=0.2)
     used = fusion.quality_factors({"alpha": 3.0, "beta": 1.0}, None, w, now)
     assert used["usage"] == pytest.approx(1 + 0.5 * (0.75 - 0.5) / 0.5)
@@ -78,14 +78,14 @@ def test_quality_factors_reward_use_and_penalise_low_confidence_and_age():
 
 
 def test_usage_factor_spans_one_minus_to_one_plus_weight():
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     w = fusion.QualityWeights(usage=0.5)
     assert fusion.quality_factors({"alpha": 1e6, "beta": 1.0}, None, w, now)["usage"] == pytest.approx(1.5, abs=1e-4)
     assert fusion.quality_factors({"alpha": 1.0, "beta": 1e6}, None, w, now)["usage"] == pytest.approx(0.5, abs=1e-4)
 
 
 def test_age_days_parses_iso_and_rejects_garbage():
-    now = datetime(2024, 1, 11, tzinfo=timezone.utc)
+    now = datetime(2024, 1, 11, tzinfo=UTC)
     assert fusion.age_days("2024-01-01T00:00:00+00:00", now) == pytest.approx(10.0)
     assert fusion.age_days("2024-01-01T00:00:00", now) == pytest.approx(10.0)
     assert fusion.age_days("yesterday", now) is None
@@ -93,7 +93,7 @@ def test_age_days_parses_iso_and_rejects_garbage():
 
 
 def test_a_session_overlay_view_adds_to_the_global_posterior():
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     w = fusion.QualityWeights()
     plain = fusion.quality_factors({"alpha": 2.0, "beta": 1.0}, None, w, now)
     viewed = fusion.quality_factors({"alpha": 2.0, "beta": 1.0, "v_alpha": 0.0, "v_beta": 2.0}, None, w, now)
@@ -103,18 +103,27 @@ def test_a_session_overlay_view_adds_to_the_global_posterior():
 
 
 def test_thompson_sampling_replaces_the_mean_with_the_samplers_draw():
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     seen = []
-    out = fusion.quality_factors({"alpha": 9.0, "beta": 1.0}, None, fusion.QualityWeights(), now,
-                                 sample=lambda a, b: seen.append((a, b)) or 0.25)
+    out = fusion.quality_factors(
+        {"alpha": 9.0, "beta": 1.0}, None, fusion.QualityWeights(), now, sample=lambda a, b: seen.append((a, b)) or 0.25
+    )
     assert seen == [(9.0, 1.0)] and out["posterior"] == 0.25 and out["usage"] < 1.0
 
 
 def test_a_reranked_candidate_keeps_every_other_field() -> None:
     from dataclasses import asdict, fields
 
-    values = {"id": "m1", "kind": "message", "rank": 3, "score": 0.5, "text": "t", "props": {"role": "user"},
-              "path": ("m0", "NEXT", "m1"), "explain": {"distance": 0.5}}
+    values = {
+        "id": "m1",
+        "kind": "message",
+        "rank": 3,
+        "score": 0.5,
+        "text": "t",
+        "props": {"role": "user"},
+        "path": ("m0", "NEXT", "m1"),
+        "explain": {"distance": 0.5},
+    }
     assert set(values) == {f.name for f in fields(Candidate)}  # a new field must be set here (and in ranked)
     moved = Candidate(**values).ranked(1)
     assert asdict(moved) == {**values, "rank": 1}

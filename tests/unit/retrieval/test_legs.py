@@ -52,8 +52,9 @@ class Graph:
 
 
 class Vectors:
-    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None,
-              payload: bool = True) -> list[VectorHit]:
+    def query(
+        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None, payload: bool = True
+    ) -> list[VectorHit]:
         return VECTOR_HITS if kind == "message" else []
 
 
@@ -85,16 +86,19 @@ class RecentLeg:
 
     def candidates(self, query: str, scope: Scope) -> Op[list[Candidate]]:
         rows = yield Read("toy/recent", {"ns": scope.ns, "n": scope.k})
-        return [Candidate(id=r["id"], kind="message", rank=i, score=1.0 / i, text=r["text"], explain={"age": i})
-                for i, r in enumerate(rows, start=1)]
+        return [
+            Candidate(id=r["id"], kind="message", rank=i, score=1.0 / i, text=r["text"], explain={"age": i})
+            for i, r in enumerate(rows, start=1)
+        ]
 
 
 RECENT = LegSpec("recent", RecentLeg, enabled=lambda c: True, weight=lambda c: 0.5)
 FAST = "fast"  # legs + fusion only: no traversal, so no expansion read
 
 
-def _search_both(legs: tuple[LegSpec, ...], toy_error: Exception | None = None,
-                 preset: str = FAST) -> list[SearchResult]:
+def _search_both(
+    legs: tuple[LegSpec, ...], toy_error: Exception | None = None, preset: str = FAST
+) -> list[SearchResult]:
     """The same search through KGMem's runner and AsyncKGMem's; both results."""
     engine = RetrievalEngine(preset, legs=legs)
     sync_graph = Graph(toy_error)
@@ -130,8 +134,11 @@ def test_a_leg_registered_in_one_place_is_searched_and_fused_by_both_runners() -
         shared = by_id["shared"]
         assert shared.provenance.legs == ("vector", "keyword", "recent")
         k = SearchConfig().rrf_k
-        expected = {"vector": fusion.rrf_term(2, 0.3, k), "keyword": fusion.rrf_term(2, 0.7, k),
-                    "recent": fusion.rrf_term(2, 0.5, k)}
+        expected = {
+            "vector": fusion.rrf_term(2, 0.3, k),
+            "keyword": fusion.rrf_term(2, 0.7, k),
+            "recent": fusion.rrf_term(2, 0.5, k),
+        }
         assert {leg: shared.breakdown[leg] for leg in expected} == pytest.approx(expected)
         assert shared.score == pytest.approx(sum(expected.values()))
         # Each leg's own figures reach the breakdown (Candidate.explain), whatever the leg.

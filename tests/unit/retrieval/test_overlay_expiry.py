@@ -26,23 +26,34 @@ def drive(op, replies):
 
 
 def merged_row(ns, session, d_alpha, current_alpha):
-    item = {"id": "k1", "base_alpha": 1.0, "base_beta": 1.0, "d_alpha": d_alpha, "d_beta": 0.0,
-            "alpha": current_alpha + d_alpha, "beta": 1.0}
+    item = {
+        "id": "k1",
+        "base_alpha": 1.0,
+        "base_beta": 1.0,
+        "d_alpha": d_alpha,
+        "d_beta": 0.0,
+        "alpha": current_alpha + d_alpha,
+        "beta": 1.0,
+    }
     return {"ns": ns, "session": session, "merged": [item]}
 
 
 def test_expiry_merges_the_stale_sessions_in_one_write():
     engine = RetrievalEngine(overlay_ttl_hours=2)
     stale = [{"ns": "a", "session": "s1", "last_ms": 5}, {"ns": "b", "session": "s2", "last_ms": 7}]
-    replies = {"retrieval/overlay_stale": stale,
-               "retrieval/overlay_merge": [merged_row("a", "s1", 0.8, 1.0), merged_row("b", "s2", 1.0, 3.0)]}
+    replies = {
+        "retrieval/overlay_stale": stale,
+        "retrieval/overlay_merge": [merged_row("a", "s1", 0.8, 1.0), merged_row("b", "s2", 1.0, 3.0)],
+    }
     before = int(time.time() * 1000)
     expired, seen = drive(engine.expire_overlays_op(), replies)
     read, write = seen
     assert isinstance(read, Read) and read.params["ns"] is None and read.params["limit"] == 100
     assert before - 2 * 3_600_000 - 1000 <= read.params["cutoff_ms"] <= int(time.time() * 1000) - 2 * 3_600_000
-    assert isinstance(write, Write) and write.params["targets"] == [{"ns": "a", "session": "s1"},
-                                                                  {"ns": "b", "session": "s2"}]
+    assert isinstance(write, Write) and write.params["targets"] == [
+        {"ns": "a", "session": "s1"},
+        {"ns": "b", "session": "s2"},
+    ]
     assert [(e.ns, e.session, e.last_ms) for e in expired] == [("a", "s1", 5), ("b", "s2", 7)]
     first, second = expired[0].merges[0], expired[1].merges[0]
     assert first.merged.alpha == pytest.approx(1.8) and first.theirs.alpha == pytest.approx(0.0)
@@ -50,8 +61,7 @@ def test_expiry_merges_the_stale_sessions_in_one_write():
 
 
 def test_nothing_stale_means_no_write():
-    expired, seen = drive(RetrievalEngine().expire_overlays_op("ns", ttl_hours=0.5),
-                          {"retrieval/overlay_stale": []})
+    expired, seen = drive(RetrievalEngine().expire_overlays_op("ns", ttl_hours=0.5), {"retrieval/overlay_stale": []})
     assert expired == [] and len(seen) == 1 and seen[0].params["ns"] == "ns"
 
 

@@ -18,8 +18,17 @@ from kgmem.retrieval.service import RetrievalEngine
 from kgmem.runner import SyncIO, run
 from kgmem.vectors import VectorHit
 
-PROPS = dict(ts=None, confidence=None, alpha=None, beta=None, updated_at=None, last_used=None,
-             v_alpha=None, v_beta=None, tool=None)
+PROPS = dict(
+    ts=None,
+    confidence=None,
+    alpha=None,
+    beta=None,
+    updated_at=None,
+    last_used=None,
+    v_alpha=None,
+    v_beta=None,
+    tool=None,
+)
 NODES = {
     "m1": dict(text="Jon opened a dance studio", ref="D1:1", session="s1", role="Jon", seq=0),
     "m2": dict(text="Gina lost her job at Door Dash", ref="D1:2", session="s1", role="Gina", seq=1),
@@ -38,8 +47,22 @@ class Graph:
             full = [{"id": "m2", "label": "Message", "score": 2.0, **NODES["m2"]}]
             return [{"rows": full if params["payload"] else [{"id": "m2", "label": "Message", "score": 2.0}]}]
         if name == "retrieval/expand":
-            return [{"rows": [{"id": s["id"], "label": s["label"], "active": True, "expand": s["expand"], "expanded": [],
-                               **PROPS, **NODES[s["id"]]} for s in params["seeds"]]}]
+            return [
+                {
+                    "rows": [
+                        {
+                            "id": s["id"],
+                            "label": s["label"],
+                            "active": True,
+                            "expand": s["expand"],
+                            "expanded": [],
+                            **PROPS,
+                            **NODES[s["id"]],
+                        }
+                        for s in params["seeds"]
+                    ]
+                }
+            ]
         if name in ("retrieval/concept_hop", "retrieval/session_state"):
             return []
         raise AssertionError(f"unexpected read {name}")
@@ -54,8 +77,9 @@ class Vectors:
     def __init__(self) -> None:
         self.payloads: list[bool] = []
 
-    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None,
-              payload: bool = True) -> list[VectorHit]:
+    def query(
+        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None, payload: bool = True
+    ) -> list[VectorHit]:
         if kind != "message":
             return []
         self.payloads.append(payload)
@@ -95,7 +119,12 @@ def test_graph_rag_asks_the_legs_for_ids_and_scores_and_shows_what_it_hydrated()
     for item_id, hit in by_id.items():
         node = NODES[item_id]
         assert (hit.text, hit.ref, hit.session, hit.metadata["role"], hit.metadata["seq"]) == (
-            node["text"], node["ref"], node["session"], node["role"], node["seq"])
+            node["text"],
+            node["ref"],
+            node["session"],
+            node["role"],
+            node["seq"],
+        )
 
 
 def test_a_question_naming_two_entities_has_the_expansion_read_pick_its_entity_seeds() -> None:

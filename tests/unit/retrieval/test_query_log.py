@@ -39,8 +39,9 @@ class Graph:
 
 
 class Vectors:
-    def query(self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None,
-              payload: bool = True) -> list[VectorHit]:
+    def query(
+        self, ns: str, kind: str, vector: np.ndarray, n: int, where: Any = None, payload: bool = True
+    ) -> list[VectorHit]:
         return [VectorHit("m1", 0.1, "a turn")] if kind == "message" else []
 
 

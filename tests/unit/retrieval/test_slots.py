@@ -85,7 +85,9 @@ def test_reserved_slots_after_slot_start_go_to_neighbours_first():
 
 def test_only_neighbours_left_fill_the_positions_from_slot_start():
     assert sourced(slots.interleave(RANKING[:1], [("n", 0.0)], k=3, slot_start=2, source="concept")) == [
-        ("d1", "direct"), ("n", "concept")]
+        ("d1", "direct"),
+        ("n", "concept"),
+    ]
     assert slots.interleave([], [("n", 0.1)], k=3, slot_start=2) == []
 
 

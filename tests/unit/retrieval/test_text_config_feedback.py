@@ -24,18 +24,24 @@ def test_lucene_query_escapes_syntax_and_requires_namespace():
 
 
 def test_lucene_query_role_boost_adds_a_boosted_speaker_clause():
-    assert lucene_query("What did Caroline paint?", "ns", role_boost=1.0) == '+ns:"ns" +((caroline paint) role:(caroline paint)^1)'
+    assert (
+        lucene_query("What did Caroline paint?", "ns", role_boost=1.0)
+        == '+ns:"ns" +((caroline paint) role:(caroline paint)^1)'
+    )
     assert lucene_query("What did Caroline paint?", "ns", role_boost=0.0) == '+ns:"ns" +(caroline paint)'
     assert lucene_query("what is it", "ns", role_boost=2.0) is None
 
 
-@pytest.mark.parametrize("query, names", [
-    ("Which city have both Jean and John visited?", ["jean", "john"]),
-    ("What do Melanie's kids like?", ["melanie"]),
-    ("What did Caroline research?", ["caroline"]),
-    ("When did she go to Paris?", ["paris"]),
-    ("Caroline went where?", []),  # the first word is capitalised anyway
-])
+@pytest.mark.parametrize(
+    "query, names",
+    [
+        ("Which city have both Jean and John visited?", ["jean", "john"]),
+        ("What do Melanie's kids like?", ["melanie"]),
+        ("What did Caroline research?", ["caroline"]),
+        ("When did she go to Paris?", ["paris"]),
+        ("Caroline went where?", []),  # the first word is capitalised anyway
+    ],
+)
 def test_query_names(query, names):
     assert query_names(query) == names
 
@@ -97,15 +103,28 @@ def test_feedback_levels_match_the_design():
 
 def test_updates_reward_used_and_penalise_retrieved_not_used():
     ups = updates([("a", "message"), ("b", "fix"), ("c", "knowledge")], ["b"], "success")
-    assert [(u.id, u.kind, u.delta) for u in ups] == [("b", "fix", 0.8), ("a", "message", -0.1), ("c", "knowledge", -0.1)]
+    assert [(u.id, u.kind, u.delta) for u in ups] == [
+        ("b", "fix", 0.8),
+        ("a", "message", -0.1),
+        ("c", "knowledge", -0.1),
+    ]
     with pytest.raises(ValidationError, match="used"):
         updates([("a", "message")], ["zzz"], "included")
 
 
 def _hit(i: int, text: str) -> SearchHit:
-    return SearchHit(id=f"id{i}", kind="message", text=text, score=1.0 / i, breakdown={"distance": 0.2},
-                     provenance=Provenance(legs=("vector", "keyword")), ref=f"r{i}", session="s1",
-                     ts="2024-05-01T00:00:00+00:00", metadata={"role": "user"})
+    return SearchHit(
+        id=f"id{i}",
+        kind="message",
+        text=text,
+        score=1.0 / i,
+        breakdown={"distance": 0.2},
+        provenance=Provenance(legs=("vector", "keyword")),
+        ref=f"r{i}",
+        session="s1",
+        ts="2024-05-01T00:00:00+00:00",
+        metadata={"role": "user"},
+    )
 
 
 def test_render_numbers_citations_and_respects_the_budget():

@@ -31,10 +31,9 @@ def test_scope_with_clock_records_the_lap() -> None:
     assert scope == Scope.build("ns")  # the clock is not part of what a search may see
 
 
-
 def test_every_stage_is_documented_for_users() -> None:
     from pathlib import Path
 
     docs = (Path(__file__).resolve().parents[3] / "docs" / "retrieval.md").read_text(encoding="utf-8")
-    section = docs[docs.index("### Latency by stage"):]
+    section = docs[docs.index("### Latency by stage") :]
     assert all(f"`{stage}`" in section for stage in STAGES)

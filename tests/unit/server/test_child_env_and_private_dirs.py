@@ -10,12 +10,27 @@ from kgmem.server.local import child_env
 
 
 def test_child_env_keeps_only_what_java_needs() -> None:
-    environ = {"PATH": "/usr/bin", "HOME": "/root", "LANG": "C.UTF-8", "LC_ALL": "C", "JAVA_HOME": "/jvm",
-               "ANTHROPIC_API_KEY": "sk-secret", "KGMEM_NEO4J__PASSWORD": "pw", "NEO4J_AUTH": "neo4j/x",
-               "AWS_SECRET_ACCESS_KEY": "aws", "GITHUB_TOKEN": "gh"}
+    environ = {
+        "PATH": "/usr/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C",
+        "JAVA_HOME": "/jvm",
+        "ANTHROPIC_API_KEY": "sk-secret",
+        "KGMEM_NEO4J__PASSWORD": "pw",
+        "NEO4J_AUTH": "neo4j/x",
+        "AWS_SECRET_ACCESS_KEY": "aws",
+        "GITHUB_TOKEN": "gh",
+    }
     env = child_env(environ, NEO4J_HOME="/h")
-    assert env == {"PATH": "/usr/bin", "HOME": "/root", "LANG": "C.UTF-8", "LC_ALL": "C", "JAVA_HOME": "/jvm",
-                   "NEO4J_HOME": "/h"}
+    assert env == {
+        "PATH": "/usr/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C",
+        "JAVA_HOME": "/jvm",
+        "NEO4J_HOME": "/h",
+    }
 
 
 def test_private_dir_creates_0700_whatever_the_umask_and_tightens_existing(tmp_path) -> None:

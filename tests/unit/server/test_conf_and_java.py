@@ -4,9 +4,9 @@ import pytest
 
 from kgmem.config import Neo4jSettings
 from kgmem.config_file import read_config, update_config
-from kgmem.server.conf import render_conf
-from kgmem.server import java as java_mod
 from kgmem.errors import JavaNotFound
+from kgmem.server import java as java_mod
+from kgmem.server.conf import render_conf
 
 
 def test_conf_listens_on_loopback_with_configured_ports() -> None:
@@ -30,7 +30,7 @@ def test_config_file_is_private_and_merges(tmp_path: Path) -> None:
 def test_old_java_is_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "bin" / "java"
     fake.parent.mkdir()
-    fake.write_text('#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n')
+    fake.write_text("#!/bin/sh\necho 'openjdk version \"11.0.2\" 2019-01-15' >&2\n")
     fake.chmod(0o755)
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     with pytest.raises(JavaNotFound, match="Java 11"):
