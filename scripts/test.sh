@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up everything and run the whole test suite against a real local Neo4j, Chroma and
-# the real embedding model. Stops the Neo4j it started, even when tests fail.
-# Usage: scripts/test.sh [pytest args]
+# the real embedding model: scripts/lint.sh first (when present), then pytest, printing how long
+# each step took and the 25 slowest tests. Stops the Neo4j it started, even when tests fail.
+# Usage: scripts/test.sh [pytest args]            (-m "not slow": without the tests that stop,
+#                                                  restart or kill a Neo4j server)
 #        scripts/test.sh --unit [pytest args]   the fast loop: tests/unit only — no Neo4j, no model,
 #                                              no `kgmem init`, no pip install once the venv exists
 set -euo pipefail
@@ -18,11 +20,19 @@ if [ "${1:-}" = "--unit" ]; then
   status=0
   env KGMEM_HOME="$scratch" KGMEM_CONFIG="$scratch/kgmem.toml" KGMEM_NEO4J__URI=bolt://127.0.0.1:9 \
       PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
-      "$VENV/bin/python" -m pytest tests/unit -q -p no:cacheprovider -p no:docker "$@" || status=$?
+      "$VENV/bin/python" -m pytest tests/unit -q -p no:cacheprovider -p no:docker --durations=10 "$@" || status=$?
   exit "$status"
 fi
 
+step() { echo "== $1 in $(( $(date +%s) - $2 )) s"; }
+t=$(date +%s)
 scripts/setup.sh --dev
+step "set-up" "$t"
+if [ -x scripts/lint.sh ]; then
+  t=$(date +%s)
+  scripts/lint.sh
+  step "lint" "$t"
+fi
 # Locally a missing Chromium only skips its tests; in CI (CI=true, set by .ci/run) it is an error.
 if ! scripts/optional_test_tools.sh; then
   case "${CI:-}" in
@@ -31,14 +41,20 @@ if ! scripts/optional_test_tools.sh; then
   esac
 fi
 
+# Reuse the server of this KGMEM_HOME when it runs (its pid file and process; never another home's server
+# on the same port: `kgmem up` then fails naming the port), else start it and stop it at the end.
 started=0
 if ! "$VENV/bin/kgmem" status --json | "$VENV/bin/python" -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["running"] else 1)'; then
   started=1
 fi
 cleanup() { if [ "$started" = 1 ]; then scripts/neo4j_local.sh down || true; fi; }
 trap cleanup EXIT
-t0=$(date +%s)
+t=$(date +%s)
 scripts/neo4j_local.sh up
-echo "neo4j up in $(( $(date +%s) - t0 )) s"
 "$VENV/bin/kgmem" init
-"$VENV/bin/python" -m pytest "$@"
+step "Neo4j up and init" "$t"
+t=$(date +%s)
+status=0
+"$VENV/bin/python" -m pytest --durations=25 "$@" || status=$?
+step "tests" "$t"
+exit "$status"
