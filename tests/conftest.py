@@ -18,11 +18,17 @@ ROOT = Path(__file__).resolve().parent.parent
 BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
 
 
+#: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow``.
+SERVER_FIXTURES = frozenset({"private_neo4j", "stream_neo4j"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
         if parts[0] in ("integration", "e2e", "reliability"):
             item.add_marker(getattr(pytest.mark, parts[0]))
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 # -- CI must fail, not skip, when a test tool it installs is missing ------------------------
@@ -45,6 +51,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type
         if any(marker in reason for marker in REQUIRED_IN_CI):
             report.outcome = "failed"
             report.longrepr = f"CI requires this test tool (CI={os.environ.get('CI')!r}); skip refused: {reason}"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The evaluation data read in place, never copied into the repository (LoCoMo, loghub-2k):
+    ``KGMEM_BENCH_DATA``, else the nearest ``shared/data`` above the checkout (as the benchmarks find it)."""
+    explicit = os.environ.get("KGMEM_BENCH_DATA")
+    if explicit:
+        return Path(explicit)
+    found = next((p / "shared" / "data" for p in ROOT.parents if (p / "shared" / "data").is_dir()), None)
+    return found or ROOT.parent / "shared" / "data"
 
 
 if BACKEND == "docker":
@@ -141,26 +158,39 @@ def mem(settings: Settings, driver, embedder, graph):
     client.close()
 
 
+@pytest.fixture(scope="session")
+def private_server(base_settings: Settings, tmp_path_factory: pytest.TempPathFactory):
+    """The session's one private Neo4j (tests/private_neo4j.py), started when a test first asks for it."""
+    private = _private_module()
+    server = private.start(tmp_path_factory.mktemp("private-neo4j"), base_settings)
+    server.wipe()  # applies the schema
+    yield server
+    server.down()
+
+
 @pytest.fixture
-def private_neo4j(tmp_path: Path, base_settings: Settings):
-    """Factory: ``private_neo4j(name, **settings)`` starts the private Neo4j ``name`` (its ports:
-    tests/private_neo4j.py ``PORTS``; own home under tmp_path) that the test may stop, restart or
-    kill -9; it is stopped afterwards."""
+def private_neo4j(tmp_path: Path, request: pytest.FixtureRequest):
+    """Factory: ``private_neo4j(name, namespace=..., **settings)`` → the session's private Neo4j as this
+    test sees it (own home ``tmp_path/name``; tests/private_neo4j.py): the test may stop, restart or
+    kill -9 it. Afterwards it is running again and empty."""
+    views: list = []
+
+    def view(name: str, namespace: str = "private", **overrides):  # type: ignore[no-untyped-def]
+        server = request.getfixturevalue("private_server")
+        server.ensure_up()
+        views.append(server.view(tmp_path / name, namespace=namespace, **overrides))
+        return views[-1]
+
+    yield view
+    if views:
+        views[0].ensure_up()
+        views[0].wipe()
+
+
+def _private_module():  # type: ignore[no-untyped-def]
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import private_neo4j as private  # type: ignore[import-not-found]
+    import private_neo4j  # type: ignore[import-not-found]
 
-    started: list = []
-
-    def start(name: str, **overrides):  # type: ignore[no-untyped-def]
-        server = private.start(tmp_path / name, name, base_settings, **overrides)
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        try:
-            server.down()
-        except Exception:  # noqa: BLE001 - already dead (a kill -9 test) or never came up
-            pass
+    return private_neo4j

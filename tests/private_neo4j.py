@@ -1,19 +1,20 @@
-"""Private Neo4j servers for tests that stop, kill -9 or restart one (never the shared server).
+"""A private Neo4j for tests that stop, kill -9 or restart one (never the shared test server).
 
-The one way to get one: :func:`start` (behind the ``private_neo4j`` factory fixture of
-tests/conftest.py and the session-wide ``stream_neo4j`` of tests/reliability/conftest.py).
-Each server has its own ``KGMEM_HOME`` in a temp dir and its own port pair from :data:`PORTS`,
-so tests that may run in one session never share a server; its jars are linked from the shared
-install when there is one (same version: no Maven download).
+One private server per test session (the ``private_server`` fixture of tests/conftest.py): starting a
+JVM costs 30-90 s on a loaded machine, so tests share it and pay only for the stops, restarts and
+kills their fault needs. Each test gets a :meth:`PrivateNeo4j.view` of it (``private_neo4j`` fixture):
+its own ``KGMEM_HOME`` (spool, Chroma, config) and client settings, the server's ports and password;
+``up``/``down``/``kill9`` act on the one server. After each test the fixture starts the server again
+when the test left it down and empties its database, so every test starts from a running, empty server.
 
-``KGMEM_TEST_PRIVATE_PORTS=bolt:http`` moves every pair to those ports — for running one such
-test at a time next to other checkouts that use the default pairs.
+Ports: ``KGMEM_TEST_PRIVATE_PORTS=bolt:http``, or two free ports (tests/ports.py).
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,26 +23,21 @@ from kgmem.config import Settings, load_settings
 from kgmem.paths import private_dir
 from kgmem.server.local import _port_open as port_open  # the server's own "is anything listening" probe
 
-#: Port pairs (bolt, http) by user; the shared server is on 7687/7474.
-PORTS: dict[str, tuple[int, int]] = {
-    "spool": (17687, 17474),  # tests/integration/learning/test_spool.py (stopped and started)
-    "client_spool": (18687, 18474),  # tests/integration/client/test_both_clients.py (both clients' spool)
-    "ingest_kill": (19687, 19474),  # tests/reliability/test_ingest_kill.py (kill -9 mid-ingest)
-    "stream": (20687, 20474),  # stream_neo4j, session-wide: tests/reliability/test_kill9_stream.py
-    "defer": (21687, 21474),  # tests/integration/learning/test_deferred.py (stopped with repeats deferred)
-    "first_connect": (25687, 25474),  # tests/integration/client/test_first_connect_schema.py (no kgmem init)
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
+
 PASSWORD = "kgmem-private-test"
 PORTS_ENV = "KGMEM_TEST_PRIVATE_PORTS"
 
 
-def ports(name: str) -> tuple[int, int]:
-    """The (bolt, http) ports of the server called ``name`` (or the ``KGMEM_TEST_PRIVATE_PORTS`` pair)."""
+def ports() -> tuple[int, int]:
+    """The (bolt, http) ports of the private server: the ``KGMEM_TEST_PRIVATE_PORTS`` pair or two free ones."""
     override = os.environ.get(PORTS_ENV)
     if override:
         bolt, http = override.split(":")
         return int(bolt), int(http)
-    return PORTS[name]
+    bolt, http = free_ports(2)
+    return bolt, http
 
 
 def private_settings(
@@ -62,6 +58,7 @@ def private_settings(
             "password": PASSWORD,
             "heap": "384m",
             "pagecache": "64m",
+            "start_timeout_s": 600,  # a JVM start took over 120 s on a loaded 2-core machine
         },
         "chroma": {"path": str(home / "chroma")},
     }
@@ -82,26 +79,52 @@ def _link_jars(base: Settings, home: Path) -> None:
 
 
 class PrivateNeo4j:
-    """One private server: ``settings`` point at it; ``up``/``down``/``kill9`` control it."""
+    """The private server, as one test sees it: ``settings`` are the test's client settings (its own home,
+    namespace and overrides); ``up``/``down``/``kill9`` and ``server`` act on the server itself (its home
+    is ``server_settings.home``)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, server_settings: Settings | None = None) -> None:
         self.settings = settings
+        self.server_settings = server_settings or settings
 
     @property
     def server(self):  # noqa: ANN201 - kgmem.server.LocalNeo4j
         from kgmem.server import LocalNeo4j
 
-        return LocalNeo4j(self.settings)
+        return LocalNeo4j(self.server_settings)
 
     @property
     def bolt_port(self) -> int:
-        return self.settings.neo4j.bolt_port
+        return self.server_settings.neo4j.bolt_port
+
+    def view(self, home: Path, namespace: str = "private", **overrides: Any) -> PrivateNeo4j:
+        """This server for one test: client settings with their own ``home`` (created), ``namespace`` and
+        ``overrides`` (as :func:`private_settings`)."""
+        home.mkdir(parents=True, exist_ok=True)
+        cfg = self.server_settings.neo4j
+        settings = private_settings(home, cfg.bolt_port, cfg.http_port, namespace=namespace, **overrides)
+        return PrivateNeo4j(settings, self.server_settings)
 
     def up(self) -> None:
         self.server.up()
 
     def down(self) -> None:
         self.server.down()
+
+    def ensure_up(self) -> None:
+        """Start the server again when a test left it stopped or killed."""
+        if not (self.server.status().running and port_open(self.bolt_port)):
+            self.up()
+
+    def wipe(self) -> None:
+        """Delete every node (the next test starts from an empty database) and re-apply the schema (a test
+        may have dropped it)."""
+        from kgmem.graph import GraphStore, connect
+        from kgmem.graph.schema import apply_schema
+
+        with connect(self.server_settings) as drv:
+            drv.execute_query("MATCH (n) DETACH DELETE n")  # a test writes at most a few thousand nodes
+            apply_schema(GraphStore(drv))
 
     def kill9(self) -> int:
         """SIGKILL the JVM (no shutdown hook, no checkpoint); returns its pid once it is gone and
@@ -124,12 +147,12 @@ class PrivateNeo4j:
         return pid
 
 
-def start(home: Path, name: str, base: Settings | None = None, **overrides: Any) -> PrivateNeo4j:
-    """Start the private server ``name`` (ports from :func:`ports`) with its home in ``home``;
-    fails at once, naming the port, when another server holds it."""
-    bolt, http = ports(name)
+def start(home: Path, base: Settings | None = None, **overrides: Any) -> PrivateNeo4j:
+    """Start a private server with its home in ``home`` (ports from :func:`ports`); fails at once, naming
+    the port, when another server holds it."""
+    bolt, http = ports()
     if port_open(bolt):
-        raise AssertionError(f"port {bolt} is taken: another private Neo4j ({name!r}) is still running")
+        raise AssertionError(f"port {bolt} is taken: another private Neo4j is still running")
     server = PrivateNeo4j(private_settings(home, bolt, http, base, **overrides))
     server.up()
     return server

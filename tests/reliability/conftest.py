@@ -1,9 +1,8 @@
 """Fixtures of the reliability suite (marker ``reliability``, added in tests/conftest.py).
 
-``stream_neo4j``: one private Neo4j of the suite's own (``"stream"`` in tests/private_neo4j.py:
-bolt 20687, http 20474; KGMEM_HOME in a temp dir) for tests that kill -9 it; started once per
-session and stopped at the end. Tests that kill it must start it again before they return
-(``stream_neo4j.up()``).
+``stream_neo4j``: the session's private Neo4j (tests/private_neo4j.py) for a test that kills it with
+kill -9 mid-stream: namespace ``reliability``, client retries after 1 s. The ``private_neo4j`` fixture
+starts it again and empties it afterwards.
 """
 
 from __future__ import annotations
@@ -21,26 +20,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import private_neo4j as private  # type: ignore[import-not-found]  # noqa: E402
 
 
-@pytest.fixture(scope="session")
-def stream_neo4j(base_settings, tmp_path_factory) -> private.PrivateNeo4j:  # type: ignore[no-untyped-def]
-    from kgmem.graph import GraphStore, connect
-    from kgmem.graph.schema import apply_schema
-
-    server = private.start(
-        tmp_path_factory.mktemp("private-neo4j"),
-        "stream",
-        base_settings,
-        namespace="reliability",
-        neo4j={"offline_retry_s": 1.0},
-        learning={"offline_retry_s": 1.0},
+@pytest.fixture
+def stream_neo4j(private_neo4j) -> private.PrivateNeo4j:  # type: ignore[no-untyped-def]
+    return private_neo4j(
+        "stream", namespace="reliability", neo4j={"offline_retry_s": 1.0}, learning={"offline_retry_s": 1.0}
     )
-    with connect(server.settings) as drv:
-        apply_schema(GraphStore(drv))
-    yield server
-    server.down()
 
 
 @pytest.fixture
 def private_ns(stream_neo4j: private.PrivateNeo4j) -> str:
-    """A namespace of this test's own on the private server (the server is discarded afterwards)."""
+    """A namespace of this test's own on the private server (emptied afterwards)."""
     return f"rel-{uuid.uuid4().hex[:10]}"

@@ -9,7 +9,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 from ingest_data import graph_counts, mixed_events, write_jsonl  # type: ignore[import-not-found]
 
 from kgmem import KGMem
@@ -29,23 +28,23 @@ def _marks(driver, ns: str) -> int:
 
 
 def _assert_private(private) -> None:  # type: ignore[no-untyped-def]
-    """The server's environment holds no client secret; its data dirs are 0700."""
+    """The server's environment holds no client secret (checked on the JVM this test restarts, under its
+    environment); its data dirs are 0700."""
     pid = private.server.status().pid
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     names = {item.split(b"=", 1)[0] for item in environ if item}
     assert b"ANTHROPIC_API_KEY" not in names and b"KGMEM_NEO4J__PASSWORD" not in names
     assert not any(b"must-not-leak" in item for item in environ)
-    home = private.settings.home
+    home = private.server_settings.home
     for path in (home, home / "neo4j", home / "neo4j" / "data", home / "neo4j" / "logs", home / "neo4j" / "conf"):
         assert stat.S_IMODE(path.stat().st_mode) == 0o700, path
 
 
-@pytest.mark.slow
 def test_kill9_during_ingest_then_rerun_equals_control(private_neo4j, embedder, tmp_path, monkeypatch) -> None:
     # Secrets in the client's environment must not reach the Neo4j JVM (defect 11).
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-must-not-leak")
     monkeypatch.setenv("KGMEM_NEO4J__PASSWORD", "must-not-leak")
-    private = private_neo4j("ingest_kill", learning={"offline_retry_s": 0.5})  # never the shared server
+    private = private_neo4j("ingest_kill", learning={"offline_retry_s": 0.5})  # never the shared test server
     settings = private.settings
     _assert_private(private)
     path = write_jsonl(tmp_path / "events.jsonl", mixed_events(N_TOOLS, n_knowledge=20))

@@ -314,12 +314,11 @@ def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(
     kind: str, private_neo4j, embedder, open_client_of
 ) -> None:
-    """A private Neo4j (ports ``client_spool``, tests/private_neo4j.py) is stopped under a live client:
+    """The private Neo4j (tests/private_neo4j.py) is stopped under a live client:
     tool result, turn, manual knowledge and session end are spooled (the calls return), the graph is
     untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
     from kgmem.graph import GraphStore, connect

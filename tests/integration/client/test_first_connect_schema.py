@@ -1,41 +1,35 @@
 """A fresh Neo4j that never saw `kgmem init`: the first connect applies the schema.
 
-On a private server (tests/private_neo4j.py, ports ``"first_connect"``), its database without
-any index: the README's Usage code runs as written in a fresh interpreter, its search answers,
-similar errors get ``SIMILAR_TO`` links; then, with every index dropped again, ``kgmem up``
-(the server already running) applies it, and so does the async client's first connect.
+On the session's private server (tests/private_neo4j.py), its database without any index: a sync
+client's first connect applies it (its search answers, similar errors get ``SIMILAR_TO`` links);
+then, with every index dropped again, ``kgmem up`` (the server already running) applies it, and so
+does the async client's first connect. (The README's Usage code itself runs once, with its own
+assertions, in tests/integration/client/test_readme_example.py.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from click.testing import CliRunner
 
 from kgmem import AsyncKGMem, KGMem
+from kgmem.cli import main
 from kgmem.config import Settings
 from kgmem.graph import GraphStore, connect
 from kgmem.graph.schema import SCHEMA_VERSION, schema_version
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "tests" / "integration" / "client"))
-from test_readme_example import _usage_block  # noqa: E402
 
-pytestmark = pytest.mark.slow
-
-
-def _env(settings: Settings) -> dict[str, str]:
-    """The environment of a user whose kgmem points at the private server (no kgmem.toml of theirs)."""
+def _env(settings: Settings, home: Path) -> dict[str, str]:
+    """The environment of a user whose kgmem (KGMEM_HOME ``home``: the server's own) points at the private
+    server, no kgmem.toml of theirs."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGMEM_") and k != "ANTHROPIC_API_KEY"}
     cfg = settings.neo4j
     return {
         **env,
-        "PYTHONPATH": str(ROOT),
-        "KGMEM_HOME": str(settings.home),
+        "KGMEM_HOME": str(home),
         "KGMEM_NAMESPACE": settings.namespace,
         "KGMEM_NEO4J__URI": cfg.uri,
         "KGMEM_NEO4J__PASSWORD": cfg.password.get_secret_value(),
@@ -60,28 +54,23 @@ def _fulltext_exists(driver) -> bool:  # type: ignore[no-untyped-def]
     return bool(records)
 
 
-def test_fresh_database_needs_no_init(private_neo4j, embedder, base_settings: Settings) -> None:
-    server = private_neo4j("first_connect", namespace="readme", neo4j={"start_timeout_s": 600})
+def test_fresh_database_needs_no_init(private_neo4j, embedder) -> None:
+    server = private_neo4j("first_connect", namespace="readme")
     settings = server.settings
-    if base_settings.models_dir.is_dir() and not settings.models_dir.exists():  # reuse the ONNX export
-        settings.models_dir.symlink_to(base_settings.models_dir, target_is_directory=True)
     with connect(settings) as drv:
         _drop_schema(drv)  # a brand-new store has none; make sure of it
         assert schema_version(GraphStore(drv)) is None and not _fulltext_exists(drv)
 
-        # 1. The README's Usage code, as a user runs it right after `kgmem up`.
-        code = _usage_block() + "\nprint('HITS', len(result.hits))\n"
-        run = subprocess.run(
-            [sys.executable, "-c", code], env=_env(settings), capture_output=True, text=True, timeout=600
-        )
-        assert run.returncode == 0, run.stderr[-3000:]
-        assert "no such fulltext schema index" not in run.stderr.lower()
-        hits = [line for line in run.stdout.splitlines() if line.startswith("HITS ")]
-        assert hits and int(hits[0].split()[1]) > 0, run.stdout
-        assert schema_version(GraphStore(drv)) == SCHEMA_VERSION and _fulltext_exists(drv)
-
-        # 2. Similar errors are linked (the vector leg of matching uses the schema's lookups).
-        with KGMem(settings, driver=drv, embedder=embedder) as mem:
+        # 1. A client's first connect (its own driver), as right after `kgmem up`: the schema is applied,
+        # search answers, similar errors are linked (the vector leg of matching uses the schema's lookups).
+        with KGMem(settings, embedder=embedder) as mem:
+            obs = mem.tool_result(
+                "psql", {"port": 5432}, error="could not connect to server: Connection refused", session="s"
+            )
+            mem.resolve(obs, "use the pgbouncer port 6432")
+            mem.correction("Always connect through pgbouncer on port 6432", error=obs)
+            assert mem.search("database refuses connections", k=5).hits
+            assert schema_version(GraphStore(drv)) == SCHEMA_VERSION and _fulltext_exists(drv)
             mem.tool_result(
                 "psql",
                 {"host": "db"},
@@ -97,16 +86,16 @@ def test_fresh_database_needs_no_init(private_neo4j, embedder, base_settings: Se
         records, _, _ = drv.execute_query("MATCH (:ErrorPattern {ns: 'readme'})-[r:SIMILAR_TO]-() RETURN count(r) AS n")
         assert records[0]["n"] > 0
 
-        # 3. `kgmem up` on a running server with no schema: applies it (the CLI's first connect).
+        # 2. `kgmem up` on a running server with no schema: applies it (the CLI's first connect). In-process:
+        # the command's code path is what is tested, not the process boundary.
         _drop_schema(drv)
-        up = subprocess.run(
-            [sys.executable, "-m", "kgmem.cli", "up"], env=_env(settings), capture_output=True, text=True, timeout=300
-        )
-        assert up.returncode == 0, up.stderr[-3000:]
-        assert f"schema:  version {SCHEMA_VERSION}" in up.stdout
+        unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("KGMEM_")}
+        up = CliRunner().invoke(main, ["up"], env={**unset, **_env(settings, server.server_settings.home)})
+        assert up.exit_code == 0, up.output
+        assert f"schema:  version {SCHEMA_VERSION}" in up.output
         assert schema_version(GraphStore(drv)) == SCHEMA_VERSION and _fulltext_exists(drv)
 
-        # 4. The async client's first connect (its search needs the full-text index).
+        # 3. The async client's first connect (its search needs the full-text index).
         _drop_schema(drv)
 
         async def first_search() -> int:

@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.graph import GraphStore, connect
@@ -178,7 +176,6 @@ def test_killed_with_repeats_deferred_then_replayed_once(
         graph.write_autocommit("maintenance/delete_namespace", ns=control_ns)
 
 
-@pytest.mark.slow
 def test_neo4j_stops_with_repeats_deferred_nothing_lost(private_neo4j, embedder) -> None:
     from kgmem.graph.schema import apply_schema
 

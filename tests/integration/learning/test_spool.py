@@ -86,10 +86,9 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(
     assert stats["pending"] == 0 and stats["spooled"] == 6 and stats["replayed"] == 6
 
 
-@pytest.mark.slow
 def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> None:
-    """One private server (own home, ports ``"spool"`` in tests/private_neo4j.py): 10 events up, 10 while
-    it is stopped, 10 after it is started again. (~75 s: two starts and two stops of a JVM.)"""
+    """The private server (tests/private_neo4j.py; own home): 10 events up, 10 while it is stopped, 10 after
+    it is started again (a stop and a start of a JVM)."""
     from kgmem.graph.schema import apply_schema
 
     private = private_neo4j("spool", namespace="stream", learning={"offline_retry_s": 1.0})

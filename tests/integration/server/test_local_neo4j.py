@@ -1,5 +1,6 @@
-"""The local Neo4j lifecycle, on a private second server (own home, own ports) so the
-shared test server is never disturbed."""
+"""The local Neo4j lifecycle, on a private second server (own home, two free ports: tests/ports.py) so
+the shared test server is never disturbed. `kgmem up` / `status` / `down` run as the separate processes
+a user starts: whether a second process finds the first one's server is the point."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from kgmem.config import Settings, load_settings
 from kgmem.config_file import read_config
 from kgmem.server import LocalNeo4j
 
-BOLT, HTTP = 18687, 18474
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
+
+BOLT, HTTP = free_ports(2)
+pytestmark = pytest.mark.slow  # starts and stops a server of its own
 
 
 def _free(port: int) -> bool:
