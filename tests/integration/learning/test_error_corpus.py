@@ -1,62 +1,45 @@
-"""The error-corpus measure on the real stack (Neo4j + Chroma + embedding model), asserted on the HELD-OUT
-half of the error corpus (tests/data/errors_corpus*.jsonl; split by scripts/error_corpus.py before
-any tuning): resolve the first variant of each group, report every other variant as a new
-tool_result of the same tool — its fix must come back; report each hard negative — the fix of the
-group it imitates must not. The training half (what the matching model and the category rules
-were tuned on) is not run here (it asserted nothing and doubled the run time): its figure comes
-from `python scripts/bench_learning.py corpus`, which runs both halves.
+"""A handful of real error-corpus groups through the full client (a smoke test: behaviour, no quality level).
 
-Then, with feedback, the wrong fixes are reported failed and every later variant and hard
-negative occurs again (measure_with_feedback in scripts/error_corpus.py).
-
-Measured figures and the command: docs/learning.md (`python scripts/bench_learning.py corpus`).
-The margins below sit under the held-out figures measured there.
+The measure itself — fix recall, hard negatives given a look-alike's fix and category accuracy on the
+whole held-out half (tests/data/errors_corpus*.jsonl), then the same with feedback — is a benchmark:
+``python -m benchmarks run error_corpus``. Here, on a few held-out groups that have a hard negative: the
+first variant of each group is resolved, the later variants come back with their group's fix, and once
+the agent reports the wrong fixes failed no hard negative gets its look-alike's fix (measure_with_feedback
+in benchmarks/error_corpus.py, as the benchmark runs it).
 """
 
 from __future__ import annotations
 
-import pytest
-from error_corpus import load_corpus, measure_with_feedback, split_corpus
+from benchmarks.error_corpus import groups, load_corpus, measure_with_feedback, split_corpus
 
 from kgmem import KGMem
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-# Held-out bounds, measured once on the held-out half that now includes the fresh files
-# errors_corpus_test_1.jsonl and errors_corpus_test_2.jsonl (docs/learning.md, current figures): 632/738 = 0.856 of variants got their fix
-# (the issue's 0.90 is NOT met), 53/186 = 0.28 hard negatives got the wrong one (the issue's goal of 0 is
-# NOT met; the bound only keeps it from getting worse), four-class category accuracy 0.935 (goal 0.95 NOT
-# met: 0.821 on the first fresh file). The bounds were set when the first fresh file arrived: the figures on the data both
-# measurements saw moved up a little, and the second unseen file sits within them. Margins for
-# model/runtime drift. No Anthropic key here: the matching model alone decides (no LLM adjudication).
-MIN_VARIANT_RATE = 0.83
-MAX_NEGATIVES_SHARE = 0.36
-MIN_CATEGORY_ACCURACY = 0.90
+GROUPS = 3
 
 
-def test_held_out_half(mem: KGMem, ns: str) -> None:
-    rows = load_corpus()
-    held_out = split_corpus(rows, "test")
-    assert sum(r.kind == "v" for r in held_out) >= 100 and sum(r.kind == "n" for r in held_out) >= 10
-    assert all(r.source.startswith("https://") for r in held_out)
+def test_a_few_held_out_groups_with_feedback(mem: KGMem, ns: str) -> None:
+    held_out = split_corpus(load_corpus(), "test")
+    by_group = groups(held_out)
+    negatives = {g: [r for r in held_out if r.kind == "n" and r.confusable_with == g] for g in by_group}
+    # The smallest groups a hard negative imitates (fewest messages: the smoke test stays short).
+    imitated = [g for g in by_group if negatives[g] and sum(r.kind == "v" for r in by_group[g]) >= 2]
+    chosen = sorted(imitated, key=lambda g: (len(by_group[g]) + len(negatives[g]), g))[:GROUPS]
+    rows = [r for r in held_out if r.group in chosen or r in [n for g in chosen for n in negatives[g]]]
+    assert len(chosen) == GROUPS and any(r.kind == "n" for r in rows)
 
-    feedback = measure_with_feedback(mem, ns, held_out, "test")
+    feedback = measure_with_feedback(mem, ns, rows, "test")
     result = feedback.first
-    print("held-out", result.summary())
-    print("held-out", feedback.summary())
-    assert result.variant_rate >= MIN_VARIANT_RATE, result.summary()
-    assert len(result.negatives_fixed) <= MAX_NEGATIVES_SHARE * result.hard_negatives, result.summary()
-    assert result.category_accuracy >= MIN_CATEGORY_ACCURACY, result.summary()
+    print("smoke", result.summary(), feedback.summary())
+    assert result.hard_negatives == sum(r.kind == "n" for r in rows) and result.messages == len(rows)
+    assert result.variants_fixed > 0 and result.category_correct > 0, result.summary()
     files = result.by_file.values()  # the per-file breakdown adds up to the totals
     assert sum(f.variants for f in files) == result.variants and sum(f.messages for f in files) == result.messages
     assert sum(f.negatives_fixed for f in files) == len(result.negatives_fixed)
-    # With feedback (docs/learning.md, "Failed borrowed fixes"): once the agent reported the wrong
-    # fixes failed, no hard negative gets its look-alike's fix again, nor a fix its look-alike learns
-    # later; the variants keep theirs (a 1 % margin: a variant loses its own fix only when one
-    # neighbour lent both it and the failed one — bounds set by the design, not by held-out results).
+    # With feedback: no hard negative gets its look-alike's fix again, nor a fix its look-alike learns later;
+    # the variants keep theirs (bounds set by the design, not by measured results).
     assert feedback.negatives_fixed == [] and feedback.new_fix_negatives == [], feedback.summary()
-    assert feedback.variants_fixed >= 0.99 * result.variants_fixed, feedback.summary()
-    assert feedback.new_fix_variants >= 0.99 * result.variants_fixed, feedback.summary()
+    assert feedback.variants_fixed >= result.variants_fixed, feedback.summary()
+    assert feedback.new_fix_variants >= result.variants_fixed, feedback.summary()
 
 
 def test_candidate_legs_on_the_real_stack(mem: KGMem, ns: str) -> None:
