@@ -163,36 +163,18 @@ def test_the_cli_counts_once(mem, ns, facts, driver, settings):
     target = facts[0]
     result = search(mem, ns)
     mem.retrieval.flush()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "KGMEM_NAMESPACE": ns,
-        "KGMEM_CHROMA__PATH": str(settings.chroma.path),
-    }
+    from click.testing import CliRunner
 
-    def cli(*args):
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "kgmem.cli",
-                "feedback",
-                result.query_id,
-                "--used",
-                target,
-                "--outcome",
-                "success",
-                *args,
-            ],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=ROOT,
-            timeout=300,
-        )
+    from kgmem.cli import main
+
+    env = {"KGMEM_NAMESPACE": ns, "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
+
+    def cli(*args):  # in-process: the command's code is the point (another process: the racing test above)
+        argv = ["feedback", result.query_id, "--used", target, "--outcome", "success", *args]
+        return CliRunner().invoke(main, argv, env=env)
 
     first, second = cli("--json"), cli()
-    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
     assert json.loads(first.stdout.splitlines()[-1])["counted"] is True
     assert "already judged" in second.stdout
     assert usage(driver, target)[0] == pytest.approx(1.0 + SUCCESS)

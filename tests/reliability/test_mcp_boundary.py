@@ -1,13 +1,15 @@
-"""The MCP server is a namespace boundary, over stdio and streamable HTTP (the official SDK client).
+"""The MCP server is a namespace boundary, in-process and over streamable HTTP (the official SDK client).
 
-A server started with ``kgmem mcp --ns A`` is attacked with the data of look-alike namespaces
+A server built for namespace A (in-process, as ``kgmem mcp --ns A`` builds it; and ``kgmem mcp --ns A
+--transport http`` in its own process, the CLI's ``--ns`` included) is attacked with the data of look-alike namespaces
 (``Team-A``, ``team_a``, ``team.a``, a trailing space, a Cyrillic ``а``, a zero-width space):
 every tool with an ``ns`` / ``namespace`` argument, a report with an ``ns`` parameter, feedback on
 the other namespace's query ids (search and context, with a ``response``), resolve and correction
 with its error ids — and the ordinary calls whose answers must hold nothing of it. Escapes: a call
 that returned anything of another namespace (one of its ids or markers) or changed it (every node
 and relationship of each look-alike namespace is compared before and after). Positive controls
-(the same calls on the server's own data) show that the checks can see a read and a write.
+(the same calls on the server's own data) show that the checks can see a read and a write. (The
+stdio transport itself: tests/integration/mcp/test_mcp_server.py.)
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ import pytest
 
 from kgmem import KGMem
 from kgmem.config import Settings
+from kgmem.mcp import build_server
 
 mcp = pytest.importorskip("mcp")
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 
@@ -218,7 +221,7 @@ def stack(settings: Settings, driver, embedder, graph, tmp_path: Path):  # noqa:
             "KGMEM_ANALYSIS__ENABLED": "false",
         }
         env.pop("KGMEM_NAMESPACE", None)
-        yield own_ns, own, others, env
+        yield own_ns, own, others, env, quiet
     finally:
         mem.close()
         for ns in [own_ns, *names]:
@@ -231,11 +234,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _stdio(own_ns: str, env: dict[str, str], tmp_path: Path) -> Callable[[], Client]:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "kgmem.cli", "mcp", "--ns", own_ns], env=env, cwd=str(ROOT)
-    )
-    return lambda: Client(params, read_timeout_seconds=300)
+def _in_process(settings: Settings, driver, embedder) -> Callable[[], Client]:  # noqa: ANN001
+    """The server ``kgmem mcp --ns`` builds (its namespace pinned from the settings), in this process."""
+    server = build_server(settings, client_factory=lambda: KGMem(settings, driver=driver, embedder=embedder))
+    return lambda: Client(server, read_timeout_seconds=300)
 
 
 def _http_server(own_ns: str, env: dict[str, str], tmp_path: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
@@ -275,23 +277,22 @@ def _http_server(own_ns: str, env: dict[str, str], tmp_path: Path) -> tuple[subp
             time.sleep(0.3)
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_no_namespace_escape(transport: str, stack, driver, tmp_path: Path) -> None:  # noqa: ANN001
-    own_ns, own, others, env = stack
+@pytest.mark.parametrize("transport", ["in-process", "http"])
+def test_no_namespace_escape(transport: str, stack, driver, embedder, tmp_path: Path) -> None:  # noqa: ANN001
+    own_ns, own, others, env, quiet = stack
     before = {ns: _snapshot(driver, ns) for ns in others}
     other_ids = set().union(*(ids for _, ids in before.values()))
     own_before, _ = _snapshot(driver, own_ns)
     tally = Tally(others, other_ids)
     proc = None
-    if transport == "stdio":
-        connect = _stdio(own_ns, env, tmp_path)
+    if transport == "in-process":
+        connect = _in_process(quiet.model_copy(update={"namespace": own_ns}), driver, embedder)
     else:
         proc, port, _ = _http_server(own_ns, env, tmp_path)
         url = f"http://127.0.0.1:{port}/mcp"
-        connect = lambda: Client(
-            streamable_http_client(  # noqa: E731
-                url, http_client=create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
-            ),
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        connect = lambda: Client(  # noqa: E731
+            streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)),
             read_timeout_seconds=300,
         )
 

@@ -29,8 +29,21 @@ def counts(driver):
 
 
 @pytest.fixture
+def cli(settings):
+    """``cli(*args)`` → the `kgmem` CLI run in-process (click's runner) on this test's namespace and Chroma:
+    ``.exit_code``, ``.stdout``, ``.stderr``."""
+    from click.testing import CliRunner
+
+    from kgmem.cli import main
+
+    env = {"KGMEM_NAMESPACE": settings.namespace, "KGMEM_CHROMA__PATH": str(settings.chroma.path)}
+    return lambda *args: CliRunner().invoke(main, list(args), env=env)
+
+
+@pytest.fixture
 def run_cli(settings):
-    """``run_cli(*args)`` → the `kgmem` CLI run in a second process on this test's namespace and Chroma."""
+    """``run_cli(*args)`` → the `kgmem` CLI run in a second process on this test's namespace and Chroma
+    (for tests about another process: feedback counted across processes)."""
 
     def call(*args: str) -> subprocess.CompletedProcess[str]:
         env = {

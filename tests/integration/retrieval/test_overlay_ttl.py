@@ -93,17 +93,17 @@ def test_expire_overlays_merges_like_end_session(mem, ns, items, driver, counts)
     assert records[0]["s"] == ["fresh"]  # the expired session's state is gone too
 
 
-def test_expire_overlays_cli(mem, ns, items, driver, settings, counts, run_cli):
+def test_expire_overlays_cli(mem, ns, items, driver, settings, counts, cli):
     if settings.chroma.path is None:
         pytest.skip("needs embedded Chroma shared through a path")
     judge(mem, ns, "forgotten", items[1], "positive", query="release notes document")
     age(driver, ns, "forgotten", 48)
-    out = run_cli("expire-overlays", "--ns", ns, "--ttl-hours", "24", "--json")
-    assert out.returncode == 0, out.stderr
+    out = cli("expire-overlays", "--ns", ns, "--ttl-hours", "24", "--json")
+    assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout.splitlines()[-1])
     assert [(r["ns"], r["session"]) for r in rows] == [(ns, "forgotten")] and rows[0]["items"] >= 1
     assert counts(items[1])[0] == pytest.approx(2.0)
-    again = run_cli("expire-overlays", "--ns", ns, "--ttl-hours", "24")
-    assert again.returncode == 0 and "0 idle sessions merged" in again.stdout
-    bad = run_cli("expire-overlays", "--ns", ns, "--ttl-hours", "-1")
-    assert bad.returncode != 0 and "ttl_hours" in bad.stderr
+    again = cli("expire-overlays", "--ns", ns, "--ttl-hours", "24")
+    assert again.exit_code == 0 and "0 idle sessions merged" in again.stdout
+    bad = cli("expire-overlays", "--ns", ns, "--ttl-hours", "-1")
+    assert bad.exit_code != 0 and "ttl_hours" in bad.stderr

@@ -9,18 +9,17 @@ command that fixes it; running that very command must leave search working on th
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shlex
 import site
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from kgmem import AsyncKGMem, KGMem
+from kgmem.cli import main
 from kgmem.conversation import Turn
 from kgmem.errors import EmbeddingModelMismatch
 from kgmem.retrieval import PRESETS
@@ -125,10 +124,10 @@ def test_a_sentence_transformers_directory_is_exported_once_under_its_identity(b
 
 
 def _command_in(message: str) -> list[str]:
-    """The `kgmem reindex ...` command an error message names, as argv for this worktree's CLI."""
+    """The `kgmem reindex ...` command an error message names, as the CLI's arguments."""
     found = re.search(r"`(kgmem reindex [^`]+)`", message)
     assert found, message
-    return [sys.executable, "-m", "kgmem.cli", *shlex.split(found.group(1))[1:]]
+    return shlex.split(found.group(1))[1:]
 
 
 def test_switching_to_a_second_model_directory_needs_the_reindex_the_error_names(
@@ -147,17 +146,13 @@ def test_switching_to_a_second_model_directory_needs_the_reindex_the_error_names
     # Same dimension (384): the model identity is what catches it.
     assert "'minilm' (384 dimensions)" in message and f"{l3_embedder.name!r} (384 dimensions)" in message
 
-    # Run the command exactly as the error names it (the CLI reads everything else from the environment).
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "KGMEM_NAMESPACE": ns,
-        "KGMEM_CHROMA__PATH": str(settings.chroma_path),
-    }
+    # Run the command exactly as the error names it (the CLI reads everything else from the environment;
+    # in-process: the command is the point, not the process).
+    env = {"KGMEM_NAMESPACE": ns, "KGMEM_CHROMA__PATH": str(settings.chroma_path)}
     argv = _command_in(message)
-    assert argv[3:] == ["reindex", "--ns", ns, "--model", str(l3_dir()), "--tokenizer", str(bundled_model_path())]
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    assert argv == ["reindex", "--ns", ns, "--model", str(l3_dir()), "--tokenizer", str(bundled_model_path())]
+    done = CliRunner().invoke(main, argv, env=env)
+    assert done.exit_code == 0, (done.output, done.exception)
     assert re.search(r"message\s+nodes\s+6\s+embedded\s+6", done.stdout), done.stdout
 
     with KGMem(l3, driver=driver, embedder=l3_embedder) as mem:
