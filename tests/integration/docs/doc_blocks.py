@@ -141,3 +141,21 @@ def commands(code: str) -> list[Command]:
         if argv:
             out.append(Command(argv, synopsis, line))
     return out
+
+
+def run_python(code: str, name: str, env: dict[str, str]) -> None:
+    """Run ``code`` as a user's script (``__main__``) in this interpreter, with ``env`` as the whole
+    environment while it runs (restored afterwards). In-process, not a fresh interpreter: the code and
+    the stack it reaches are the point, and a new interpreter importing torch and loading the model
+    costs 10-100 s a block on a loaded machine. Raises whatever the code raises; the caller reads
+    what it printed with ``capfd``."""
+    import os
+
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        exec(compile(code, name, "exec"), {"__name__": "__main__"})  # noqa: S102 - the docs' own examples
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)

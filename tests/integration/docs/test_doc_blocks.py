@@ -3,10 +3,11 @@
 Blocks are collected generically (tests/integration/docs/doc_blocks.py), so a section added to
 any doc is picked up without a change here. What happens to a block depends on its language:
 
-- ``python``: executed in a fresh interpreter against the real stack (the test Neo4j, an embedded
-  Chroma, the real model), in a scratch namespace (``KGMEM_NAMESPACE``), with a scratch
-  ``KGMEM_HOME`` and working directory for the files it writes; the namespaces it names
-  (``ns="..."``) are deleted afterwards.
+- ``python``: executed as a user's script (in this interpreter: :func:`doc_blocks.run_python`) against
+  the real stack (the test Neo4j, an embedded Chroma, the real model), in a scratch namespace
+  (``KGMEM_NAMESPACE``), with a scratch ``KGMEM_HOME`` and working directory for the files it writes;
+  the namespaces it names (``ns="..."``) are deleted afterwards. Blocks another test runs with
+  assertions on their results (the README's Usage examples, the analyst's batch job) run there only.
 - ``toml``: loaded through kgmem's real settings (``KGMEM_CONFIG`` + :func:`kgmem.config.load_settings`),
   so a wrong key or value fails.
 - ``json``: parsed; an MCP client configuration (``mcpServers``) must have the shape MCP clients
@@ -20,8 +21,8 @@ any doc is picked up without a change here. What happens to a block depends on i
   parser (the script body is not run); pytest and ``scripts/test.sh`` lines must name existing test
   paths; ``scripts/*.sh`` must exist and be executable; any other program must be installed.
 - ``cypher``: every line (comments and ``...`` aside) must be in a shipped ``cypher/`` file (the
-  files themselves are run by the integration tests), so the docs cannot drift from the queries; a report contract header
-  (``// name: ...``) is parsed by ``kgmem report``'s own parser instead.
+  files themselves are run by the integration tests), so the docs cannot drift from the queries; a
+  report contract header (``// name: ...``) is parsed by ``kgmem report``'s own parser instead.
 - Skipped by language: ``mermaid`` diagrams and ``text`` (untagged blocks that are not commands:
   diagrams, output samples, file formats).
 
@@ -37,7 +38,6 @@ import os
 import re
 import runpy
 import shutil
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -49,7 +49,9 @@ from click.testing import CliRunner
 from kgmem.config import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from doc_blocks import ROOT, SHELL, Block, Command, collect, commands  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
+from doc_blocks import ROOT, SHELL, Block, Command, collect, commands, run_python  # noqa: E402
+from test_readme_example import usage_blocks  # noqa: E402
 
 BLOCKS = collect()
 SKIPPED_LANGS = frozenset({"mermaid", "text"})
@@ -102,23 +104,29 @@ def _delete_named_namespaces(graph, code: str, own: str) -> None:  # type: ignor
 
 
 # -- python ----------------------------------------------------------------------------------
+def _run_with_assertions() -> dict[str, str]:
+    """Blocks a test of their own runs as written and checks the results of: code → that test. Each runs
+    there, once, instead of here too."""
+    out = {code.strip(): "tests/integration/client/test_readme_example.py" for code in usage_blocks()}
+    analyst = (ROOT / "docs" / "analyst.md").read_text(encoding="utf-8")
+    for code in re.findall(r"<!-- example: neomodel-batch-job -->\s*```python\n(.*?)```", analyst, re.S):
+        out[code.strip()] = "tests/integration/graph/test_models.py"
+    return out
+
+
 @pytest.mark.parametrize("block", _of("python", "py"), ids=_ids(_of("python", "py")))
-def test_python_block_runs(block: Block, scratch: dict[str, str], graph, ns: str) -> None:
+def test_python_block_runs(block: Block, scratch: dict[str, str], graph, ns: str, capfd) -> None:  # noqa: ANN001
     if block.skip:
         pytest.skip(block.skip)
+    elsewhere = _run_with_assertions().get(block.code.strip())
+    if elsewhere:
+        pytest.skip(f"runs once, with assertions on its results: {elsewhere}")
     try:
-        run = subprocess.run(
-            [sys.executable, "-c", block.code],
-            env=scratch,
-            cwd=os.getcwd(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        run_python(block.code, block.id, scratch)
     finally:
         _delete_named_namespaces(graph, block.code, ns)
-    assert run.returncode == 0, f"{block.id} failed:\n{run.stderr[-4000:]}"
-    assert "Traceback" not in run.stderr, f"{block.id} logged an exception:\n{run.stderr[-4000:]}"
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, f"{block.id} logged an exception:\n{err[-4000:]}"
 
 
 # -- toml ------------------------------------------------------------------------------------
