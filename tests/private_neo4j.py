@@ -31,9 +31,10 @@ PORTS_ENV = "KGMEM_TEST_PRIVATE_PORTS"
 
 
 def ports() -> tuple[int, int]:
-    """The (bolt, http) ports of the private server: the ``KGMEM_TEST_PRIVATE_PORTS`` pair or two free ones."""
+    """The (bolt, http) ports of the private server: the ``KGMEM_TEST_PRIVATE_PORTS`` pair or two free ones
+    (always free ones under pytest-xdist: each worker starts a server of its own)."""
     override = os.environ.get(PORTS_ENV)
-    if override:
+    if override and not os.environ.get("PYTEST_XDIST_WORKER"):
         bolt, http = override.split(":")
         return int(bolt), int(http)
     bolt, http = free_ports(2)
