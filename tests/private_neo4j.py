@@ -155,5 +155,14 @@ def start(home: Path, base: Settings | None = None, **overrides: Any) -> Private
     if port_open(bolt):
         raise AssertionError(f"port {bolt} is taken: another private Neo4j is still running")
     server = PrivateNeo4j(private_settings(home, bolt, http, base, **overrides))
-    server.up()
+    try:
+        server.up()
+    except BaseException:
+        # A start that timed out kills only the launcher: the JVM it forked comes up later and would run
+        # on, unowned, after the session (seen on a loaded machine). Stop it if its pid file is there.
+        try:
+            server.down()
+        except Exception:  # noqa: BLE001 - nothing to stop; the start's error is the one to see
+            pass
+        raise
     return server
