@@ -113,10 +113,10 @@ def test_schema_is_read_once_and_left_alone_when_current(settings: Settings, dri
     from kgmem.app import Engines
 
     engines = Engines(settings, driver=driver)
-    engines.graph
+    _ = engines.graph  # the first use connects (and reads the schema version)
     assert engines.schema_version is not None and engines.schema_version >= SCHEMA_VERSION
     off = Engines(
         settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"auto_schema": False})}), driver=driver
     )
-    off.graph
+    _ = off.graph
     assert off.schema_version is None
