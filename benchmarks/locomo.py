@@ -19,12 +19,12 @@ Systems, side by side in one run:
 
 The data is read from where it lies (default ../shared/data/locomo-dev.json); nothing is copied.
 
-    .venv/bin/python scripts/eval_locomo.py [--data PATH] [--json OUT] [--peer] [--set key=value ...]
-    .venv/bin/python scripts/eval_locomo.py --peer --presets fast --stages --system hop:concept_hop=true
-    .venv/bin/python scripts/eval_locomo.py --peer --presets fast --stages --no-query-cache   # every search embeds
-    .venv/bin/python scripts/eval_locomo.py --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
-    .venv/bin/python scripts/eval_locomo.py --tune-on conv-26 --eval-on conv-30 --grid ...
-    .venv/bin/python scripts/eval_locomo.py --two-fold --private-neo4j 22687:22474 ...   # reproducible BM25
+    .venv/bin/python -m benchmarks.locomo [--data PATH] [--json OUT] [--peer] [--set key=value ...]
+    .venv/bin/python -m benchmarks.locomo --peer --presets fast --stages --system hop:concept_hop=true
+    .venv/bin/python -m benchmarks.locomo --peer --presets fast --stages --no-query-cache   # every search embeds
+    .venv/bin/python -m benchmarks.locomo --two-fold --grid graph_margin=0,0.1 ...   # tune on one, report on the other
+    .venv/bin/python -m benchmarks.locomo --tune-on conv-26 --eval-on conv-30 --grid ...
+    .venv/bin/python -m benchmarks.locomo --two-fold --private-neo4j 22687:22474 ...   # reproducible BM25
 
 The shared Neo4j has one full-text index for every namespace, so Lucene's IDF statistics include
 whatever other test data is there at the time; ``--private-neo4j BOLT:HTTP`` starts a fresh server
@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.paths import SHARED_DATA
 from kgmem import KGMem
 from kgmem.config import ChromaSettings, load_settings
 from kgmem.graph.schema import apply_schema
@@ -60,7 +61,7 @@ from kgmem.retrieval.timing import STAGES
 
 log = logging.getLogger("eval_locomo")
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
+DEFAULT_DATA = SHARED_DATA / "locomo-dev.json"
 KS = (1, 5, 10, 20)
 _WORD = re.compile(r"[\w']+")
 

@@ -10,7 +10,7 @@ Then the latency of a first judgement and of a repeat (median over ``--reps`` qu
 
 Works against older kgmem too (it only reads alpha), so the same command measures "before".
 
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_feedback_replay.py [--reps 20] [--json OUT]
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.feedback_replay [--reps 20] [--json OUT]
 """
 
 from __future__ import annotations
@@ -116,7 +116,9 @@ def run(reps: int) -> dict[str, Any]:
             mem.retrieval.flush()
             start_at = time.time() + 8.0
             procs = [
-                subprocess.Popen([sys.executable, __file__, "--worker", qid, item, "4", str(start_at)])
+                subprocess.Popen(
+                    [sys.executable, "-m", "benchmarks.feedback_replay", "--worker", qid, item, "4", str(start_at)]
+                )
                 for _ in range(2)
             ]
             for p in procs:

@@ -2,7 +2,7 @@
 
 Usage (needs a running Neo4j; settings as for every kgmem command):
 
-    .venv/bin/python scripts/bench_concept_reports.py [--memories 20000] [--concepts 5000]
+    .venv/bin/python -m benchmarks.concept_reports [--memories 20000] [--concepts 5000]
 
 The namespace imitates a conversation store: a speaker concept in 90% of the memories, the other
 concepts drawn with Zipf-like popularity (a few very common, a long tail), 3-10 concepts per memory,

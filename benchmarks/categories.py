@@ -1,7 +1,7 @@
 """Offline four-class category accuracy on one half of the error corpus (no Neo4j).
 
-    python scripts/eval_categories.py                 # training half: accuracy, confusion matrix, misses
-    python scripts/eval_categories.py --no-misses     # figures only
+    python -m benchmarks.categories                 # training half: accuracy, confusion matrix, misses
+    python -m benchmarks.categories --no-misses     # figures only
 
 Each message is categorised the way the engine does it for a ``tool_result`` with an error
 string (``describe_error(ns, tool, text).category``, no exception types). The held-out half
@@ -15,8 +15,7 @@ import argparse
 import sys
 from collections import Counter
 
-from error_corpus import four_class, load_corpus, split_corpus
-
+from benchmarks.error_corpus import four_class, load_corpus, split_corpus
 from kgmem.learning.plan import describe_error
 
 CLASSES = ("timeout", "permission", "provider_error", "rest")

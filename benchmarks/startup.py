@@ -5,7 +5,7 @@ Each figure is measured in a fresh interpreter (a subprocess), so imports are co
 the sense Python sees them (the OS file cache stays warm, as on a real machine after
 the first run). Prints one JSON line per probe, then a summary table.
 
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_startup.py [--runs 3]
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.startup [--runs 3]
 """
 
 from __future__ import annotations

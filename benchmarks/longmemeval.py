@@ -10,7 +10,7 @@ when any of its turns is in the top k).
 Systems side by side: ``kg-hybrid`` (both legs, no graph), ``kg-graphrag`` (the ``balanced`` preset with
 ``--set`` overrides) and one ``kg-<name>`` per ``--system name:key=value,key=value``.
 
-    .venv/bin/python scripts/eval_longmemeval.py --private-neo4j 27787:27574 \
+    .venv/bin/python -m benchmarks.longmemeval --private-neo4j 27787:27574 \
         --system nohop:concept_hop=false [--data PATH] [--json OUT]
 """
 
@@ -30,16 +30,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchmarks.locomo import _pct, _private_server, mean_scores, parse_overrides
+from benchmarks.paths import SHARED_DATA
+from kgmem import KGMem
+from kgmem.config import ChromaSettings, load_settings
+from kgmem.graph.schema import apply_schema
+from kgmem.retrieval.config import PRESETS, SearchConfig
 
-from eval_locomo import _pct, _private_server, mean_scores, parse_overrides  # noqa: E402
-
-from kgmem import KGMem  # noqa: E402
-from kgmem.config import ChromaSettings, load_settings  # noqa: E402
-from kgmem.graph.schema import apply_schema  # noqa: E402
-from kgmem.retrieval.config import PRESETS, SearchConfig  # noqa: E402
-
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "longmemeval-dev.json.gz"
+DEFAULT_DATA = SHARED_DATA / "longmemeval-dev.json.gz"
 KS = (5, 10, 20)
 
 

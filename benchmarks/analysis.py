@@ -12,7 +12,7 @@ Measures, on the real stack (Neo4j + Chroma + the embedding model):
 Conversations: the LoCoMo dev file when present (read in place, never copied), else a
 synthetic one. Every run uses fresh namespaces, deleted afterwards.
 
-    .venv/bin/python scripts/bench_analysis.py [--turns 300] [--data ../shared/data/locomo-dev.json]
+    .venv/bin/python -m benchmarks.analysis [--turns 300] [--data ../shared/data/locomo-dev.json]
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from benchmarks.paths import SHARED_DATA
+
 MODES = ("off", "on", "write-behind")
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
+DEFAULT_DATA = SHARED_DATA / "locomo-dev.json"
 
 
 def load_turns(path: Path, limit: int) -> list[tuple[str, str, str]]:

@@ -1,19 +1,19 @@
 #!/usr/bin/env python
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
-    python scripts/bench_learning.py corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
-    python scripts/bench_learning.py corpus --half train   # the training half only (rule work: held-out untouched)
-    python scripts/bench_learning.py corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
-    python scripts/bench_learning.py corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
-    python scripts/bench_learning.py corpus --corrections --use --half train   # ... with the agent's outcome reports
-    ANTHROPIC_API_KEY=… python scripts/bench_learning.py corpus --half test   # with the LLM judging fuzzy matches
-    python scripts/bench_learning.py stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
-    python scripts/bench_learning.py latency       # tool_result p50/p95 for a repeated (and a new) error
-    python scripts/bench_learning.py long-errors   # tool_result for a short error vs 1 MB and 5 MB ones
-    python scripts/bench_learning.py spool-line    # tool_result p50 with a spool line of an unknown kind present
-    python scripts/bench_learning.py propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
-    python scripts/bench_learning.py loghub        # log-template grouping accuracy on loghub-2k, kgmem vs drain3 (offline)
-    python scripts/bench_learning.py all           # everything but loghub
+    python -m benchmarks.learning corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
+    python -m benchmarks.learning corpus --half train   # the training half only (rule work: held-out untouched)
+    python -m benchmarks.learning corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
+    python -m benchmarks.learning corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
+    python -m benchmarks.learning corpus --corrections --use --half train   # ... with the agent's outcome reports
+    ANTHROPIC_API_KEY=… python -m benchmarks.learning corpus --half test   # with the LLM judging fuzzy matches
+    python -m benchmarks.learning stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
+    python -m benchmarks.learning latency       # tool_result p50/p95 for a repeated (and a new) error
+    python -m benchmarks.learning long-errors   # tool_result for a short error vs 1 MB and 5 MB ones
+    python -m benchmarks.learning spool-line    # tool_result p50 with a spool line of an unknown kind present
+    python -m benchmarks.learning propagation   # confidence propagation at 100 K patterns, ~5 SIMILAR_TO each
+    python -m benchmarks.learning loghub        # log-template grouping accuracy on loghub-2k, kgmem vs drain3 (offline)
+    python -m benchmarks.learning all           # everything but loghub
 
 Runs against the configured Neo4j (kgmem.toml / KGMEM_*), in throw-away namespaces that are
 deleted afterwards, with Chroma in a temporary directory. Add --json for machine-readable output.
@@ -33,8 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.paths import SHARED_DATA
+
 ROOT = Path(__file__).resolve().parent.parent
-LOGHUB = ROOT.parent / "shared" / "data" / "loghub-2k"
+LOGHUB = SHARED_DATA / "loghub-2k"
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -70,7 +72,7 @@ def corpus(args: argparse.Namespace) -> dict:
     resolve each group's first variant, report the others (and the hard negatives) as new errors.
     With --feedback, then report every wrong fix received as failed and measure a second occurrence.
     With --use, in a namespace of its own: the later variants one by one, each miss resolved by the agent."""
-    from error_corpus import (
+    from benchmarks.error_corpus import (
         load_corpus,
         measure_correction_replay,
         measure_corrections,

@@ -2,7 +2,7 @@
 
 Usage (needs the running Neo4j from `kgmem up`):
 
-    .venv/bin/python scripts/bench_analyst.py [--scale 1.0] [--no-reindex]
+    .venv/bin/python -m benchmarks.analyst [--scale 1.0] [--no-reindex]
 
 The namespace is generated as an export file (so the import path is what builds it),
 measured, and deleted at the end. Figures go to stdout as a Markdown table.

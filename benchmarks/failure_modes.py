@@ -3,7 +3,7 @@
 connection is refused, as after `kill -9`). Prints the wall time of the first call of each kind
 and the median of the next ones (inside the offline window), for docs/reliability.md.
 
-Usage: scripts/bench_failure_modes.py [--repeat 5]
+Usage: benchmarks/failure_modes.py [--repeat 5]
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ A group must lie in one half, and a hard negative in the half of the group it im
 tests assert on ``test``.
 
 This is the evaluation harness of the learning engine, not part of the kgmem package: it reads
-the repository's ``tests/data``. The scripts next to it import it by name (``scripts/`` is their
-``sys.path[0]``); tests put ``scripts/`` on ``sys.path`` in their ``conftest.py``.
+the repository's ``tests/data``. Benchmarks and tests import it as ``benchmarks.error_corpus``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 #!/usr/bin/env python
 """Fit the error-matching model (kgmem/learning/matching.py: DEFAULT_MODEL) on the TRAINING half.
 
-    python scripts/calibrate_matching.py            # fit on train, print constants + offline figures
-    python scripts/calibrate_matching.py --json
-    python scripts/calibrate_matching.py --eval     # no fit: DEFAULT_MODEL on the training half only,
+    python -m benchmarks.calibrate_matching            # fit on train, print constants + offline figures
+    python -m benchmarks.calibrate_matching --json
+    python -m benchmarks.calibrate_matching --eval     # no fit: DEFAULT_MODEL on the training half only,
                                                     # embeddings cached in /tmp (seconds per run)
-    python scripts/calibrate_matching.py --train-only   # fit, but never score (or embed) the held-out half
-    python scripts/calibrate_matching.py --eval --band 0.2   # ... and the pairs an LLM would judge
-    python scripts/calibrate_matching.py --eval --scope close   # ... only the close calls
-    python scripts/calibrate_matching.py --eval --corrections   # user corrections: auto-applied by confidence
+    python -m benchmarks.calibrate_matching --train-only   # fit, but never score (or embed) the held-out half
+    python -m benchmarks.calibrate_matching --eval --band 0.2   # ... and the pairs an LLM would judge
+    python -m benchmarks.calibrate_matching --eval --scope close   # ... only the close calls
+    python -m benchmarks.calibrate_matching --eval --corrections   # user corrections: auto-applied by confidence
                                                     # alone (the rule before identity links) vs identity
-    python scripts/calibrate_matching.py --eval --corrections --looser lines-added   # ... looser evidence (not adopted)
+    python -m benchmarks.calibrate_matching --eval --corrections --looser lines-added   # ... looser evidence (not adopted)
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it
@@ -21,7 +21,7 @@ the group's first; each hard negative against the first variant of its look-alik
 the thresholds reaching the issue's recall goal (0.90 of variants) the one with the fewest hard
 negatives matched, then the most variants, then the middle of that plateau. The
 held-out half is scored with the fitted constants and printed for reference only — never used
-to choose anything. The real-stack measure is `scripts/bench_learning.py corpus`.
+to choose anything. The real-stack measure is `benchmarks/learning.py corpus`.
 """
 
 from __future__ import annotations
@@ -36,16 +36,13 @@ from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import numpy as np
 
-import numpy as np  # noqa: E402
-from error_corpus import CorpusRow, groups, load_corpus, split_corpus  # noqa: E402
-
-from kgmem.config import load_settings  # noqa: E402
-from kgmem.learning.adjudication import SCOPES, asks_about  # noqa: E402
-from kgmem.learning.identity import same_error  # noqa: E402
-from kgmem.learning.matching import (  # noqa: E402
+from benchmarks.error_corpus import CorpusRow, groups, load_corpus, split_corpus
+from kgmem.config import load_settings
+from kgmem.learning.adjudication import SCOPES, asks_about
+from kgmem.learning.identity import same_error
+from kgmem.learning.matching import (
     DEFAULT_MODEL,
     ErrorText,
     MatchModel,
@@ -54,9 +51,11 @@ from kgmem.learning.matching import (  # noqa: E402
     match_score,
     near_twins,
 )
-from kgmem.learning.plan import describe_error  # noqa: E402
-from kgmem.learning.similarity import decode_keys, keys_compatible  # noqa: E402
-from kgmem.vectors import Embedder  # noqa: E402
+from kgmem.learning.plan import describe_error
+from kgmem.learning.similarity import decode_keys, keys_compatible
+from kgmem.vectors import Embedder
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CACHE = Path(tempfile.gettempdir()) / "kgmem-calibrate-embeddings.pkl"
 

@@ -10,9 +10,9 @@ Neo4j full-text index holds the real (paired) text. Queries are the LoCoMo quest
 (k = 10, full pipeline including query embedding; "cold" = first time a query is seen,
 "warm" = the query-embedding cache hit).
 
-    .venv/bin/python scripts/bench_retrieval.py [--sizes 10000,100000] [--distinct 5000] [--json OUT]
-    .venv/bin/python scripts/bench_retrieval.py --ingest-only
-    .venv/bin/python scripts/bench_retrieval.py --sizes 100000 --presets "" --overlay --skip-ingest [--overlay-reps 5] [--overlay-cold]
+    .venv/bin/python -m benchmarks.retrieval [--sizes 10000,100000] [--distinct 5000] [--json OUT]
+    .venv/bin/python -m benchmarks.retrieval --ingest-only
+    .venv/bin/python -m benchmarks.retrieval --sizes 100000 --presets "" --overlay --skip-ingest [--overlay-reps 5] [--overlay-cold]
 """
 
 from __future__ import annotations
@@ -33,13 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.locomo import DEFAULT_DATA, conversation_events
 from kgmem import KGMem
 from kgmem.config import ChromaSettings, load_settings
 from kgmem.conversation import Turn
 from kgmem.graph.schema import apply_schema
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_locomo import DEFAULT_DATA, conversation_events  # noqa: E402
 
 log = logging.getLogger("bench_retrieval")
 SESSION_LEN = 50

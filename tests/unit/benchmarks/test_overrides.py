@@ -1,13 +1,8 @@
-"""The benchmark scripts' ``key=value`` config overrides (``--set``, ``--system``, ``--grid``)."""
+"""The benchmarks' ``key=value`` config overrides (``--set``, ``--system``, ``--grid``)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
-
-from eval_locomo import parse_overrides  # noqa: E402
+from benchmarks.locomo import parse_overrides
 
 
 def test_values_that_read_as_json_are_json_and_other_words_are_strings():

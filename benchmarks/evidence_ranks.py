@@ -8,9 +8,9 @@ could find a missing turn: one ranked 11-100 by the default needs a better order
 retrieved (a re-ranker); one that only a leg has needs fusion to trust that leg more; one in none of
 them is not retrieved at all.
 
-Runs on namespaces that ``scripts/eval_locomo.py --keep --run-id ID --chroma DIR`` left behind:
+Runs on namespaces that ``benchmarks/locomo.py --keep --run-id ID --chroma DIR`` left behind:
 
-    KGMEM_HOME=$BENCH_HOME .venv/bin/python scripts/eval_evidence_ranks.py --run-id ot \
+    KGMEM_HOME=$BENCH_HOME .venv/bin/python -m benchmarks.evidence_ranks --run-id ot \
         --chroma $BENCH_HOME/chroma --categories 1 [--list]
 """
 
@@ -22,13 +22,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from eval_locomo import DEFAULT_DATA, conversation_ns, evidence_refs  # noqa: E402
-
-from kgmem import KGMem  # noqa: E402
-from kgmem.config import ChromaSettings, load_settings  # noqa: E402
-from kgmem.retrieval.config import PRESETS  # noqa: E402
+from benchmarks.locomo import DEFAULT_DATA, conversation_ns, evidence_refs
+from kgmem import KGMem
+from kgmem.config import ChromaSettings, load_settings
+from kgmem.retrieval.config import PRESETS
 
 DEPTH = 100
 # Beyond the default's first 100: in the vector leg's (whatever the keyword leg has), else the keyword leg's.

@@ -2,14 +2,14 @@
 """The concept graph: extraction speed, what the concepts connect, and what they cost at ingest.
 
     # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py extract
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts extract
     # the same connectivity for YAKE key phrases (pip install yake), for comparison
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py yake
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts yake
     # one 256-turn TurnStore.record, concepts off vs on: graph write time and extraction CPU
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py record --runs 2
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts record --runs 2
     # bulk ingest turns/s (`KGMem.ingest`, as `kgmem ingest` runs it), concepts off vs on alternating,
     # on a fresh Neo4j of its own (its server CPU is read from /proc) on ports BOLT:HTTP
-    PYTHONPATH=$PWD .venv/bin/python scripts/bench_concepts.py ingest --runs 5 --private-neo4j 27301:27302
+    PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts ingest --runs 5 --private-neo4j 27301:27302
 
 ``extract`` splits the two dev conversations: rules were chosen looking at conv-26 only; conv-30
 is reported beside it as the held-out half. For every multi-hop question (category 1) with two or
@@ -32,10 +32,10 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_locomo import _private_server  # noqa: E402
+from benchmarks.locomo import _private_server
+from benchmarks.paths import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev.json"
+DATA = SHARED_DATA / "locomo-dev.json"
 TUNED, HELD_OUT = "conv-26", "conv-30"
 
 
@@ -234,7 +234,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                     from kgmem.graph.schema import apply_schema
 
                     apply_schema(mem.graph)
-                # Models load once per process (start-up, scripts/bench_startup.py), not per turn.
+                # Models load once per process (start-up, benchmarks/startup.py), not per turn.
                 mem.embedder.embed(["warm up"])
                 t0 = time.perf_counter()
                 mem.concepts.extract("warm up")
