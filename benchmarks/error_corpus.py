@@ -568,3 +568,37 @@ def _correct_first_variants(mem: Any, ns: str, by_group: dict[str, list[CorpusRo
 
 def _offered(obs: Any, description: str) -> Any:
     return next((f for f in obs.fixes if f.description == description), None)
+
+
+def run(settings: Any, quick: bool = False) -> dict[str, Any]:
+    """The corpus measure of benchmarks/learning.py on the real stack: fix recall on each half
+    (``train.variant_rate``, ``test.variant_rate``, ``test.negatives_fixed``, ...) and, in the full run,
+    the second occurrence after the wrong fixes were reported failed (``<half>.feedback.*``). Quick: the
+    held-out half, no feedback pass."""
+    from benchmarks.learning import args_for, corpus
+
+    argv = ["corpus", "--half", "test"] if quick else ["corpus", "--feedback"]
+    out = corpus(args_for(settings, argv))
+    for half in ("train", "test"):
+        if half in out:
+            out[half].pop("by_file", None)  # per-file tallies: diagnostics, not figures
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.error_corpus [--quick]``: the figures as JSON (more options:
+    ``python -m benchmarks.learning corpus --help``)."""
+    import argparse
+    import json
+
+    from kgmem.config import load_settings
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--quick", action="store_true", help="the held-out half only, no feedback pass")
+    args = ap.parse_args(argv)
+    print(json.dumps(run(load_settings(), args.quick), indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

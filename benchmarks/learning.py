@@ -43,11 +43,11 @@ def _pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
-def _client(tmp: Path, adjudicate_band: float | None = None, adjudicate_scope: str | None = None):
+def _client(tmp: Path, adjudicate_band: float | None = None, adjudicate_scope: str | None = None, settings=None):  # noqa: ANN001, ANN202 - kgmem.config.Settings / KGMem, imported late
     from kgmem import KGMem
     from kgmem.config import ChromaSettings, load_settings
 
-    settings = load_settings()
+    settings = settings or load_settings()
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=tmp / "chroma")})
     learning = {
         k: v for k, v in (("adjudicate_band", adjudicate_band), ("adjudicate_scope", adjudicate_scope)) if v is not None
@@ -85,7 +85,7 @@ def corpus(args: argparse.Namespace) -> dict:
     rows = load_corpus()
     out: dict = {"messages": len(rows)}
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp), args.adjudicate_band, args.adjudicate_scope)
+        mem = _client(Path(tmp), args.adjudicate_band, args.adjudicate_scope, getattr(args, "settings", None))
         judge = mem.learning.adjudicator  # with an Anthropic key: the LLM judges fuzzy matches
         out["adjudication"] = {
             "llm": getattr(judge.generator, "name", "?") if judge else None,
@@ -288,7 +288,7 @@ def stream(args: argparse.Namespace) -> dict:
     events = make_stream(args.events)
     distinct = len({(e["tool"], e["error"].split(":")[0], e["error"]) for e in events})
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp))
+        mem = _client(Path(tmp), settings=getattr(args, "settings", None))
         out: dict = {"events": len(events)}
         try:
             ns = f"bench-single-{uuid.uuid4().hex[:8]}"
@@ -350,7 +350,7 @@ def latency(args: argparse.Namespace) -> dict:
     events = make_stream(args.calls + 50, hot=1, repeat=1.0, seed=11)
     new_events = make_stream(args.new, hot=0, repeat=0.0, seed=13)
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp))
+        mem = _client(Path(tmp), settings=getattr(args, "settings", None))
         ns = f"bench-latency-{uuid.uuid4().hex[:8]}"
         defer_ms = mem.settings.learning.defer_flush_ms  # the configured default (200): deferred repeats
         try:
@@ -440,7 +440,7 @@ def long_errors(args: argparse.Namespace) -> dict:
     sizes = {"short": 300, "1MB": 1_000_000, "5MB": 5_000_000}
     out: dict = {"calls": args.calls_long, "text": _text_cost(sizes, args.calls_long)}
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp))
+        mem = _client(Path(tmp), settings=getattr(args, "settings", None))
         ns = f"bench-long-{uuid.uuid4().hex[:8]}"
         try:
             for i in range(3):  # model, Chroma collection, connection pool
@@ -559,7 +559,7 @@ def propagation(args: argparse.Namespace) -> dict:
     from kgmem.learning.plan import now_iso
 
     with tempfile.TemporaryDirectory() as tmp:
-        mem = _client(Path(tmp))
+        mem = _client(Path(tmp), settings=getattr(args, "settings", None))
         ns = f"bench-prop-{uuid.uuid4().hex[:8]}"
         try:
             t0 = time.perf_counter()
@@ -760,7 +760,7 @@ def loghub(args: argparse.Namespace) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     from kgmem.learning.adjudication import SCOPES
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -810,7 +810,29 @@ def main(argv: list[str] | None = None) -> int:
         help="corpus: learning.adjudicate_scope for this run (which pairs the LLM judges)",
     )
     parser.add_argument("--loghub", default=str(LOGHUB), help="loghub: directory of the *_2k.log_structured.csv files")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def args_for(settings, argv: list[str]) -> argparse.Namespace:  # noqa: ANN001 - kgmem.config.Settings
+    """This module's options from ``argv`` (quiet: ``--json``), run against ``settings``."""
+    args = _parser().parse_args([*argv, "--json"])
+    args.settings = settings
+    return args
+
+
+def run(settings, quick: bool = False) -> dict:  # noqa: ANN001 - kgmem.config.Settings
+    """``tool_result`` latency for a repeated and a never-seen error (``latency.*``) and confidence
+    propagation over synthetic patterns (``propagation.*``). Quick: 100 calls, 20 new errors, 10 K
+    patterns; full: 500 calls, 100 new errors, 100 K patterns."""
+    opts = ["--calls", "100", "--new", "20", "--patterns", "10000"] if quick else []
+    return {
+        "latency": latency(args_for(settings, ["latency", *opts])),
+        "propagation": propagation(args_for(settings, ["propagation", *opts])),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     jobs = {
         "corpus": corpus,
         "stream": stream,

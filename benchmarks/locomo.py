@@ -46,6 +46,7 @@ import time
 import uuid
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -267,9 +268,12 @@ def kgmem_systems(base: SearchConfig, presets: list[str], overrides: dict[str, A
     return systems
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--conversations", type=int, default=0, help="only the first N conversations (0 = all)")
+    ap.add_argument("--questions", type=int, default=0, help="only the first N answerable questions of each")
+    ap.add_argument("--warmup", type=int, default=3, help="questions asked of every system untimed first")
     ap.add_argument("--json", type=Path, help="write all figures here")
     ap.add_argument("--peer", action="store_true", help="also run neo4j-graphrag's retrievers")
     ap.add_argument("--presets", default="", help="extra presets to run, comma-separated (e.g. fast,deep)")
@@ -330,11 +334,25 @@ def main(argv: list[str] | None = None) -> int:
         help="tuning grid for kg-graphrag: key=v1,v2,... "
         "(values JSON); the combination with the best recall@10 (then MRR) on --tune-on is reported",
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    all_figures = evaluate(args)
+    if args.json:
+        args.json.write_text(json.dumps(all_figures, indent=2))
+    return 0
 
+
+def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
+    """The whole evaluation ``args`` describes (the command line's options) on ``settings``' Neo4j
+    (default: the environment's, or a private server with --private-neo4j); returns every figure."""
     data = json.loads(args.data.read_text(encoding="utf-8"))
+    if args.conversations:
+        data = data[: args.conversations]
     overrides = parse_overrides(args.overrides)
     base = PRESETS["balanced"].with_overrides(**overrides)
     systems = kgmem_systems(base, [p for p in args.presets.split(",") if p], overrides)
@@ -348,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     run_id = args.run_id or uuid.uuid4().hex[:6]
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-eval-")
     server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
-    settings = server.settings if server is not None else load_settings()
+    settings = server.settings if server is not None else (settings or load_settings())
     chroma_dir = args.chroma or Path(tmp.name) / "chroma"
     settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
     if args.no_query_cache:
@@ -373,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         sim_cache: dict[tuple[str, str], dict[str, float]] = {}  # (conversation, setting) → scores: both folds share
         for sample in data:
             conv = _prepare(mem, sample, run_id, wanted)
+            if args.questions:
+                conv.questions = conv.questions[: args.questions]
             namespaces.append(conv.ns)
             ingest_stats.append(conv.ingest)
             convs[sample["sample_id"]] = conv
@@ -383,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
                 if peer is not None:
                     peer.load(conv.ns, conv.peer_docs, conv.emb_texts)
                     peer_r = peer.retrievers()
-                run.evaluate(mem, conv, systems, conv.baselines, peer_r, peer)
+                run.evaluate(mem, conv, systems, conv.baselines, peer_r, peer, warmup=args.warmup)
             all_figures = _report(run, ingest_stats, base, ", ".join(convs))
         for tune_ids, eval_ids in folds:
             grid = _grid(args.grid)
@@ -432,10 +452,27 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.down()
         tmp.cleanup()
+    return all_figures
 
-    if args.json:
-        args.json.write_text(json.dumps(all_figures, indent=2))
-    return 0
+
+def run(settings: Any, quick: bool = False) -> dict[str, Any]:
+    """The default evaluation (every system, the fast preset too) as flat figures: ``<system>.<measure>``
+    (``kg-graphrag.recall_at_10``, ``bm25.mrr``, ``kg-fast.p95_ms``, ...), ``<system>.category_<c>.recall_at_10``,
+    ``questions``, ``ingest_turns_per_s``. Quick: the first conversation, its first 40 questions."""
+    argv = ["--presets", "fast"] + (["--conversations", "1", "--questions", "40"] if quick else [])
+    return figures_of(evaluate(_parser().parse_args(argv), settings))
+
+
+def figures_of(report: dict[str, Any]) -> dict[str, Any]:
+    """A ``_report`` dict as benchmark figures (metric names without ``@``; no rankings or stages)."""
+    out: dict[str, Any] = {"questions": report["questions"], "ingest_turns_per_s": report["ingest_turns_per_s"]}
+    for name, measures in report["systems"].items():
+        for key, value in measures.items():
+            out[f"{name}.{key.replace('@', '_at_')}"] = value
+    for name, cats in report["categories"].items():
+        for cat, value in cats.items():
+            out[f"{name}.category_{cat}.recall_at_10"] = value
+    return out
 
 
 # -- BQAR shift threshold: a simulated session with feedback ----------------------------------------
@@ -611,41 +648,69 @@ class Run:
         baselines: dict[str, Any],
         peer_r: dict[str, Any],
         peer: Peer | None,
+        warmup: int = 0,
     ) -> None:
-        for q in conv.questions:
+        """Every system on every question of ``conv``. The systems are interleaved question by question
+        and their order rotates by one each question, so none always pays for what the one before it
+        warmed (the embedding cache, Neo4j's page cache, the JIT); ``warmup`` questions are first asked of
+        every system untimed and unscored."""
+        searchers = self._searchers(mem, conv, systems, baselines, peer_r, peer)
+        for q in conv.questions[:warmup]:
+            for _, _, fn in searchers:
+                fn(q["question"])
+        for i, q in enumerate(conv.questions):
             gold = evidence_refs(q)
-            for name, fn in baselines.items():
-                t0 = time.perf_counter()
-                ranked = fn(q["question"], 20)
-                self.latency[name].append((time.perf_counter() - t0) * 1000)
-                _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
-            for name, cfg in systems.items():
+            shift = i % len(searchers) if searchers else 0
+            for name, kind, fn in searchers[shift:] + searchers[:shift]:
                 c0, t0 = time.process_time(), time.perf_counter()
-                result = mem.retrieval.search(q["question"], conv.ns, k=20, config=cfg, explain=self.stages is not None)
+                out = fn(q["question"])
                 self.latency[name].append((time.perf_counter() - t0) * 1000)
-                self.cpu[name].append((time.process_time() - c0) * 1000)
-                self.rankings[name].append([h.id for h in result.hits])
-                if self.stages is not None:
-                    for stage in STAGES:
-                        if f"{stage}_ms" in result.timings_ms:
-                            self.stages[name][stage].append(result.timings_ms[f"{stage}_ms"])
-                ranked = [h.ref for h in result.hits if h.kind == "message"]
-                _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
-            for name, retriever in peer_r.items():
-                c0, t0 = time.process_time(), time.perf_counter()
-                # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there):
-                # escape it for the peer; the vector is embedded from the raw question.
-                if name == "peer-hybrid":
-                    res = retriever.get_search_results(
-                        query_text=escape(q["question"]),
-                        query_vector=peer.embedder.embed_query(q["question"]),
-                        top_k=20,
-                    )
+                if kind == "baseline":
+                    ranked = out
+                elif kind == "peer":
+                    self.cpu[name].append((time.process_time() - c0) * 1000)
+                    ranked = peer_refs(out)
                 else:
-                    res = retriever.get_search_results(query_text=q["question"], top_k=20)
-                self.latency[name].append((time.perf_counter() - t0) * 1000)
-                self.cpu[name].append((time.process_time() - c0) * 1000)
-                _record(name, q, score(peer_refs(res), gold), self.per_system, self.per_cat)
+                    self.cpu[name].append((time.process_time() - c0) * 1000)
+                    self.rankings[name].append([h.id for h in out.hits])
+                    if self.stages is not None:
+                        for stage in STAGES:
+                            if f"{stage}_ms" in out.timings_ms:
+                                self.stages[name][stage].append(out.timings_ms[f"{stage}_ms"])
+                    ranked = [h.ref for h in out.hits if h.kind == "message"]
+                _record(name, q, score(ranked, gold), self.per_system, self.per_cat)
+
+    def _searchers(
+        self,
+        mem: KGMem,
+        conv: Conversation,
+        systems: dict[str, SearchConfig],
+        baselines: dict[str, Any],
+        peer_r: dict[str, Any],
+        peer: Peer | None,
+    ) -> list[tuple[str, str, Any]]:
+        """(name, kind, question → result) for every system: kind is baseline, kg or peer."""
+        out: list[tuple[str, str, Any]] = [(name, "baseline", partial(fn, k=20)) for name, fn in baselines.items()]
+        explain = self.stages is not None
+        for name, cfg in systems.items():
+            out.append((name, "kg", partial(_kg_search, mem, ns=conv.ns, cfg=cfg, explain=explain)))
+        for name, retriever in peer_r.items():
+            out.append((name, "peer", partial(_peer_search, retriever, peer, hybrid=name == "peer-hybrid")))
+        return out
+
+
+def _kg_search(mem: KGMem, question: str, ns: str, cfg: SearchConfig, explain: bool):  # noqa: ANN202
+    return mem.retrieval.search(question, ns, k=20, config=cfg, explain=explain)
+
+
+def _peer_search(retriever: Any, peer: Peer | None, question: str, hybrid: bool):  # noqa: ANN202
+    # The peer hands query_text to Lucene unescaped ("/bands" is a syntax error there): escape it for the
+    # peer; the vector is embedded from the raw question.
+    if hybrid and peer is not None:
+        return retriever.get_search_results(
+            query_text=escape(question), query_vector=peer.embedder.embed_query(question), top_k=20
+        )
+    return retriever.get_search_results(query_text=question, top_k=20)
 
 
 def _folds(args: argparse.Namespace, ids: list[str]) -> list[tuple[list[str], list[str]]]:

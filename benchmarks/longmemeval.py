@@ -83,7 +83,7 @@ def scores(ranked: list[str], gold: set[str], gold_sessions: set[str]) -> dict[s
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--json", type=Path)
@@ -95,10 +95,23 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="only these question ids or types, comma-separated, in this order (each history is ~500 turns to ingest)",
     )
-    args = ap.parse_args(argv)
+    ap.add_argument("--limit", type=int, default=0, help="only the first N questions (0 = all)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    figures = evaluate(args)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+    return 0
 
+
+def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
+    """The evaluation ``args`` describes on ``settings``' Neo4j (default: the environment's, or a private
+    server with --private-neo4j); returns ``{"systems": {...}, "types": {...}}``."""
     with gzip.open(args.data, "rt", encoding="utf-8") as fh:
         data = json.load(fh)
     if args.questions:
@@ -106,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         data = [q for w in wanted for q in data if w in (q["question_id"], q["question_type"])]
         if not data:
             raise SystemExit(f"--questions: none of {wanted} in {args.data}")
+    if args.limit:
+        data = data[: args.limit]
     base = PRESETS["balanced"].with_overrides(**parse_overrides(args.overrides))
     systems: dict[str, SearchConfig] = {
         "kg-hybrid": base.with_overrides(name="hybrid", use_graph=False, use_quality=False),
@@ -116,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         systems[f"kg-{name}"] = base.with_overrides(name=name, **parse_overrides(pairs.split(",") if pairs else []))
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-lme-")
     server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
-    settings = (server.settings if server is not None else load_settings()).model_copy(
+    settings = (server.settings if server is not None else (settings or load_settings())).model_copy(
         update={"chroma": ChromaSettings(path=Path(tmp.name) / "chroma")}
     )
     mem = KGMem(settings)
@@ -174,9 +189,22 @@ def main(argv: list[str] | None = None) -> int:
         vals = {t: mean_scores(by_type[(name, t)])["recall@10"] for t in types}
         figures["types"][name] = vals
         print(f"| {name} | " + " | ".join(f"{vals[t]:.3f}" for t in types) + " |")
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2))
-    return 0
+    figures["questions"] = len(data)
+    return figures
+
+
+def run(settings: Any, quick: bool = False) -> dict[str, Any]:
+    """Figures ``<system>.<measure>`` (``kg-graphrag.recall_at_10``, ``kg-hybrid.session_any_at_5``, ``…p95_ms``)
+    and ``<system>.type.<question type>.recall_at_10``. Quick: the first 2 questions (~1,000 turns to ingest)."""
+    figures = evaluate(_parser().parse_args(["--limit", "2"] if quick else []), settings)
+    out: dict[str, Any] = {"questions": figures["questions"]}
+    for name, measures in figures["systems"].items():
+        for key, value in measures.items():
+            out[f"{name}.{key.replace('@', '_at_')}"] = value
+    for name, types in figures["types"].items():
+        for kind, value in types.items():
+            out[f"{name}.type.{kind}.recall_at_10"] = value
+    return out
 
 
 if __name__ == "__main__":
