@@ -45,6 +45,8 @@ def _run_one(bench: registry.Benchmark, quick: bool, force: bool) -> bool:
     for key, value in sorted(figures.items()):
         click.echo(f"  {key} = {render.fmt(value)}")
     click.echo(f"{bench.name}: {len(figures)} figures in {wall:.0f} s{'' if stored else ' (not stored)'}", err=True)
+    if stored:
+        render.render()  # the docs follow the results file at once (a test compares them)
     return True
 
 

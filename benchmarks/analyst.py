@@ -170,7 +170,7 @@ def synthetic_export(path: Path, ns: str, scale: float, seed: int = 7) -> dict[s
     functions = [
         node("Function", "function", f"mod{i // 50}.f{i}", qualname=f"mod{i // 50}.f{i}") for i in range(n_functions)
     ]
-    for i in range(3 * n_functions):
+    for _ in range(3 * n_functions):
         a, b = rnd.sample(functions, 2)
         src = "ast" if rnd.random() < 0.7 else "observation"
         rels.append(
@@ -219,10 +219,11 @@ def main() -> None:
             for spec in list_reports():
                 runs = []
                 for _ in range(3):
-                    result, t = timed(lambda: run_report(graph, spec.name, {"ns": ns}))
+                    result, t = timed(lambda: run_report(graph, spec.name, {"ns": ns}))  # noqa: B023 - called at once
                     runs.append(t)
                 print(
-                    f"| report {spec.name} | {statistics.median(runs) * 1000:.0f} ms (median of 3) | {len(result.rows)} rows |"
+                    f"| report {spec.name} | {statistics.median(runs) * 1000:.0f} ms (median of 3) "
+                    f"| {len(result.rows)} rows |"
                 )
             out = Path(tmp) / "export.jsonl"
             summary, t_export = timed(lambda: export_namespace(graph, ns, out))
@@ -230,7 +231,8 @@ def main() -> None:
             print(f"| export | {t_export:.2f} s | {total / t_export:,.0f} items/s |")
             decay, t_decay = timed(lambda: run_decay(graph, ns))
             print(
-                f"| decay | {t_decay * 1000:.0f} ms | {decay.knowledge_decayed} knowledge, {decay.callgraph_decayed} edges |"
+                f"| decay | {t_decay * 1000:.0f} ms | {decay.knowledge_decayed} knowledge, "
+                f"{decay.callgraph_decayed} edges |"
             )
             if not args.no_reindex:
                 chroma = settings.model_copy(

@@ -10,7 +10,7 @@
     python -m benchmarks.calibrate_matching --eval --scope close   # ... only the close calls
     python -m benchmarks.calibrate_matching --eval --corrections   # user corrections: auto-applied by confidence
                                                     # alone (the rule before identity links) vs identity
-    python -m benchmarks.calibrate_matching --eval --corrections --looser lines-added   # ... looser evidence (not adopted)
+    python -m benchmarks.calibrate_matching --eval --corrections --looser lines-added   # looser evidence
 
 Pairs (offline, pairwise, no Neo4j; cosine from the real embedding model):
   positive = two variants of one group; negative = a hard negative and a variant of the group it

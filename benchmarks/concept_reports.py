@@ -112,18 +112,19 @@ def main() -> None:
             ("concept_cooccurrence", {"max_df_share": 1.0, "per_memory": 50}),
         ]
         for name, params in cases:
-            result, seconds = timed(lambda: run_report(graph, name, {"ns": ns, **params}))
+            result, seconds = timed(lambda: run_report(graph, name, {"ns": ns, **params}))  # noqa: B023
             shown = " ".join(f"{k}={v}" for k, v in params.items())
             print(f"| report {name} {shown} | {seconds * 1000:.0f} ms | {len(result.rows)} |")
         result, seconds = timed(lambda: graph.read("bench/reference_aggregation", rows=400_000, groups=190_000))
         print(
-            f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph | {seconds * 1000:.0f} ms | 1 |"
+            f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph "
+            f"| {seconds * 1000:.0f} ms | 1 |"
         )
         starter = next(s for s in load_starters() if s.name == "concept")
         for asked in ("Concept 7", "concept 400", "speaker"):
             records, seconds = timed(
                 lambda: (
-                    driver.execute_query(starter.query, ns=ns, concept=asked, database_=settings.neo4j.database).records
+                    driver.execute_query(starter.query, ns=ns, concept=asked, database_=settings.neo4j.database).records  # noqa: B023
                 )
             )
             memories_drawn = len(records[0]["memories"]) if records else 0

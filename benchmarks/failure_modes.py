@@ -40,7 +40,16 @@ def main() -> None:
         "search": lambda i: mem.search(f"connection refused {i}"),
     }
     print(
-        f"settings: {settings.neo4j.model_dump(include={'connection_timeout_s', 'max_transaction_retry_time_s', 'attempts', 'deadline_s', 'offline_retry_s'})}"
+        "settings:",
+        settings.neo4j.model_dump(
+            include={
+                "connection_timeout_s",
+                "max_transaction_retry_time_s",
+                "attempts",
+                "deadline_s",
+                "offline_retry_s",
+            }
+        ),
     )
     for name, call in calls.items():
         time.sleep(settings.neo4j.offline_retry_s + 0.1)  # each kind starts outside the offline window
@@ -50,7 +59,8 @@ def main() -> None:
             call(i)
             times.append((time.perf_counter() - t0) * 1000)
         print(
-            f"{name:14s} first call {times[0]:8.1f} ms   next {args.repeat}: median {statistics.median(times[1:]):6.1f} ms"
+            f"{name:14s} first call {times[0]:8.1f} ms   "
+            f"next {args.repeat}: median {statistics.median(times[1:]):6.1f} ms"
         )
     mem.close()
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env python
 """Benchmarks and measurements of the error→fix learning engine (figures in docs/learning.md).
 
-    python -m benchmarks.learning corpus        # issue-9 fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
+    python -m benchmarks.learning corpus        # fix recall, train vs held-out half (tests/data/errors_corpus*.jsonl)
     python -m benchmarks.learning corpus --half train   # the training half only (rule work: held-out untouched)
-    python -m benchmarks.learning corpus --feedback --half train   # ... then wrong fixes reported failed, 2nd occurrence
-    python -m benchmarks.learning corpus --corrections --half train   # user corrections: auto-applied to variants, never to look-alikes
+    python -m benchmarks.learning corpus --feedback --half train   # ... wrong fixes reported failed, 2nd occurrence
+    python -m benchmarks.learning corpus --corrections --half train   # user corrections: applied to variants,
+        # never to look-alikes
     python -m benchmarks.learning corpus --corrections --use --half train   # ... with the agent's outcome reports
     ANTHROPIC_API_KEY=… python -m benchmarks.learning corpus --half test   # with the LLM judging fuzzy matches
     python -m benchmarks.learning stream        # 10 K events, 90 % repeats from 200 patterns: single vs batch API
@@ -336,7 +337,8 @@ def stream(args: argparse.Namespace) -> dict:
             f"(first {out['single_events']} events)"
         )
         print(
-            f"  batch API tool_results : {batch:7.2f} s  {out['batch_events_per_s']:>6} events/s (batches of {args.batch})"
+            f"  batch API tool_results : {batch:7.2f} s  {out['batch_events_per_s']:>6} events/s "
+            f"(batches of {args.batch})"
         )
         print(
             f"  batch API, index=False : {batch_graph:7.2f} s  {out['batch_graph_only_events_per_s']:>6} events/s "

@@ -41,10 +41,10 @@ def main() -> None:
                 for memo in (Path(cache) / "fingerprints").glob("*"):
                     memo.unlink()
                 t = time.perf_counter()
-                resolve_model(str(path), tokenizer, Path(cache)).model_id
+                _ = resolve_model(str(path), tokenizer, Path(cache)).model_id
                 hashed.append(time.perf_counter() - t)
                 t = time.perf_counter()
-                resolve_model(str(path), tokenizer, Path(cache)).model_id
+                _ = resolve_model(str(path), tokenizer, Path(cache)).model_id
                 remembered.append(time.perf_counter() - t)
         print(
             f"| {label} | {size:.0f} MB | {statistics.median(hashed) * 1000:.1f} | "

@@ -97,7 +97,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu} × {os.cpu_count()}{memory}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.release()}, Python {platform.python_version()}"
+    return f"{cpu} × {os.cpu_count()}{memory}, {system}"
 
 
 def load_average() -> float:
@@ -156,12 +157,16 @@ def write(runs: Mapping[str, RunRecord], path: Path = RESULTS) -> None:
 
 def record(name: str, run: RunRecord, path: Path = RESULTS, force: bool = False) -> bool:
     """Store ``run`` as ``name``'s latest run. A quick run does not replace a full one unless ``force``;
-    returns whether it was stored."""
-    runs = read(path)
-    old = runs.get(name)
-    if old is not None and run.quick and not old.quick and not force:
-        log.warning("%s: a full run is recorded; this quick run is not stored (use --force)", name)
-        return False
-    runs[name] = run
-    write(runs, path)
+    returns whether it was stored. Benchmarks may finish in parallel: the read-modify-write holds a lock."""
+    import fcntl
+
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        runs = read(path)
+        old = runs.get(name)
+        if old is not None and run.quick and not old.quick and not force:
+            log.warning("%s: a full run is recorded; this quick run is not stored (use --force)", name)
+            return False
+        runs[name] = run
+        write(runs, path)
     return True

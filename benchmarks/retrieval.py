@@ -12,7 +12,8 @@ Neo4j full-text index holds the real (paired) text. Queries are the LoCoMo quest
 
     .venv/bin/python -m benchmarks.retrieval [--sizes 10000,100000] [--distinct 5000] [--json OUT]
     .venv/bin/python -m benchmarks.retrieval --ingest-only
-    .venv/bin/python -m benchmarks.retrieval --sizes 100000 --presets "" --overlay --skip-ingest [--overlay-reps 5] [--overlay-cold]
+    .venv/bin/python -m benchmarks.retrieval --sizes 100000 --presets "" --overlay --skip-ingest \\
+        [--overlay-reps 5] [--overlay-cold]
 """
 
 from __future__ import annotations
@@ -268,7 +269,8 @@ def overlay_latency(
 def overlay_line(size: int, r: dict[str, Any]) -> str:
     """The one line the overlay goal (≤ 2 ms on search p95) is read from."""
     return (
-        f"overlay @ {size}{' (cold queries)' if r['cold'] else ''}: p50 with {r['on_p50']:.1f} / without {r['off_p50']:.1f} ms "
+        f"overlay @ {size}{' (cold queries)' if r['cold'] else ''}: "
+        f"p50 with {r['on_p50']:.1f} / without {r['off_p50']:.1f} ms "
         f"(diff {r['on_p50'] - r['off_p50']:+.2f}; paired median {r['paired_diff_p50']:+.2f} "
         f"[{r['paired_diff_p50_ci'][0]:+.2f}, {r['paired_diff_p50_ci'][1]:+.2f}]) | "
         f"p95 with {r['on_p95']:.1f} / without {r['off_p95']:.1f} ms "
