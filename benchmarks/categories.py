@@ -21,7 +21,7 @@ from kgmem.learning.plan import describe_error
 CLASSES = ("timeout", "permission", "provider_error", "rest")
 
 
-def evaluate(half: str, show_misses: bool) -> float:
+def evaluate(half: str, show_misses: bool, confusion_out: Counter[tuple[str, str]] | None = None) -> float:
     rows = split_corpus(load_corpus(), half)  # type: ignore[arg-type]
     confusion: Counter[tuple[str, str]] = Counter()
     misses = []
@@ -33,6 +33,8 @@ def evaluate(half: str, show_misses: bool) -> float:
             misses.append((want, got, r))
     correct = sum(n for (w, g), n in confusion.items() if w == g)
     acc = correct / len(rows) if rows else 0.0
+    if confusion_out is not None:
+        confusion_out.update(confusion)
     print(f"{half}: four-class accuracy {acc:.3f} ({correct}/{len(rows)} messages)")
     print("confusion (rows = expected, columns = got):")
     print(f"{'':>16}" + "".join(f"{c:>16}" for c in CLASSES))
@@ -43,6 +45,16 @@ def evaluate(half: str, show_misses: bool) -> float:
             text = r.text.replace("\n", " ⏎ ")[:400]
             print(f"\n[{r.kind} {r.group}] expected {want}, got {got}\n  {text}")
     return acc
+
+
+def run(settings: object = None, quick: bool = False) -> dict[str, float | int]:
+    """Four-class accuracy of the error categoriser on the training half (offline; the held-out half is
+    the lead's, see --i-am-the-lead), and the confusion counts ``confusion.<expected>.<got>``."""
+    confusion: Counter[tuple[str, str]] = Counter()
+    acc = evaluate("train", show_misses=False, confusion_out=confusion)
+    out: dict[str, float | int] = {"train.accuracy": acc, "train.messages": sum(confusion.values())}
+    out.update({f"train.confusion.{w}.{g}": confusion[(w, g)] for w in CLASSES for g in CLASSES})
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -79,6 +79,20 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "synthetic patterns.",
     ),
     Benchmark(
+        "categories",
+        "categories",
+        "Error categories",
+        "Four-class accuracy (timeout, permission, provider error, rest) of the error categoriser on the "
+        "training half of the error corpus (offline).",
+    ),
+    Benchmark(
+        "startup",
+        "startup",
+        "Start-up",
+        "Seconds to import the client and its libraries, construct `KGMem()`, embed the first text, and run "
+        "the CLI, each in a fresh interpreter (median).",
+    ),
+    Benchmark(
         "knowledge_pairs",
         "knowledge_pairs",
         "Knowledge pairs",

@@ -52,20 +52,33 @@ def cli(args: list[str]) -> float:
     return time.perf_counter() - t0
 
 
+def measure(runs: int, names: list[str], with_cli: bool = True) -> dict[str, list[float]]:
+    """Seconds per probe (each in a fresh interpreter), ``runs`` times, probes interleaved."""
+    rows: dict[str, list[float]] = {}
+    for _ in range(runs):
+        for name in names:
+            rows.setdefault(name, []).append(probe(PROBES[name]))
+        if with_cli:
+            rows.setdefault("CLI: kgmem search", []).append(cli(["search", "database refuses connections", "--k", "3"]))
+            rows.setdefault("CLI: kgmem --help", []).append(cli(["--help"]))
+    return rows
+
+
+def run(settings: object = None, quick: bool = False) -> dict[str, float]:
+    """Median seconds per probe (``<probe>.median_s``): imports, client construction, first embedding, CLI.
+    Quick: one run of each; full: three. The environment's settings (KGMEM_HOME) reach the subprocesses."""
+    rows = measure(1 if quick else 3, list(PROBES))
+    return {f"{name}.median_s": statistics.median(values) for name, values in rows.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", default=None, help="comma-separated probe names")
     ap.add_argument("--no-cli", action="store_true")
     opts = ap.parse_args()
-    rows: dict[str, list[float]] = {}
     names = opts.only.split(",") if opts.only else list(PROBES)
-    for _ in range(opts.runs):
-        for name in names:
-            rows.setdefault(name, []).append(probe(PROBES[name]))
-        if not opts.no_cli:
-            rows.setdefault("CLI: kgmem search", []).append(cli(["search", "database refuses connections", "--k", "3"]))
-            rows.setdefault("CLI: kgmem --help", []).append(cli(["--help"]))
+    rows = measure(opts.runs, names, with_cli=not opts.no_cli)
     for name, values in rows.items():
         print(
             json.dumps(
