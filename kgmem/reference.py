@@ -233,6 +233,30 @@ def _cli_section(commands: list[tuple[tuple[str, ...], click.Command]]) -> str:
     return "\n".join(lines)
 
 
+def _reports_section() -> str:
+    from kgmem.reports.library import list_reports
+
+    lines = [
+        "## The reports",
+        "",
+        "What `report(name, **params)`, the MCP tool `report` and `kgmem report NAME -p key=value` run, read from",
+        "the contract header of each `cypher/reports/<name>.cypher` (the namespace is always the caller's).",
+        "",
+        "| report | what it answers | parameters (default) | columns |",
+        "|---|---|---|---|",
+    ]
+    for spec in list_reports():
+        params = "; ".join(
+            f"`{p.name}` ({p.default})" + (f" {{{','.join(p.choices)}}}" if p.choices else "")
+            for p in spec.params
+            if p.name != "ns"
+        )
+        columns = ", ".join(f"`{c.name}`" for c in spec.columns)
+        lines.append(f"| `{spec.name}` | {_cell(spec.description)} | {_cell(params) or '—'} | {columns} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
 def api_markdown() -> str:
     """The text of ``docs/api.md``."""
     commands = cli_commands()
@@ -278,6 +302,7 @@ def api_markdown() -> str:
     for group in groups:
         out += [f"## {GROUP_TITLES.get(group, group.capitalize())}", ""]
         out += [_operation_section(op, cli_of[op.name]) for op in api.OPERATIONS if op.group == group]
+    out.append(_reports_section())
     out.append(_cli_section(commands))
     return "\n".join(out).rstrip() + "\n"
 
