@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,8 @@ class RetryingGenerator:
     """
 
     provider = ""
+    # How a retry waits (tests replace it on an instance to record the delays instead).
+    sleep = staticmethod(time.sleep)
 
     def __init__(self, config: Any) -> None:
         self.settings = config
@@ -69,6 +72,7 @@ class RetryingGenerator:
             retry=retry_if_exception(self._retryable),
             stop=stop_after_attempt(attempts),
             wait=self._wait,
+            sleep=self.sleep,
             before_sleep=self._before_retry,
             reraise=False,
         )
