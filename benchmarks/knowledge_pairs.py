@@ -92,6 +92,7 @@ def evaluate(found: Sequence[Case], judge: OfflineJudge) -> dict[str, Any]:
     got: Counter[tuple[str, str]] = Counter()
     decided: Counter[str] = Counter()
     right: Counter[str] = Counter()
+    labels: Counter[tuple[str, str]] = Counter()
     errors = []
     for case in found:
         verdict = decide(judge.verdicts(case.pairs))
@@ -100,6 +101,7 @@ def evaluate(found: Sequence[Case], judge: OfflineJudge) -> dict[str, Any]:
         got[(label, relation)] += 1
         if verdict.relation != "distinct":
             decided[verdict.evidence] += 1
+            labels[(verdict.evidence, label)] += 1
             right[verdict.evidence] += _RIGHT[verdict.relation] == label
         if relation != {"unrelated": "distinct"}.get(label, label):
             errors.append(
@@ -118,7 +120,9 @@ def evaluate(found: Sequence[Case], judge: OfflineJudge) -> dict[str, Any]:
         "paraphrase_called_contradiction": rate("paraphrase", "contradiction"),
         "unrelated_merged": rate("unrelated", "paraphrase"),
         "unrelated_called_contradiction": rate("unrelated", "contradiction"),
+        "contradiction_merged": rate("contradiction", "paraphrase"),
         "decided": dict(decided),
+        "labels": dict(labels),
         "right": dict(right),
         "errors": errors,
     }
@@ -137,6 +141,7 @@ def figures(by_split: dict[str, list[Case]], thresholds: Thresholds) -> dict[str
             "paraphrase_called_contradiction",
             "unrelated_merged",
             "unrelated_called_contradiction",
+            "contradiction_merged",
         ):
             out[f"{prefix}.{key}"] = round(rates[key], 4)
         per_rule = evaluate(found, every)
@@ -145,6 +150,8 @@ def figures(by_split: dict[str, list[Case]], thresholds: Thresholds) -> dict[str
             out[f"{prefix}.rule.{rule}.decided"] = n
             if n:
                 out[f"{prefix}.rule.{rule}.precision"] = round(per_rule["right"].get(rule, 0) / n, 4)
+            for label in ("paraphrase", "contradiction", "unrelated"):
+                out[f"{prefix}.rule.{rule}.on_{label}"] = per_rule["labels"].get((rule, label), 0)
     return out
 
 
