@@ -59,7 +59,7 @@ _NUMBER_WORDS.update(
 )
 _BE = frozenset("am is are was were be been being".split())
 _NUMBER = re.compile(r"^\d+(?:[.,:]\d+)*$")
-_WORD = re.compile(r"[a-z0-9]+(?:[.,:'][a-z0-9]+)*")
+_WORD = re.compile(r"[^\W_]+(?:[.,:'][^\W_]+)*")  # letters of any script, digits
 _CLAUSE = re.compile(r"[;,]|\s(?:but|and|although|though|because|while|whereas)\s")
 _CONTRACTIONS = ((re.compile(r"\bcan't\b|\bcannot\b"), "can not"), (re.compile(r"\bwon't\b"), "will not"))
 
