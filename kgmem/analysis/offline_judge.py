@@ -12,7 +12,9 @@ evidence of one shape, and anything it cannot tell stays ``distinct`` (two items
    measure ("the API listens on port 8080" / "… on port 9090").
 5. ``other_object`` — both carry triples (the extractor's) with the same subject and predicate and
    objects that share no word.
-6. ``embedding`` — cosine at or above ``paraphrase_cosine``: a paraphrase.
+6. ``embedding`` — cosine at or above ``paraphrase_cosine``: a paraphrase. Not for a new item the
+   extractor typed a ``correction``: it says something stored was wrong, so it is kept beside the
+   item it is close to (which the newer one outranks), never merged into it.
 
 Rules 3–5 are contradictions. Which rules run is :data:`RULES`; a rule whose precision on the
 held-back labelled pairs was below 0.95 is left out of it (``benchmarks/knowledge_pairs.py``,
@@ -185,6 +187,8 @@ class OfflineJudge:
         return "contradiction" if all(objects) and not objects[0] & objects[1] else None
 
     def _embedding(self, pair: Pair) -> Relation | None:
+        if pair.new.kind == "correction":  # it says the old wording was wrong: never merged into it
+            return None
         return "paraphrase" if pair.similarity >= self.thresholds.paraphrase_cosine else None
 
 
