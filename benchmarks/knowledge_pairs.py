@@ -15,7 +15,10 @@ held back from them):
 * ``<split>.rule.<name>.precision`` / ``.decided`` — every rule run in order, shipped or not: of the
   pairs a rule decided, the share whose label is what it said (a duplicate or paraphrase is right on a
   ``paraphrase`` pair, a contradiction on a ``contradiction`` pair). A rule below 0.95 on the held-back
-  split is not shipped (:data:`kgmem.analysis.offline_judge.RULES`).
+  split is not shipped (:data:`kgmem.analysis.offline_judge.RULES`);
+* ``extraction.<split>.precision`` / ``.recall`` — the offline extractor on
+  tests/data/extraction_turns.jsonl: an extracted item is right when an expected item of its turn has
+  its type and all its terms are in its content.
 
     python -m benchmarks.knowledge_pairs [--errors]   # --errors: the tuning half's misjudged pairs
 """
@@ -36,6 +39,7 @@ from kgmem.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "tests" / "data" / "knowledge_pairs.jsonl"
+TURNS = ROOT / "tests" / "data" / "extraction_turns.jsonl"
 SPLITS = {"tune": "tune", "held_back": "test"}  # figure prefix -> the file's split
 _RIGHT = {"duplicate": "paraphrase", "paraphrase": "paraphrase", "contradiction": "contradiction"}
 
@@ -155,6 +159,28 @@ def figures(by_split: dict[str, list[Case]], thresholds: Thresholds) -> dict[str
     return out
 
 
+def extraction(rows: Sequence[dict[str, Any]]) -> dict[str, float | int]:
+    """The offline extractor's precision and recall on labelled turns."""
+    from kgmem.analysis import OfflineExtractor
+
+    extracted = correct = expected = found = 0
+    for row in rows:
+        items = OfflineExtractor().extract([{"role": row["role"], "text": row["text"]}])
+
+        def match(item: Any, want: dict[str, Any]) -> bool:
+            return item.type == want["type"] and all(t.lower() in item.content.lower() for t in want["terms"])
+
+        extracted += len(items)
+        expected += len(row["expected"])
+        correct += sum(any(match(i, e) for e in row["expected"]) for i in items)
+        found += sum(any(match(i, e) for i in items) for e in row["expected"])
+    return {
+        "turns": len(rows),
+        "precision": round(correct / extracted, 4) if extracted else 0.0,
+        "recall": round(found / expected, 4) if expected else 0.0,
+    }
+
+
 def thresholds(settings: Settings) -> Thresholds:
     """The offline judge's thresholds as the knowledge store builds them from ``[analysis]``."""
     return Thresholds(paraphrase_cosine=settings.analysis.dedup_cosine)
@@ -167,7 +193,11 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
     embedder = Embedder(settings.embedding, settings.models_dir)
     tune = load("tune")
     by_split = {"tune": cases(tune[:300] if quick else tune, embedder), "held_back": cases(load("test"), embedder)}
-    return figures(by_split, thresholds(settings))
+    out = figures(by_split, thresholds(settings))
+    for prefix, split in SPLITS.items():
+        for key, value in extraction(load(split, TURNS)).items():
+            out[f"extraction.{prefix}.{key}"] = value
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,9 @@ evidence of one shape, and anything it cannot tell stays ``distinct`` (two items
 5. ``other_object`` — both carry triples (the extractor's) with the same subject and predicate and
    objects that share no word.
 6. ``embedding`` — cosine at or above ``paraphrase_cosine``: a paraphrase. Not for a new item the
-   extractor typed a ``correction``: it says something stored was wrong, so it is kept beside the
-   item it is close to (which the newer one outranks), never merged into it.
+   extractor typed a ``correction`` (it says something stored was wrong), nor for two statements
+   that differ in one value each and nothing else ("The release manager is Sam / Alex": a name, or a
+   word with a digit): those are kept beside the item they are close to, never merged into it.
 
 Rules 3–5 are contradictions. Which rules run is :data:`RULES`; a rule whose precision on the
 held-back labelled pairs was below 0.95 is left out of it (``benchmarks/knowledge_pairs.py``,
@@ -189,6 +190,8 @@ class OfflineJudge:
     def _embedding(self, pair: Pair) -> Relation | None:
         if pair.new.kind == "correction":  # it says the old wording was wrong: never merged into it
             return None
+        if _swapped_value(pair.new.content, pair.old.content):  # "… is Sam" / "… is Alex": two values
+            return None
         return "paraphrase" if pair.similarity >= self.thresholds.paraphrase_cosine else None
 
 
@@ -203,6 +206,20 @@ def _slot(s: Statement) -> tuple[str, list[str]]:
     if predicate and predicate[-1] in _BE and len(words) > 1:
         predicate, words = [*predicate, words[0]], words[1:]
     return " ".join(predicate), words
+
+
+def _values(text: str) -> frozenset[str]:
+    """Words that name a value: a capitalised word that does not open the text, or one with a digit."""
+    words = _WORD.findall(text)
+    named = (w for i, w in enumerate(words) if any(c.isdigit() for c in w) or (i > 0 and w[0].isupper()))
+    return frozenset(_stem(_NUMBER_WORDS.get(w.lower(), w.lower())) for w in named)
+
+
+def _swapped_value(new: str, old: str) -> bool:
+    """All content words shared but one on each side, and both of those name a value."""
+    a, b = content(tokens(new)), content(tokens(old))
+    only_new, only_old = a - b, b - a
+    return len(only_new) == len(only_old) == 1 and only_new <= _values(new) and only_old <= _values(old)
 
 
 def _term(text: str | None) -> str:

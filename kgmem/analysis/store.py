@@ -360,16 +360,16 @@ class KnowledgeStore:
                     candidates.append((sim, row.id, row.item.model_dump(), row))
         target = contradicted = None
         verdicts: dict[str, Verdict] = {}
-        for _sim, cid, other, row in sorted(candidates, key=lambda c: -c[0]):
+        for _sim, cid, other, in_batch in sorted(candidates, key=lambda c: -c[0]):
             verdict = judged.get(cid)
             if verdict is None:
                 continue
             verdicts[cid] = verdict
             if verdict.merges and target is None:
-                target = row if row is not None else self._row_for(other, plan)
+                target = in_batch if in_batch is not None else self._row_for(other, plan)
             elif verdict.relation == "contradiction" and contradicted is None:
-                if row is not None:
-                    contradicted = row
+                if in_batch is not None:
+                    contradicted = in_batch
                 elif other.get("is_active", True):  # a removed item is not contradicted again
                     contradicted = self._row_for(other, plan)
         return target, contradicted, verdicts

@@ -50,3 +50,9 @@ def test_a_pair_said_twice_is_merged_through_the_real_model(embedder) -> None:
     (case,) = kp.cases(rows, embedder)
     verdict = kp.decide(OfflineJudge().verdicts(case.pairs))
     assert verdict.merges and verdict.evidence in ("exact", "normalised"), verdict
+
+
+def test_the_extraction_figures_are_computed_on_labelled_turns() -> None:
+    turns = kp.load("tune", kp.TURNS)[:5]
+    got = kp.extraction(turns)
+    assert got["turns"] == 5 and 0.0 <= got["precision"] <= 1.0 and 0.0 <= got["recall"] <= 1.0

@@ -111,6 +111,20 @@ def test_embedding_threshold_is_a_paraphrase() -> None:
     assert judge.fires("embedding", pair("We keep secrets in Vault", "Our secrets are stored in Vault", 0.74)) is None
 
 
+def test_the_embedding_never_merges_a_correction_or_a_swapped_value() -> None:
+    judge = OfflineJudge(Thresholds(paraphrase_cosine=0.75), rules=ALL_RULES)
+    correction = Pair(
+        Statement("The deploy target is staging", kind="correction"), Statement("Deploys go to prod"), 0.9
+    )
+    assert judge.fires("embedding", correction) is None
+    assert judge.fires("embedding", pair("The release manager is Alex.", "The release manager is Sam.", 0.9)) is None
+    assert judge.fires("embedding", pair("We run Python 3.12", "We run Python 3.11", 0.95)) is None
+    # one word each, but not a value: a rewording, merged
+    assert judge.fires("embedding", pair("The release manager is away", "The release manager is absent", 0.9)) == (
+        "paraphrase"
+    )
+
+
 # -- the rules together ------------------------------------------------------------------------------
 def test_a_contradiction_rule_is_tried_before_the_embedding() -> None:
     verdict = EVERY.verdict(pair("The API listens on port 9090", "The API listens on port 8080", 0.95))
