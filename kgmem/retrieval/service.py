@@ -27,7 +27,7 @@ import numpy as np
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_optional, check_namespace
-from kgmem.retrieval import bqar
+from kgmem.retrieval import bqar, recency
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
 from kgmem.retrieval.context import MIN_TOKENS, Context, render
@@ -217,6 +217,8 @@ class RetrievalEngine:
             failed["graph"] = f"{type(exc).__name__}: {exc}"[:300]
             retriever = self.retriever(cfg.with_overrides(use_graph=False, use_quality=False), alive)
             hits = yield from retriever.search(query, scope)
+        if cfg.newer_first and scope.as_of is None:
+            hits = recency.newer_first(hits, query)
         failed.update({leg.name: leg.failure for leg in legs if leg.failure})
         if all(leg.failure for leg in legs):
             raise BackendUnavailable("no retrieval leg answered: " + "; ".join(failed.values()))
