@@ -83,6 +83,17 @@ def scores(ranked: list[str], gold: set[str], gold_sessions: set[str]) -> dict[s
     return out
 
 
+def newest_first(ranked: list[str], gold: set[str], when: dict[str, str]) -> float:
+    """1.0 when the newest evidence turn (by its session's date) ranks above every older evidence turn,
+    0.0 when it does not (or is not retrieved); NaN when the evidence has a single date (nothing changed)."""
+    dates = {when[ref] for ref in gold}
+    if len(dates) < 2:
+        return float("nan")
+    newest = max(dates)
+    first = next((ref for ref in ranked if ref in gold), None)
+    return float(first is not None and when[first] == newest)
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -146,6 +157,7 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
             ns = f"eval-lme-{item['question_id']}-{run_id}"
             namespaces.append(ns)
             events, gold = question_events(item)
+            when = {e["ref"]: e["ts"] for e in events if e["type"] == "turn"}
             report = mem.ingest(events, ns=ns)
             if report.errors:
                 raise SystemExit(f"ingest errors: {report.errors[:3]}")
@@ -154,7 +166,9 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
                 t0 = time.perf_counter()
                 result = mem.retrieval.search(item["question"], ns, k=20, config=cfg)
                 latency[name].append((time.perf_counter() - t0) * 1000)
-                s = scores([h.ref for h in result.hits if h.kind == "message"], gold, gold_sessions)
+                ranked = [h.ref for h in result.hits if h.kind == "message"]
+                s = scores(ranked, gold, gold_sessions)
+                s["newest_first"] = newest_first(ranked, gold, when)
                 rows[name].append(s)
                 by_type[(name, item["question_type"])].append(s)
             print(
@@ -171,12 +185,21 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
             server.down()
         tmp.cleanup()
 
-    cols = ["recall@5", "recall@10", "recall@20", "mrr", "session_any@5", "session_any@10", "session_all@10"]
+    cols = [
+        "recall@5",
+        "recall@10",
+        "recall@20",
+        "mrr",
+        "session_any@5",
+        "session_any@10",
+        "session_all@10",
+        "newest_first",
+    ]
     print(f"\nLongMemEval ({args.data.name}): {len(data)} questions ({args.questions or 'all'}); search k=20")
     print("| system | " + " | ".join(cols) + " | p50 ms | p95 ms |\n" + "|---" * (len(cols) + 3) + "|")
     figures: dict[str, Any] = {"systems": {}, "types": {}}
     for name, per in rows.items():
-        m = {c: statistics.fmean(r[c] for r in per if r[c] == r[c]) for c in cols}
+        m = {c: statistics.fmean([r[c] for r in per if r[c] == r[c]] or [float("nan")]) for c in cols}
         figures["systems"][name] = {**m, "p50_ms": statistics.median(latency[name]), "p95_ms": _pct(latency[name], 95)}
         print(
             f"| {name} | "

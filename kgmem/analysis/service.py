@@ -98,12 +98,13 @@ class AnalysisService:
 
     def observe_turn(self, ns: str, turn: Turn) -> None:
         """A stored turn (the conversation's ``on_stored``): queued for analysis when due."""
-        self.observe(ns, turn.session, turn.role, turn.text)
+        self.observe(ns, turn.session, turn.role, turn.text, turn.ts)
 
-    def observe(self, ns: str, session: str, role: str, text: str) -> None:
-        """A stored turn: count it; analysis is queued when the session's window is due."""
+    def observe(self, ns: str, session: str, role: str, text: str, ts: str | None = None) -> None:
+        """A stored turn: count it; analysis is queued when the session's window is due. ``ts``: when
+        it was said (what it teaches is valid from then)."""
         if self.settings.analysis.enabled:
-            self.buffer.add(ns, session, role, text)
+            self.buffer.add(ns, session, role, text, ts)
 
     def end_session(self, ns: str, session: str) -> None:
         """An ended session (the conversation's ``on_session_end``): queue its partial window and

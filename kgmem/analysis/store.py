@@ -46,6 +46,7 @@ from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, Vec
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
+from kgmem.timestamps import normalise_ts
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -215,20 +216,50 @@ class KnowledgeStore:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows[0]
 
+    def history(self, ns: str, id: str) -> Sequence[dict[str, Any]]:
+        """The chain of item ``id``: it and every item it superseded or was superseded by
+        (``SUPERSEDED_BY``), oldest statement first, each with ``valid_from`` / ``valid_until`` and
+        ``superseded_by``; :class:`KnowledgeNotFound` if there is no such item."""
+        return run(self.history_op(ns, id), self.io)
+
+    def history_op(self, ns: str, id: str) -> Op[Sequence[dict[str, Any]]]:
+        """:meth:`history` as an operation (kgmem.runner)."""
+        if not isinstance(id, str) or not id.strip():
+            raise ValidationError("id: must be a non-empty knowledge item id")
+        rows = yield Read("analysis/knowledge_history", dict(ns=ns, id=id))
+        if not rows:
+            raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
+        return rows  # type: ignore[no-any-return]
+
     # -- the analysis path ----------------------------------------------------------------
     def apply(
-        self, ns: str, session: str, items: Sequence[ExtractedItem], source: str, marks: Sequence[str] = ()
+        self,
+        ns: str,
+        session: str,
+        items: Sequence[ExtractedItem],
+        source: str,
+        marks: Sequence[str] = (),
+        said_at: str | None = None,
     ) -> list[Outcome]:
         """Store one batch of extracted items from ``session``; returns one outcome per item.
 
         ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
-        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised."""
-        return run(self.apply_op(ns, session, items, source, marks), self.io)
+        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised.
+        ``said_at`` (ISO-8601): when the items were stated — new items are valid from then, and a
+        contradicted item stated later than they were supersedes them instead (None: now)."""
+        return run(self.apply_op(ns, session, items, source, marks, said_at), self.io)
 
     def apply_op(
-        self, ns: str, session: str, items: Sequence[ExtractedItem], source: str, marks: Sequence[str] = ()
+        self,
+        ns: str,
+        session: str,
+        items: Sequence[ExtractedItem],
+        source: str,
+        marks: Sequence[str] = (),
+        said_at: str | None = None,
     ) -> Op[list[Outcome]]:
         """:meth:`apply` as an operation (kgmem.runner)."""
+        said_at = None if said_at is None else normalise_ts(said_at, "said_at")
         plan = _Plan()
         kept: list[ExtractedItem] = []
         for item in items:
@@ -239,7 +270,7 @@ class KnowledgeStore:
         if kept:
             yield from self._plan(ns, kept, plan, source)
             if any(r.seen for r in plan.rows.values()):
-                yield from self._write(ns, session, source, plan, list(marks))
+                yield from self._write(ns, session, source, plan, list(marks), said_at)
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
@@ -407,7 +438,17 @@ class KnowledgeStore:
         plan.rows[row.id] = row
         return row
 
-    def _write(self, ns: str, session: str, source: str, plan: _Plan, marks: list[str] | None = None) -> Op[None]:
+    def _write(
+        self,
+        ns: str,
+        session: str,
+        source: str,
+        plan: _Plan,
+        marks: list[str] | None = None,
+        said_at: str | None = None,
+    ) -> Op[None]:
+        now = datetime.now(UTC).isoformat()
+        plan.contradictions = order_by_time(plan, said_at or now)
         contradicted = {c["old_id"] for c in plan.contradictions}
         # rows looked at but not used (a removed match, a self-contradiction) are not written
         used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
@@ -418,7 +459,8 @@ class KnowledgeStore:
             "analysis/apply_knowledge",
             dict(
                 ns=ns,
-                now=datetime.now(UTC).isoformat(),
+                now=now,
+                said_at=said_at,
                 session_id=node_id(ns, "session", session),
                 session=session,
                 rows=[{**_row_param(r, source), "concepts": concepts.get(r.id)} for r in rows],
@@ -586,6 +628,25 @@ class KnowledgeStore:
             ),
         )
         return len(pending)
+
+
+def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
+    """The plan's contradiction pairs with ``old_id`` the statement made first: a batch item (said at
+    ``said_at``) contradicting a stored item stated *later* (out-of-order ingest of an old conversation)
+    does not supersede it — the pair is turned round, so the batch item is the one penalised and stored
+    as already superseded. Its outcome says so."""
+    ordered = []
+    for pair in plan.contradictions:
+        old = plan.rows.get(pair["old_id"])
+        stored_from = (old.existing or {}).get("valid_from") if old is not None and not old.insert else None
+        if stored_from is not None and str(stored_from) > said_at:
+            ordered.append({"new_id": pair["old_id"], "old_id": pair["new_id"]})
+            for outcome in plan.outcomes:
+                if outcome.id == pair["new_id"] and outcome.contradicted_id == pair["old_id"]:
+                    outcome.reason = f"stated before {pair['old_id']} (valid from {stored_from}): stored as superseded"
+        else:
+            ordered.append(pair)
+    return ordered
 
 
 def _statement(item: dict[str, Any]) -> Statement:

@@ -102,7 +102,8 @@ def test_offline_multi_session_conversation(make_client, q, ns, asettings):
         {"s": "user", "p": "prefers", "o": "tabs over spaces", "c": pytest.approx(0.662), "fact": tabs["content"]}
     ]
     types = {r["t"] for r in q("MATCH ({ns: $ns})-[r]->({ns: $ns}) RETURN DISTINCT type(r) AS t")}
-    assert types <= {"ABOUT", "FROM_SESSION", "CONTRADICTS", "RELATES_TO", "PART_OF", "NEXT", "MENTIONS"}
+    allowed = {"ABOUT", "FROM_SESSION", "CONTRADICTS", "SUPERSEDED_BY", "RELATES_TO", "PART_OF", "NEXT", "MENTIONS"}
+    assert types <= allowed
     assert q(
         "MATCH (k:Knowledge {ns: $ns, id: $id})-[:FROM_SESSION]->(s:Session) RETURN s.key AS key ORDER BY key",
         id=tabs["id"],
