@@ -199,11 +199,16 @@ def _operation_section(op: api.Operation, cli: tuple[str, ...] | None) -> str:
 def _option_row(param: click.Parameter) -> str:
     if isinstance(param, click.Argument):
         name = f"`{param.human_readable_name}`"
-        help_text = "argument" + ("" if param.required else " (optional)")
+        help_text = f"argument ({param.type.name})" + ("" if param.required else ", optional")
     else:
         assert isinstance(param, click.Option)
-        name = ", ".join(f"`{o}`" for o in param.opts + param.secondary_opts)
+        metavar = ""
+        if not param.is_flag and not isinstance(param.type, click.Choice):
+            metavar = " " + param.type.name.upper().removesuffix(" RANGE")
+        name = ", ".join(f"`{o}{metavar}`" for o in param.opts + param.secondary_opts)
         help_text = param.help or ""
+        if param.multiple:
+            help_text += " (repeatable)"
         if (
             isinstance(param.default, bool | int | float | str)
             and param.default not in (False, "")
