@@ -199,11 +199,16 @@ def _operation_section(op: api.Operation, cli: tuple[str, ...] | None) -> str:
 def _option_row(param: click.Parameter) -> str:
     if isinstance(param, click.Argument):
         name = f"`{param.human_readable_name}`"
-        help_text = "argument" + ("" if param.required else " (optional)")
+        help_text = f"argument ({param.type.name})" + ("" if param.required else ", optional")
     else:
         assert isinstance(param, click.Option)
-        name = ", ".join(f"`{o}`" for o in param.opts + param.secondary_opts)
+        metavar = ""
+        if not param.is_flag and not isinstance(param.type, click.Choice):
+            metavar = " " + param.type.name.upper().removesuffix(" RANGE")
+        name = ", ".join(f"`{o}{metavar}`" for o in param.opts + param.secondary_opts)
         help_text = param.help or ""
+        if param.multiple:
+            help_text += " (repeatable)"
         if (
             isinstance(param.default, bool | int | float | str)
             and param.default not in (False, "")
@@ -371,6 +376,15 @@ DESCRIPTIONS: dict[str, str] = {
     "anthropic.max_retries": "Retries of a call on 429, 5xx and timeouts.",
     "anthropic.base_url": "Another endpoint for the Anthropic API (a proxy, a gateway).",
     "anthropic.retry_max_wait_s": "Longest wait between two retries.",
+    "llm.provider": "`anthropic`, or `openai` for any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, ...).",
+    "llm.base_url": "The endpoint (`http://` or `https://`), e.g. a local server's `/v1` URL.",
+    "llm.api_key_env": "The environment variable holding the key (default `ANTHROPIC_API_KEY` or `OPENAI_API_KEY`).",
+    "llm.max_tokens": "Output tokens per call at most.",
+    "llm.timeout_s": "Timeout of one call.",
+    "llm.max_retries": "Retries of a call on 429, 5xx and timeouts.",
+    "llm.retry_initial_wait_s": "First wait between retries; it doubles up to `retry_max_wait_s`.",
+    "llm.retry_max_wait_s": "Longest wait between two retries.",
+    "llm.json_output": "How an OpenAI-compatible endpoint is asked for JSON: `schema`, `object` (JSON mode) or `off`.",
     "retrieval.preset": "The default search preset: `fast`, `balanced` or `deep` ([retrieval.md](retrieval.md)).",
     "retrieval.overfetch": "Candidates per leg, as a multiple of `k`, in every preset.",
     "retrieval.rrf_k": "The `k` of reciprocal-rank fusion, in every preset.",
@@ -525,10 +539,20 @@ def settings_sections() -> list[tuple[str, type[BaseModel]]]:
     """The ``[section]`` models of :class:`kgmem.config.Settings`, in declaration order."""
     out = []
     for name, info in config.Settings.model_fields.items():
-        tp = info.annotation
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            out.append((name, tp))
+        model = section_model(info.annotation)
+        if model is not None:
+            out.append((name, model))
     return out
+
+
+def section_model(tp: Any) -> type[BaseModel] | None:
+    """The section model of a settings field: a model class, or an optional one (``LLMSettings | None``)."""
+    candidates = (
+        [a for a in get_args(tp) if a is not type(None)] if get_origin(tp) in (Union, types.UnionType) else [tp]
+    )
+    if len(candidates) == 1 and isinstance(candidates[0], type) and issubclass(candidates[0], BaseModel):
+        return candidates[0]
+    return None
 
 
 def configuration_markdown() -> str:
@@ -562,6 +586,9 @@ def configuration_markdown() -> str:
         doc = inspect.getdoc(model) or ""
         first = re.split(r"(?<=\.)\s", " ".join(doc.split()), maxsplit=1)[0]
         out += [f"## `[{name}]`", "", clean_comment(first), ""]
+        if config.Settings.model_fields[name].default is None:
+            note = re.sub(r"^None:\s*", "without it, ", field_comments(config.Settings).get(name, ""))
+            out += [f"Optional{': ' + note if note else ''}.", ""]
         out += _keys_table(section_keys(name, model))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
