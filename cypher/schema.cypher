@@ -36,6 +36,10 @@ CREATE INDEX message_pending IF NOT EXISTS FOR (n:Message) ON (n.vector_pending)
 // Analysis (issue 4): exact-text dedup of knowledge; entity vectors not yet in Chroma.
 CREATE INDEX knowledge_norm IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.norm);
 CREATE INDEX entity_pending IF NOT EXISTS FOR (n:Entity) ON (n.vector_pending);
+// Knowledge over time (schema 10): what was valid when (as_of reads, the superseded report).
+CREATE INDEX knowledge_valid_from IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.valid_from);
+CREATE INDEX knowledge_valid_until IF NOT EXISTS FOR (n:Knowledge) ON (n.ns, n.valid_until);
+CREATE INDEX knowledge_superseded_at IF NOT EXISTS FOR (n:Knowledge) ON (n.superseded_at);
 // Learning (issue 9): the template-equality leg of error matching (same core template ⇒ same error).
 CREATE INDEX error_pattern_template IF NOT EXISTS FOR (n:ErrorPattern) ON (n.ns, n.template);
 

@@ -149,6 +149,18 @@ def _preset(kind: Pass) -> Param:
     return Param("preset", str, None, kind, "Search preset (default: the configured one).", choices=PRESET_NAMES)
 
 
+def _as_of(kind: Pass) -> Param:
+    # Clients also take a datetime; on MCP (and the CLI) an ISO-8601 string.
+    return Param(
+        "as_of",
+        str,
+        None,
+        kind,
+        "ISO-8601 date or time: answer with what was valid then (default: now — superseded knowledge left out).",
+        min_length=1,
+    )
+
+
 def _content(name: str, doc: str, kind: Pass = Pass.POSITIONAL) -> Param:
     return Param(name, str, doc=doc, kind=kind, min_length=1, max_length=MAX_CONTENT_CHARS)
 
@@ -263,6 +275,7 @@ OPERATIONS: tuple[Operation, ...] = (
             _kinds(K),
             _preset(K),
             Param("explain", bool, False, K, "Time every stage into the result.", mcp=False),
+            _as_of(K),
         ),
         "Graph RAG search over everything kgmem knows; pass query_id and the hits you used to feedback.",
         group="retrieval",
@@ -283,6 +296,7 @@ OPERATIONS: tuple[Operation, ...] = (
             _k("Hits to consider.", F),
             _kinds(F),
             _preset(F),
+            _as_of(F),
         ),
         "A prompt-ready block of what kgmem knows about query, with numbered citations. Send your "
         "answer to feedback as `response`: its [n] citations credit the hits you used.",
@@ -373,6 +387,17 @@ OPERATIONS: tuple[Operation, ...] = (
         ),
         "Knowledge items kgmem has learnt, most trusted first.",
         tool="learnings_list",
+        group="conversation",
+    ),
+    Operation(
+        "history",
+        (
+            Param("id", str, doc="A knowledge item's id (a search hit's or learnings_list's).", min_length=1),
+            _ns(),
+        ),
+        "How a knowledge item changed: it and the items it superseded or that superseded it, oldest first, "
+        "each with valid_from and valid_until.",
+        tool="learnings_history",
         group="conversation",
     ),
     Operation(

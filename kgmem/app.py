@@ -110,7 +110,8 @@ class Engines:
         driver, chroma, embedder, concepts: existing resources to use instead (not closed by :meth:`close`);
             ``embedder`` may be any :class:`~kgmem.vectors.EmbeddingBackend` (e.g. an embedding API).
         generator: the LLM for conversation analysis and match adjudication (default:
-            :func:`kgmem.llm.default_generator` — the Anthropic API when a key is set, else none).
+            :func:`kgmem.llm.default_generator` — the ``[llm]`` provider (Anthropic or an OpenAI-compatible
+            endpoint), or without that section the Anthropic API when a key is set, else none).
         async_driver: an existing :class:`neo4j.AsyncDriver` for the async stores (not closed by :meth:`aclose`).
         schema_step: run the schema step on the first connect (default ``[neo4j] auto_schema``);
             ``kgmem init``, which applies the schema itself, turns it off.

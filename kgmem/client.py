@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -265,9 +266,10 @@ class KGMem:
         kinds: Sequence[str] | str | None = None,
         preset: str | None = None,
         explain: bool = False,
+        as_of: datetime | str | None = None,
     ) -> SearchResult:
         """Find what kgmem knows about ``query`` (Graph RAG: vector + keyword legs, graph expansion,
-        fusion, quality ranking).
+        fusion, quality ranking). Current by default: knowledge a newer statement superseded is left out.
 
         Args:
             query: free text.
@@ -278,6 +280,8 @@ class KGMem:
             preset: ``fast``, ``balanced`` (default) or ``deep`` (see :mod:`kgmem.retrieval.config`).
             explain: also time every stage (embed, each leg, fusion, expansion, ranking) into
                 ``result.timings_ms`` (see :mod:`kgmem.retrieval.timing`).
+            as_of: a ``datetime`` (naive = UTC) or ISO-8601 string: answer with what was valid then
+                (knowledge with ``valid_from <= as_of < valid_until``, turns said by then).
 
         Returns:
             a :class:`~kgmem.retrieval.SearchResult` (iterable over its hits); pass its ``query_id``
@@ -285,12 +289,13 @@ class KGMem:
         """
         self.conversation.flush()  # write-behind: this client's own turns are searchable at once
         self.learning.flush(settle=False)  # ... and its deferred error occurrences counted
-        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset, explain=explain)
+        return self.retrieval.search(query, self._ns(ns), k, session, kinds, preset, explain=explain, as_of=as_of)
 
     @keyword_only
     def context(self, query: str, max_tokens: int = 1000, *, ns: str | None = None, **search_kwargs: Any) -> Context:
         """The hits for ``query`` as a prompt block with numbered citations within ``max_tokens``,
-        plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``)."""
+        plus an overall confidence (``.text``, ``.citations``, ``.confidence``, ``.query_id``).
+        ``search_kwargs``: ``k``, ``session``, ``kinds``, ``preset`` and ``as_of`` of :meth:`search`."""
         if "preset" in search_kwargs:
             search_kwargs["preset_name"] = search_kwargs.pop("preset")
         self.conversation.flush()
@@ -388,6 +393,12 @@ class KGMem:
         return self.analysis.store.list(
             self._ns(ns), type=type, min_confidence=min_confidence, include_inactive=include_inactive
         )
+
+    @keyword_only
+    def history(self, id: str, *, ns: str | None = None) -> list[dict[str, Any]]:
+        """How knowledge item ``id`` changed: it and the items it superseded or that superseded it,
+        oldest statement first, each with ``valid_from``, ``valid_until`` and ``superseded_by``."""
+        return list(self.analysis.store.history(self._ns(ns), id))
 
     def wait_for_analysis(self, timeout: float | None = None) -> bool:
         """Block until queued turns are stored and queued conversation analyses have run; False on timeout."""

@@ -199,10 +199,10 @@ class AnalysisSettings(_Section):
     session_min_messages: int = Field(4, ge=1)
     session_sample_above: int = Field(20, ge=1)
     session_min_confidence: float = Field(0.7, ge=0.0, le=1.0)
-    # Knowledge dedup (kgmem/analysis/judge.py; tuned on tests/data/knowledge_pairs.jsonl): stored items
-    # at cosine >= related_cosine are judged; a paraphrase needs dedup_cosine, or detail_cosine when one
-    # statement only adds detail; a contradiction needs a real conflict, whatever the cosine.
-    dedup_cosine: float = Field(0.70, ge=0.0, le=1.0)
+    # Knowledge dedup (kgmem/analysis/offline_judge.py; tuned on the tuning half of
+    # tests/data/knowledge_pairs.jsonl): stored items at cosine >= related_cosine are judged; without an
+    # LLM a paraphrase needs dedup_cosine (detail_cosine is no longer used).
+    dedup_cosine: float = Field(0.75, ge=0.0, le=1.0)
     related_cosine: float = Field(0.50, ge=0.0, le=1.0)
     detail_cosine: float = Field(0.65, ge=0.0, le=1.0)
     initial_confidence: float = Field(0.5, ge=0.0, le=1.0)
@@ -226,7 +226,8 @@ class AnalysisSettings(_Section):
 
 
 class AnthropicSettings(_Section):
-    """The LLM analyzer. Without an API key kgmem uses its offline extractor."""
+    """The LLM analyzer's Anthropic settings, read when there is no ``[llm]`` section (which supersedes
+    this one; docs/llm.md). Without an API key kgmem uses its offline extractor."""
 
     api_key: SecretStr | None = None
     model: str = "claude-sonnet-4-5"
@@ -237,6 +238,55 @@ class AnthropicSettings(_Section):
     # Exponential backoff between retries (429 / 5xx / timeouts), in seconds.
     retry_initial_wait_s: float = Field(1.0, ge=0)
     retry_max_wait_s: float = Field(20.0, ge=0)
+
+
+LLMProvider = Literal["anthropic", "openai"]
+# How an OpenAI-compatible endpoint is asked for JSON (kgmem/llm/openai_compat.py): "schema" a JSON
+# schema response_format (OpenAI, Ollama, vLLM, llama.cpp, LM Studio), "object" the older JSON mode
+# (servers without json_schema), "off" no response_format (the prompt alone asks for JSON).
+JsonOutput = Literal["schema", "object", "off"]
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class LLMSettings(_Section):
+    """The analyzer's LLM: Anthropic, or any OpenAI-compatible chat endpoint (docs/llm.md).
+
+    When the ``[llm]`` section is absent, the ``[anthropic]`` section (and ``ANTHROPIC_API_KEY``) is
+    read as before, so existing configurations keep working. The key itself is never in the file:
+    ``api_key_env`` names the environment variable holding it (default ``ANTHROPIC_API_KEY`` or
+    ``OPENAI_API_KEY``; a local server given by ``base_url`` needs none unless one is named).
+    """
+
+    provider: LLMProvider = "anthropic"
+    model: str | None = Field(None, min_length=1)  # None: claude-sonnet-4-5 (anthropic); required for openai
+    base_url: str | None = None
+    api_key_env: str | None = None
+    max_tokens: int = Field(2048, ge=1)
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(4, ge=0)
+    retry_initial_wait_s: float = Field(1.0, ge=0)
+    retry_max_wait_s: float = Field(20.0, ge=0)
+    json_output: JsonOutput = "schema"
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_base_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"must be an http:// or https:// URL; got {value!r}")
+        return value
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _check_env_name(cls, value: str | None) -> str | None:
+        if value is not None and not _ENV_NAME.match(value):
+            raise ValueError(f"must name an environment variable (letters, digits, _), not hold a key; got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _openai_needs_model(self) -> LLMSettings:
+        if self.provider == "openai" and self.model is None:
+            raise ValueError("model: required when provider is 'openai' (e.g. 'gpt-4o-mini' or 'llama3.1:8b')")
+        return self
 
 
 class RetrievalSettings(_Section):
@@ -312,6 +362,7 @@ class Settings(BaseSettings):
     learning: LearningSettings = LearningSettings()
     analysis: AnalysisSettings = AnalysisSettings()
     anthropic: AnthropicSettings = AnthropicSettings()
+    llm: LLMSettings | None = None  # None: the [anthropic] section is the LLM's configuration
     retrieval: RetrievalSettings = RetrievalSettings()
     mcp: McpSettings = McpSettings()
     concepts: ConceptSettings = ConceptSettings()

@@ -1,12 +1,18 @@
 // One analysis batch, in one transaction (kgmem.analysis.store.KnowledgeStore.apply).
-// Params: ns, now, session_id, session, marks, max_auto, factor, penalty, floor, initial,
+// Params: ns, now, said_at, session_id, session, marks, max_auto, factor, penalty, floor, initial,
 //   rows: [{id, insert, type, content, norm, source, subject, predicate, object,
 //           extracted_confidence, seen, triple, concepts}] — one row per knowledge id, inserts first;
 //     concepts = the concept rows of a new item's content and triple (kgmem.concepts), null for
 //     an item already stored (its MENTIONS stay);
 //     seen = how many extracted items landed on this id (0 for an item only being contradicted),
 //     triple = null or {subject_id, subject, object_id, object, predicate};
-//   contradictions: [{new_id, old_id}], entity_ids: ids of the triples' entities.
+//   contradictions: [{new_id, old_id}] (old_id = the statement made earlier: the store orders each
+//     pair by time, so an older statement ingested late is the one superseded),
+//   entity_ids: ids of the triples' entities.
+// Time (docs/knowledge-over-time.md): a new item is valid from $said_at (when it was said: its turn's or
+// event's ts; null = $now) and recorded at $now. A contradicted item that is not manual is superseded by
+// the one contradicting it: valid_until = the newer statement's valid_from (the earliest, if several) and a
+// SUPERSEDED_BY edge old -> new. Nothing is deleted.
 // Returns one row: results (per knowledge id: created, old/new confidence, ...) and the
 // entities whose vectors still have to be written to Chroma.
 // Confidence maths = kgmem/analysis/confidence.py: one boost per session that re-observes an
@@ -30,7 +36,8 @@ CALL (s, row) {
                   k.subject = row.subject, k.predicate = row.predicate, k.object = row.object,
                   k.extracted_confidence = row.extracted_confidence,
                   k.confidence = $initial, k.times_seen = 0, k.source_sessions = [],
-                  k.is_manual = false, k.is_active = true, k.created_at = $now, k.vector_pending = true
+                  k.is_manual = false, k.is_active = true, k.created_at = $now, k.vector_pending = true,
+                  k.valid_from = coalesce($said_at, $now), k.recorded_at = $now
   WITH s, row, k, k.created_at = $now AS created, k.confidence AS old
   WITH s, row, k, created, old,
        size([c IN $contradictions WHERE c.old_id = row.id AND NOT EXISTS {
@@ -91,6 +98,13 @@ CALL () {
     ON CREATE SET r.created_at = $now, r.sessions = []
   SET r.sessions = CASE WHEN $session IN r.sessions THEN r.sessions ELSE r.sessions + $session END,
       r.updated_at = $now
+  WITH n, o WHERE NOT coalesce(o.is_manual, false)
+  MERGE (o)-[sup:SUPERSEDED_BY]->(n)
+    ON CREATE SET sup.created_at = $now
+  SET sup.at = n.valid_from,
+      o.valid_until = CASE WHEN o.valid_until IS NULL OR o.valid_until > n.valid_from THEN n.valid_from
+                           ELSE o.valid_until END,
+      o.superseded_at = coalesce(o.superseded_at, $now)
 }
 CALL () {
   UNWIND $marks AS mark

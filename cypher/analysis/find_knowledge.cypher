@@ -11,4 +11,5 @@ CALL () {
 }
 RETURN k.id AS id, k.norm AS norm, k.content AS content, k.type AS type, k.confidence AS confidence,
        k.is_manual AS is_manual, k.is_active AS is_active, k.source_sessions AS source_sessions,
-       k.subject AS subject, k.predicate AS predicate, k.object AS object
+       k.subject AS subject, k.predicate AS predicate, k.object AS object,
+       k.valid_from AS valid_from, k.valid_until AS valid_until

@@ -9,4 +9,5 @@ RETURN k.id AS id, k.type AS type, k.content AS content, k.norm AS norm, k.confi
        k.times_seen AS times_seen, k.source_sessions AS source_sessions, k.source AS source,
        k.is_manual AS is_manual, k.is_active AS is_active, k.subject AS subject,
        k.predicate AS predicate, k.object AS object, k.created_at AS created_at,
-       k.updated_at AS updated_at, sessions, contradicts, collect(DISTINCT newer.id) AS contradicted_by
+       k.updated_at AS updated_at, k.valid_from AS valid_from, k.valid_until AS valid_until,
+       k.recorded_at AS recorded_at, sessions, contradicts, collect(DISTINCT newer.id) AS contradicted_by

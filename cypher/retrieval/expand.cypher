@@ -17,7 +17,11 @@
 // Params: ns, seeds [{id, label, expand}] (the pool's ids among them), hops (0-2), decay, per_seed,
 //         labels (allowed result labels), session (null = any; restricts Message neighbours),
 //         names (lower-cased; [] = no entity seeds), pool_rank ({id: rank} of the pool), overlay_session (null =
-//         none), overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none).
+//         none), overlay_epoch (the session's shift count), overlay_damping (per shift; 1 = none),
+//         as_of (null = now: superseded knowledge is not current; an ISO time: what was valid then —
+//         valid_from <= as_of < valid_until, and no turn said after it). A seed that is not valid comes
+//         back with active = false (dropped like a removed item), a neighbour that is not valid is not
+//         reached: the Chroma hits are filtered by this answer.
 // Returns one row: rows, one map per seed found (its properties, active, expand, v_alpha, v_beta,
 // expanded).
 CALL () {
@@ -69,6 +73,13 @@ CALL (s, expand) {
     RETURN p, n
   }
   WITH p, n WHERE n.ns = $ns AND coalesce(n.is_active, true)
+    AND CASE WHEN $as_of IS NULL THEN n.valid_until IS NULL
+           ELSE coalesce(n.valid_from, n.ts, '') <= $as_of AND (n.valid_until IS NULL OR n.valid_until > $as_of) END
+    AND (NOT n:Entity OR EXISTS {
+      MATCH (fact:Knowledge)-[:ABOUT]->(n)
+      WHERE coalesce(fact.is_active, true)
+        AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+    })
   WITH p, n,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix'
@@ -84,22 +95,41 @@ CALL (s, expand) {
   RETURN collect({
     id: n.id, label: label, weight: weight,
     path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
-    text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
+    text: CASE WHEN label = 'Entity' THEN n.name + ': ' + reduce(t = '', x IN COLLECT {
+            MATCH (fact:Knowledge)-[:ABOUT]->(n)
+            WHERE coalesce(fact.is_active, true)
+              AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+            RETURN fact.content ORDER BY fact.confidence DESC LIMIT 3
+          } | t + CASE WHEN t = '' THEN '' ELSE ' ' END + x)
+          ELSE coalesce(n.text, n.content, n.description, n.pattern, n.name) END,
     ref: n.ref, session: n.session, ts: n.ts, role: n.role, seq: n.seq, tool: n.tool,
     confidence: n.confidence, alpha: n.alpha, beta: n.beta,
-    updated_at: n.updated_at, last_used: n.last_used,
+    updated_at: n.updated_at, last_used: n.last_used, valid_from: n.valid_from, valid_until: n.valid_until,
     v_alpha: ov.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END,
     v_beta: ov.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > ov.epoch THEN $overlay_epoch - ov.epoch ELSE 0 END
   }) AS expanded
 }
+// An entity is a name: it is a hit only with its facts (the valid knowledge ABOUT it, most trusted
+// first), which become its text; an entity without one is not a hit on its own.
+WITH s, label, expand, expanded,
+     CASE WHEN label = 'Entity' THEN COLLECT {
+       MATCH (fact:Knowledge)-[:ABOUT]->(s)
+       WHERE coalesce(fact.is_active, true)
+         AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+       RETURN fact.content ORDER BY fact.confidence DESC LIMIT 3
+     } END AS facts
 OPTIONAL MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: s.id})
 // One row holding the list: a row per seed would cost the client a Bolt message each.
 RETURN collect({
   id: s.id, label: label,
-  text: coalesce(s.text, s.content, s.description, s.pattern, s.name),
+  text: CASE WHEN facts IS NULL THEN coalesce(s.text, s.content, s.description, s.pattern, s.name)
+             ELSE s.name + ': ' + reduce(t = '', x IN facts | t + CASE WHEN t = '' THEN '' ELSE ' ' END + x) END,
   ref: s.ref, session: s.session, ts: s.ts, role: s.role, seq: s.seq, tool: s.tool,
   confidence: s.confidence, alpha: s.alpha, beta: s.beta,
-  updated_at: s.updated_at, last_used: s.last_used, active: coalesce(s.is_active, true), expand: expand,
+  updated_at: s.updated_at, last_used: s.last_used, expand: expand,
+  valid_from: s.valid_from, valid_until: s.valid_until,
+  active: coalesce(s.is_active, true) AND (facts IS NULL OR size(facts) > 0) AND CASE WHEN $as_of IS NULL THEN s.valid_until IS NULL
+         ELSE coalesce(s.valid_from, s.ts, '') <= $as_of AND (s.valid_until IS NULL OR s.valid_until > $as_of) END,
   v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   v_beta: o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   expanded: expanded

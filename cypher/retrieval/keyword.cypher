@@ -3,7 +3,8 @@
 //         words), names (capitalised words that may name a speaker: [{probe, as_word, as_speaker}], all
 //         built and escaped by kgmem.retrieval.text), ns, labels (searchable labels),
 //         session (null = any; restricts Message hits only), fetch (Lucene limit), n (candidates returned),
-//         payload (false: id, label and score only — Graph RAG reads the properties when it hydrates).
+//         payload (false: id, label and score only — Graph RAG reads the properties when it hydrates),
+//         as_of (null = now: superseded knowledge is left out; an ISO time: what was valid then).
 // Returns one row: rows, the candidates best first.
 // A name someone in the namespace speaks by (a turn's role) takes its as_speaker clauses (the text less,
 // or not at all: keyword_speaker_text_weight): the other speaker's turns that merely address them ("Hey
@@ -26,6 +27,8 @@ WITH node, score,
 WHERE node.ns = $ns AND label IN $labels
   AND ($session IS NULL OR label <> 'Message' OR node.session = $session)
   AND coalesce(node.is_active, true)
+  AND CASE WHEN $as_of IS NULL THEN node.valid_until IS NULL
+         ELSE coalesce(node.valid_from, node.ts, '') <= $as_of AND (node.valid_until IS NULL OR node.valid_until > $as_of) END
 WITH node, label, score
 ORDER BY score DESC
 LIMIT $n
@@ -35,5 +38,6 @@ RETURN collect(CASE WHEN $payload THEN {
   text: coalesce(node.text, node.content, node.description, node.pattern, node.name),
   ref: node.ref, session: node.session, ts: node.ts, role: node.role,
   confidence: node.confidence, alpha: node.alpha, beta: node.beta,
-  updated_at: node.updated_at, last_used: node.last_used
+  updated_at: node.updated_at, last_used: node.last_used,
+  valid_from: node.valid_from, valid_until: node.valid_until
 } ELSE {id: node.id, label: label, score: score} END) AS rows

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -250,11 +251,12 @@ class AsyncKGMem:
         kinds: Sequence[str] | str | None = None,
         preset: str | None = None,
         explain: bool = False,
+        as_of: datetime | str | None = None,
     ) -> SearchResult:
         """See :meth:`kgmem.KGMem.search`."""
         await self.conversation.flush_async()  # write-behind: this client's own turns are searchable at once
         return await self._run(
-            self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset, explain=explain)
+            self.retrieval.search_op(query, self._ns(ns), k, session, kinds, preset, explain=explain, as_of=as_of)
         )
 
     @keyword_only
@@ -327,6 +329,11 @@ class AsyncKGMem:
                 self._ns(ns), type=type, min_confidence=min_confidence, include_inactive=include_inactive
             )
         )
+
+    @keyword_only
+    async def history(self, id: str, *, ns: str | None = None) -> list[dict[str, Any]]:
+        """See :meth:`kgmem.KGMem.history`."""
+        return list(await self._run(self.knowledge.history_op(self._ns(ns), id)))
 
     async def replay_spool(self) -> int:
         """See :meth:`kgmem.KGMem.replay_spool` (0 while another replay of this client runs)."""

@@ -29,6 +29,7 @@ from kgmem.analysis.store import KnowledgeStore, Outcome
 from kgmem.errors import GeneratorError
 from kgmem.llm import TextGenerator
 from kgmem.runner import LocalIO, Op, run
+from kgmem.timestamps import normalise_ts
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,15 @@ class AnalysisResult:
 
     def count(self, action: str) -> int:
         return sum(1 for o in self.outcomes if o.action == action)
+
+
+def said_at(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """When a window's statements were made: its newest turn's ``ts`` (canonical UTC), None when no
+    turn carries one (the store then takes the time it stores them). One time per window: the
+    extractor's items do not name their turn, and a window spans minutes, not the months apart
+    that make one fact replace another."""
+    stamps = [normalise_ts(m["ts"], "turn.ts") for m in messages if m.get("ts")]
+    return max(stamps) if stamps else None
 
 
 class ConversationAnalyzer:
@@ -113,7 +123,7 @@ class ConversationAnalyzer:
                     )
             items = kept
         if items:
-            result.outcomes = yield from self.store.apply_op(ns, session, items, source)
+            result.outcomes = yield from self.store.apply_op(ns, session, items, source, said_at=said_at(messages))
         self.stats.count(ns, "analyses")
         log.debug(
             "analysed %d turns of %s/%s with %s: %s",

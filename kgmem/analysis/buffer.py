@@ -65,11 +65,14 @@ class Windows:
         self._windows: dict[tuple[str, str], _Window] = {}
         self._lock = threading.Lock()
 
-    def add(self, ns: str, session: str, role: str, text: str) -> Job | None:
-        """Count one turn; the session's window as a job when a threshold is reached."""
+    def add(self, ns: str, session: str, role: str, text: str, ts: str | None = None) -> Job | None:
+        """Count one turn; the session's window as a job when a threshold is reached. ``ts``: when the
+        turn was said (its knowledge is valid from then; None = when it is analysed)."""
         with self._lock:
             window = self._windows.setdefault((ns, session), _Window())
-            window.messages.append({"role": role, "text": text})
+            window.messages.append(
+                {"role": role, "text": text} if ts is None else {"role": role, "text": text, "ts": ts}
+            )
             window.tokens += estimate_tokens(text)
             due = len(window.messages) >= self.settings.turn_threshold or window.tokens >= self.settings.token_threshold
             if not due:
@@ -109,9 +112,9 @@ class _Front:
     def submit(self, job: Job) -> bool:  # pragma: no cover - each buffer has its own
         raise NotImplementedError
 
-    def add(self, ns: str, session: str, role: str, text: str) -> bool:
+    def add(self, ns: str, session: str, role: str, text: str, ts: str | None = None) -> bool:
         """Count one turn; queue the session's window when a threshold is reached. True if queued."""
-        job = self.windows.add(ns, session, role, text)
+        job = self.windows.add(ns, session, role, text, ts)
         return job is not None and self.submit(job)
 
     def flush(self, ns: str, session: str) -> bool:

@@ -11,7 +11,11 @@ sentence, and recognises a handful of explicit forms:
 * facts and their triples — "my X is Y", "I live in / work at / study at …", "I am a …",
   first-person habits and set-ups ("we keep secrets in Vault", "my team deploys with Argo CD",
   "I've been using Goodreads", "I usually take the bus to work"),
-  "<Name> is / uses / runs on / listens on / caches / stores … X".
+  "<Name> is / uses / runs on / listens on / caches / stores … X";
+* a port or a version stated in any other form ("Our API runs on port 8080", "We're on Python 3.11").
+
+First-person words are rewritten to the speaker ("The user takes the bus to their office"), and a
+title's or an initial's period does not end a sentence ("My doctor is Dr. Patel").
 
 It proposes items and never judges them: whether an item is a paraphrase of a stored one
 (merged, boosted) or contradicts it (inserted, linked ``CONTRADICTS``) is decided by the
@@ -36,7 +40,12 @@ NON_HUMAN_ROLES = frozenset({"assistant", "system", "tool", "agent", "ai", "bot"
 EXPLICIT = 0.85
 GENERAL_FACT = 0.6
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence ends at . ! ? and a space — but not at the period of a title or of a single initial
+# ("Dr. Patel", "J. Smith"), which belongs to the name that follows.
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bMt\.)"
+    r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bRev\.)(?<!\bGen\.)(?<!\bCapt\.)(?<!\b[A-Z]\.)\s+|\n+"
+)
 _PRONOUNS = frozenset(
     "it this that there he she they we you i which what who here these those everything something "
     "nothing anything everyone someone one life today tomorrow yesterday your his her their its our my "
@@ -141,6 +150,17 @@ _GENERAL = re.compile(
     r"is written in|is built with|is hosted on|runs) (?P<obj>.+)$",
     re.I,
 )
+# Statements of a port or a version ("Our API runs on port 8080", "We're on Python 3.11", "We run version
+# 4.2 of the API"): the value is the object, the thing it belongs to the subject.
+_PORT = re.compile(r"\bport (?:number )?(?:is |of )?(?P<value>\d{2,5})\b", re.I)
+_VERSION = re.compile(
+    r"\b(?:version|v) ?(?P<value>\d+(?:\.\d+)*)\b|\b(?P<name>[A-Z][\w+#-]*) (?P<dotted>\d+\.\d+(?:\.\d+)*)\b"
+)
+_OF_THING = re.compile(r"\bof (?:the |our |my )?(?P<thing>[\w.+#-]+(?: [\w.+#-]+)?)\s*$", re.I)
+_THING = re.compile(
+    r"^(?:the |our |my )?(?P<thing>[\w.'+#/ -]{2,40}?) (?:is|are|runs|run|listens|serves|uses|binds|sits)\b", re.I
+)
+_FIRST_WORDS = re.compile(r"^(?:i|i'm|i've|we|we're|we've|my team|our team)\b", re.I)
 _VERB_FORMS = {
     "prefer": "prefers",
     "like": "likes",
@@ -217,7 +237,34 @@ def _extract_sentence(sentence: str, speaker: str) -> ExtractedItem | None:
     if triple is not None:
         general = triple.subject != speaker
         return _item("fact", _content(sentence, speaker), GENERAL_FACT if general else EXPLICIT, triple)
+    triple = _value_triple(sentence, speaker)
+    if triple is not None:
+        return _item("fact", _content(sentence, speaker), GENERAL_FACT, triple)
     return None
+
+
+def _value_triple(sentence: str, speaker: str) -> _Triple | None:
+    """A port or version statement no other form took: (thing, "port" | "version", value)."""
+    if m := _PORT.search(sentence):
+        predicate, value, name = "port", m.group("value"), None
+    elif m := _VERSION.search(sentence):
+        predicate, value, name = "version", m.group("value") or m.group("dotted"), m.group("name")
+    else:
+        return None
+    before = sentence[: m.start()].rstrip()
+    if name:  # "Python 3.11": the named thing
+        thing = name
+    elif of := _OF_THING.search(sentence[m.end() :].split(",")[0].rstrip(" .")):
+        thing = of.group("thing")
+    elif _FIRST_WORDS.match(sentence):
+        thing = speaker if sentence.lower().startswith("i") else f"{speaker}'s team"
+    elif t := _THING.match(before or sentence):
+        thing = t.group("thing")
+    else:
+        return None
+    if thing.split()[0].lower() in _PRONOUNS - {"our", "my"}:
+        return None
+    return _triple(thing, predicate, value)
 
 
 def _statement_triple(text: str, speaker: str) -> _Triple | None:
@@ -300,7 +347,7 @@ def _triple(subject: str, predicate: str, obj: str) -> _Triple | None:
     words = obj.lower().split()
     if obj.lower() in _EMPTY_OBJECTS or words[0] in _EVALUATIVE or words[0] in {"that", "how", "when", "what", "if"}:
         return None
-    return _Triple(subject, predicate, obj)
+    return _Triple(subject, predicate, _no_first_person(obj))
 
 
 def _content(sentence: str, speaker: str) -> str:
@@ -313,6 +360,7 @@ def _content(sentence: str, speaker: str) -> str:
     text = re.sub(r"^I\b", who, text)
     team = f"{who}'s team"
     text = re.sub(r"^(?:we|my team|our team)(?:'ve| have)\b", f"{team} has", text, flags=re.I)
+    text = re.sub(r"^(?:we're|we are|my team is|our team is)\b", f"{team} is", text, flags=re.I)
     text = re.sub(r"^(?:we|my team|our team)\b", team, text, flags=re.I)
     text = re.sub(r"^my\b", f"{who}'s", text, flags=re.I)
     text = re.sub(r"^our\b", f"{team}'s", text, flags=re.I)
@@ -320,7 +368,30 @@ def _content(sentence: str, speaker: str) -> str:
         if re.match(rf"^{re.escape(subject)} (\w+)\b", text):
             text = _third_person(text, subject)
             break
+    text = _no_first_person(text)
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+# First-person words left inside the rewrite ("The user takes the bus to my office"): the third person
+# plural keeps the verb's form ("I work" -> "they work"), except the forms of "to be" listed first.
+_REST_FIRST_PERSON = (
+    (re.compile(r"\bI(?:'m| am)\b"), "they are"),
+    (re.compile(r"\bI was\b"), "they were"),
+    (re.compile(r"\bI(?='(?:ve|d|ll)\b)"), "they"),
+    (re.compile(r"\bI\b"), "they"),
+    (re.compile(r"\b[Ww]e(?='(?:re|ve|d|ll)\b)"), "they"),
+    (re.compile(r"\b[Ww]e\b"), "they"),
+    (re.compile(r"\b(?:[Mm]y|[Oo]ur)\b"), "their"),
+    (re.compile(r"\b(?:[Mm]ine|[Oo]urs)\b"), "theirs"),
+    (re.compile(r"\b(?:me|us)\b"), "them"),
+    (re.compile(r"\b(?:[Mm]yself|[Oo]urselves)\b"), "themselves"),
+)
+
+
+def _no_first_person(text: str) -> str:
+    for pattern, third in _REST_FIRST_PERSON:
+        text = pattern.sub(third, text)
+    return text
 
 
 _ADVERBS = frozenset(

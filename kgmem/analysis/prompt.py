@@ -28,7 +28,9 @@ Rules:
 4. Items listed under "Existing knowledge" are known already: do NOT repeat them.
    Items marked [low-confidence] were contradicted or never confirmed: do NOT extract them
    again unless the conversation gives strong new evidence.
-5. If an item CONTRADICTS an existing one, set "contradicts" to that existing item's text, verbatim.
+5. If an item CONTRADICTS an existing one (another value for the same thing, a negation, a reversed
+   preference, a changed status, a correction), set "contradicts" to that existing item's text,
+   verbatim. Your answer is final: an item you do not mark is stored beside the existing ones.
 6. confidence (0.0-1.0): how sure you are this is real and lasting (0.9 = stated explicitly by
    the user; 0.5 = inferred; below 0.3 = do not bother).
 

@@ -1,4 +1,4 @@
-"""`kgmem learnings list|add|edit|remove|reset` — look at and curate conversation knowledge."""
+"""`kgmem learnings list|add|edit|remove|reset|history` — look at and curate conversation knowledge."""
 
 from __future__ import annotations
 
@@ -109,3 +109,21 @@ def reset_cmd(item_id: str, ns: str | None) -> None:
     settings = load_settings()
     with _graph_only(settings) as curator:
         _echo_item(curator.reset(resolve_namespace(ns, settings.namespace, "--ns"), item_id))
+
+
+@learnings.command("history")
+@click.argument("item_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
+@_NS
+def history_cmd(item_id: str, as_json: bool, ns: str | None) -> None:
+    """How an item changed: it and the items it superseded or that superseded it, oldest first."""
+    settings = load_settings()
+    with _graph_only(settings) as curator:
+        chain = curator.store.history(resolve_namespace(ns, settings.namespace, "--ns"), item_id)
+    if as_json:
+        click.echo(json.dumps(chain, indent=2, default=str))
+        return
+    for item in chain:
+        until = item.get("valid_until") or "now"
+        mark = "*" if item["id"] == item_id else " "
+        click.echo(f"{mark} {item.get('valid_from') or '?'} .. {until}  {item['id']}  {item['content']}")

@@ -21,12 +21,15 @@ from kgmem.retrieval import PRESETS
 @click.option("--kinds", default=None, help="Comma-separated: message,knowledge,error,fix,entity (default all).")
 @click.option("--k", "k", default=10, show_default=True, type=click.IntRange(1, 1000), help="Number of hits.")
 @click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None, help="Search preset (default balanced).")
+@click.option(
+    "--as-of", "as_of", default=None, help="ISO-8601 date or time: what was valid then (default: current knowledge)."
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document per query (hits with breakdown, provenance).")
 @click.option(
     "--queries",
     "queries_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help='JSONL file of queries ({"query": ..., optional "ns", "session", "kinds", "k", "preset"}), '
+    help='JSONL file of queries ({"query": ..., optional "ns", "session", "kinds", "k", "preset", "as_of"}), '
     "answered in one process.",
 )
 def search(
@@ -36,6 +39,7 @@ def search(
     kinds: str | None,
     k: int,
     preset: str | None,
+    as_of: str | None,
     as_json: bool,
     queries_file: Path | None,
 ) -> None:
@@ -44,12 +48,18 @@ def search(
 
     if (query is None) == (queries_file is None):
         raise click.UsageError("give either QUERY or --queries FILE")
-    defaults = {"ns": ns, "session": session, "kinds": kinds, "k": k, "preset": preset}
+    defaults: dict[str, Any] = {"ns": ns, "session": session, "kinds": kinds, "k": k, "preset": preset, "as_of": as_of}
     requests = [defaults | {"query": query}] if query is not None else list(_read_queries(queries_file, defaults))
     with KGMem(load_settings()) as mem:
         for req in requests:
             result = mem.search(
-                req["query"], k=req["k"], ns=req["ns"], session=req["session"], kinds=req["kinds"], preset=req["preset"]
+                req["query"],
+                k=req["k"],
+                ns=req["ns"],
+                session=req["session"],
+                kinds=req["kinds"],
+                preset=req["preset"],
+                as_of=req["as_of"],
             )
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False, default=str))
@@ -58,7 +68,7 @@ def search(
 
 
 def _read_queries(path: Path, defaults: dict[str, Any]):  # noqa: ANN202
-    allowed = {"query", "ns", "session", "kinds", "k", "preset"}
+    allowed = {"query", "ns", "session", "kinds", "k", "preset", "as_of"}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue

@@ -153,6 +153,13 @@ class Contradicts(StructuredRel):
     updated_at = StringProperty()
 
 
+class SupersededBy(StructuredRel):
+    """``(older Knowledge)-[:SUPERSEDED_BY]->(newer Knowledge)``: the newer statement replaced it."""
+
+    created_at = StringProperty()
+    at = StringProperty()  # the newer item's valid_from: when the old one stopped being valid
+
+
 class RelatesTo(StructuredRel):
     """``(Entity)-[:RELATES_TO]->(Entity)``: one extracted triple (the predicate is data, never a type)."""
 
@@ -278,10 +285,16 @@ class Knowledge(Searchable):
     last_seen_at = StringProperty()
     decayed_at = StringProperty()
     edited_at = StringProperty()
+    valid_from = StringProperty()  # when it was said (its turn's or event's ts)
+    valid_until = StringProperty()  # when a newer statement replaced it (None: still valid)
+    recorded_at = StringProperty()  # when kgmem stored it
+    superseded_at = StringProperty()  # when kgmem learnt it was replaced
     about = RelationshipTo(_M + "Entity", "ABOUT")
     from_session = RelationshipTo(_M + "Session", "FROM_SESSION")
     contradicts = RelationshipTo(_M + "Knowledge", "CONTRADICTS", model=Contradicts)
     contradicted_by = RelationshipFrom(_M + "Knowledge", "CONTRADICTS", model=Contradicts)
+    superseded_by = RelationshipTo(_M + "Knowledge", "SUPERSEDED_BY", model=SupersededBy)
+    supersedes = RelationshipFrom(_M + "Knowledge", "SUPERSEDED_BY", model=SupersededBy)
     concepts = RelationshipTo(_M + "Concept", "MENTIONS", model=Mentions)
 
 

@@ -17,7 +17,8 @@ from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9  # 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) | 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
+# 10: knowledge valid_from / valid_until / recorded_at + SUPERSEDED_BY (backfilled by backfill_knowledge_time)
+SCHEMA_VERSION = 10  # 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) | 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
 
 
 def apply_schema(graph: GraphStore) -> int:
@@ -26,6 +27,7 @@ def apply_schema(graph: GraphStore) -> int:
     _drop_outdated_fulltext(graph)
     graph.write_statements("schema", version=SCHEMA_VERSION)
     backfill_ns_key(graph)
+    backfill_knowledge_time(graph)
     log.info("schema version %s applied", SCHEMA_VERSION)
     return SCHEMA_VERSION
 
@@ -44,6 +46,14 @@ def backfill_ns_key(graph: GraphStore, ns: str | None = None) -> None:
     namespaces = [ns] if ns is not None else [r["ns"] for r in graph.read("schema_migrations/namespaces_without_key")]
     for name in namespaces:
         graph.write_autocommit("schema_migrations/backfill_ns_key", ns=name, ns_key=ns_key(name))
+
+
+def backfill_knowledge_time(graph: GraphStore) -> None:
+    """Knowledge written before schema 10 gets ``valid_from`` / ``recorded_at`` (its ``created_at``), and
+    an item already ``CONTRADICTS``-linked is superseded by the newer item (``valid_until``, ``SUPERSEDED_BY``).
+    Items that have their time are not touched."""
+    graph.write_autocommit("schema_migrations/backfill_knowledge_time")
+    graph.write_autocommit("schema_migrations/supersede_contradicted")
 
 
 def schema_version(graph: GraphStore) -> int | None:

@@ -47,6 +47,7 @@ _FIELDS = {
         "predicate",
         "object",
         "manual",
+        "ts",
     },
     "session_end": {"type", "session", "ts"},
 }
@@ -74,6 +75,7 @@ class KnowledgeEvent:
     triple: tuple[str, str, str] | None
     key: str = ""
     event_id: str | None = None
+    ts: str | None = None  # when it was stated: the item is valid from then (None: when it is stored)
 
 
 @dataclass(frozen=True)
@@ -206,4 +208,5 @@ def _knowledge(raw: dict[str, Any]) -> KnowledgeEvent:
         triple=tuple(parts) if parts[0] is not None else None,  # type: ignore[arg-type]
         key=_content_key(raw),
         event_id=_event_id(raw),
+        ts=None if raw.get("ts") is None else normalise_ts(raw["ts"], "knowledge.ts"),
     )

@@ -243,7 +243,7 @@ class Ingester:
             report.turns += len(turns)
             if self.analyze:
                 for t in turns:
-                    self.mem.analysis.observe(self.ns, t.session, t.role, t.text)
+                    self.mem.analysis.observe(self.ns, t.session, t.role, t.text, t.ts)
 
         yield from _isolating(batch, apply, report)
         yield from self._apply_ends(report)
@@ -285,15 +285,16 @@ class Ingester:
         store = self.mem.analysis.store
 
         def apply(items: Sequence[Numbered[KnowledgeEvent]]) -> Op[None]:
-            by_session: dict[str, list[Numbered[KnowledgeEvent]]] = {}
+            # One store batch per session and statement time: every item of a batch is valid from its time.
+            by_session: dict[tuple[str, str | None], list[Numbered[KnowledgeEvent]]] = {}
             for n in items:
                 e = n.event
                 if e.manual:  # idempotent by itself (manual items are not counted)
                     yield from self.mem.analysis.curator.add_op(self.ns, e.knowledge_type, e.content)
                     report.knowledge += 1
                 else:
-                    by_session.setdefault(e.session or "ingest", []).append(n)
-            for session, group in by_session.items():
+                    by_session.setdefault((e.session or "ingest", e.ts), []).append(n)
+            for (session, ts), group in by_session.items():
                 extracted = []
                 for n in group:
                     subject, predicate, obj = n.event.triple or (None, None, None)
@@ -307,7 +308,9 @@ class Ingester:
                             object=obj,
                         )
                     )
-                yield from store.apply_op(self.ns, session, extracted, source="ingest", marks=[n.key for n in group])
+                yield from store.apply_op(
+                    self.ns, session, extracted, source="ingest", marks=[n.key for n in group], said_at=ts
+                )
                 report.knowledge += len(group)
 
         yield from self._apply_marked(batch, "knowledge", apply, report)

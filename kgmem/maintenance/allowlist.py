@@ -34,6 +34,7 @@ RELATIONSHIPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ABOUT": (("Knowledge",), ("Entity",)),
     "FROM_SESSION": (("Knowledge",), ("Session",)),
     "CONTRADICTS": (("Knowledge",), ("Knowledge",)),
+    "SUPERSEDED_BY": (("Knowledge",), ("Knowledge",)),
     "RELATES_TO": (("Entity",), ("Entity",)),
     "PART_OF": (("Message",), ("Session",)),
     "NEXT": (("Message",), ("Message",)),

@@ -183,6 +183,7 @@ SHAPERS: dict[str, Callable[[Call], Json]] = {
     "context": _context,
     "feedback": _feedback,
     "learnings": lambda call: {"items": plain(call.invoke())},
+    "history": lambda call: {"items": plain(call.invoke())},  # the chain, oldest first
     "report": _report,
 }
 

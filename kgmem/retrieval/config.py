@@ -75,6 +75,9 @@ class SearchConfig(BaseModel):
     # best candidate (the best of the first entity_seed_pool fused candidates whose speaker or text has it).
     entity_seeds: bool = True
     entity_seed_pool: int = Field(30, ge=1)
+    # A question asking for a current value ranks the newer of two same-subject hits first
+    # (kgmem.retrieval.recency); off: the hits as ranked.
+    newer_first: bool = True
     hops: int = Field(1, ge=0, le=2)
     hop_decay: float = Field(0.9, gt=0.0, le=1.0, description="score multiplier per hop")
     expansion_seeds: int = Field(1, ge=0, description="top fused candidates the traversal starts from")

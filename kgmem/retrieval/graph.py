@@ -43,6 +43,8 @@ _PROP_KEYS = (
     "last_used",
     "v_alpha",
     "v_beta",
+    "valid_from",
+    "valid_until",
 )
 
 
@@ -150,6 +152,7 @@ class GraphRAGRetriever:
                 overlay_session=scope.session if cfg.use_session_overlay else None,
                 overlay_epoch=scope.overlay_epoch,
                 overlay_damping=scope.overlay_damping,
+                as_of=scope.as_of,
             ),
         )
         rows = result[0]["rows"]

@@ -21,7 +21,7 @@ from kgmem.runner import Gather, Op
 log = logging.getLogger(__name__)
 
 #: Candidate properties surfaced as a hit's metadata.
-_META_KEYS = ("role", "tool", "type", "confidence", "seq")
+_META_KEYS = ("role", "tool", "type", "confidence", "seq", "valid_from", "valid_until")
 
 
 class SingleLegRetriever:

@@ -67,6 +67,7 @@ class KeywordRetriever:
                     fetch=fetch,
                     n=n,
                     payload=scope.payload,
+                    as_of=scope.as_of,
                 ),
             )
         except neo4j.exceptions.ClientError as exc:

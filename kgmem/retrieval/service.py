@@ -27,7 +27,7 @@ import numpy as np
 from kgmem.errors import BackendUnavailable, ValidationError
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_optional, check_namespace
-from kgmem.retrieval import bqar
+from kgmem.retrieval import bqar, recency
 from kgmem.retrieval import feedback as fb
 from kgmem.retrieval.config import KIND_LABELS, SearchConfig, preset
 from kgmem.retrieval.context import MIN_TOKENS, Context, render
@@ -170,10 +170,11 @@ class RetrievalEngine:
         preset_name: str | None = None,
         config: SearchConfig | None = None,
         explain: bool = False,
+        as_of: Any = None,
     ) -> Op[SearchResult]:
         """Run one search; see :meth:`kgmem.KGMem.search`. With ``explain``, ``timings_ms`` holds
-        every stage's time (:mod:`kgmem.retrieval.timing`)."""
-        result, state = yield from self._search(query, ns, k, session, kinds, preset_name, config, explain)
+        every stage's time (:mod:`kgmem.retrieval.timing`); ``as_of``: what was valid then."""
+        result, state = yield from self._search(query, ns, k, session, kinds, preset_name, config, explain, as_of)
         yield from self._remember(result, session, [], state)
         return result
 
@@ -187,12 +188,13 @@ class RetrievalEngine:
         preset_name: str | None,
         config: SearchConfig | None,
         explain: bool = False,
+        as_of: Any = None,
     ) -> Op[tuple[SearchResult, bqar.ShiftState | None]]:
         t0 = time.perf_counter_ns()
         if not isinstance(query, str) or not query.strip():
             raise ValidationError("query: must be a non-empty string")
         clock = StageClock() if explain else None
-        scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session), clock)
+        scope = Scope.build(check_namespace(ns), k, kinds, bounded_optional(session), clock, as_of)
         cfg = config or self._preset(preset_name)
         legs = build_legs(self.legs, cfg)
         if not legs:
@@ -215,6 +217,8 @@ class RetrievalEngine:
             failed["graph"] = f"{type(exc).__name__}: {exc}"[:300]
             retriever = self.retriever(cfg.with_overrides(use_graph=False, use_quality=False), alive)
             hits = yield from retriever.search(query, scope)
+        if cfg.newer_first and scope.as_of is None:
+            hits = recency.newer_first(hits, query)
         failed.update({leg.name: leg.failure for leg in legs if leg.failure})
         if all(leg.failure for leg in legs):
             raise BackendUnavailable("no retrieval leg answered: " + "; ".join(failed.values()))
@@ -242,13 +246,13 @@ class RetrievalEngine:
         remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
         if not isinstance(max_tokens, int) or max_tokens < MIN_TOKENS:
             raise ValidationError(f"max_tokens: must be an integer >= {MIN_TOKENS}")
-        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None}
+        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None, "as_of": None}
         unknown = set(search_kwargs) - set(kw)
         if unknown:
             raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
         kw.update(search_kwargs)
         result, state = yield from self._search(
-            query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"]
+            query, ns, kw["k"], kw["session"], kw["kinds"], kw["preset_name"], kw["config"], as_of=kw["as_of"]
         )
         ctx = render(result, max_tokens)
         yield from self._remember(result, kw["session"], [h.id for h in ctx.citations], state)
@@ -631,9 +635,10 @@ class Retrieval(RetrievalEngine):
         preset_name: str | None = None,
         config: SearchConfig | None = None,
         explain: bool = False,
+        as_of: Any = None,
     ) -> SearchResult:
         """Run one search; see :meth:`kgmem.KGMem.search`."""
-        return run(self.search_op(query, ns, k, session, kinds, preset_name, config, explain), self.io)
+        return run(self.search_op(query, ns, k, session, kinds, preset_name, config, explain, as_of), self.io)
 
     def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
         """See :meth:`RetrievalEngine.context_op`."""

@@ -33,6 +33,7 @@ TOOLS = {
     "feedback",
     "learnings_list",
     "learnings_add",
+    "learnings_history",
     "report",
 }
 REFUSED = "could not connect to server: Connection refused (10.0.0.5:5432)"
@@ -75,6 +76,11 @@ async def _agent_loop(client: Client) -> dict[str, Any]:
     no_render = await client.call_tool("feedback", {"query_id": found["query_id"], "response": "[1]"})
     unknown_query = await client.call_tool("feedback", {"query_id": "f" * 32, "used": []})
     items = await _call(client, "learnings_list")
+    added = next(i for i in items["items"] if "pgbouncer" in i["content"])
+    seen["history"] = await _call(client, "learnings_history", id=added["id"])
+    seen["history_id"] = added["id"]
+    seen["long_ago"] = await _call(client, "search", query="staging database port", k=5, as_of="2000-01-01")
+    seen["bad_as_of"] = await client.call_tool("search", {"query": "x", "as_of": "not a date"})
     rows = await _call(client, "report", name="top_errors")
     # error texts and answers that are JSON stay text (the SDK would decode them for a str-or-null argument)
     json_error = await _call(
@@ -133,6 +139,11 @@ def _check(seen: dict[str, Any]) -> None:
     assert seen["feedback_counted"] == (True, False)  # a retried feedback call counts once
     assert seen["resolve_counted"] == [(True, 2), (False, 2)]  # a retried resolve on one occurrence too
     assert seen["invalid"].is_error  # k=0 violates the schema (ge=1)
+    # a knowledge item's history (no change: itself), and what was valid long before it was added
+    assert [i["id"] for i in seen["history"]["items"]] == [seen["history_id"]]
+    assert seen["history"]["items"][0]["valid_from"] and seen["history"]["items"][0]["valid_until"] is None
+    assert not [h for h in seen["long_ago"]["hits"] if h["kind"] == "knowledge"]
+    assert seen["bad_as_of"].is_error and "as_of" in seen["bad_as_of"].content[0].text
 
 
 def test_every_tool_in_process(settings: Settings, mem) -> None:

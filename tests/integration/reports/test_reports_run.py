@@ -147,3 +147,13 @@ def test_callgraph_edges(analyst) -> None:
         ("app.load", "app.parse"): ("ast", 1.0, 1),
     }
     assert [r["source"] for r in run(mem, "callgraph_edges", source="observation")] == ["observation"]
+
+
+def test_superseded_per_week_counts_the_replaced_fact_in_its_week(analyst) -> None:
+    mem, _ = analyst
+    rows = run(mem, "superseded_per_week")
+    assert [(r["superseded"], r["examples"]) for r in rows] == [
+        (1, ["The API rate limit is 50 requests per minute → The API rate limit is 100 requests per minute"])
+    ]
+    (old,) = [i for i in mem.learnings() if i["content"].endswith("50 requests per minute")]
+    assert rows[0]["week"] <= old["valid_until"][:10]  # the Monday of the week it was replaced

@@ -350,6 +350,7 @@ def test_the_expansion_read_expands_each_named_entitys_first_pool_item(mem, grap
             overlay_session=None,
             overlay_epoch=0,
             overlay_damping=1.0,
+            as_of=None,
             seeds=[{"id": ids[r], "label": "Message", "expand": False} for r in seeds],
             names=names,
             pool_rank={ids[r]: i for i, r in enumerate(pool)},

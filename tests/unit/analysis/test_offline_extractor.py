@@ -209,3 +209,50 @@ def test_classifications_are_both_kept():
 def test_explicit_correction_without_a_fact_is_kept():
     (item,) = extract("That's wrong, we agreed to ship on Friday.")
     assert item.type == "correction" and not item.has_triple
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "obj"),
+    [
+        ("My doctor is Dr. Patel.", "The user's doctor is Dr. Patel.", "Dr. Patel"),
+        ("My advisor is Prof. J. Smith. She is great.", "The user's advisor is Prof. J. Smith.", "Prof. J. Smith"),
+        ("Our landlord is Mr. Okafor", "The user's team's landlord is Mr. Okafor.", "Mr. Okafor"),
+    ],
+)
+def test_a_title_or_an_initial_does_not_end_the_sentence(text, content, obj):
+    item = extract(text)[0]
+    assert (item.content, item.object) == (content, obj)
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "obj"),
+    [
+        ("I take the bus to my office.", "The user takes the bus to their office.", "the bus to their office"),
+        ("We keep our secrets in Vault.", "The user's team keeps their secrets in Vault.", "their secrets in Vault"),
+        ("I love my dog and my cat", "The user loves their dog and their cat.", "their dog and their cat"),
+    ],
+)
+def test_no_first_person_word_stays_in_the_third_person_rewrite(text, content, obj):
+    (item,) = extract(text)
+    assert (item.content, item.object) == (content, obj)
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "predicate", "obj"),
+    [
+        ("Our API runs on port 8080.", "API", "port", "8080"),
+        ("The API server listens on port 9090.", "API server", "listens on", "port 9090"),
+        ("I'm on Python 3.11.", "Python", "version", "3.11"),
+        ("We're running version 4.2 of the API.", "API", "version", "4.2"),
+        ("We're on version 3.2 now.", "user's team", "version", "3.2"),
+    ],
+)
+def test_ports_and_versions_are_extracted(text, subject, predicate, obj):
+    (item,) = extract(text)
+    assert item.type == "fact"
+    assert (item.subject, item.predicate, item.object) == (subject, predicate, obj)
+
+
+@pytest.mark.parametrize("text", ["In 2019 I moved to Paris.", "I ran 5 miles today.", "Which port is it on?"])
+def test_numbers_that_are_no_port_or_version_are_not_values(text):
+    assert not [i for i in extract(text) if i.predicate in ("port", "version")]
