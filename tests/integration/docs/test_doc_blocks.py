@@ -17,7 +17,8 @@ any doc is picked up without a change here. What happens to a block depends on i
   or choice fails) and, where safe, run in-process against the test Neo4j in the scratch namespace
   and directory; not run: ``up`` / ``down`` / ``demo`` / ``mcp`` (they manage servers), lines
   with placeholders or ``[optional]`` parts (synopses), lines naming a user's file that does not
-  exist, remote URIs. ``python scripts/X.py ...`` lines are parsed by the script's own argparse
+  exist, remote URIs. ``python -m benchmarks ...`` lines are resolved through the runner's click
+  tree (not run); ``python scripts/X.py ...`` lines are parsed by the script's own argparse
   parser (the script body is not run); pytest and ``scripts/test.sh`` lines must name existing test
   paths; ``scripts/*.sh`` must exist and be executable; any other program must be installed.
 - ``cypher``: every line (comments and ``...`` aside) must be in a shipped ``cypher/`` file (the
@@ -225,6 +226,8 @@ def _check_command(cmd: Command, env: dict[str, str]) -> None:
             _test_paths(args[2:], cmd)
         elif args[:2] == ["-m", "kgmem.cli"]:
             _kgmem(cmd, args[2:], env)
+        elif args[:2] == ["-m", "benchmarks"]:
+            _resolve_benchmarks(args[2:], cmd)
         else:
             assert args and args[0].endswith(".py"), f"{cmd.line!r}: which script?"
             _parse_script_args(ROOT / args[0], args[1:], cmd)
@@ -276,14 +279,26 @@ def _parse_script_args(script: Path, args: list[str], cmd: Command) -> None:
     raise AssertionError(f"{cmd.line!r}: {script.name} parsed no arguments")
 
 
-def _resolve_kgmem(args: list[str]) -> tuple[list[str], bool]:
-    """Walk ``args`` down the real click tree (unknown commands, options, choices and values fail).
-    Returns the command path and whether a file argument names a file that does not exist here."""
-    from kgmem.cli import main
+def _resolve_benchmarks(args: list[str], cmd: Command) -> None:
+    """``python -m benchmarks ...``: resolved through the runner's own click tree (never run here: a
+    benchmark takes minutes to hours)."""
+    from benchmarks.__main__ import cli
+
+    try:
+        _resolve_kgmem(args, cli)
+    except click.ClickException as exc:
+        raise AssertionError(f"{cmd.line!r}: {exc.format_message()}") from None
+
+
+def _resolve_kgmem(args: list[str], main: click.Command | None = None) -> tuple[list[str], bool]:
+    """Walk ``args`` down the real click tree (kgmem's, or ``main``; unknown commands, options, choices and
+    values fail). Returns the command path and whether a file argument names a file that does not exist here."""
+    if main is None:
+        from kgmem.cli import main
 
     path: list[str] = []
     missing_file = False
-    ctx = main.make_context("kgmem", list(args))
+    ctx = main.make_context(main.name or "kgmem", list(args))
     command: click.Command = main
     while isinstance(command, click.Group):
         rest = [*ctx.protected_args, *ctx.args] if hasattr(ctx, "protected_args") else list(ctx.args)
