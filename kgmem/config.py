@@ -199,10 +199,10 @@ class AnalysisSettings(_Section):
     session_min_messages: int = Field(4, ge=1)
     session_sample_above: int = Field(20, ge=1)
     session_min_confidence: float = Field(0.7, ge=0.0, le=1.0)
-    # Knowledge dedup (kgmem/analysis/judge.py; tuned on tests/data/knowledge_pairs.jsonl): stored items
-    # at cosine >= related_cosine are judged; a paraphrase needs dedup_cosine, or detail_cosine when one
-    # statement only adds detail; a contradiction needs a real conflict, whatever the cosine.
-    dedup_cosine: float = Field(0.70, ge=0.0, le=1.0)
+    # Knowledge dedup (kgmem/analysis/offline_judge.py; tuned on the tuning half of
+    # tests/data/knowledge_pairs.jsonl): stored items at cosine >= related_cosine are judged; without an
+    # LLM a paraphrase needs dedup_cosine (detail_cosine is no longer used).
+    dedup_cosine: float = Field(0.75, ge=0.0, le=1.0)
     related_cosine: float = Field(0.50, ge=0.0, le=1.0)
     detail_cosine: float = Field(0.65, ge=0.0, le=1.0)
     initial_confidence: float = Field(0.5, ge=0.0, le=1.0)

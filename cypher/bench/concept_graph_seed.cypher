@@ -1,4 +1,4 @@
-// scripts/bench_concept_reports.py: one batch of synthetic memories and their MENTIONS of
+// benchmarks/concept_reports.py: one batch of synthetic memories and their MENTIONS of
 // concepts already created by concept_graph_concepts (looked up by position, one label scan per
 // batch: the bench must not depend on an index it measures). Params: ns, ns_key, rows: [{label,
 // id, text, concepts: [position in the ordered concept list]}].

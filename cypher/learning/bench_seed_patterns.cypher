@@ -1,4 +1,4 @@
-// Benchmark fixture (scripts/bench_learning.py propagation): $n synthetic error patterns in
+// Benchmark fixture (benchmarks/learning.py propagation): $n synthetic error patterns in
 // namespace $ns, each resolved by the shared fix 'bench-fix' (create it first with
 // learning/bench_seed_fix). Run with write_autocommit. Params: ns, n, now.
 UNWIND range(0, $n - 1) AS i

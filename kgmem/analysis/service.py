@@ -23,6 +23,8 @@ from kgmem.analysis.analyzer import ConversationAnalyzer
 from kgmem.analysis.buffer import AnalysisBuffer, AsyncAnalysisBuffer, Job
 from kgmem.analysis.curation import Curator
 from kgmem.analysis.events import AnalysisStats, read_persisted
+from kgmem.analysis.llm_judge import LLMJudge
+from kgmem.analysis.offline_judge import OfflineJudge, Thresholds
 from kgmem.analysis.session_learner import SessionLearner
 from kgmem.analysis.store import KnowledgeStore
 from kgmem.config import Settings
@@ -66,6 +68,9 @@ class AnalysisService:
         self.settings = settings
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
+        # Pairs no extraction call saw: the LLM adjudicates them in batches when there is one.
+        offline = OfflineJudge(Thresholds(paraphrase_cosine=settings.analysis.dedup_cosine))
+        self.judge = offline if generator is None else LLMJudge(generator, fallback=offline)
         # Knowledge MENTIONS concepts with the same extractor as the turns (kgmem.app.Engines.concepts).
         self.store = KnowledgeStore(
             graph,
@@ -74,6 +79,7 @@ class AnalysisService:
             settings.analysis,
             self.counters,  # type: ignore[arg-type]
             concepts=getattr(turns, "concepts", None),
+            judge=self.judge,
         )
         # While Neo4j is unreachable, manual knowledge goes to the client's spool (the one tool
         # results and turns use) and is replayed by it, in order, once it answers again.
@@ -125,6 +131,8 @@ class AnalysisService:
         usage = getattr(generator, "usage", None)
         if usage is not None:
             out["usage"] = usage.as_dict()
+        if isinstance(self.judge, LLMJudge):
+            out["judge"] = self.judge.counters.as_dict()
         return out
 
     def close(self) -> None:

@@ -7,20 +7,21 @@ For one batch of items (one analysis of one session window):
 3. candidates are looked up — exact normalised text first (so an exact duplicate never
    depends on a threshold), then Chroma (kind ``"knowledge"``) at cosine ≥ ``related_cosine``,
    then the batch's own new items;
-4. each candidate is judged (:mod:`kgmem.analysis.judge`): a *paraphrase* is merged into (its
-   confidence boosted, once per session), a *contradiction* — the same slot with another value,
-   or a negation — penalises the old item and the new one is inserted (never merged into the
+4. each candidate is judged, all pairs of the batch at once (:mod:`kgmem.analysis.judge`): a
+   *duplicate* or *paraphrase* is merged into (its confidence boosted, once per session), a
+   *contradiction* penalises the old item and the new one is inserted (never merged into the
    item it contradicts) with a ``CONTRADICTS`` edge, anything else is a new item; a paraphrase
-   of an item a person removed is skipped. An LLM item quoting an existing one in
-   ``contradicts`` is taken at its word (the model read both);
+   of an item a person removed is skipped. An item of an LLM extraction call carries the model's
+   own verdict, which is final: its ``contradicts`` quote names the item it contradicts, and a
+   stored item it restates near-verbatim is a duplicate (the prompt listed the stored items and
+   asked for no repeats). Every other item (offline extraction, ingest) goes to the store's
+   :class:`~kgmem.analysis.judge.Judge`: the LLM's batched adjudication or the offline rules;
 5. the plan is written in ONE Neo4j transaction (``cypher/analysis/apply_knowledge``) that
    also applies the confidence formulas, the triples and the provenance, then vectors go to
    Chroma and their pending flags are cleared.
 
-A near-duplicate whose triple has the same subject and predicate but another object is not
-merged: "the port is 8080" and "the port is 9090" are close in embedding space but are
-different facts — they contradict. "I prefer tabs over spaces" and "I prefer using tabs over
-spaces" say the same thing: merged.
+A contradiction is never merged: "the port is 8080" and "the port is 9090" are close in embedding
+space but are different facts.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ import numpy as np
 from kgmem import kinds
 from kgmem.analysis import confidence
 from kgmem.analysis.events import AnalysisStats
-from kgmem.analysis.judge import Statement, Thresholds, Verdict, judge
+from kgmem.analysis.judge import Judge, Pair, Statement, Verdict
+from kgmem.analysis.offline_judge import OfflineJudge, Thresholds
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, ExtractedItem, normalise_text
 from kgmem.concepts import ConceptExtractor, concept_rows, merge_mentions, resolve_aliases
 from kgmem.config import AnalysisSettings
@@ -53,6 +55,10 @@ ENTITY_KIND = kinds.ENTITY.name
 _NEIGHBOURS = 3
 # A quoted ``contradicts`` text names an item in its own words: only a near-verbatim match is that item.
 _QUOTE_COSINE = 0.90
+# An LLM-extracted item this close to a stored one restates it (the reference design's dedup threshold).
+_RESTATED_COSINE = 0.90
+# Whose items carry their own verdict: the extraction call saw the stored items.
+_SELF_JUDGED = frozenset({"llm"})
 
 
 @dataclass
@@ -111,17 +117,15 @@ class KnowledgeStore:
         settings: AnalysisSettings,
         stats: AnalysisStats,
         concepts: ConceptExtractor | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.graph = graph
         self.vectors = vectors
         self.embedder = embedder
         self.settings = settings
         self.stats = stats
-        self.thresholds = Thresholds(
-            related_cosine=settings.related_cosine,
-            detail_cosine=settings.detail_cosine,
-            paraphrase_cosine=settings.dedup_cosine,
-        )
+        # Decides the pairs no extraction call saw: the LLM's adjudication, else the offline rules.
+        self.judge: Judge = judge or OfflineJudge(Thresholds(paraphrase_cosine=settings.dedup_cosine))
         # Items MENTION the concepts of their text and triple (kgmem/concepts); None writes none.
         self.concepts = concepts
         # The *_op methods are operations (kgmem.runner): AsyncKGMem runs them on its async stores.
@@ -233,13 +237,13 @@ class KnowledgeStore:
             else:
                 kept.append(item)
         if kept:
-            yield from self._plan(ns, kept, plan)
+            yield from self._plan(ns, kept, plan, source)
             if any(r.seen for r in plan.rows.values()):
                 yield from self._write(ns, session, source, plan, list(marks))
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
-    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan) -> Op[None]:
+    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan, source: str) -> Op[None]:
         quoted = [i.contradicts for i in items if i.contradicts]
         vectors = yield Embed([i.content for i in items] + quoted)
         item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items) :]))
@@ -251,9 +255,12 @@ class KnowledgeStore:
         found_rows = yield Read("analysis/find_knowledge", dict(ns=ns, norms=norms, ids=candidate_ids))
         by_id = {r["id"]: r for r in found_rows}
         by_norm = {r["norm"]: r for r in found_rows}
-        for item, vec in zip(items, item_vecs):
+        judged_all = yield from self._verdicts(ns, items, item_vecs, hits, by_id, by_norm, source)
+        for index, (item, vec) in enumerate(zip(items, item_vecs)):
             old = self._resolve_contradicted(item, quoted_vecs, hits, by_id, by_norm, plan)
-            target, judged, verdicts = self._judge(item, vec, hits[item.content], by_id, by_norm, plan)
+            target, judged, verdicts = self._judge(
+                item, vec, hits[item.content], by_id, by_norm, plan, judged_all[index]
+            )
             if old is None and judged is not None:
                 old = judged
             if old is not None and item.norm == (old.norm or (old.existing or {}).get("norm")):
@@ -275,7 +282,7 @@ class KnowledgeStore:
             outcome = Outcome(action, item.content, id=target.id)
             verdict = verdicts.get(old.id if old is not None else target.id)
             if verdict is not None:
-                outcome.judgement = f"{verdict.relation}: {verdict.reason} (cosine {verdict.similarity:.2f})"
+                outcome.judgement = f"{verdict.relation}: {verdict.evidence} (cosine {verdict.similarity:.2f})"
             if old is not None:
                 plan.contradictions.append({"new_id": target.id, "old_id": old.id})
                 outcome.action, outcome.contradicted_id = "contradicted", old.id
@@ -291,6 +298,40 @@ class KnowledgeStore:
             row = plan.rows[existing["id"]] = _Row(id=existing["id"], insert=False, existing=existing)
         return row
 
+    def _verdicts(
+        self,
+        ns: str,
+        items: list[ExtractedItem],
+        vecs: np.ndarray,
+        hits: dict[str, list[tuple[str, float]]],
+        by_id: dict[str, dict[str, Any]],
+        by_norm: dict[str, dict[str, Any]],
+        source: str,
+    ) -> Op[list[dict[str, Verdict]]]:
+        """Each item's verdicts by candidate id: its stored neighbours and the batch's earlier items.
+        The judge gets every pair of the batch in one call; an extraction call's items judge themselves."""
+        out: list[dict[str, Verdict]] = [{} for _ in items]
+        asked: list[tuple[int, str, Pair]] = []
+        for i, (item, vec) in enumerate(zip(items, vecs)):
+            if item.norm in by_norm:  # exact text: merged without a judge
+                continue
+            candidates = [(h, sim, by_id[h]) for h, sim in hits[item.content] if h in by_id]
+            for j in range(i):  # an earlier item of this batch may be inserted before this one
+                sim = float(np.dot(vec, vecs[j]))
+                if items[j].norm != item.norm and sim >= self.settings.related_cosine:
+                    candidates.append((knowledge_id(ns, items[j].content), sim, items[j].model_dump()))
+            for cid, sim, other in candidates:
+                if source in _SELF_JUDGED:
+                    restated = sim >= _RESTATED_COSINE
+                    out[i][cid] = Verdict("duplicate" if restated else "distinct", "extraction_call", sim)
+                else:
+                    asked.append((i, cid, Pair(_statement(item.model_dump()), _statement(other), sim)))
+        if asked:
+            found = yield LocalIO(self.judge.verdicts, ([p for _, _, p in asked],))  # an LLM call blocks
+            for (i, cid, _), verdict in zip(asked, found):
+                out[i][cid] = verdict
+        return out
+
     def _judge(
         self,
         item: ExtractedItem,
@@ -299,15 +340,15 @@ class KnowledgeStore:
         by_id: dict[str, dict[str, Any]],
         by_norm: dict[str, dict[str, Any]],
         plan: _Plan,
+        judged: dict[str, Verdict],
     ) -> tuple[_Row | None, _Row | None, dict[str, Verdict]]:
-        """The item this one paraphrases (merge target) and the one it contradicts, nearest first,
-        with the verdicts by id."""
+        """The item this one merges into and the one it contradicts, nearest first, with the
+        verdicts by id (``judged``: :meth:`_verdicts` of this item)."""
         if item.norm in by_norm:  # exact text: no threshold involved
             return self._row_for(by_norm[item.norm], plan), None, {}
         for row in plan.rows.values():
             if row.insert and row.norm == item.norm:
                 return row, None, {}
-        new = _statement(item.model_dump())
         candidates: list[tuple[float, str, dict[str, Any], _Row | None]] = []
         for hit_id, sim in hits:  # Chroma is derived, so the graph must know the id
             if hit_id in by_id:
@@ -319,10 +360,12 @@ class KnowledgeStore:
                     candidates.append((sim, row.id, row.item.model_dump(), row))
         target = contradicted = None
         verdicts: dict[str, Verdict] = {}
-        for sim, cid, other, row in sorted(candidates, key=lambda c: -c[0]):
-            verdict = judge(new, _statement(other), sim, self.thresholds)
+        for _sim, cid, other, row in sorted(candidates, key=lambda c: -c[0]):
+            verdict = judged.get(cid)
+            if verdict is None:
+                continue
             verdicts[cid] = verdict
-            if verdict.relation == "paraphrase" and target is None:
+            if verdict.merges and target is None:
                 target = row if row is not None else self._row_for(other, plan)
             elif verdict.relation == "contradiction" and contradicted is None:
                 if row is not None:

@@ -12,7 +12,7 @@ scored on the *core* of both errors (:mod:`kgmem.learning.core`), on several sig
 - embedding cosine of the core signatures (the vector leg);
 
 combined by a logistic model whose weights and threshold were fitted on the *training*
-half of the error corpus only (scripts/error_corpus.py; the command is in
+half of the error corpus only (benchmarks/error_corpus.py; the command is in
 :data:`DEFAULT_MODEL`'s comment). Before any score, the *identity guard*: two errors whose
 errno / HTTP status / database code / exception class / service code differ (both carry
 one of a kind and they share none) are never the same (:func:`keys_compatible`).
@@ -147,7 +147,7 @@ class MatchModel:
 # Fitted on the TRAINING half of tests/data/errors_corpus*.jsonl (669 later variants, 191 hard
 # negatives, with errors_corpus_train_1/2.jsonl; 4106 pairs the model decides: guard-rejected and
 # template-equal pairs left out) by
-#   python scripts/calibrate_matching.py --train-only
+#   python -m benchmarks.calibrate_matching --train-only
 # (logistic regression on same-group vs hard-negative / look-alike cross-group pairs; threshold:
 # among those reaching 0.90 of training variants matched, the fewest training hard negatives).
 # Weights in Features.vector() order (fitted on the training half, command above).

@@ -1,7 +1,7 @@
 """Sentence embeddings straight from an ONNX export, with onnxruntime and tokenizers only.
 
 Why: ``import sentence_transformers`` pulls in torch and transformers — 3 to 13 s on this
-project's machine (scripts/bench_startup.py) — while onnxruntime and tokenizers import in
+project's machine (benchmarks/startup.py) — while onnxruntime and tokenizers import in
 a quarter of a second. Once the model has been exported to ONNX (by sentence-transformers,
 one-off, see :class:`~kgmem.vectors.Embedder`), this is all an embedding needs. It computes
 what the sentence-transformers pipeline of all-MiniLM-L6-v2 computes: tokenise (truncate at

@@ -1,5 +1,5 @@
 """A second process that judges one query from several threads at once (tests/reliability/
-test_feedback_once.py, scripts/bench_feedback_replay.py).
+test_feedback_once.py, benchmarks/feedback_replay.py).
 
     python feedback_worker.py QUERY_ID USED_ID OUTCOME THREADS START_AT
 

@@ -25,7 +25,7 @@ def test_defaults_follow_design(clean_env: Path) -> None:
     assert s.learning.auto_apply_threshold == 0.7
     assert s.learning.propagation_rate == 0.3
     assert (s.analysis.turn_threshold, s.analysis.token_threshold) == (5, 2000)
-    assert s.analysis.dedup_cosine == 0.70
+    assert s.analysis.dedup_cosine == 0.75
     assert s.retrieval.preset == "balanced" and s.retrieval.overrides() == {}
     assert s.chroma_path == clean_env / "home" / "chroma"
     assert s.anthropic.api_key is None

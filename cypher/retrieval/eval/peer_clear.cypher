@@ -1,3 +1,3 @@
-// scripts/eval_locomo.py: remove the peer's (neo4j-graphrag) copy of the turns. No params.
+// benchmarks/locomo.py: remove the peer's (neo4j-graphrag) copy of the turns. No params.
 MATCH (n:LocomoPeerTurn)
 DETACH DELETE n

@@ -1,3 +1,3 @@
-// scripts/eval_locomo.py: neo4j-graphrag VectorCypherRetriever's retrieval query (it runs after the
+// benchmarks/locomo.py: neo4j-graphrag VectorCypherRetriever's retrieval query (it runs after the
 // vector index search, with `node` and `score` bound).
 RETURN node.ref AS ref, node.text AS text, score

@@ -1,4 +1,4 @@
-"""The neomodel models on the real Neo4j: the batch-job example of docs/analyst.md run as written,
+"""The neomodel models on the real Neo4j: the batch-job example of docs/analysts.md run as written,
 read-only access, namespace filtering, and every property kgmem's writers store declared on a model."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kgmem.graph import models
 from kgmem.graph.models import Concept, ErrorPattern, Tool, bind, for_namespace
 
 ROOT = Path(__file__).resolve().parents[3]
-DOC = ROOT / "docs" / "analyst.md"
+DOC = ROOT / "docs" / "analysts.md"
 TIMEOUT = "Command timed out after 30 seconds"
 PERM = "Permission denied: cannot write to the output directory"
 

@@ -63,7 +63,7 @@ def test_a_users_correction_reaches_a_look_alike_only_as_a_suggestion(mem: KGMem
 
 
 def test_the_corrections_measure_counts_both_rules(mem: KGMem, ns: str) -> None:
-    from error_corpus import CorpusRow, measure_corrections
+    from benchmarks.error_corpus import CorpusRow, measure_corrections
 
     rows = [
         CorpusRow("v", "npm_typo", "tool_error", TYPO, "https://example.org/1"),
@@ -116,7 +116,7 @@ def test_held_out_look_alikes_are_proven_the_same_error_only_when_no_text_tells_
     have been learnt on any of them; linking can only lower this count, so no server is needed). A pair
     proven the same error is a look-alike's fix acted on; the only ones allowed are those no text can tell
     apart: the same core template and keys (the cause is outside the message)."""
-    from error_corpus import groups, load_corpus, split_corpus
+    from benchmarks.error_corpus import groups, load_corpus, split_corpus
 
     held_out = split_corpus(load_corpus(), "test")
     by_group = groups(held_out)

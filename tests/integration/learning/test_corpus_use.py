@@ -1,9 +1,9 @@
-"""measure_with_use in scripts/error_corpus.py on the real stack (Neo4j, Chroma, the embedding model): a
+"""measure_with_use in benchmarks/error_corpus.py on the real stack (Neo4j, Chroma, the embedding model): a
 variant kgmem missed and the agent then resolved lends the fix to the variants after it."""
 
 from __future__ import annotations
 
-from error_corpus import CorpusRow, measure_fix_recall, measure_with_use
+from benchmarks.error_corpus import CorpusRow, measure_fix_recall, measure_with_use
 
 from kgmem import KGMem
 

@@ -1,22 +1,22 @@
 """The error-corpus measure on the real stack (Neo4j + Chroma + embedding model), asserted on the HELD-OUT
-half of the error corpus (tests/data/errors_corpus*.jsonl; split by scripts/error_corpus.py before
+half of the error corpus (tests/data/errors_corpus*.jsonl; split by benchmarks/error_corpus.py before
 any tuning): resolve the first variant of each group, report every other variant as a new
 tool_result of the same tool — its fix must come back; report each hard negative — the fix of the
 group it imitates must not. The training half (what the matching model and the category rules
 were tuned on) is not run here (it asserted nothing and doubled the run time): its figure comes
-from `python scripts/bench_learning.py corpus`, which runs both halves.
+from `python -m benchmarks.learning corpus`, which runs both halves.
 
 Then, with feedback, the wrong fixes are reported failed and every later variant and hard
-negative occurs again (measure_with_feedback in scripts/error_corpus.py).
+negative occurs again (measure_with_feedback in benchmarks/error_corpus.py).
 
-Measured figures and the command: docs/learning.md (`python scripts/bench_learning.py corpus`).
+Measured figures and the command: docs/learning.md (`python -m benchmarks.learning corpus`).
 The margins below sit under the held-out figures measured there.
 """
 
 from __future__ import annotations
 
 import pytest
-from error_corpus import load_corpus, measure_with_feedback, split_corpus
+from benchmarks.error_corpus import load_corpus, measure_with_feedback, split_corpus
 
 from kgmem import KGMem
 

@@ -130,8 +130,8 @@ def test_a_failure_of_a_fix_that_worked_here_contradicts_nothing(mem: KGMem, dri
 
 
 def test_the_corpus_measure_with_feedback(mem: KGMem, ns: str) -> None:
-    """The bench's second pass (measure_with_feedback in scripts/error_corpus.py) on a hand-made corpus."""
-    from error_corpus import CorpusRow, measure_with_feedback
+    """The bench's second pass (measure_with_feedback in benchmarks/error_corpus.py) on a hand-made corpus."""
+    from benchmarks.error_corpus import CorpusRow, measure_with_feedback
 
     rows = [
         CorpusRow("v", "npm-typo", "general", TYPO, "here"),

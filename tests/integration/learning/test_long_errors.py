@@ -1,6 +1,6 @@
 """A megabyte-long error is bounded (``[learning] error_max_chars``) wherever it enters — the sync and
 async clients, resolve by message, the ingest CLI — and every entry point gives it the same error
-pattern, on the real stack. (Timings are in scripts/bench_learning.py long-errors, not asserted here.)"""
+pattern, on the real stack. (Timings are in benchmarks/learning.py long-errors, not asserted here.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """ConceptExtractor on the packaged spaCy pipeline (loaded once for the module): what it finds,
-caps and hostile input. Small texts only; LoCoMo figures are in scripts/bench_concepts.py."""
+caps and hostile input. Small texts only; LoCoMo figures are in benchmarks/concepts.py."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ and what decides matching (core template, identity keys, category, stored exampl
 from __future__ import annotations
 
 import pytest
-from error_corpus import load_corpus
+from benchmarks.error_corpus import load_corpus
 
 from kgmem.errors import ValidationError
 from kgmem.learning.categories import _window

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from error_corpus import CorpusRow, load_corpus, split_corpus, split_of
+from benchmarks.error_corpus import CorpusRow, load_corpus, split_corpus, split_of
 
 from kgmem.learning.matching import (
     DEFAULT_MODEL,
@@ -273,7 +273,7 @@ def _write(path, rows) -> None:
 
 
 def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
-    from error_corpus import corpus_files
+    from benchmarks.error_corpus import corpus_files
 
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus.jsonl", [{**row, "group": "base"}])
@@ -290,7 +290,7 @@ def test_routed_files_put_every_row_in_their_half(tmp_path) -> None:
 
 
 def test_a_group_split_across_halves_or_a_negative_imitating_the_other_half_is_refused(tmp_path) -> None:
-    from error_corpus import CorpusError, corpus_files
+    from benchmarks.error_corpus import CorpusError, corpus_files
 
     row = {"kind": "v", "category": "general", "text": "t", "source": "https://x"}
     _write(tmp_path / "errors_corpus_train_1.jsonl", [{**row, "group": "g"}])

@@ -1,0 +1,128 @@
+"""Which benchmarks exist: name → module. Modules are imported only when a benchmark runs, so one that
+is not in this checkout (or lacks an optional dependency) leaves the others usable."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One registered benchmark: ``benchmarks.<module>`` has ``run(settings, quick=False) -> dict``."""
+
+    name: str
+    module: str
+    title: str
+    summary: str
+
+
+BENCHMARKS: tuple[Benchmark, ...] = (
+    Benchmark(
+        "locomo",
+        "locomo",
+        "LoCoMo retrieval",
+        "Evidence-turn recall@k, hit@k and MRR of kgmem's systems and plain baselines (BM25, dense) on the LoCoMo "
+        "dev conversations; answerable questions (categories 1–4), k = 20.",
+    ),
+    Benchmark(
+        "longmemeval",
+        "longmemeval",
+        "LongMemEval retrieval",
+        "Evidence recall on the LongMemEval-S dev questions (one namespace per question with its distractor history).",
+    ),
+    Benchmark(
+        "peer_latency",
+        "peer_latency",
+        "Search latency against the peer",
+        "kgmem's search against neo4j-graphrag's HybridRetriever on the same Neo4j, embedder and LoCoMo turns. "
+        "Systems are interleaved question by question, the order rotated every question, after a warm-up; "
+        "the query-embedding cache is off, so every search embeds its question.",
+    ),
+    Benchmark(
+        "ingest",
+        "ingest",
+        "Bulk ingest",
+        "`KGMem.ingest` of the LoCoMo dev turns from a JSONL file (turns/s), against embedding the same texts "
+        "raw, and an idempotent re-run.",
+    ),
+    Benchmark(
+        "scale",
+        "scale",
+        "Scale curve",
+        "Search p50/p95 (balanced preset, k = 10, cold = first time the query is seen), store rate and memory "
+        "at growing namespace sizes. Memories: real text (LoCoMo turns, docstring sentences) and pairs of it "
+        "with the mean of the two vectors (only the distinct texts are embedded). Each size runs in a fresh "
+        "process; memory is that process's peak RSS (it holds the embedded Chroma) and the Neo4j server's RSS.",
+    ),
+    Benchmark(
+        "error_corpus",
+        "error_corpus",
+        "Error corpus: fix recall",
+        "The learning engine on the error corpus (tests/data/errors_corpus*.jsonl): a fix recorded for one "
+        "variant of an error is offered for its later variants and not for the hard negatives; training and "
+        "held-out halves.",
+    ),
+    Benchmark(
+        "loghub",
+        "loghub",
+        "Log-template grouping (loghub)",
+        "Grouping accuracy of kgmem's template miner and drain3 on the 16 labelled loghub-2k samples "
+        "(tuning and held-out halves).",
+    ),
+    Benchmark(
+        "learning",
+        "learning",
+        "Learning engine latency",
+        "`tool_result` p50/p95 for a repeated and a never-seen error, and confidence propagation over "
+        "synthetic patterns.",
+    ),
+    Benchmark(
+        "categories",
+        "categories",
+        "Error categories",
+        "Four-class accuracy (timeout, permission, provider error, rest) of the error categoriser on the "
+        "training half of the error corpus (offline).",
+    ),
+    Benchmark(
+        "startup",
+        "startup",
+        "Start-up",
+        "Seconds to import the client and its libraries, construct `KGMem()`, embed the first text, and run "
+        "the CLI, each in a fresh interpreter (median).",
+    ),
+    Benchmark(
+        "knowledge_pairs",
+        "knowledge_pairs",
+        "Knowledge pairs",
+        "The knowledge judge on the labelled knowledge pairs.",
+    ),
+    Benchmark("forget", "forget", "Forgetting", "What forgetting removes and what it costs."),
+    Benchmark("llm_cost", "llm_cost", "LLM cost", "Tokens and cost of the LLM-backed operations."),
+)
+
+BY_NAME = {b.name: b for b in BENCHMARKS}
+
+
+class UnknownBenchmark(KeyError):
+    """No benchmark of that name is registered."""
+
+
+def get(name: str) -> Benchmark:
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise UnknownBenchmark(f"unknown benchmark {name!r}; known: {', '.join(BY_NAME)}") from None
+
+
+def load(bench: Benchmark) -> ModuleType | None:
+    """The benchmark's module, or None when this checkout does not have it."""
+    qualified = f"benchmarks.{bench.module}"
+    try:
+        module = importlib.import_module(qualified)
+    except ModuleNotFoundError as exc:
+        if exc.name == qualified:
+            return None
+        raise
+    return module if callable(getattr(module, "run", None)) else None

@@ -1,0 +1,98 @@
+"""docs/benchmarks.md and the README's figures block are what ``python -m benchmarks render`` makes from
+benchmarks/results.json, and the runner's figure and file handling."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import registry, render, results
+
+
+def test_docs_benchmarks_md_is_rendered_from_the_results_file():
+    expected = render.benchmarks_md(results.read())
+    actual = render.DOC.read_text(encoding="utf-8") if render.DOC.exists() else ""
+    assert actual == expected, "docs/benchmarks.md differs from results.json: run `python -m benchmarks render`"
+
+
+def test_readme_figures_block_is_rendered_from_the_results_file():
+    text = render.README.read_text(encoding="utf-8")
+    if render.START not in text:
+        pytest.skip("README.md has no figures markers yet")
+    assert render.replace_block(text, render.readme_block(results.read())) == text, (
+        "the README's figures block differs from results.json: run `python -m benchmarks render`"
+    )
+
+
+def _run(figures: dict, quick: bool = False) -> results.RunRecord:
+    return results.RunRecord(
+        command="python -m benchmarks run x",
+        date="2026-01-02T03:04:05Z",
+        commit="abc",
+        machine="m",
+        load="0.10 at start, 0.20 at end",
+        quick=quick,
+        wall_s=1.0,
+        figures=figures,
+    )
+
+
+def test_every_figure_appears_with_its_provenance(tmp_path: Path):
+    runs = {"locomo": _run({"kg-graphrag.recall_at_10": 0.61234, "questions": 1234})}
+    text = render.benchmarks_md(runs)
+    assert "| `kg-graphrag.recall_at_10` | 0.612 |" in text
+    assert "| `questions` | 1,234 |" in text
+    assert "`python -m benchmarks run x`" in text and "2026-01-02T03:04:05Z" in text and "0.10 at start" in text
+    assert "Not recorded yet." in text  # the benchmarks without a run
+
+
+def test_readme_block_lists_only_recorded_headlines_and_keeps_text_outside_the_markers():
+    runs = {"ingest": _run({"ingest_turns_per_s": 42.5}, quick=True)}
+    block = render.readme_block(runs)
+    assert "| Bulk ingest | 42.50 turns/s | 2026-01-02, quick sample |" in block
+    assert "LoCoMo" not in block
+    readme = f"before\n{render.START}\nold\n{render.END}\nafter\n"
+    new = render.replace_block(readme, block)
+    assert new is not None and new.startswith("before\n") and new.endswith(f"{render.END}\nafter\n")
+    assert "old" not in new
+    assert render.replace_block("no markers", block) is None
+
+
+def test_flatten_makes_dotted_keys_and_drops_lists():
+    flat = results.flatten({"a": {"b": 1.234567, "c": [1, 2], "d": True}, "e": float("nan"), "f": "x"})
+    assert flat == {"a.b": 1.2346, "a.d": 1, "e": "nan", "f": "x"}
+
+
+def test_a_quick_run_does_not_replace_a_full_one_unless_forced(tmp_path: Path):
+    path = tmp_path / "results.json"
+    assert results.record("x", _run({"v": 1}), path)
+    assert not results.record("x", _run({"v": 2}, quick=True), path)
+    assert results.read(path)["x"].figures == {"v": 1}
+    assert results.record("x", _run({"v": 3}, quick=True), path, force=True)
+    assert json.loads(path.read_text())["runs"]["x"]["figures"] == {"v": 3}
+
+
+def test_a_results_file_of_another_schema_is_refused(tmp_path: Path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"schema": 99, "runs": {}}))
+    with pytest.raises(results.ResultsError, match="schema 99"):
+        results.read(path)
+
+
+def test_unknown_benchmark_names_the_known_ones():
+    with pytest.raises(registry.UnknownBenchmark, match="locomo"):
+        registry.get("nope")
+
+
+def test_every_registered_module_that_exists_has_run_and_main():
+    # Parsed, not imported: importing them loads the embedding stack, too slow for the unit loop.
+    for bench in registry.BENCHMARKS:
+        path = render.REPO / "benchmarks" / f"{bench.module}.py"
+        if path.exists():
+            functions = {
+                n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)
+            }
+            assert {"run", "main"} <= functions, f"{path.name} lacks run() or main()"
