@@ -5,12 +5,13 @@ on the real stack (Neo4j, Chroma, the embedding model), with the default ``[anal
 analysis buffer batches turns into windows and runs the analyzer (one LLM call per window) and, at the
 end of a session, the session learner (one more call). The LLM is the real ``anthropic`` or ``openai``
 SDK over a mocked transport that counts every request and answers valid JSON: one item quoting the
-window's first turn for a window, nothing for a session's review. Tokens are estimated at 4
+window's first turn for a window, nothing for a session's review, "distinct" for every pair the
+knowledge judge adjudicates (pairs no extraction call saw). Tokens are estimated at 4
 characters per token (``kgmem.analysis.buffer.estimate_tokens``) of the request's system prompt and
 messages — a real tokenizer differs by some tenths; the characters are reported exactly.
 
 Figures per provider (``anthropic.*``, ``openai.*``): LLM calls, prompt and completion tokens and
-prompt characters per 1,000 turns, calls per turn, and the window / session split. Services that
+prompt characters per 1,000 turns, calls per turn, and the window / session / adjudication split. Services that
 extract on every message make one or more calls per turn (1,000 or more per 1,000 turns).
 
     python -m benchmarks.llm_cost [--quick] [--data DIR/locomo-dev.json]
@@ -22,6 +23,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import tempfile
 import threading
 import uuid
@@ -84,10 +86,35 @@ class Counter:
     requests: int = 0
     window_requests: int = 0
     session_requests: int = 0
+    adjudication_requests: int = 0
     prompt_chars: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+
+_PAIR = re.compile(r'<pair number="(\d+)">')
+
+
+def _kind(prompt: str) -> str:
+    """Which of the analysis calls a request is: an extraction ``window``, a ``session`` review, or an
+    ``adjudication`` of stored pairs no extraction call saw (the knowledge judge)."""
+    from kgmem.analysis.prompt import SESSION_NOTE
+
+    if prompt.startswith(SESSION_NOTE):
+        return "session"
+    if _PAIR.search(prompt):
+        return "adjudication"
+    return "window"
+
+
+def _answer(prompt: str) -> Any:
+    """The mocked model's JSON answer: items for a window, none for a session review, every
+    adjudicated pair ``distinct`` (both statements kept)."""
+    kind = _kind(prompt)
+    if kind == "adjudication":
+        return {"verdicts": [{"pair": int(n), "relation": "distinct"} for n in _PAIR.findall(prompt)]}
+    return _answer_items(prompt) if kind == "window" else []
 
 
 def _answer_items(prompt: str) -> list[dict[str, Any]]:
@@ -107,7 +134,6 @@ def _answer_items(prompt: str) -> list[dict[str, Any]]:
 
 def _handler(provider: str, counter: Counter) -> Any:
     from kgmem.analysis.buffer import estimate_tokens
-    from kgmem.analysis.prompt import SESSION_NOTE
 
     def handle(request: Any) -> Any:
         http = _http()
@@ -119,15 +145,13 @@ def _handler(provider: str, counter: Counter) -> Any:
         parts = [system] + [m["content"] for m in messages if isinstance(m.get("content"), str)]
         prompt_text = "\n".join(parts)
         user = messages[-1]["content"]
-        items = _answer_items(user)
-        answer = json.dumps(items) if provider == "anthropic" else json.dumps({"answer": items})
+        payload = _answer(user)
+        answer = json.dumps(payload) if provider == "anthropic" else json.dumps({"answer": payload})
         prompt_tokens, completion_tokens = estimate_tokens(prompt_text), estimate_tokens(answer)
         with counter.lock:
             counter.requests += 1
-            if user.startswith(SESSION_NOTE):
-                counter.session_requests += 1
-            else:
-                counter.window_requests += 1
+            kind = _kind(user)
+            setattr(counter, f"{kind}_requests", getattr(counter, f"{kind}_requests") + 1)
             counter.prompt_chars += len(prompt_text)
             counter.prompt_tokens += prompt_tokens
             counter.completion_tokens += completion_tokens
@@ -253,7 +277,13 @@ def run(settings: Settings, quick: bool = False, data: Path | None = None) -> di
             dropped = inserted = 0
             for sample_id, sessions in conversations:
                 counter, stats = ingest(settings, provider, sample_id, sessions, driver, embedder)
-                for name in ("requests", "window_requests", "session_requests", "prompt_chars"):
+                for name in (
+                    "requests",
+                    "window_requests",
+                    "session_requests",
+                    "adjudication_requests",
+                    "prompt_chars",
+                ):
                     setattr(total, name, getattr(total, name) + getattr(counter, name))
                 total.prompt_tokens += counter.prompt_tokens
                 total.completion_tokens += counter.completion_tokens
@@ -267,6 +297,7 @@ def run(settings: Settings, quick: bool = False, data: Path | None = None) -> di
                     f"{provider}.calls_per_1k_turns": round(total.requests * scale, 1),
                     f"{provider}.window_calls_per_1k_turns": round(total.window_requests * scale, 1),
                     f"{provider}.session_calls_per_1k_turns": round(total.session_requests * scale, 1),
+                    f"{provider}.adjudication_calls_per_1k_turns": round(total.adjudication_requests * scale, 1),
                     f"{provider}.calls_per_turn": round(total.requests / turns, 3),
                     f"{provider}.prompt_tokens_per_1k_turns": round(total.prompt_tokens * scale),
                     f"{provider}.completion_tokens_per_1k_turns": round(total.completion_tokens * scale),

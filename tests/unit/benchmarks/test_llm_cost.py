@@ -42,3 +42,13 @@ def test_the_mocked_model_answers_valid_items_for_a_window_and_none_for_a_review
         "Caroline said: I started pottery classes last week."
     ]
     assert llm_cost._answer_items(build_prompt(messages, [], session_end=True)) == []
+
+
+def test_an_adjudication_is_told_apart_and_answered_for_every_pair() -> None:
+    prompt = 'Each pair...\n<pair number="1">\n<old>a</old>\n<new>b</new>\n</pair>\n<pair number="2">\n</pair>'
+    assert llm_cost._kind(prompt) == "adjudication"
+    assert llm_cost._answer(prompt) == {
+        "verdicts": [{"pair": 1, "relation": "distinct"}, {"pair": 2, "relation": "distinct"}]
+    }
+    assert llm_cost._kind(build_prompt([{"role": "A", "text": "hello there"}], [])) == "window"
+    assert llm_cost._kind(build_prompt([], [], session_end=True)) == "session"
