@@ -71,15 +71,19 @@ def down(bolt_port: int | None, http_port: int | None) -> None:
 @_port_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
-    """Show version, ports, data dir, pid and Browser URL of the local Neo4j, and the spool's counters."""
+    """Show version, ports, data dir, pid and Browser URL of the local Neo4j, the spool's counters, and
+    the analyzer's LLM with the calls and tokens it has used."""
+    from kgmem.llm import llm_status
     from kgmem.server import LocalNeo4j
     from kgmem.spool import Spool
 
     settings = _settings(bolt_port, http_port)
     st = LocalNeo4j(settings).status()
     spool = Spool(settings.spool_dir).stats()  # files only: answers with Neo4j down too
+    llm = llm_status(settings)  # the settings and a file: answers with Neo4j down too
     if as_json:
-        click.echo(json.dumps({**st.as_dict(), "spool": {**spool, "dir": str(settings.spool_dir)}}, indent=2))
+        out = {**st.as_dict(), "spool": {**spool, "dir": str(settings.spool_dir)}, "llm": llm}
+        click.echo(json.dumps(out, indent=2))
         return
     click.echo(f"Neo4j:    {'running' if st.running else 'stopped'}" + (f" (pid {st.pid})" if st.pid else ""))
     click.echo(f"version:  {st.version or 'not installed'}")
@@ -92,3 +96,11 @@ def status(bolt_port: int | None, http_port: int | None, as_json: bool) -> None:
         f"spool:    {spool['pending']} pending, {spool['dropped']} dropped, {spool['quarantined']} quarantined "
         f"({settings.spool_dir})"
     )
+    where = f" at {llm['base_url']}" if llm.get("base_url") else ""
+    click.echo(f"llm:      {llm['analyzer']}{where}" + (f" — {llm['error']}" if "error" in llm else ""))
+    for entry in llm["usage"].values():
+        click.echo(
+            f"  {entry.get('provider')}:{entry.get('model')}  {entry.get('calls', 0)} calls, "
+            f"{entry.get('failures', 0)} failed, {entry.get('retries', 0)} retries, "
+            f"{entry.get('input_tokens', 0)} input / {entry.get('output_tokens', 0)} output tokens"
+        )

@@ -13,11 +13,13 @@ neither, so they do not depend on each other.
 Both SDKs run with their own retries off: one tenacity policy (:mod:`kgmem.llm.retrying`) retries
 429 (honouring ``Retry-After``), 5xx, timeouts and connection errors. Every generator counts its
 calls, failures, retries and tokens in a :class:`Usage` labelled with its provider and model
-(``analysis_stats()["usage"]``).
+(``analysis_stats()["usage"]``), and a generator built from the settings adds them to
+``$KGMEM_HOME/stats/llm.json`` for ``kgmem status`` (:mod:`kgmem.llm.ledger`).
 """
 
 from kgmem.llm.anthropic_api import AnthropicGenerator
-from kgmem.llm.factory import build_generator, default_generator, resolve_llm
+from kgmem.llm.factory import build_generator, default_generator, llm_status, resolve_llm
+from kgmem.llm.ledger import read_usage, usage_path
 from kgmem.llm.openai_compat import OpenAICompatGenerator
 from kgmem.llm.protocol import TextGenerator, Usage
 from kgmem.llm.retrying import LLMConfig, Refusal, RetryingGenerator
@@ -32,5 +34,8 @@ __all__ = [
     "Usage",
     "build_generator",
     "default_generator",
+    "llm_status",
+    "read_usage",
     "resolve_llm",
+    "usage_path",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from kgmem.config import AnthropicSettings
@@ -22,12 +23,20 @@ class AnthropicGenerator(RetryingGenerator):
             (key, model, max_tokens, timeout, retries, backoff).
         http_client: an ``httpx`` client for the SDK (tests pass one with a mock transport).
         client: a ready ``anthropic.Anthropic`` client (overrides ``http_client``).
+        usage_file: a file every request's counts are added to (:mod:`kgmem.llm.ledger`), or None.
     """
 
     provider = "anthropic"
 
-    def __init__(self, settings: AnthropicSettings | LLMConfig, *, http_client: Any = None, client: Any = None) -> None:
-        super().__init__(settings)
+    def __init__(
+        self,
+        settings: AnthropicSettings | LLMConfig,
+        *,
+        http_client: Any = None,
+        client: Any = None,
+        usage_file: Path | None = None,
+    ) -> None:
+        super().__init__(settings, usage_file)
         if client is None:
             if settings.api_key is None:
                 raise ConfigError("anthropic.api_key: not set (set ANTHROPIC_API_KEY) — or use the offline extractor")

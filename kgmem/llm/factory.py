@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -21,6 +22,7 @@ from pydantic import SecretStr
 from kgmem.config import Settings
 from kgmem.errors import ConfigError
 from kgmem.llm.anthropic_api import AnthropicGenerator
+from kgmem.llm.ledger import read_usage, usage_path
 from kgmem.llm.openai_compat import OpenAICompatGenerator
 from kgmem.llm.protocol import TextGenerator
 from kgmem.llm.retrying import LLMConfig
@@ -83,17 +85,19 @@ def resolve_llm(settings: Settings, environ: Mapping[str, str] | None = None) ->
     )
 
 
-def build_generator(config: LLMConfig, *, http_client: Any = None) -> TextGenerator:
-    """The generator of ``config``'s provider (``http_client``: an httpx client for its SDK)."""
+def build_generator(config: LLMConfig, *, http_client: Any = None, usage_file: Path | None = None) -> TextGenerator:
+    """The generator of ``config``'s provider (``http_client``: an httpx client for its SDK; ``usage_file``:
+    where its usage is also saved)."""
     if config.provider == "anthropic":
-        return AnthropicGenerator(config, http_client=http_client)
+        return AnthropicGenerator(config, http_client=http_client, usage_file=usage_file)
     if config.provider == "openai":
-        return OpenAICompatGenerator(config, http_client=http_client)
+        return OpenAICompatGenerator(config, http_client=http_client, usage_file=usage_file)
     raise ConfigError(f"llm.provider: must be anthropic or openai; got {config.provider!r}")
 
 
 def default_generator(settings: Settings, *, http_client: Any = None) -> TextGenerator | None:
-    """The generator the settings configure, or ``None`` (no key: offline extraction).
+    """The generator the settings configure, or ``None`` (no key: offline extraction). Its usage is
+    also saved under ``$KGMEM_HOME/stats`` for ``kgmem status``.
 
     Raises:
         ConfigError: an ``[llm]`` section whose key variable is not set.
@@ -107,4 +111,17 @@ def default_generator(settings: Settings, *, http_client: Any = None) -> TextGen
         return None
     where = f" at {config.base_url}" if config.base_url else ""
     log.info("conversation analysis uses %s:%s%s", config.provider, config.model, where)
-    return build_generator(config, http_client=http_client)
+    return build_generator(config, http_client=http_client, usage_file=usage_path(settings.home))
+
+
+def llm_status(settings: Settings) -> dict[str, Any]:
+    """What ``kgmem status`` shows: the LLM the settings configure (or why none) and the usage saved
+    by every client of ``$KGMEM_HOME`` (per provider and model)."""
+    out: dict[str, Any] = {"usage": read_usage(usage_path(settings.home))}
+    try:
+        config = resolve_llm(settings)
+    except ConfigError as exc:
+        return {**out, "analyzer": "misconfigured", "error": str(exc)}
+    if config is None:
+        return {**out, "analyzer": "offline extractor (no [llm] section, no ANTHROPIC_API_KEY)"}
+    return {**out, "analyzer": f"{config.provider}:{config.model}", "base_url": config.base_url}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 from kgmem.errors import ConfigError, GeneratorError
@@ -49,12 +50,15 @@ class OpenAICompatGenerator(RetryingGenerator):
         config: the resolved ``[llm]`` settings (provider ``openai``).
         http_client: an ``httpx`` client for the SDK (tests pass one with a mock transport).
         client: a ready ``openai.OpenAI`` client (overrides ``http_client``).
+        usage_file: a file every request's counts are added to (:mod:`kgmem.llm.ledger`), or None.
     """
 
     provider = "openai"
 
-    def __init__(self, config: LLMConfig, *, http_client: Any = None, client: Any = None) -> None:
-        super().__init__(config)
+    def __init__(
+        self, config: LLMConfig, *, http_client: Any = None, client: Any = None, usage_file: Path | None = None
+    ) -> None:
+        super().__init__(config, usage_file)
         if config.json_output not in ("schema", "object", "off"):
             raise ConfigError(f"llm.json_output: must be schema, object or off; got {config.json_output!r}")
         if client is None:

@@ -14,12 +14,14 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from kgmem.errors import GeneratorError
+from kgmem.llm.ledger import add_usage
 from kgmem.llm.protocol import Usage
 
 log = logging.getLogger(__name__)
@@ -59,10 +61,12 @@ class RetryingGenerator:
     # How a retry waits (tests replace it on an instance to record the delays instead).
     sleep = staticmethod(time.sleep)
 
-    def __init__(self, config: Any) -> None:
+    def __init__(self, config: Any, usage_file: Path | None = None) -> None:
         self.settings = config
         self.name = f"{self.provider}:{config.model}"
         self.usage = Usage(provider=self.provider, model=config.model)
+        # Where every request's counts are also added for other processes (kgmem.llm.ledger); None: nowhere.
+        self.usage_file = usage_file
         self._lock = threading.Lock()
 
     def generate(self, prompt: str, *, system: str | None = None) -> str:
@@ -126,6 +130,8 @@ class RetryingGenerator:
         with self._lock:
             for key, n in deltas.items():
                 setattr(self.usage, key, getattr(self.usage, key) + n)
+        if self.usage_file is not None:
+            add_usage(self.usage_file, self.provider, self.usage.model, deltas)
 
 
 def retry_after(response: Any) -> float | None:
