@@ -73,7 +73,8 @@ def scan(mem: Any, driver: Any, ns: str, needles: list[str]) -> dict[str, int]:
     for needle in needles:
         phrase = '"' + needle.replace('"', "") + '"'
         records, _, _ = driver.execute_query(
-            "CALL db.index.fulltext.queryNodes('kgmem_fulltext', $q) YIELD node WHERE node.ns = $ns RETURN count(*) AS n",
+            "CALL db.index.fulltext.queryNodes('kgmem_fulltext', $q) YIELD node "
+            "WHERE node.ns = $ns RETURN count(*) AS n",
             parameters_={"q": phrase, "ns": ns},
         )
         hits += records[0]["n"]
