@@ -23,9 +23,10 @@ CALL (s) {
 CALL (s, named_fixes) {
   UNWIND named_fixes AS fid
   MATCH (f:Fix {ns: $ns, id: fid})
+  // another session's recovery with this fix goes through an error the fix resolves
   WHERE NOT EXISTS {
-    MATCH (:ErrorPattern)-[r:IN_SESSION]->(o:Session)
-    WHERE o <> s AND (r.recovery_fix = fid OR r.declared_fix = fid)
+    MATCH (f)<-[:RESOLVED_BY]-(:ErrorPattern)-[r:IN_SESSION]->(o:Session)
+    WHERE o <> s AND (r.recovery_fix = f.id OR r.declared_fix = f.id)
   }
   RETURN collect(DISTINCT f.id) AS fixes
 }
