@@ -6,6 +6,8 @@ import json
 
 import click
 
+from kgmem.config import Settings
+
 
 @click.command("forget")
 @click.option(
@@ -17,6 +19,12 @@ import click
 @click.option("--dry-run", is_flag=True, help="Only count (and list) what would be erased, per store.")
 @click.option("--yes", is_flag=True, help="Do not ask to confirm --everything.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--purge-disk",
+    is_flag=True,
+    help="After the forget (or alone): VACUUM the embedded Chroma database, so erased documents "
+    "leave its file too (Neo4j: see docs/forgetting.md).",
+)
 @click.option("--ns", default=None, help="Namespace (default from settings).")
 def forget(
     item_id: str | None,
@@ -26,6 +34,7 @@ def forget(
     dry_run: bool,
     yes: bool,
     as_json: bool,
+    purge_disk: bool,
     ns: str | None,
 ) -> None:
     """Erase what a user asks to be forgotten from every store (graph, vectors, query log, overlays,
@@ -36,8 +45,11 @@ def forget(
     from kgmem.config import load_settings, resolve_namespace
     from kgmem.forget import default_by, parse_scope
 
-    parse_scope(id=item_id, session=session, entity=entity, everything=everything)  # refused before connecting
     settings = load_settings()
+    if purge_disk and not (item_id or session or entity or everything):
+        _purge(settings)
+        return
+    parse_scope(id=item_id, session=session, entity=entity, everything=everything)  # refused before connecting
     target = resolve_namespace(ns, settings.namespace)
     if everything and not dry_run and not yes:
         click.confirm(f"Erase everything in namespace {target!r}? This cannot be undone", abort=True)
@@ -63,3 +75,19 @@ def forget(
         click.echo(f"  {label:<10} {len(ids)}: {' '.join(ids[:20])}{' ...' if len(ids) > 20 else ''}")
     if result.resumed:
         click.echo(f"  resumed interrupted forget(s): {', '.join(result.resumed)}")
+    if purge_disk and not dry_run:
+        _purge(settings)
+
+
+def _purge(settings: Settings) -> None:
+    from kgmem.forget.disk import purge_disk
+
+    done = purge_disk(settings)
+    click.echo(
+        "neo4j: transaction logs past retention are pruned at its next checkpoint; "
+        "docs/forgetting.md has the offline steps to drop them now"
+    )
+    if done.chroma_file:
+        click.echo(
+            f"chroma: {done.chroma_file} vacuumed ({done.chroma_bytes_before} -> {done.chroma_bytes_after} bytes)"
+        )
