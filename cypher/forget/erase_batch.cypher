@@ -3,7 +3,8 @@
 // SIMILAR_TO, IN_SESSION, CAUSED_BY ...), the triples (RELATES_TO) a knowledge item carried between
 // entities that stay, and the concept graph's counts: each concept's document frequency loses the
 // erased mentions, and a concept no memory mentions any more goes. Items already gone are skipped
-// (a resumed forget runs its batches again). Params: ns, rows [{label, id}].
+// (a resumed forget runs its batches again). Returns per label the nodes erased and how many of them
+// had a vector in Chroma. Params: ns, rows [{label, id}].
 UNWIND $rows AS row
 CALL (row) {
   MATCH (n:Message {ns: $ns, id: row.id}) WHERE row.label = 'Message' RETURN n
@@ -40,11 +41,12 @@ CALL (nodes) {
 }
 CALL (nodes) {
   UNWIND nodes AS n
-  WITH n, head(labels(n)) AS label
+  // vector_pending: its vector was never written to Chroma (the vectors count leaves it out)
+  WITH n, head(labels(n)) AS label, coalesce(n.vector_pending, false) AS pending
   DETACH DELETE n
-  RETURN label, count(*) AS erased
+  RETURN label, count(*) AS erased, sum(CASE WHEN pending THEN 0 ELSE 1 END) AS vectors
 }
-WITH triples, touched, relationships, collect({label: label, n: erased}) AS erased
+WITH triples, touched, relationships, collect({label: label, n: erased, vectors: vectors}) AS erased
 CALL (touched) {
   UNWIND touched AS c
   WITH c WHERE NOT EXISTS { (c)<-[:MENTIONS]-() }

@@ -552,7 +552,8 @@ def _not_forgotten(ns: str, rows: list[_Row]) -> Op[list[_Row]]:
     (docs/forgetting.md: a late or re-ingested extraction does not bring them back)."""
 
     def ids(r: _Row) -> list[str]:
-        return [r.id, *((r.triple or {}).get(k) for k in ("subject_id", "object_id"))]
+        triple = r.triple or {}
+        return [r.id, *(str(triple[k]) for k in ("subject_id", "object_id") if triple.get(k))]
 
     gone = yield from tombstoned_op(ns, [i for r in rows for i in ids(r) if i])
     return [r for r in rows if not any(i in gone for i in ids(r))] if gone else rows

@@ -87,8 +87,7 @@ def erase_op(plan: Plan, batch: int) -> Op[Counts]:
             rows = yield Write("forget/erase_batch", {"ns": plan.ns, "rows": [{"label": label, "id": i} for i in ids]})
             _count_batch(rows, counts)
             kind = VECTOR_KINDS.get(label)
-            if kind is not None:
-                counts.vectors[kind] += len((yield VectorGet(plan.ns, kind, ids)))
+            if kind is not None:  # every id: a vector whose node was already gone (drift, a resume) goes too
                 yield VectorDelete(plan.ns, kind, ids)
     if plan.scope.kind == "everything":
         yield from _erase_namespace(plan, batch, counts)
@@ -102,6 +101,9 @@ def _count_batch(rows: list[dict[str, Any]], counts: Counts) -> None:
     for erased in row["erased"]:
         if erased["label"] is not None:
             counts.graph[erased["label"]] += int(erased["n"])
+            kind = VECTOR_KINDS.get(erased["label"])
+            if kind is not None:
+                counts.vectors[kind] += int(erased["vectors"] or 0)
     counts.graph["relationships"] += int(row["relationships"])
     counts.graph["concepts"] += int(row["concepts"])
 

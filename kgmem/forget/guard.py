@@ -22,7 +22,7 @@ def _keys(ns: str, kind: str, event: Mapping[str, Any]) -> tuple[str | None, str
     session = event.get("session")
     session_id = session_node_id(ns, session) if isinstance(session, str) and session else None
     item = None
-    if kind == "turn" and session_id is not None and isinstance(event.get("text"), str):
+    if kind == "turn" and isinstance(session, str) and session and isinstance(event.get("text"), str):
         turn = Turn(session, str(event.get("role")), event["text"], event.get("ref"), event.get("ts"))
         item = message_id(ns, turn)
     elif kind == "knowledge" and isinstance(event.get("content"), str):

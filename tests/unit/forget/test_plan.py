@@ -126,7 +126,11 @@ def test_erase_goes_in_batches_graph_then_vectors():
     log: list = []
     answers = {
         "forget/erase_batch": lambda p: [
-            {"erased": [{"label": p["rows"][0]["label"], "n": len(p["rows"])}], "relationships": 1, "concepts": 0}
+            {
+                "erased": [{"label": p["rows"][0]["label"], "n": len(p["rows"]), "vectors": len(p["rows"])}],
+                "relationships": 1,
+                "concepts": 0,
+            }
         ],
         "forget/unlink_session": lambda p: [{"provenance": 0, "occurrences": 0, "contradictions": 0}],
         "forget/erase_retrieval_state": lambda p: [{"queries": 1, "overlays": 0, "session_states": 0}],
