@@ -170,3 +170,23 @@ def test_everything_erases_the_namespace_and_keeps_the_audit(fmem, ns, driver, s
     assert result.counts["graph"]["Message"] == 1
     assert scan(fmem, driver, ns, [secret]) == dict.fromkeys(scan(fmem, driver, ns, [secret]), 0)
     assert [a["scope"] for a in fmem.report("forgotten")] == ["everything"]
+
+
+def test_export_and_import_carry_the_audit_trail_and_tombstones(fmem, ns, graph, tmp_path):
+    from kgmem.maintenance.export import export_namespace
+    from kgmem.maintenance.importer import import_namespace
+
+    fmem.turn(session="s1", role="user", text="to be forgotten", ref="1")
+    fmem.turn(session="s2", role="user", text="to be kept", ref="1")
+    fmem.flush()
+    fmem.forget(session="s1")
+    path = tmp_path / "export.jsonl"
+    summary = export_namespace(fmem.graph, ns, path)
+    assert summary.state["KgmemForget"] == 1 and summary.state["KgmemTombstone"] >= 2
+    assert "to be forgotten" not in path.read_text()
+    # restored over itself, the namespace keeps refusing the forgotten turn (its tombstone came back)
+    import_namespace(fmem.graph, path, replace=True)
+    assert [a["scope"] for a in fmem.report("forgotten")] == ["session"]
+    fmem.turn(session="s1", role="user", text="to be forgotten", ref="1")
+    fmem.flush()
+    assert fmem.turns.messages(ns, "s1") == []
