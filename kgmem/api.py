@@ -452,6 +452,24 @@ OPERATIONS: tuple[Operation, ...] = (
         "Run one of kgmem's Cypher reports on this server's namespace; rows as objects.",
         group="reports",
     ),
+    # -- forgetting (kgmem/forget) ------------------------------------------------------------
+    Operation(
+        "forget",
+        (
+            Param(
+                "id", str, None, K, "One item: a turn, knowledge item, error pattern, fix or entity id.", min_length=1
+            ),
+            Param("session", str, None, K, "A conversation: its turns and what only it taught.", min_length=1),
+            Param("entity", str, None, K, "Everything about one named entity or person.", min_length=1),
+            Param("everything", bool, False, K, "The whole namespace.", mcp=False),
+            Param("dry_run", bool, False, K, "Only count what would be erased, per store."),
+            Param("by", str, None, K, "Who asks (the audit trail; default the surface and user).", mcp=False),
+            _ns(),
+        ),
+        "Erase what the user asks to be forgotten (exactly one of id, session, entity) from every store; "
+        "returns the counts erased per store (dry_run: what would be). It cannot be undone.",
+        group="forget",
+    ),
 )
 
 #: Operations by client method name.

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from kgmem.concepts import ConceptExtractor
     from kgmem.conversation import TurnStore
     from kgmem.conversation.recorder import TurnRecorder
+    from kgmem.forget import Forgetter
     from kgmem.graph import GraphStore
     from kgmem.learning import LearningEngine
     from kgmem.llm import TextGenerator
@@ -150,6 +151,8 @@ class Engines:
         self._async_io: AsyncIO | None = None
         self._async_lock: asyncio.Lock | None = None
         self._lock = threading.RLock()  # re-entrant: an engine builds the stores inside its own _once
+        self._forgetter: Forgetter | None = None
+        self._async_forgetter: Forgetter | None = None
 
     def _once(self, attr: str, build: Callable[[], Any]) -> Any:
         """The resource in ``attr``, built by ``build`` the first time (once, even across threads)."""
@@ -281,6 +284,7 @@ class Engines:
         from kgmem.callgraph import CallGraph
         from kgmem.conversation import TurnStore
         from kgmem.conversation.recorder import TurnRecorder
+        from kgmem.forget.guard import spool_filter_op
         from kgmem.learning import LearningEngine
         from kgmem.learning.adjudication import adjudicator_for
         from kgmem.retrieval import Retrieval
@@ -318,6 +322,8 @@ class Engines:
         )
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict: then they raise) and are replayed by it, in order.
+        if learning.replayer is not None:  # spooled events a later forget made void are not replayed
+            learning.replayer.screen = spool_filter_op
         replayer = None if s.learning.strict else learning.replayer
         turns = TurnStore(graph, vectors, embedder, concepts)
         analysis = AnalysisService(s, graph, vectors, embedder, turns=turns, generator=generator, replayer=replayer)
@@ -376,6 +382,7 @@ class Engines:
         from kgmem.callgraph import CallGraph
         from kgmem.conversation import TurnStore
         from kgmem.conversation.recorder import TurnRecorder
+        from kgmem.forget.guard import spool_filter_op
         from kgmem.learning import LearningEngine
         from kgmem.learning.adjudication import adjudicator_for
         from kgmem.retrieval.service import RetrievalEngine
@@ -394,6 +401,7 @@ class Engines:
         # The sync client's spool: the same files, replayed by the same operations; a replay already
         # running in this process is skipped rather than waited for (wait=False: the event loop).
         replayer = SpoolReplayer(Spool(s.spool_dir), self.async_graph, wait=False)
+        replayer.screen = spool_filter_op  # spooled events a later forget made void are not replayed
         learning = LearningEngine(
             None,
             None,
@@ -485,6 +493,32 @@ class Engines:
     def async_io(self) -> AsyncIO | None:
         """The async I/O after :meth:`open_async` (None before)."""
         return self._async_io
+
+    # -- forgetting (kgmem/forget) --------------------------------------------------------------
+    @property
+    def forgetter(self) -> Forgetter:
+        """Forget for :class:`~kgmem.KGMem`: the client's spool, analysis windows and collections."""
+        return self._once("_forgetter", lambda: self._build_forgetter(self.sync.analysis))
+
+    @property
+    def async_forgetter(self) -> Forgetter:
+        """Forget for :class:`~kgmem.AsyncKGMem` (its analysis windows)."""
+        return self._once("_async_forgetter", lambda: self._build_forgetter(self.aio.analysis))
+
+    def _build_forgetter(self, analysis: AnalysisService) -> Forgetter:
+        from kgmem.forget import Forgetter, Hooks
+
+        hooks = Hooks(drop_windows=analysis.drop_windows, drop_collections=self._drop_collections)
+        return Forgetter(self.settings.forget, self.settings.spool_dir, hooks)
+
+    def _drop_collections(self, ns: str) -> int:
+        """Delete ``ns``'s vector collections (forget everything); returns the vectors they still held."""
+        from kgmem.kinds import KINDS
+
+        names = [k.name for k in KINDS]
+        left = sum(self.vectors.count(ns, name) for name in names)
+        self.vectors.drop_namespace(ns, names)
+        return left
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:

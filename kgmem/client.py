@@ -23,12 +23,14 @@ from kgmem.concepts import ConceptExtractor
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
+from kgmem.forget import ForgetResult, default_by, parse_scope
 from kgmem.graph import GraphStore
 from kgmem.ingest.ingester import IngestReport
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
 from kgmem.llm import TextGenerator
 from kgmem.retrieval import Context, Judgement, Retrieval, SearchResult
+from kgmem.runner import run
 from kgmem.vectors import Embedder, EmbeddingBackend, VectorStore
 
 log = logging.getLogger(__name__)
@@ -430,6 +432,35 @@ class KGMem:
 
         self.learning.flush(settle=False)  # error counts in reports include this client's deferred occurrences
         return run_report(self.graph, name, {"ns": self._ns(ns), **params}).rows
+
+    # -- forgetting (kgmem/forget; docs/forgetting.md) --------------------------------
+    @keyword_only
+    def forget(
+        self,
+        *,
+        id: str | None = None,
+        session: str | None = None,
+        entity: str | None = None,
+        everything: bool = False,
+        dry_run: bool = False,
+        by: str | None = None,
+        ns: str | None = None,
+    ) -> ForgetResult:
+        """Erase one scope from every store — exactly one of ``id`` (a turn, knowledge item, error
+        pattern, fix or entity), ``session``, ``entity`` (a name) or ``everything=True`` (the namespace)
+        — and return the counts erased per store; ``dry_run`` only counts (and lists the ids).
+
+        What this client holds back is written first, so it is erased too; content-free tombstones
+        keep events recorded before the forget from bringing it back. Raises
+        :class:`~kgmem.forget.ForgetTargetNotFound` for an id, session or entity not in the namespace."""
+        scope = parse_scope(id=id, session=session, entity=entity, everything=everything)
+        ns = self._ns(ns)
+        if not dry_run:
+            self.flush()
+            if self.learning.spool is not None:  # its open segment becomes a file the forget can rewrite
+                self.learning.spool.rotate()
+        op = self.engines.forgetter.forget_op(ns, scope, dry_run=dry_run, by=by or default_by("python"))
+        return run(op, self.turns.io)
 
     # -- lifecycle --------------------------------------------------------------
     def close(self) -> None:

@@ -343,6 +343,16 @@ class ConceptSettings(_Section):
     max_key_chars: int = Field(80, ge=8, le=1000)
 
 
+class ForgetSettings(_Section):
+    """``forget`` (docs/forgetting.md): how long its content-free tombstones keep events recorded before
+    a forget from bringing the content back, the erase's batch size, and whether an MCP server offers
+    ``everything=true`` (off unless ``kgmem mcp --allow-forget-everything``)."""
+
+    tombstone_days: float = Field(30.0, gt=0, le=36_500)
+    batch_size: int = Field(2000, ge=1, le=100_000)
+    mcp_everything: bool = False
+
+
 class Settings(BaseSettings):
     """All of kgmem's configuration. Construct once and inject; it is immutable."""
 
@@ -366,6 +376,7 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = RetrievalSettings()
     mcp: McpSettings = McpSettings()
     concepts: ConceptSettings = ConceptSettings()
+    forget: ForgetSettings = ForgetSettings()
 
     @field_validator("namespace")
     @classmethod

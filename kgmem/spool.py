@@ -99,11 +99,14 @@ class Spool:
         """Append events (dicts with ``ns``, without ``seq``) of ``kind`` durably; returns how many were written."""
         if not events:
             return 0
+        at_ms = int(time.time() * 1000)
         with self._lock:
             handle = self._open()
             lines = []
             for event in events:
-                lines.append(json.dumps({**event, "kind": kind, "seq": self._seq}, ensure_ascii=False, default=str))
+                # at_ms: when it was spooled — a replay drops it if a forget of its scope came later.
+                line = {"at_ms": at_ms, **event, "kind": kind, "seq": self._seq}
+                lines.append(json.dumps(line, ensure_ascii=False, default=str))
                 self._seq += 1
             handle.write("\n".join(lines) + "\n")
             handle.flush()
@@ -371,6 +374,8 @@ class SpoolReplayer:
         self.io = io
         self.wait = wait
         self._appliers: dict[str, tuple[Applier, bool]] = {}
+        #: drops the events a forget made void before they are applied (set by the composition root)
+        self.screen: Callable[[str, str, list[dict[str, Any]]], Op[list[dict[str, Any]]]] | None = None
         self._lock = threading.Lock()
         self.maybe_pending = bool(spool.segments())
 
@@ -500,29 +505,29 @@ class SpoolReplayer:
             if not todo:
                 return 0
             last = int(todo[-1]["seq"])
-            if transactional:
+            if self.screen is not None:  # what a later forget made void is dropped (kgmem.forget.guard)
+                todo = yield from self.screen(ns, kind, todo)
+            if not todo:
+                ok = yield from self._advance(key, cursor, last)
+            elif transactional:
                 ok = yield from applier(ns, todo, Cursor(key, cursor, last))
             else:
                 yield from applier(ns, todo, Cursor(key, cursor, last))
-                ok = bool(
-                    (
-                        yield Write(
-                            "learning/spool_advance",
-                            {
-                                "segment": key,
-                                "expected": cursor,
-                                "upto": last,
-                                "now": datetime.now(UTC).isoformat(),
-                            },
-                        )
-                    )
-                )
+                ok = yield from self._advance(key, cursor, last)
             if ok:
                 return len(todo)
             cursor = None
             time.sleep(0.05)
         log.warning("spool cursor %s kept moving; leaving it for the next replay", key)
         return None
+
+    @staticmethod
+    def _advance(key: str, cursor: int, last: int) -> Op[bool]:
+        rows = yield Write(
+            "learning/spool_advance",
+            {"segment": key, "expected": cursor, "upto": last, "now": datetime.now(UTC).isoformat()},
+        )
+        return bool(rows)
 
 
 def _groups(events: Iterable[Mapping[str, Any]]) -> list[tuple[str, str, list[dict[str, Any]]]]:

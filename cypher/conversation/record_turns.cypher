@@ -7,6 +7,9 @@
 // A message that already exists (same deterministic id) is not re-linked, so re-running
 // a batch adds nothing; a changed text is updated and its vector marked pending again.
 UNWIND $rows AS row
+// A forgotten turn (a KgmemTombstone on its id, docs/forgetting.md) is not written again: a retried
+// ingest with the same ref, a spooled or queued copy, another process's writer.
+WITH row WHERE NOT EXISTS { MATCH (:KgmemTombstone {ns: $ns, id: row.id}) }
 CALL (row) {
   MERGE (s:Session {ns: $ns, id: row.session_id})
     ON CREATE SET s.key = row.session, s.started_at = $now, s.created_at = $now, s.turns = 0

@@ -25,6 +25,7 @@ from kgmem.concepts import ConceptExtractor
 from kgmem.config import Settings, resolve_namespace
 from kgmem.conversation import Turn, TurnStore
 from kgmem.conversation.recorder import TurnRecorder
+from kgmem.forget import ForgetResult, default_by, parse_scope
 from kgmem.ingest.ingester import IngestReport, ingest_op
 from kgmem.kwonly import keyword_only
 from kgmem.learning import BatchResult, FixOutcome, LearningEngine, Observation, ToolEvent
@@ -385,6 +386,27 @@ class AsyncKGMem:
     async def report(self, name: str, *, ns: str | None = None, **params: Any) -> list[dict[str, Any]]:
         """See :meth:`kgmem.KGMem.report`."""
         return (await self._run(report_op(name, {"ns": self._ns(ns), **params}))).rows
+
+    # -- forgetting (kgmem/forget; docs/forgetting.md) -----------------------------------------
+    @keyword_only
+    async def forget(
+        self,
+        *,
+        id: str | None = None,
+        session: str | None = None,
+        entity: str | None = None,
+        everything: bool = False,
+        dry_run: bool = False,
+        by: str | None = None,
+        ns: str | None = None,
+    ) -> ForgetResult:
+        """See :meth:`kgmem.KGMem.forget`."""
+        scope = parse_scope(id=id, session=session, entity=entity, everything=everything)
+        ns = self._ns(ns)
+        if not dry_run:
+            await self.flush()
+        forgetter = self.engines.async_forgetter
+        return await self._run(forgetter.forget_op(ns, scope, dry_run=dry_run, by=by or default_by("python-async")))
 
     # -- lifecycle --------------------------------------------------------------------------------
     async def aclose(self) -> None:

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,12 +47,15 @@ class Job:
     ns: str
     session: str
     messages: list[dict[str, Any]] = field(default_factory=list)
+    #: when its first turn arrived (epoch ms): a forget of the session after it voids the job's knowledge
+    since_ms: int = field(default_factory=lambda: int(time.time() * 1000))
 
 
 @dataclass
 class _Window:
     messages: list[dict[str, Any]] = field(default_factory=list)
     tokens: int = 0
+    since_ms: int = field(default_factory=lambda: int(time.time() * 1000))
 
 
 _STOP = object()
@@ -78,7 +82,7 @@ class Windows:
             if not due:
                 return None
             del self._windows[(ns, session)]
-        return Job("window", ns, session, window.messages)
+        return Job("window", ns, session, window.messages, window.since_ms)
 
     def take(self, ns: str, session: str) -> Job | None:
         """What ``session`` has gathered since its last analysis, as a job (None if nothing)."""
@@ -86,13 +90,22 @@ class Windows:
             window = self._windows.pop((ns, session), None)
         if window is None or not window.messages:
             return None
-        return Job("window", ns, session, window.messages)
+        return Job("window", ns, session, window.messages, window.since_ms)
 
     def take_all(self) -> list[Job]:
         """Every partial window, as jobs (at close)."""
         with self._lock:
             windows, self._windows = self._windows, {}
-        return [Job("window", ns, session, w.messages) for (ns, session), w in windows.items() if w.messages]
+        return [
+            Job("window", ns, session, w.messages, w.since_ms) for (ns, session), w in windows.items() if w.messages
+        ]
+
+    def drop(self, ns: str, session: str | None = None) -> int:
+        """Discard the partial windows of ``session`` (every session of ``ns`` when None) without
+        analysing them (a forget); returns how many turns they held."""
+        with self._lock:
+            keys = [k for k in self._windows if k[0] == ns and (session is None or k[1] == session)]
+            return sum(len(self._windows.pop(k).messages) for k in keys)
 
     def pending(self) -> dict[str, int]:
         """The number of sessions with a partial window and their turns."""

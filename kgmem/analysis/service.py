@@ -33,6 +33,7 @@ from kgmem.graph import GraphStore
 from kgmem.llm import TextGenerator, default_generator
 from kgmem.runner import LocalIO, Op, run
 from kgmem.spool import SpoolReplayer
+from kgmem.tombstones import guard_job
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -152,12 +153,18 @@ class AnalysisService:
 
     def job_op(self, job: Job) -> Op[None]:
         """Run one analysis job (a window, or an ended session's learning), then save the counters."""
-        if job.kind == "window":
-            yield from self.analyzer.analyze_op(job.ns, job.session, job.messages)
-        else:
-            messages = yield from self.turns.messages_op(job.ns, job.session)
-            yield from self.learner.learn_op(job.ns, job.session, messages)
+        work = self.analyzer.analyze_op(job.ns, job.session, job.messages) if job.kind == "window" else self._learn(job)
+        # A forget of the session (or namespace) after the job's turns arrived voids its knowledge write.
+        yield from guard_job(work, job.ns, job.session, job.since_ms)
         yield LocalIO(self.counters.persist, (self.settings.home,))
+
+    def _learn(self, job: Job) -> Op[None]:
+        messages = yield from self.turns.messages_op(job.ns, job.session)
+        yield from self.learner.learn_op(job.ns, job.session, messages)
+
+    def drop_windows(self, ns: str, session: str | None = None) -> int:
+        """Discard queued-but-unanalysed turns of ``session`` (all of ``ns`` when None): a forget."""
+        return self.buffer.windows.drop(ns, session)
 
 
 def persisted_stats(settings: Settings, ns: str | None = None) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
 from kgmem.timestamps import normalise_ts
+from kgmem.tombstones import tombstoned_op
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -453,6 +454,7 @@ class KnowledgeStore:
         # rows looked at but not used (a removed match, a self-contradiction) are not written
         used = [r for r in plan.rows.values() if r.seen > 0 or r.id in contradicted]
         rows = sorted(used, key=lambda r: not r.insert)  # inserts first: later rows may point at them
+        rows = yield from _not_forgotten(ns, rows)
         entity_ids = sorted({r.triple[k] for r in rows if r.triple for k in ("subject_id", "object_id")})
         concepts = yield LocalIO(self._row_concepts, (ns, rows))  # spaCy: CPU, off the event loop
         result = yield Write(
@@ -647,6 +649,18 @@ def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
         else:
             ordered.append(pair)
     return ordered
+
+
+def _not_forgotten(ns: str, rows: list[_Row]) -> Op[list[_Row]]:
+    """``rows`` without the items a forget tombstoned, or whose triple names a forgotten entity
+    (docs/forgetting.md: a late or re-ingested extraction does not bring them back)."""
+
+    def ids(r: _Row) -> list[str]:
+        triple = r.triple or {}
+        return [r.id, *(str(triple[k]) for k in ("subject_id", "object_id") if triple.get(k))]
+
+    gone = yield from tombstoned_op(ns, [i for r in rows for i in ids(r) if i])
+    return [r for r in rows if not any(i in gone for i in ids(r))] if gone else rows
 
 
 def _statement(item: dict[str, Any]) -> Statement:

@@ -73,3 +73,7 @@ main.add_command(learning)
 from kgmem.cli.mcp import mcp_cmd  # noqa: E402 - agent-facing surfaces
 
 main.add_command(mcp_cmd)
+
+from kgmem.cli.forget import forget  # noqa: E402 - forgetting
+
+main.add_command(forget)

@@ -30,9 +30,16 @@ import click
     help="HTTP: file holding the bearer token clients must send (else [mcp] token_file / "
     "KGMEM_MCP__TOKEN_FILE, or [mcp] token / KGMEM_MCP__TOKEN).",
 )
-def mcp_cmd(transport: str, host: str, port: int, ns: str | None, token_file: Path | None) -> None:
+@click.option(
+    "--allow-forget-everything",
+    is_flag=True,
+    help="Let the forget tool erase the whole namespace (everything=true); off by default.",
+)
+def mcp_cmd(
+    transport: str, host: str, port: int, ns: str | None, token_file: Path | None, allow_forget_everything: bool
+) -> None:
     """Run kgmem as a Model Context Protocol server (tools: tool_result, resolve, correction, turn,
-    end_session, search, context, feedback, learnings_list, learnings_add, report).
+    end_session, search, context, feedback, learnings_list, learnings_add, report, forget).
 
     The server acts only inside its namespace: no tool takes a namespace argument. Over HTTP with a
     token every request must carry `Authorization: Bearer <token>`; without one it listens on
@@ -42,7 +49,10 @@ def mcp_cmd(transport: str, host: str, port: int, ns: str | None, token_file: Pa
     from kgmem.mcp import build_server
     from kgmem.mcp.auth import check_bind, load_token
 
-    settings = load_settings(**({"namespace": ns} if ns is not None else {}))
+    overrides: dict[str, object] = {"namespace": ns} if ns is not None else {}
+    if allow_forget_everything:
+        overrides["forget"] = {"mcp_everything": True}
+    settings = load_settings(**overrides)
     token = None
     if transport == "http":
         try:

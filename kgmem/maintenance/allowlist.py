@@ -51,6 +51,9 @@ STATE_LABELS: dict[str, tuple[str, ...]] = {
     "KgmemQuery": ("id",),
     "KgmemOverlay": ("session", "item_id"),
     "KgmemSessionState": ("session",),
+    # forget (docs/forgetting.md): the audit trail and the tombstones, content-free, travel with the namespace
+    "KgmemForget": ("id",),
+    "KgmemTombstone": ("id",),
 }
 
 # Chroma kind -> (label, text property): what `reindex` embeds (from the registry, kgmem/kinds.py).

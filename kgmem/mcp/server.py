@@ -156,5 +156,5 @@ def build_server(
         return ToolError(f"{type(exc).__name__}: {exc}")
 
     # One tool per operation the API declares for MCP (kgmem/api.py); the namespace is pinned.
-    register(server, holder.get, ns, tool_error)
+    register(server, holder.get, ns, tool_error, forget_everything=settings.forget.mcp_everything)
     return server

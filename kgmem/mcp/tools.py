@@ -173,6 +173,21 @@ def _end_session(call: Call) -> Json:
     return {"closed": call.args["session"]}
 
 
+def _forget(call: Call) -> Json:
+    # Who asked is recorded in the audit trail; the scope checks are the client's.
+    call.args.setdefault("by", "mcp")
+    return plain(call.invoke().to_dict())
+
+
+def forget_operation(op: Operation, everything: bool) -> Operation:
+    """The forget tool's declaration: ``everything`` is an argument only on a server started with
+    ``kgmem mcp --allow-forget-everything`` (otherwise no call can name the whole namespace)."""
+    if not everything:
+        return op
+    params = tuple(dataclasses.replace(p, mcp=True) if p.name == "everything" else p for p in op.params)
+    return dataclasses.replace(op, params=params)
+
+
 #: The tools whose answer is not the client's result as JSON (or that check their arguments first).
 SHAPERS: dict[str, Callable[[Call], Json]] = {
     "resolve": _resolve,
@@ -185,6 +200,7 @@ SHAPERS: dict[str, Callable[[Call], Json]] = {
     "learnings": lambda call: {"items": plain(call.invoke())},
     "history": lambda call: {"items": plain(call.invoke())},  # the chain, oldest first
     "report": _report,
+    "forget": _forget,
 }
 
 
@@ -201,9 +217,17 @@ def tool_function(op: Operation, run: Callable[[Operation, dict[str, Any]], Json
     return tool
 
 
-def register(server: Any, client: Callable[[], Any], ns: str, error: Callable[[Exception], Exception]) -> None:
+def register(
+    server: Any,
+    client: Callable[[], Any],
+    ns: str,
+    error: Callable[[Exception], Exception],
+    *,
+    forget_everything: bool = False,
+) -> None:
     """Add a tool to ``server`` for every operation MCP exposes; ``client`` gives the (lazily built)
-    client, ``ns`` is the pinned namespace, ``error`` turns kgmem's errors into tool errors."""
+    client, ``ns`` is the pinned namespace, ``error`` turns kgmem's errors into tool errors;
+    ``forget_everything``: the forget tool may erase the whole namespace."""
 
     def run(op: Operation, args: dict[str, Any]) -> Json:
         try:
@@ -212,4 +236,6 @@ def register(server: Any, client: Callable[[], Any], ns: str, error: Callable[[E
             raise error(exc) from exc
 
     for op in exposed_on(MCP):
+        if op.name == "forget":
+            op = forget_operation(op, forget_everything)
         server.add_tool(tool_function(op, run), name=op.tool_name, description=op.doc)

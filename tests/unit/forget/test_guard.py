@@ -1,0 +1,95 @@
+"""The checks where events enter: spooled events and analysis jobs a forget made void."""
+
+import json
+
+from kgmem.conversation.store import Turn, message_id
+from kgmem.forget.guard import spool_filter_op
+from kgmem.forget.spool_files import matcher, purge
+from kgmem.runner import Read, Write
+from kgmem.tombstones import EVERYTHING, KNOWLEDGE_WRITE, guard_job, session_node_id
+
+
+def drive(op, tombstones: dict[str, int], log: list | None = None):
+    value = None
+    try:
+        while True:
+            req = op.send(value)
+            if log is not None:
+                log.append(req)
+            if isinstance(req, Read) and req.name == "forget/tombstoned":
+                value = [{"id": i, "at_ms": tombstones[i]} for i in req.params["ids"] if i in tombstones]
+            elif isinstance(req, Write):
+                value = [{"written": True}]
+            else:
+                value = None
+    except StopIteration as stop:
+        return stop.value
+
+
+def turn(session, ref, at_ms):
+    return {"session": session, "role": "user", "text": f"t {ref}", "ref": ref, "at_ms": at_ms}
+
+
+def test_spooled_turns_before_the_session_forget_are_dropped_later_ones_kept():
+    events = [turn("s1", "a", 100), turn("s1", "b", 300), turn("s2", "c", 100)]
+    kept = drive(spool_filter_op("ns", "turn", events), {session_node_id("ns", "s1"): 200})
+    assert [e["ref"] for e in kept] == ["b", "c"]
+
+
+def test_a_forgotten_turn_is_dropped_whenever_it_was_spooled():
+    gone = message_id("ns", Turn("s1", "user", "t a", "a"))
+    kept = drive(spool_filter_op("ns", "turn", [turn("s1", "a", 999), turn("s1", "b", 999)]), {gone: 500})
+    assert [e["ref"] for e in kept] == ["b"]
+
+
+def test_a_namespace_forget_voids_every_earlier_event_of_any_kind():
+    events = [{"tool": "t", "session": "s", "at_ms": 10}, {"tool": "t", "at_ms": 30}, {"tool": "t"}]
+    kept = drive(spool_filter_op("ns", "learning", events), {EVERYTHING: 20})
+    assert kept == [{"tool": "t", "at_ms": 30}]  # a line without at_ms comes from before any forget
+
+
+def test_nothing_tombstoned_keeps_everything():
+    events = [turn("s1", "a", 1)]
+    assert drive(spool_filter_op("ns", "turn", events), {}) == events
+
+
+def _job(writes: list):
+    def op():
+        rows = yield Write(KNOWLEDGE_WRITE, {"rows": [1]})
+        writes.append(rows)
+        return "done"
+
+    return op()
+
+
+def test_a_job_begun_before_its_session_was_forgotten_writes_nothing():
+    writes: list = []
+    log: list = []
+    out = drive(guard_job(_job(writes), "ns", "s1", 100), {session_node_id("ns", "s1"): 150}, log)
+    assert out == "done" and writes == [[]]
+    assert not any(isinstance(r, Write) for r in log)
+
+
+def test_a_job_begun_after_the_forget_is_new_data():
+    writes: list = []
+    drive(guard_job(_job(writes), "ns", "s1", 200), {session_node_id("ns", "s1"): 150})
+    assert writes == [[{"written": True}]]
+
+
+def test_spool_files_lose_the_scope_lines_and_keep_the_rest(tmp_path):
+    seg = tmp_path / "learning-1-abc.jsonl"
+    lines = [
+        {"ns": "ns", "kind": "turn", "session": "s1", "role": "u", "text": "secret", "seq": 0},
+        {"ns": "ns", "kind": "turn", "session": "s2", "role": "u", "text": "keep", "seq": 1},
+        {"ns": "other", "kind": "turn", "session": "s1", "role": "u", "text": "other ns", "seq": 2},
+    ]
+    seg.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    quarantine = tmp_path / "quarantine.jsonl"
+    quarantine.write_text(json.dumps({"line": 3, "reason": "torn", "text": '{"ns": "ns", "session": "s1", "te'}) + "\n")
+    match = matcher("ns", "session", "s1", set(), None)
+    assert purge(tmp_path, match, dry_run=True) == 1
+    assert seg.read_text().count("\n") == 3
+    assert purge(tmp_path, match) == 1
+    assert [json.loads(line)["text"] for line in seg.read_text().splitlines()] == ["keep", "other ns"]
+    # an unreadable quarantined line is matched by an entity's name only
+    assert purge(tmp_path, matcher("ns", "entity", None, set(), "session"), "session") == 2
