@@ -17,7 +17,9 @@ from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9  # 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) | 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
+# 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) |
+# 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
+SCHEMA_VERSION = 9
 
 
 def apply_schema(graph: GraphStore) -> int:

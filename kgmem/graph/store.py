@@ -187,7 +187,10 @@ class GraphStore:
         except _RETRYABLE as exc:
             raise self._went_down(exc) from exc
         except DatabaseError as exc:
-            raise _too_large(exc) or exc
+            too_large = _too_large(exc)
+            if too_large is None:
+                raise
+            raise too_large from exc
 
     def ping(self) -> None:
         """Raise :class:`BackendUnavailable` unless Neo4j answers."""

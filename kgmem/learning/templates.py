@@ -88,8 +88,9 @@ _GNU_QUOTED = re.compile(r"`([^`'\n]{1,200})'")
 _ZERO_SENTINEL = re.compile(r"kgmemzero(ms|s|sec|secs|seconds|milliseconds)\b")
 # A bare 4xx/5xx is a status only next to HTTP words; "TID 402" or "core.412" is a counter.
 _HTTP_AFTER = re.compile(
-    r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy|Request Timeout"
-    r"|Conflict|Gone|Length|Precondition|Payload|Too Large|Unsupported|Unprocessable|Locked|Too Many|Internal Server|Not Implemented"
+    r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy"
+    r"|Request Timeout|Conflict|Gone|Length|Precondition|Payload|Too Large|Unsupported|Unprocessable|Locked"
+    r"|Too Many|Internal Server|Not Implemented"
     r"|Bad Gateway|Service Unavailable|Gateway Time)",
     re.IGNORECASE,
 )

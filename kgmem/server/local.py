@@ -220,9 +220,11 @@ class LocalNeo4j:
                     return drv.verify_authentication()
             except AuthError:
                 return False
-            except (ServiceUnavailable, OSError):
+            except (ServiceUnavailable, OSError) as exc:
                 if time.monotonic() > deadline:
-                    raise ServerStartFailed(f"Neo4j opened its port but does not answer Bolt; see {self.log_file}")
+                    raise ServerStartFailed(
+                        f"Neo4j opened its port but does not answer Bolt; see {self.log_file}"
+                    ) from exc
                 time.sleep(0.5)
 
 
