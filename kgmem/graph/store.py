@@ -254,8 +254,10 @@ class GraphStore:
         def give_up(state: RetryCallState) -> bool:
             # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
             # budget now and then: retry those more often, never past the deadline.
-            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
-            return state.attempt_number >= limit or state.seconds_since_start >= deadline
+            # tenacity calls stop only after an attempt: outcome and its timestamp are set.
+            failure = state.outcome.exception() if state.outcome is not None else None
+            limit = _TRANSIENT_ATTEMPTS if isinstance(failure, TransientError) else attempts
+            return state.attempt_number >= limit or (state.seconds_since_start or 0.0) >= deadline
 
         return dict(
             # IncompleteCommit: the connection broke after the commit was sent; it may have landed,
