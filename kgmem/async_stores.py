@@ -24,6 +24,7 @@ from kgmem.errors import GraphUnavailable, VectorStoreUnavailable
 from kgmem.graph.store import _RETRYABLE, FailurePolicy, GraphStore, driver_options, record_dict, with_ns_key
 from kgmem.vectors.store import (
     LEGACY_MODEL,
+    Custom,
     VectorHit,
     VectorStore,
     check_model,
@@ -49,6 +50,9 @@ class AsyncGraphStore(GraphStore):
     """:class:`kgmem.graph.GraphStore` on the async driver: the same named Cypher files, parameter
     checks, retry policy, offline window and error mapping (inherited); only the calls are awaited.
     (The sync-only ``write_statements`` / ``write_autocommit`` are for schema and maintenance.)"""
+
+    # The async driver in place of the sync one: only the overridden (awaited) calls use it.
+    driver: neo4j.AsyncDriver  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -111,7 +115,7 @@ class AsyncHttpVectorStore:
         client: Any,
         model: str = LEGACY_MODEL,
         dimension: int | None = None,
-        embedding: EmbeddingSettings | str | None = None,
+        embedding: EmbeddingSettings | Custom | None = None,
     ) -> None:
         self.client = client
         self.model = model
@@ -246,7 +250,7 @@ async def open_async_vectors(
     settings: Settings,
     model: str | None = None,
     dimension: int | None = None,
-    embedding: EmbeddingSettings | str | None = None,
+    embedding: EmbeddingSettings | Custom | None = None,
 ) -> AsyncHttpVectorStore | ThreadedVectorStore:
     """Chroma's async HTTP client when ``chroma.url`` is set, else the embedded store in a thread.
 

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, Union
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -169,23 +169,23 @@ class Flush:
 
 
 #: Every request an operation may yield (each runner has one handler per member).
-Request = Union[
-    Read,
-    Write,
-    Embed,
-    EmbedQuery,
-    VectorQuery,
-    VectorUpsert,
-    VectorQueryMany,
-    VectorGet,
-    VectorCount,
-    VectorDelete,
-    LocalIO,
-    Ping,
-    Gather,
-    Background,
-    Flush,
-]
+Request: TypeAlias = (
+    Read
+    | Write
+    | Embed
+    | EmbedQuery
+    | VectorQuery
+    | VectorUpsert
+    | VectorQueryMany
+    | VectorGet
+    | VectorCount
+    | VectorDelete
+    | LocalIO
+    | Ping
+    | Gather
+    | Background
+    | Flush
+)
 
 
 # -- the I/O ports -----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def search(
     if (query is None) == (queries_file is None):
         raise click.UsageError("give either QUERY or --queries FILE")
     defaults: dict[str, Any] = {"ns": ns, "session": session, "kinds": kinds, "k": k, "preset": preset, "as_of": as_of}
-    requests = [defaults | {"query": query}] if query is not None else list(_read_queries(queries_file, defaults))
+    requests = [defaults | {"query": query}] if queries_file is None else list(_read_queries(queries_file, defaults))
     with KGMem(load_settings()) as mem:
         for req in requests:
             result = mem.search(

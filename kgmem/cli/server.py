@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -11,7 +12,7 @@ from kgmem.config import load_settings
 
 def _settings(bolt_port: int | None, http_port: int | None):  # -> Settings
     base = load_settings()
-    neo = {}
+    neo: dict[str, Any] = {}
     if bolt_port:
         neo.update(bolt_port=bolt_port, uri=f"bolt://127.0.0.1:{bolt_port}")
     if http_port:

@@ -93,7 +93,7 @@ class TurnRecorder:
                 queue_size=queue_size,
                 batch_size=batch_size,
             )
-        elif write_behind:
+        elif write_behind and arun is not None:  # (arun is set here: spelt out for the type checker)
             self.writer = AsyncTurnWriter(
                 lambda batch: arun(self.store_batch_op(batch)), queue_size=queue_size, batch_size=batch_size
             )

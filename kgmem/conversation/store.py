@@ -156,7 +156,7 @@ class TurnStore:
             return Recorded(ids=[], created=0, embedded=0)
         if vectors is not None and len(vectors) != len(clean):
             raise ValidationError(f"vectors: {len(vectors)} rows for {len(clean)} turns")
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "id": message_id(ns, t),
                 "session_id": node_id(ns, "session", t.session),
@@ -193,8 +193,8 @@ class TurnStore:
         found = self.concepts.extract_many([t.text for t in turns])
         with self._names_lock:
             names = {t.role for t in turns}
-            for t in dict.fromkeys((ns, t.session) for t in turns):
-                names |= self._session_names.get(t, set())
+            for key in dict.fromkeys((ns, t.session) for t in turns):
+                names |= self._session_names.get(key, set())
             for t, mentions in zip(turns, found):
                 seen = self._session_names.setdefault((ns, t.session), set())
                 self._session_names.move_to_end((ns, t.session))

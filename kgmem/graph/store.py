@@ -187,7 +187,10 @@ class GraphStore:
         except _RETRYABLE as exc:
             raise self._went_down(exc) from exc
         except DatabaseError as exc:
-            raise _too_large(exc) or exc
+            too_large = _too_large(exc)
+            if too_large is None:
+                raise
+            raise too_large from exc
 
     def ping(self) -> None:
         """Raise :class:`BackendUnavailable` unless Neo4j answers."""
@@ -251,8 +254,10 @@ class GraphStore:
         def give_up(state: RetryCallState) -> bool:
             # Deadlocks between concurrent writers (TransientError) outlast the driver's short retry
             # budget now and then: retry those more often, never past the deadline.
-            limit = _TRANSIENT_ATTEMPTS if isinstance(state.outcome.exception(), TransientError) else attempts
-            return state.attempt_number >= limit or state.seconds_since_start >= deadline
+            # tenacity calls stop only after an attempt: outcome and its timestamp are set.
+            failure = state.outcome.exception() if state.outcome is not None else None
+            limit = _TRANSIENT_ATTEMPTS if isinstance(failure, TransientError) else attempts
+            return state.attempt_number >= limit or (state.seconds_since_start or 0.0) >= deadline
 
         return dict(
             # IncompleteCommit: the connection broke after the commit was sent; it may have landed,

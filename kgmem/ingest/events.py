@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 from pydantic import ValidationError as PydanticValidationError
 
@@ -118,12 +118,19 @@ def parse_event(raw: Any) -> Event:
     if etype == "session_end":
         if raw.get("ts") is not None:
             normalise_ts(raw["ts"], "session_end.ts")
-        return SessionEndEvent(_bounded("session_end.session", _text(raw, "session")))  # type: ignore[arg-type]
+        return SessionEndEvent(_bounded("session_end.session", _text(raw, "session")))
     if etype == "tool_result":
         return _tool_result(raw)
     return _knowledge(raw)
 
 
+_MaybeStr = TypeVar("_MaybeStr", bound=str | None)
+
+
+@overload
+def _text(raw: dict[str, Any], name: str, required: Literal[True] = True) -> str: ...
+@overload
+def _text(raw: dict[str, Any], name: str, required: bool) -> str | None: ...
 def _text(raw: dict[str, Any], name: str, required: bool = True) -> str | None:
     value = raw.get(name)
     if value is None and not required:
@@ -133,7 +140,7 @@ def _text(raw: dict[str, Any], name: str, required: bool = True) -> str | None:
     return value
 
 
-def _bounded(name: str, value: str | None) -> str | None:
+def _bounded(name: str, value: _MaybeStr) -> _MaybeStr:
     if value is not None and len(value.encode("utf-8", "surrogatepass")) > MAX_IDENTIFIER_BYTES:
         raise ValidationError(f"{name}: longer than {MAX_IDENTIFIER_BYTES} bytes")
     return value
@@ -161,7 +168,7 @@ def _tool_result(raw: dict[str, Any]) -> ToolResultEvent:
         tool=tool,
         params=params,
         result=raw.get("result"),
-        error=error,  # type: ignore[arg-type]
+        error=error,
         session=_bounded("tool_result.session", _text(raw, "session", required=False)),
         ts=None if ts is None else normalise_ts(ts, "tool_result.ts"),
         key=_content_key(raw),
@@ -171,7 +178,7 @@ def _tool_result(raw: dict[str, Any]) -> ToolResultEvent:
 
 def _knowledge(raw: dict[str, Any]) -> KnowledgeEvent:
     content = _text(raw, "content")
-    if len(content) > MAX_CONTENT_CHARS:  # type: ignore[arg-type]
+    if len(content) > MAX_CONTENT_CHARS:
         raise ValidationError(f"knowledge.content: longer than {MAX_CONTENT_CHARS} characters")
     ktype = raw.get("knowledge_type", "fact")
     if not isinstance(ktype, str) or ktype.strip().lower() not in KNOWLEDGE_TYPES:
@@ -202,7 +209,7 @@ def _knowledge(raw: dict[str, Any]) -> KnowledgeEvent:
     return KnowledgeEvent(
         content=content,
         knowledge_type=ktype.strip().lower(),
-        confidence=float(conf),  # type: ignore[arg-type]
+        confidence=float(conf),
         session=_bounded("knowledge.session", _text(raw, "session", required=False)),
         manual=manual,
         triple=tuple(parts) if parts[0] is not None else None,  # type: ignore[arg-type]

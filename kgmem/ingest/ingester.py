@@ -49,14 +49,21 @@ if TYPE_CHECKING:
 
 class IngestEngines(Protocol):
     """The engines ingest writes through (``KGMem`` and ``AsyncKGMem`` have them; so can any
-    composition). The graph, vector store and embedder are what :func:`ingest` runs on (sync)."""
+    composition). The graph, vector store and embedder are what :func:`ingest` runs on (sync).
+    Read-only: the clients expose them as properties."""
 
-    graph: Any
-    vectors: Any
-    embedder: Any
-    turns: TurnStore
-    analysis: AnalysisService
-    learning: LearningEngine
+    @property
+    def graph(self) -> Any: ...
+    @property
+    def vectors(self) -> Any: ...
+    @property
+    def embedder(self) -> Any: ...
+    @property
+    def turns(self) -> TurnStore: ...
+    @property
+    def analysis(self) -> AnalysisService: ...
+    @property
+    def learning(self) -> LearningEngine: ...
 
 
 log = logging.getLogger(__name__)

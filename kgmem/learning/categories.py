@@ -297,7 +297,8 @@ _SPEC_PERMISSION_MORE = (
     r"\bTokenExpired(?:Error|Exception)?\b",
     # GitLab: "You are not allowed to push code to this project" / "... to access ..." (403 wording).
     r"\byou are not allowed to (?:push|access|perform|create|delete|view|read|write|download|upload)\b",
-    # SMTP AUTH (RFC 4954 §6): 535 5.7.8 "Authentication credentials invalid"; Gmail "Username and Password not accepted".
+    # SMTP AUTH (RFC 4954 §6): 535 5.7.8 "Authentication credentials invalid";
+    # Gmail "Username and Password not accepted".
     r"\b535[ -]5\.7\.[0-9]\b",
     r"\busername and password not accepted\b",
     # Wider tool wording for a refused identity or right (each the tool's own documented message):
@@ -381,7 +382,8 @@ _SPEC_PROVIDER_MORE = (
     r"\bmaximum allowed number of output tokens\b",
     # A retired model (OpenAI deprecations page, Groq "model_decommissioned").
     # A quoted model name is required: "the `model` argument is deprecated" is a library's API change, not a model.
-    r"\bmodel:?\s*[`'\"][^`'\"\n]{1,80}[`'\"]\s+(?:has been|was|is) (?:deprecated|decommissioned|retired|discontinued)\b",
+    r"\bmodel:?\s*[`'\"][^`'\"\n]{1,80}[`'\"]\s+"
+    r"(?:has been|was|is) (?:deprecated|decommissioned|retired|discontinued)\b",
     r"\bmodel_decommissioned\b",
     # Payment / credits: OpenRouter 402 "requires more credits ... can only afford N", OpenAI
     # billing_hard_limit_reached / billing_not_active.
@@ -515,7 +517,8 @@ _MESSAGE_RULES: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:WRONGPASS|NOAUTH)\b",
             r"\bgated repo\b",
             r"\bsignature (?:we calculated )?does not match\b",
-            r"\b(?:invalid|expired|bad|missing) (?:token|credentials|access token|auth(?:entication)? token|api token)\b",
+            r"\b(?:invalid|expired|bad|missing) "
+            r"(?:token|credentials|access token|auth(?:entication)? token|api token)\b",
             r"\btoken (?:has )?expired\b",
             r"\b(?:login|auth(?:entication)?) failed\b",
             r"\brequires authentication\b",

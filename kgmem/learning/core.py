@@ -123,7 +123,8 @@ _SHELLS = frozenset({"bash", "-bash", "sh", "zsh", "fish", "dash", "ksh", "csh",
 
 _FRAME = re.compile(
     r"^\s*(?:at\s+\S|File\s+\"|Traceback\b|During handling|The above exception|\^+\s*$|~+\s*$|frame\s+#|\.\.\.\s*\d*"
-    r"\s*more\b|\(\d+ additional|Emitted 'error'|[│╭╰]|#\d+\s+0x|goroutine\s+\d+|\S+\.go:\d+(?:\s+\+0x[0-9a-f]+)?\s*$|\s*\S+\(\S*\)\s*$|"
+    r"\s*more\b|\(\d+ additional|Emitted 'error'|[│╭╰]|#\d+\s+0x|goroutine\s+\d+|"
+    r"\S+\.go:\d+(?:\s+\+0x[0-9a-f]+)?\s*$|\s*\S+\(\S*\)\s*$|"
     r"npm (?:ERR!|error) (?:A complete log|\s*$))"
 )
 # A line that names an error: exception names, error/fatal words, errno, HTTP statuses, failure words.
@@ -141,7 +142,8 @@ _ERRORISH = re.compile(
 )
 # Lines that are advice or context around the error rather than the error.
 _ADVICE = re.compile(
-    r"^(?:Please|Hint|hint|Note|note|See|Use|Did you mean|To|For more|Learn more|Check|Make sure|Try|Run|If)\b(?!\w*(?:Error|Exception))"
+    r"^(?:Please|Hint|hint|Note|note|See|Use|Did you mean|To|For more|Learn more|Check|Make sure|Try|Run|If)\b"
+    r"(?!\w*(?:Error|Exception))"
 )
 _SENTENCE = re.compile(r"(?<=[a-z)'\"`][.!?])\s+(?=[A-Z])|(?<=[a-z])[.,]\s+(?=If you\b)")
 # "pkg.mod.SomeError: text", "SomeError [SubError]: text", "SomeError(…)" at the start of a core line.

@@ -18,8 +18,9 @@ class FixSuggestion:
     The evidence behind a borrowed fix (``kind="similar"``): ``borrowed_from`` is the error it
     was learnt on, ``match_score`` the link's match score, ``identity`` whether the two errors are
     provably the same (same tool, same core template, same identity keys — exception class,
-    errno, SQLSTATE, HTTP status, …, and the quoted names the error is about). Only a fix of the error itself or one borrowed over an
-    identity link is ever ``auto_apply``; any other borrowed fix is a suggestion, whatever its
+    errno, SQLSTATE, HTTP status, …, and the quoted names the error is about). Only a fix of the
+    error itself or one borrowed over an identity link is ever ``auto_apply``; any other borrowed
+    fix is a suggestion, whatever its
     confidence. ``proof`` says what proved an identity link: ``"text"`` (the same core template and
     keys) or ``"outcome"`` (a fix the link lent was reported working on this error; a reported failure
     refutes the link for good). A direct fix has ``identity=True``, no ``match_score``, no

@@ -135,7 +135,8 @@ _QUALIFIED_EXC = re.compile(r"\b(?:[A-Za-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|W
 _SOURCE_LINE = re.compile(r"^(?!.*\b\w*(?:Error|Exception|Warning)\b).*$")
 # Lines that are stack frames / noise, dropped by signature().
 _FRAME = re.compile(
-    r"^\s*(?:at\s|File\s\"|Traceback\b|During handling|The above exception|\^+$|~+$|frame\s#|\.\.\.|\(\d+ additional|Emitted 'error'"
+    r"^\s*(?:at\s|File\s\"|Traceback\b|During handling|The above exception|\^+$|~+$|frame\s#|\.\.\."
+    r"|\(\d+ additional|Emitted 'error'"
     r"|[│╭╰]|#\d+\s|npm (?:ERR!|error) (?:A complete log|\s*$))"
 )
 

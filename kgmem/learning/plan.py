@@ -135,7 +135,8 @@ def prepare(
     tool, session = bounded_key(tool.strip()), bounded_optional(session)  # over ~1 KB: a stable hashed key
     if ts is not None:
         ts = normalise_ts(ts)  # a bad ts would be stored and break the reports that date events
-    message, exc_types = None, ()
+    message: str | None = None
+    exc_types: tuple[str, ...] = ()
     if isinstance(error, BaseException):
         text = str(error)
         message = f"{type(error).__name__}: {text}" if text else type(error).__name__

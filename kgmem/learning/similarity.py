@@ -101,7 +101,8 @@ _STRERROR: dict[str, str] = {
 _STRERROR_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _STRERROR) + r")\b", re.IGNORECASE)
 # Vendor error codes the template masks as numbers but that name the error: Azure AD (AADSTS700016),
 # TypeScript (TS2307 vs TS7016), MongoDB/rustc (E11000, E0308), C#/MSVC/MSBuild/NuGet (CS0246, LNK2019,
-# MSB3073, NU1101; not klog's `E0418 12:01:02` date prefix), SQLSTATE classes (HY000, 08006) and npm's `code E404` / `code ERESOLVE`.
+# MSB3073, NU1101; not klog's `E0418 12:01:02` date prefix), SQLSTATE classes (HY000, 08006) and npm's
+# `code E404` / `code ERESOLVE`.
 _VENDOR_CODE = re.compile(
     r"\b(AADSTS\d{4,}|TS\d{4,5}|E\d{4,5}(?!\s+(?:\d|<))|CS\d{4}|LNK\d{4}|MSB\d{4}|NU\d{4})\b"
     r"|\bSQLSTATE\[?([0-9A-Z]{5})\b"

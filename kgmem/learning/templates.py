@@ -88,8 +88,9 @@ _GNU_QUOTED = re.compile(r"`([^`'\n]{1,200})'")
 _ZERO_SENTINEL = re.compile(r"kgmemzero(ms|s|sec|secs|seconds|milliseconds)\b")
 # A bare 4xx/5xx is a status only next to HTTP words; "TID 402" or "core.412" is a counter.
 _HTTP_AFTER = re.compile(
-    r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy|Request Timeout"
-    r"|Conflict|Gone|Length|Precondition|Payload|Too Large|Unsupported|Unprocessable|Locked|Too Many|Internal Server|Not Implemented"
+    r"^\W{0,3}(?:Bad Request|Unauthori[sz]ed|Payment|Forbidden|Not Found|Method Not|Not Acceptable|Proxy"
+    r"|Request Timeout|Conflict|Gone|Length|Precondition|Payload|Too Large|Unsupported|Unprocessable|Locked"
+    r"|Too Many|Internal Server|Not Implemented"
     r"|Bad Gateway|Service Unavailable|Gateway Time)",
     re.IGNORECASE,
 )
@@ -230,7 +231,7 @@ class TemplateMiner:
                     out[i] = " ".join(words)
         return out
 
-    def _initial_groups(self, toks: list[list[str]], members: list[int]) -> list[list[int]]:
+    def _initial_groups(self, toks: Sequence[Sequence[str]], members: list[int]) -> list[list[int]]:
         freq = Counter((p, w) for i in members for p, w in enumerate(toks[i]))
         groups: dict[tuple[tuple[int, str], ...], list[int]] = defaultdict(list)
         for i in members:
@@ -242,7 +243,7 @@ class TemplateMiner:
             groups[tuple((p, w) for p, w in enumerate(toks[i]) if f[p] == best)].append(i)
         return list(groups.values())
 
-    def _split(self, toks: list[list[str]], group: list[int]) -> list[tuple[int, list[str]]]:
+    def _split(self, toks: Sequence[Sequence[str]], group: list[int]) -> list[tuple[int, list[str]]]:
         width = len(toks[group[0]])
         variable = [self._is_variable([toks[i][p] for i in group]) for p in range(width)]
         return [(i, [WILDCARD if variable[p] else w for p, w in enumerate(toks[i])]) for i in group]

@@ -15,7 +15,8 @@ import neo4j.time
 
 from kgmem.errors import ImportFormatError
 
-_TEMPORAL: dict[str, type] = {
+_Temporal = neo4j.time.DateTime | neo4j.time.Date | neo4j.time.Time | neo4j.time.Duration
+_TEMPORAL: dict[str, type[_Temporal]] = {
     "datetime": neo4j.time.DateTime,
     "date": neo4j.time.Date,
     "time": neo4j.time.Time,

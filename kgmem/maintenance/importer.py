@@ -69,10 +69,10 @@ class ImportSummary:
 
 @dataclass(frozen=True)
 class Item:
-    """One validated node (``rel_type`` None), relationship, or session-state line (``rel_type`` "state")."""
+    """One validated node, relationship or session-state line: ``name`` is its node label,
+    relationship type or session-state label (the line's kind says which)."""
 
-    label: str | None
-    rel_type: str | None
+    name: str
     row: dict[str, Any]
 
 
@@ -119,7 +119,7 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
                 raise ImportFormatError(f"{where}: label {label!r} is not allowed ({', '.join(NODE_LABELS)})")
             if not isinstance(node_id, str) or not node_id:
                 raise ImportFormatError(f"{where}: id must be a non-empty string")
-            yield where, "node", Item(label, None, {"id": node_id, "props": decode_props(doc.get("props"), where)})
+            yield where, "node", Item(label, {"id": node_id, "props": decode_props(doc.get("props"), where)})
         elif "rel" in doc:
             rel_type = doc["rel"]
             if rel_type not in RELATIONSHIPS:
@@ -130,7 +130,6 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
                 where,
                 "rel",
                 Item(
-                    None,
                     rel_type,
                     {"start": doc["start"], "end": doc["end"], "props": decode_props(doc.get("props", {}), where)},
                 ),
@@ -148,7 +147,7 @@ def _items(path: Path) -> Iterator[tuple[str, str, Item | dict[str, Any]]]:
             bad = [k for k, v in key.items() if not isinstance(v, str) or not v]
             if bad:
                 raise ImportFormatError(f"{where}: {label} needs {', '.join(bad)} (a non-empty string)")
-            yield where, "state", Item(label, "state", {"key": key, "props": props})
+            yield where, "state", Item(label, {"key": key, "props": props})
         else:
             raise ImportFormatError(f"{where}: unknown line (want node, rel, state or end)")
     if first:
@@ -174,7 +173,7 @@ def check_export(path: Path) -> ExportCheck:
             seen_state = True
             if payload.row["props"].get("ns") != check.ns:
                 raise ImportFormatError(f"{where}: props.ns must be the file's namespace {check.ns!r}")
-            check.state[payload.label] += 1  # type: ignore[index]
+            check.state[payload.name] += 1
         elif kind == "node":
             assert check is not None and isinstance(payload, Item)
             if seen_rel:
@@ -182,20 +181,20 @@ def check_export(path: Path) -> ExportCheck:
             props = payload.row["props"]
             if props.get("id") != payload.row["id"] or props.get("ns") != check.ns:
                 raise ImportFormatError(f"{where}: props.id/props.ns must match the node id and namespace {check.ns!r}")
-            ids[payload.label].add(payload.row["id"])  # type: ignore[index]
-            check.nodes[payload.label] += 1
+            ids[payload.name].add(payload.row["id"])
+            check.nodes[payload.name] += 1
         elif kind == "rel":
             assert check is not None and isinstance(payload, Item)
             seen_rel = True
-            start_labels, end_labels = RELATIONSHIPS[payload.rel_type]  # type: ignore[index]
+            start_labels, end_labels = RELATIONSHIPS[payload.name]
             if not any(payload.row["start"] in ids.get(label, ()) for label in start_labels) or not any(
                 payload.row["end"] in ids.get(label, ()) for label in end_labels
             ):
                 raise ImportFormatError(
-                    f"{where}: {payload.rel_type} {payload.row['start']} -> {payload.row['end']} needs a "
+                    f"{where}: {payload.name} {payload.row['start']} -> {payload.row['end']} needs a "
                     f"{' or '.join(start_labels)} and a {' or '.join(end_labels)} node that the file does not hold"
                 )
-            check.relationships[payload.rel_type] += 1
+            check.relationships[payload.name] += 1
         else:  # end marker
             assert check is not None
             ended = True
@@ -285,7 +284,7 @@ def _write_items(
     state_buf: dict[str, list[dict[str, Any]]] = defaultdict(list)
 
     def run(name: str, rows: list[dict[str, Any]]) -> int:
-        return int(tx.run(cypher.load(name), ns=ns, rows=rows).single()["written"])
+        return int(tx.run(cypher.load(name), ns=ns, rows=rows).single(strict=True)["written"])
 
     def retarget(row: dict[str, Any]) -> dict[str, Any]:
         """The row with its namespace properties set to the target namespace (a no-op for the same one)."""
@@ -325,26 +324,28 @@ def _write_items(
 
     nodes_done = False
     for _, kind, item in _items(path):
+        if not isinstance(item, Item):
+            continue  # the header and end lines (pass 1 checked them)
         if kind == "node":
-            node_buf[item.label].append(retarget(item.row))  # type: ignore[union-attr, arg-type]
-            if len(node_buf[item.label]) >= batch:  # type: ignore[union-attr]
-                flush_nodes(item.label)  # type: ignore[union-attr, arg-type]
+            node_buf[item.name].append(retarget(item.row))
+            if len(node_buf[item.name]) >= batch:
+                flush_nodes(item.name)
         elif kind == "rel":
             if not nodes_done:  # every node is in before the first relationship
                 for label in list(node_buf):
                     flush_nodes(label)
                 nodes_done = True
-            rel_buf[item.rel_type].append(item.row)  # type: ignore[union-attr]
-            if len(rel_buf[item.rel_type]) >= batch:  # type: ignore[union-attr]
-                flush_rels(item.rel_type)  # type: ignore[union-attr, arg-type]
+            rel_buf[item.name].append(item.row)
+            if len(rel_buf[item.name]) >= batch:
+                flush_rels(item.name)
         elif kind == "state":  # the last lines of a file: nodes and relationships are all in
             for label in list(node_buf):
                 flush_nodes(label)
             for rel_type in list(rel_buf):
                 flush_rels(rel_type)
-            state_buf[item.label].append(retarget(item.row))  # type: ignore[union-attr, arg-type]
-            if len(state_buf[item.label]) >= batch:  # type: ignore[union-attr]
-                flush_state(item.label)  # type: ignore[union-attr, arg-type]
+            state_buf[item.name].append(retarget(item.row))
+            if len(state_buf[item.name]) >= batch:
+                flush_state(item.name)
     for label in list(node_buf):
         flush_nodes(label)
     for rel_type in list(rel_buf):

@@ -50,12 +50,13 @@ def _limits(p: Param) -> dict[str, Any]:
 
 def annotation(p: Param) -> Any:
     """The pydantic annotation of a declared parameter: its MCP schema and validation."""
-    info = {"description": p.doc} if p.doc else {}
+    info: dict[str, Any] = {"description": p.doc} if p.doc else {}
     optional = p.default is None
     if p.choices is not None:
-        literal = Literal[p.choices]  # type: ignore[valid-type]
+        # Built at run time from the declared choices: no static type can name it.
+        literal = Literal[p.choices]  # type: ignore[name-defined]
         if p.type == list[str]:
-            base: Any = list[literal]  # type: ignore[valid-type]
+            base: Any = list[literal]
         elif p.type == (str | float):  # a level by name, or a number within the limits
             base = literal | Annotated[float, Field(**_limits(p))]
         else:

@@ -92,8 +92,8 @@ def render_guide(ns: str = DEFAULT_NS) -> str:
         _slide(
             "kgmem — analyst guide",
             '<p class="lead">What your agents learned, as a graph: errors and fixes, knowledge and '
-            "contradictions, conversations, the concepts they mention, the call graph. Click a grey block to put it in the editor, "
-            "then run it (Ctrl+Enter).</p>"
+            "contradictions, conversations, the concepts they mention, the call graph. "
+            "Click a grey block to put it in the editor, then run it (Ctrl+Enter).</p>"
             "<p>Every query is scoped to a namespace. Set it first (the list of namespaces is the "
             "<i>Namespaces</i> starter); <code>q</code> is the full-text search's words and "
             "<code>concept</code> the subject of <i>What do we know about X</i> (a name or key, any case):</p>"

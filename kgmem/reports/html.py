@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from html import escape
 
+from kgmem.reports.cells import cell_text
 from kgmem.reports.library import ReportResult
-from kgmem.reports.render import cell_text
 from kgmem.reports.svgchart import render_svg
 
 _CSS = """

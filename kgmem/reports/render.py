@@ -8,6 +8,8 @@ import json
 import re
 from typing import Any
 
+from kgmem.reports.cells import cell_text
+from kgmem.reports.html import to_html
 from kgmem.reports.library import ReportResult
 
 FORMATS = ("table", "csv", "json", "html")
@@ -15,19 +17,6 @@ _MAX_CELL = 60
 # C0 and C1 control characters and DEL (C1 0x9b is a one-byte CSI on some terminals).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell_text(value: Any) -> str:
-    """One value as text: lists/maps as JSON, floats to 3 decimals, None as empty."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "NaN"
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False, default=str)
-    return str(value)
 
 
 def terminal_safe(text: str) -> str:
@@ -94,8 +83,6 @@ def render(result: ReportResult, fmt: str) -> str:
     if fmt == "json":
         return to_json(result)
     if fmt == "html":
-        from kgmem.reports.html import to_html
-
         return to_html(result)
     raise ValueError(f"format: must be one of {', '.join(FORMATS)}; got {fmt!r}")
 

@@ -185,9 +185,9 @@ def parse_header(text: str, cypher_name: str) -> ReportSpec:
         raise ReportError(f"{cypher_name}.cypher: header declares no '// column:' lines")
     names = [c.name for c in columns]
     if chart:
-        for col in (chart.x, *chart.y, *([chart.series] if chart.series else [])):
-            if col not in names:
-                raise ReportError(f"{cypher_name}.cypher: chart refers to undeclared column {col!r}")
+        for ref in (chart.x, *chart.y, *([chart.series] if chart.series else [])):
+            if ref not in names:
+                raise ReportError(f"{cypher_name}.cypher: chart refers to undeclared column {ref!r}")
     return ReportSpec(
         name=name,
         description=fields["description"],

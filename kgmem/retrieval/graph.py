@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -263,7 +263,7 @@ class GraphRAGRetriever:
         graph_cands: list[Candidate],
         props: dict[str, dict[str, Any]],
         k: int,
-        hop_cands: list[Candidate] = (),
+        hop_cands: Sequence[Candidate] = (),
         speaker: dict[str, float] | None = None,
     ) -> list[SearchHit]:
         """Quality-adjust direct hits and neighbours (and apply the ``speaker`` prior's factors), then
@@ -312,15 +312,21 @@ class GraphRAGRetriever:
             )
         hits = []
         for item in placed:
-            f = direct.get(item.id)
             if item.source in ("graph", "concept"):
+                own = direct.get(item.id)  # also a direct hit, or None
                 cand, weight = (graph[item.id], cfg.graph_weight) if item.source == "graph" else (hop[item.id], 1.0)
-                base = f.score if f is not None else 0.0
+                base = own.score if own is not None else 0.0
                 f = fusion.Fused(
-                    cand.id, cand.kind, base, dict(f.breakdown) if f else {}, {**(f.by_leg if f else {}), "graph": cand}
+                    cand.id,
+                    cand.kind,
+                    base,
+                    dict(own.breakdown) if own else {},
+                    {**(own.by_leg if own else {}), "graph": cand},
                 )
                 f.breakdown[item.source] = weight * cand.score - base
                 f.score = weight * cand.score
+            else:  # a direct item: one of `fused`
+                f = direct[item.id]
             breakdown = dict(f.breakdown)
             breakdown["fused"] = f.score
             breakdown.update(factors.get(f.id, {}))

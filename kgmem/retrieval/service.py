@@ -246,7 +246,14 @@ class RetrievalEngine:
         remembered with the query, so ``feedback(..., response=...)`` can attribute an outcome to them."""
         if not isinstance(max_tokens, int) or max_tokens < MIN_TOKENS:
             raise ValidationError(f"max_tokens: must be an integer >= {MIN_TOKENS}")
-        kw = {"k": 10, "session": None, "kinds": None, "preset_name": None, "config": None, "as_of": None}
+        kw: dict[str, Any] = {
+            "k": 10,
+            "session": None,
+            "kinds": None,
+            "preset_name": None,
+            "config": None,
+            "as_of": None,
+        }
         unknown = set(search_kwargs) - set(kw)
         if unknown:
             raise TypeError(f"context() got unexpected argument(s) {', '.join(sorted(unknown))}")
@@ -414,6 +421,8 @@ class RetrievalEngine:
         nothing: a shift raises the session's epoch, and the overlay read of this and later searches
         damps the view by ``shift_damping`` per shift since it was written (``expand.cypher``); the new
         state is stored with this search's query-log entry, off the search path."""
+        if scope.session is None:  # only a session's searches detect shifts (_detects_shifts)
+            return None
         key = (scope.ns, scope.session)
         with self._lock:
             state = self._sessions.get(key)

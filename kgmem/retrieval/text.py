@@ -78,7 +78,8 @@ def informative_terms(terms: list[str], limit: int = MAX_QUERY_TERMS, budget: in
         bonus = 8 if any(c.isdigit() or c == "_" for c in term) else 0
         return (-(len(term) + bonus), i)
 
-    keep, used = [], 0
+    keep: list[int] = []
+    used = 0
     for i in sorted(range(len(terms)), key=weight):
         cost = token_estimate(terms[i])
         if len(keep) == limit:

@@ -15,7 +15,7 @@ import secrets
 import socket
 import subprocess
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import neo4j
@@ -74,7 +74,7 @@ class LocalNeo4j:
         current = self.status()
         if current.running and _port_open(self.cfg.bolt_port):
             self._ensure_password()
-            return _replace(current, reused=True)
+            return replace(current, reused=True)
         for port in (self.cfg.bolt_port, self.cfg.http_port):
             if _port_open(port):
                 raise PortInUse(
@@ -89,7 +89,7 @@ class LocalNeo4j:
         self._ensure_password()
         elapsed = time.monotonic() - started
         log.info("Neo4j %s started in %.1f s", self.cfg.version, elapsed)
-        return _replace(self.status(), start_seconds=round(elapsed, 2))
+        return replace(self.status(), start_seconds=round(elapsed, 2))
 
     def down(self) -> bool:
         """Stop the server cleanly. Returns False when it was not running."""
@@ -220,9 +220,11 @@ class LocalNeo4j:
                     return drv.verify_authentication()
             except AuthError:
                 return False
-            except (ServiceUnavailable, OSError):
+            except (ServiceUnavailable, OSError) as exc:
                 if time.monotonic() > deadline:
-                    raise ServerStartFailed(f"Neo4j opened its port but does not answer Bolt; see {self.log_file}")
+                    raise ServerStartFailed(
+                        f"Neo4j opened its port but does not answer Bolt; see {self.log_file}"
+                    ) from exc
                 time.sleep(0.5)
 
 
@@ -260,7 +262,3 @@ def _tail(path: Path, lines: int = 20) -> str:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
     except OSError:
         return "(no log written)"
-
-
-def _replace(status: ServerStatus, **changes: object) -> ServerStatus:
-    return ServerStatus(**{**status.as_dict(), **changes})

@@ -42,8 +42,8 @@ Metadata = Mapping[str, str | int | float | bool]
 LEGACY_MODEL = "minilm"
 
 #: ``embedding`` of a store whose vectors come from an application's own EmbeddingBackend.
-CUSTOM = "custom"
 Custom = Literal["custom"]
+CUSTOM: Custom = "custom"
 
 
 def open_chroma(settings: Settings):  # -> chromadb.ClientAPI
