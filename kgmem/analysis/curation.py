@@ -16,7 +16,7 @@ from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
 from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
-from kgmem.graph.store import UNREACHABLE
+from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import node_id
 from kgmem.runner import Embed, LocalIO, Op, Read, Write, run
 from kgmem.spool import KNOWLEDGE, SpoolReplayer
@@ -119,16 +119,22 @@ class Curator:
         )
         return (yield from self.store.get_op(ns, kid))
 
+    @property
+    def _graph(self) -> GraphStore:
+        """The synchronous graph the edits below write to (a store built for the async client has none)."""
+        graph = self.store.graph
+        if graph is None:
+            raise RuntimeError("this knowledge store has no synchronous graph: curate through the async ops")
+        return graph
+
     def edit(self, ns: str, id: str, content: str) -> dict[str, Any]:
         """Replace an item's text (id, confidence and history stay); re-embeds it."""
         content = _check_content(content)
         norm = normalise_text(content)
-        clash = [
-            r for r in self.store.graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[]) if r["id"] != id
-        ]
+        clash = [r for r in self._graph.read("analysis/find_knowledge", ns=ns, norms=[norm], ids=[]) if r["id"] != id]
         if clash:
             raise ValidationError(f"content: the same text already exists as item {clash[0]['id']}")
-        rows = self.store.graph.write(
+        rows = self._graph.write(
             "analysis/edit_knowledge",
             ns=ns,
             id=id,
@@ -158,7 +164,7 @@ class Curator:
             params["concepts"] = [] if self.store.concepts is not None else None
         elif state.get("is_active") is True:  # active again: it mentions its concepts again
             params["concepts"] = self.store.concepts_of(ns, self.store.get(ns, id)["content"])
-        rows = self.store.graph.write("analysis/set_knowledge_state", ns=ns, id=id, now=_now(), **params)
+        rows = self._graph.write("analysis/set_knowledge_state", ns=ns, id=id, now=_now(), **params)
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         log.info("knowledge %s in %s set to %s", id, ns, state)

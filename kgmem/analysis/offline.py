@@ -321,13 +321,19 @@ def _fact_triple(sentence: str, speaker: str) -> _Triple | None:
     if m := _I_AM.match(sentence):
         return _triple(speaker, "is a", m.group("obj"))
     if m := _FIRST_PERSON.match(sentence):
-        verb = _FACT_VERBS.get(m.group("verb").lower())
+        fact_verb = _FACT_VERBS.get(m.group("verb").lower())
         obj = m.group("obj")
-        if verb is not None and obj.split()[0].lower() not in _NOT_AN_OBJECT:
+        if fact_verb is not None and obj.split()[0].lower() not in _NOT_AN_OBJECT:
             who = speaker if m.group("who").lower() == "i" else f"{speaker}'s team"
-            if verb in ("works", "worked") and (prep := obj.split()[0].lower()) in ("on", "with", "for", "at", "in"):
-                return _triple(who, f"{verb} {prep}", obj.split(" ", 1)[1] if " " in obj else "")
-            return _triple(who, verb, obj)
+            if fact_verb in ("works", "worked") and (prep := obj.split()[0].lower()) in (
+                "on",
+                "with",
+                "for",
+                "at",
+                "in",
+            ):
+                return _triple(who, f"{fact_verb} {prep}", obj.split(" ", 1)[1] if " " in obj else "")
+            return _triple(who, fact_verb, obj)
     if m := _GENERAL.match(sentence):
         subject = m.group("subj").strip()
         first = subject.split()[0].lower()

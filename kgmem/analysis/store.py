@@ -26,6 +26,7 @@ space but are different facts.
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -134,13 +135,13 @@ class KnowledgeStore:
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
-    def concepts_of(self, ns: str, content: str) -> list[dict[str, str]] | None:
+    def concepts_of(self, ns: str, content: str) -> builtins.list[dict[str, str]] | None:
         """The concept rows of ``content`` (None when concepts are off: MENTIONS stay as they are)."""
         if self.concepts is None or not self.concepts.enabled:
             return None
         return concept_rows(ns, self.concepts.extract(content))
 
-    def _row_concepts(self, ns: str, rows: list[_Row]) -> dict[str, list[dict[str, str]]]:
+    def _row_concepts(self, ns: str, rows: builtins.list[_Row]) -> dict[str, builtins.list[dict[str, str]]]:
         """Concept rows of the batch's new items: their content's concepts and their triple's
         subject and object (the same keys as turns that name them); short names resolve in the batch."""
         if self.concepts is None or not self.concepts.enabled:
@@ -155,12 +156,12 @@ class KnowledgeStore:
         return {r.id: concept_rows(ns, m) for r, m in zip(new, resolve_aliases(found))}
 
     # -- reading ----------------------------------------------------------------------
-    def active(self, ns: str, limit: int | None = None) -> list[dict[str, Any]]:
+    def active(self, ns: str, limit: int | None = None) -> builtins.list[dict[str, Any]]:
         """Active items, most trusted first — what the analyzer's prompt carries (all of them,
         low-confidence ones included, so the model does not resurrect them)."""
         return run(self.active_op(ns, limit), self.io)
 
-    def active_op(self, ns: str, limit: int | None = None) -> Op[list[dict[str, Any]]]:
+    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
         """:meth:`active` as an operation (kgmem.runner)."""
         return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
 
@@ -172,7 +173,7 @@ class KnowledgeStore:
         min_confidence: float = 0.0,
         include_inactive: bool = False,
         limit: int = 1000,
-    ) -> list[dict[str, Any]]:
+    ) -> builtins.list[dict[str, Any]]:
         """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
         return run(
             self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive, limit=limit),
@@ -187,7 +188,7 @@ class KnowledgeStore:
         min_confidence: float = 0.0,
         include_inactive: bool = False,
         limit: int = 1000,
-    ) -> Op[list[dict[str, Any]]]:
+    ) -> Op[builtins.list[dict[str, Any]]]:
         """:meth:`list` as an operation (kgmem.runner)."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
@@ -241,7 +242,7 @@ class KnowledgeStore:
         source: str,
         marks: Sequence[str] = (),
         said_at: str | None = None,
-    ) -> list[Outcome]:
+    ) -> builtins.list[Outcome]:
         """Store one batch of extracted items from ``session``; returns one outcome per item.
 
         ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
@@ -258,11 +259,11 @@ class KnowledgeStore:
         source: str,
         marks: Sequence[str] = (),
         said_at: str | None = None,
-    ) -> Op[list[Outcome]]:
+    ) -> Op[builtins.list[Outcome]]:
         """:meth:`apply` as an operation (kgmem.runner)."""
         said_at = None if said_at is None else normalise_ts(said_at, "said_at")
         plan = _Plan()
-        kept: list[ExtractedItem] = []
+        kept: builtins.list[ExtractedItem] = []
         for item in items:
             if item.confidence < self.settings.min_extraction_confidence:
                 plan.outcomes.append(Outcome("skipped", item.content, reason="low_extraction_confidence"))
@@ -275,7 +276,7 @@ class KnowledgeStore:
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
-    def _plan(self, ns: str, items: list[ExtractedItem], plan: _Plan, source: str) -> Op[None]:
+    def _plan(self, ns: str, items: builtins.list[ExtractedItem], plan: _Plan, source: str) -> Op[None]:
         quoted = [i.contradicts for i in items if i.contradicts]
         vectors = yield Embed([i.content for i in items] + quoted)
         item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items) :]))
@@ -320,7 +321,7 @@ class KnowledgeStore:
                 outcome.action, outcome.contradicted_id = "contradicted", old.id
             plan.outcomes.append(outcome)
 
-    def _neighbours(self, ns: str, vector: np.ndarray) -> Op[list[tuple[str, float]]]:
+    def _neighbours(self, ns: str, vector: np.ndarray) -> Op[builtins.list[tuple[str, float]]]:
         hits = yield VectorQuery(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
         return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.related_cosine]
 
@@ -333,17 +334,17 @@ class KnowledgeStore:
     def _verdicts(
         self,
         ns: str,
-        items: list[ExtractedItem],
+        items: builtins.list[ExtractedItem],
         vecs: np.ndarray,
-        hits: dict[str, list[tuple[str, float]]],
+        hits: dict[str, builtins.list[tuple[str, float]]],
         by_id: dict[str, dict[str, Any]],
         by_norm: dict[str, dict[str, Any]],
         source: str,
-    ) -> Op[list[dict[str, Verdict]]]:
+    ) -> Op[builtins.list[dict[str, Verdict]]]:
         """Each item's verdicts by candidate id: its stored neighbours and the batch's earlier items.
         The judge gets every pair of the batch in one call; an extraction call's items judge themselves."""
-        out: list[dict[str, Verdict]] = [{} for _ in items]
-        asked: list[tuple[int, str, Pair]] = []
+        out: builtins.list[dict[str, Verdict]] = [{} for _ in items]
+        asked: builtins.list[tuple[int, str, Pair]] = []
         for i, (item, vec) in enumerate(zip(items, vecs)):
             if item.norm in by_norm:  # exact text: merged without a judge
                 continue
@@ -368,7 +369,7 @@ class KnowledgeStore:
         self,
         item: ExtractedItem,
         vec: np.ndarray,
-        hits: list[tuple[str, float]],
+        hits: builtins.list[tuple[str, float]],
         by_id: dict[str, dict[str, Any]],
         by_norm: dict[str, dict[str, Any]],
         plan: _Plan,
@@ -381,7 +382,7 @@ class KnowledgeStore:
         for row in plan.rows.values():
             if row.insert and row.norm == item.norm:
                 return row, None, {}
-        candidates: list[tuple[float, str, dict[str, Any], _Row | None]] = []
+        candidates: builtins.list[tuple[float, str, dict[str, Any], _Row | None]] = []
         for hit_id, sim in hits:  # Chroma is derived, so the graph must know the id
             if hit_id in by_id:
                 candidates.append((sim, hit_id, by_id[hit_id], None))
@@ -410,7 +411,7 @@ class KnowledgeStore:
         self,
         item: ExtractedItem,
         quoted_vecs: dict[str, np.ndarray],
-        hits: dict[str, list[tuple[str, float]]],
+        hits: dict[str, builtins.list[tuple[str, float]]],
         by_id: dict[str, dict[str, Any]],
         by_norm: dict[str, dict[str, Any]],
         plan: _Plan,
@@ -445,7 +446,7 @@ class KnowledgeStore:
         session: str,
         source: str,
         plan: _Plan,
-        marks: list[str] | None = None,
+        marks: builtins.list[str] | None = None,
         said_at: str | None = None,
     ) -> Op[None]:
         now = datetime.now(UTC).isoformat()
@@ -501,19 +502,22 @@ class KnowledgeStore:
                 else:
                     outcome.reason = f"penalised {old['old']:.3f} -> {old['new']:.3f}"
 
-    def _write_vectors(self, ns: str, source: str, rows: list[_Row], entities: list[dict[str, Any]]) -> Op[None]:
+    def _write_vectors(
+        self, ns: str, source: str, rows: builtins.list[_Row], entities: builtins.list[dict[str, Any]]
+    ) -> Op[None]:
         # Only this batch's new items carry a vector; older pending ones are left to repair().
         k_rows = [r for r in rows if r.item is not None and r.vector is not None]
-        if k_rows and not (
+        with_items = [(r, r.item, r.vector) for r in k_rows if r.item is not None and r.vector is not None]
+        if with_items and not (
             yield from self.upsert_or_defer_op(
                 ns,
                 KNOWLEDGE_KIND,
-                [r.id for r in k_rows],
-                np.stack([r.vector for r in k_rows]),
-                [r.item.content for r in k_rows],  # type: ignore[union-attr]
-                [_knowledge_meta(r.item.type, source) for r in k_rows],
+                [r.id for r, _, _ in with_items],
+                np.stack([vec for _, _, vec in with_items]),
+                [item.content for _, item, _ in with_items],
+                [_knowledge_meta(item.type, source) for _, item, _ in with_items],
             )
-        ):  # type: ignore[union-attr]
+        ):
             k_rows = []  # still vector_pending in the graph
         if entities:
             names = [e["name"] for e in entities]
@@ -537,14 +541,26 @@ class KnowledgeStore:
             yield from self.repair_if_due_op(ns)
 
     def upsert_or_defer(
-        self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str], metadatas: list[dict[str, Any]]
+        self,
+        ns: str,
+        kind: str,
+        ids: builtins.list[str],
+        vectors: Any,
+        documents: builtins.list[str],
+        metadatas: builtins.list[dict[str, Any]],
     ) -> bool:
         """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
         committed, raising would only invite a double-counting retry) and return False."""
         return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
 
     def upsert_or_defer_op(
-        self, ns: str, kind: str, ids: list[str], vectors: Any, documents: list[str], metadatas: list[dict[str, Any]]
+        self,
+        ns: str,
+        kind: str,
+        ids: builtins.list[str],
+        vectors: Any,
+        documents: builtins.list[str],
+        metadatas: builtins.list[dict[str, Any]],
     ) -> Op[bool]:
         """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
         try:
@@ -575,10 +591,10 @@ class KnowledgeStore:
             self._repair_due.add(ns)
             log.warning("repair of pending knowledge vectors failed: %s", exc)
 
-    def _emit(self, ns: str, session: str, source: str, outcomes: list[Outcome]) -> None:
+    def _emit(self, ns: str, session: str, source: str, outcomes: builtins.list[Outcome]) -> None:
         revived: set[str] = set()
         for o in outcomes:
-            fields = {"session": session, "source": source, "id": o.id, "content": o.content[:100]}
+            fields: dict[str, Any] = {"session": session, "source": source, "id": o.id, "content": o.content[:100]}
             if o.action == "skipped":
                 self.stats.emit("skipped", ns, reason=o.reason, **fields)
                 continue
