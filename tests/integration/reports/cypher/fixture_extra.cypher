@@ -30,10 +30,11 @@ SET sim.score = 0.9
 CREATE (k1:Knowledge {ns: $ns, id: $k1, type: 'fact', content: 'The API rate limit is 100 requests per minute',
         confidence: 0.85, times_seen: 3, source_sessions: ['s2'], is_manual: false, is_active: true,
         created_at: $now, updated_at: $now, last_seen_at: $now, vector_pending: true,
-        alpha: 3.2, beta: 1.1, feedback_count: 4})
+        alpha: 3.2, beta: 1.1, feedback_count: 4, valid_from: $now, recorded_at: $now})
 CREATE (k2:Knowledge {ns: $ns, id: $k2, type: 'fact', content: 'The API rate limit is 50 requests per minute',
         confidence: 0.2, times_seen: 1, source_sessions: [], is_manual: false, is_active: true,
-        created_at: $old60, updated_at: $now, last_seen_at: $old5, vector_pending: true})
+        created_at: $old60, updated_at: $now, last_seen_at: $old5, vector_pending: true,
+        valid_from: $old60, recorded_at: $old60, valid_until: $now, superseded_at: $now})
 CREATE (k3:Knowledge {ns: $ns, id: $k3, type: 'pattern', content: 'Retries with backoff fix flaky network calls',
         confidence: 0.55, times_seen: 2, source_sessions: [], is_manual: false, is_active: true,
         created_at: $old60, updated_at: $old60, last_seen_at: $old60, vector_pending: true})
@@ -41,6 +42,7 @@ CREATE (k4:Knowledge {ns: $ns, id: $k4, type: 'preference', content: 'The user p
         confidence: 0.65, times_seen: 1, source_sessions: [], is_manual: false, is_active: false,
         created_at: $old5, updated_at: $old5, last_seen_at: $old5, vector_pending: true})
 CREATE (k1)-[:CONTRADICTS {created_at: $now, session: 's2'}]->(k2)
+CREATE (k2)-[:SUPERSEDED_BY {created_at: $now, at: $now}]->(k1)
 CREATE (k1)-[:FROM_SESSION]->(s2)
 MERGE (manual)-[:FROM_SESSION]->(s1)
 SET manual.last_seen_at = $old100, manual.created_at = $old100
