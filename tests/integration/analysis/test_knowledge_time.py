@@ -1,24 +1,18 @@
 """Knowledge over time on the real stack: valid_from from the turns' ts, supersession of a changed
 fact, current-by-default search, as_of, history, out-of-order ingest and the schema-10 migration.
 
-The conversation is the one of ``scripts/eval_knowledge_time.py`` (ten facts said in March, each
+The conversation is the one of ``benchmarks/knowledge_time.py`` (ten facts said in March, each
 changed in April, offline extractor); that script measures how often the current value ranks first,
 this test asserts what must hold for every change the judge detected.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
+from benchmarks.knowledge_time import AFTER_TS, BEFORE_TS, BETWEEN, CHANGES, first_named, tell
 from kgmem.errors import ValidationError
 from kgmem.graph.schema import backfill_knowledge_time
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
-
-from eval_knowledge_time import AFTER_TS, BEFORE_TS, BETWEEN, CHANGES, first_named, tell  # noqa: E402
 
 
 def test_ten_changed_facts_are_superseded_current_by_default_and_answerable_as_of(make_client, q):

@@ -9,25 +9,20 @@ The conversation goes through ``KGMem.turn`` with the offline extractor (no key)
 * ``superseded``: the old item is linked ``SUPERSEDED_BY`` to the new one (a change the judge detected),
   and ``history`` of the new item holds both.
 
-``run(settings)`` returns the counts (out of ten); ``python scripts/eval_knowledge_time.py`` prints them
+``run(settings)`` returns the counts (out of ten); ``python -m benchmarks.knowledge_time`` prints them
 (a private namespace on the Neo4j of your settings, deleted afterwards; Chroma in a temporary dir).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a file from the checkout
-    sys.path.insert(0, str(ROOT))
-
-from kgmem.config import ChromaSettings, Settings, load_settings  # noqa: E402
+from kgmem.config import ChromaSettings, Settings, load_settings
 
 
 @dataclass(frozen=True)
