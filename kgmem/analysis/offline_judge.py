@@ -15,7 +15,9 @@ evidence of one shape, and anything it cannot tell stays ``distinct`` (two items
 6. ``embedding`` — cosine at or above ``paraphrase_cosine``: a paraphrase. Not for a new item the
    extractor typed a ``correction`` (it says something stored was wrong), nor for two statements
    that differ in one value each and nothing else ("The release manager is Sam / Alex": a name, or a
-   word with a digit): those are kept beside the item they are close to, never merged into it.
+   word with a digit), nor for two objects of one slot (triples with the same subject and predicate and
+   objects that share no word): those are kept beside the item they are close to (the newer ranks
+   first), never merged into it.
 
 Rules 3–5 are contradictions. Which rules run is :data:`RULES`; a rule whose precision on the
 held-back labelled pairs was below 0.95 is left out of it (``benchmarks/knowledge_pairs.py``,
@@ -178,25 +180,36 @@ class OfflineJudge:
         return "contradiction" if _jaccard(mask_a, mask_b) >= self.thresholds.amount_overlap else None
 
     def _other_object(self, pair: Pair) -> Relation | None:
-        n, o = pair.new, pair.old
-        if pair.similarity < self.thresholds.contradiction_cosine or not _triple(n) or not _triple(o):
+        if pair.similarity < self.thresholds.contradiction_cosine:
             return None
-        (slot_n, object_n), (slot_o, object_o) = _slot(n), _slot(o)
-        if _term(n.subject) != _term(o.subject) or slot_n != slot_o:
-            return None
-        objects = content(object_n), content(object_o)
-        return "contradiction" if all(objects) and not objects[0] & objects[1] else None
+        return "contradiction" if _same_slot_other_object(pair) else None
 
     def _embedding(self, pair: Pair) -> Relation | None:
         if pair.new.kind == "correction":  # it says the old wording was wrong: never merged into it
             return None
         if _swapped_value(pair.new.content, pair.old.content):  # "… is Sam" / "… is Alex": two values
             return None
+        # One slot filled with another object ("car: Honda Civic" / "car: Tesla Model 3"): two values, kept
+        # side by side (the newer ranks first) — too weak to call a contradiction, too strong to merge.
+        if _same_slot_other_object(pair):
+            return None
         return "paraphrase" if pair.similarity >= self.thresholds.paraphrase_cosine else None
 
 
 def _triple(s: Statement) -> bool:
     return bool(s.subject and s.predicate and s.object)
+
+
+def _same_slot_other_object(pair: Pair) -> bool:
+    """Both carry triples with the same subject and predicate, and objects that share no content word."""
+    n, o = pair.new, pair.old
+    if not _triple(n) or not _triple(o):
+        return False
+    (slot_n, object_n), (slot_o, object_o) = _slot(n), _slot(o)
+    if _term(n.subject) != _term(o.subject) or slot_n != slot_o:
+        return False
+    objects = content(object_n), content(object_o)
+    return bool(all(objects) and not objects[0] & objects[1])
 
 
 def _slot(s: Statement) -> tuple[str, list[str]]:
