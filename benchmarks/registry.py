@@ -93,6 +93,13 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "feedback_replay",
+        "feedback_replay",
+        "Search feedback under concurrency",
+        "Feedback on a search hit counted exactly once per query, sequentially, from 8 threads and from two "
+        "processes at once, and after the session ended; feedback latency (first and repeated call).",
+    ),
+    Benchmark(
         "knowledge_pairs",
         "knowledge_pairs",
         "Knowledge pairs",
