@@ -216,6 +216,10 @@ def _check_command(cmd: Command, env: dict[str, str]) -> None:
             _test_paths(args[2:], cmd)
         elif args[:2] == ["-m", "kgmem.cli"]:
             _kgmem(cmd, args[2:], env)
+        elif args[:2] == ["-m", "benchmarks"]:
+            _resolve_benchmarks(args[2:], cmd)
+        elif args[:1] == ["-m"] and len(args) > 1 and args[1].startswith("benchmarks."):
+            _parse_script_args(ROOT / (args[1].replace(".", "/") + ".py"), args[2:], cmd)
         else:
             assert args and args[0].endswith(".py"), f"{cmd.line!r}: which script?"
             _parse_script_args(ROOT / args[0], args[1:], cmd)
@@ -265,6 +269,23 @@ def _parse_script_args(script: Path, args: list[str], cmd: Command) -> None:
         argparse.ArgumentParser.parse_args = original  # type: ignore[method-assign]
         sys.argv = argv
     raise AssertionError(f"{cmd.line!r}: {script.name} parsed no arguments")
+
+
+def _resolve_benchmarks(args: list[str], cmd: Command) -> None:
+    """``python -m benchmarks ...``: resolved through the runner's click commands (nothing is run)."""
+
+    from benchmarks.__main__ import cli
+
+    try:
+        with cli.make_context("benchmarks", list(args)) as ctx:
+            if ctx.protected_args or ctx.args:
+                name, sub, rest = cli.resolve_command(ctx, [*ctx.protected_args, *ctx.args])
+                assert sub is not None, f"{cmd.line!r}: no benchmarks command {name!r}"
+                sub.make_context(name, rest, parent=ctx)
+    except click.exceptions.Exit:
+        return
+    except click.ClickException as exc:
+        raise AssertionError(f"{cmd.line!r}: {exc.format_message()}") from None
 
 
 def _resolve_kgmem(args: list[str]) -> tuple[list[str], bool]:
