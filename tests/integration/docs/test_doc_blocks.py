@@ -16,8 +16,9 @@ any doc is picked up without a change here. What happens to a block depends on i
   or choice fails) and, where safe, run in-process against the test Neo4j in the scratch namespace
   and directory; not run: ``up`` / ``down`` / ``demo`` / ``mcp`` (they manage servers), lines
   with placeholders or ``[optional]`` parts (synopses), lines naming a user's file that does not
-  exist, remote URIs. ``python scripts/X.py ...`` lines are parsed by the script's own argparse
-  parser (the script body is not run); pytest and ``scripts/test.sh`` lines must name existing test
+  exist, remote URIs. ``python scripts/X.py ...`` and ``python -m benchmarks.X ...`` lines are parsed
+  by the script's own argparse parser (the script body is not run); ``python -m benchmarks ...``
+  lines are resolved through the benchmark runner's click commands; pytest and ``scripts/test.sh`` lines must name existing test
   paths; ``scripts/*.sh`` must exist and be executable; any other program must be installed.
 - ``cypher``: every line (comments and ``...`` aside) must be in a shipped ``cypher/`` file (the
   files themselves are run by the integration tests), so the docs cannot drift from the queries; a report contract header
@@ -273,7 +274,6 @@ def _parse_script_args(script: Path, args: list[str], cmd: Command) -> None:
 
 def _resolve_benchmarks(args: list[str], cmd: Command) -> None:
     """``python -m benchmarks ...``: resolved through the runner's click commands (nothing is run)."""
-
     from benchmarks.__main__ import cli
 
     try:
