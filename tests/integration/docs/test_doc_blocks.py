@@ -19,7 +19,8 @@ any doc is picked up without a change here. What happens to a block depends on i
   exist, remote URIs. ``python scripts/X.py ...`` and ``python -m benchmarks.X ...`` lines are parsed
   by the script's own argparse parser (the script body is not run); ``python -m benchmarks ...``
   lines are resolved through the benchmark runner's click commands; pytest and ``scripts/test.sh``
-  lines must name existing test paths; ``scripts/*.sh`` must exist and be executable; any other program must be installed.
+  lines must name existing test paths; ``scripts/*.sh`` must exist and be executable; any other
+  program must be installed.
 - ``cypher``: every line (comments and ``...`` aside) must be in a shipped ``cypher/`` file (the
   files themselves are run by the integration tests), so the docs cannot drift from the queries; a report contract header
   (``// name: ...``) is parsed by ``kgmem report``'s own parser instead.
