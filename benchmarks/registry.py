@@ -93,6 +93,13 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "model_identity",
+        "model_identity",
+        "Model identity",
+        "What a model directory's identity costs: hashing its files once vs reading the remembered "
+        "fingerprint (median ms; offline).",
+    ),
+    Benchmark(
         "feedback_replay",
         "feedback_replay",
         "Search feedback under concurrency",
