@@ -93,6 +93,14 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "concept_reports",
+        "concept_reports",
+        "Concept reports",
+        "Time of the concept reports (top concepts, co-occurrence) and the *What do we know about X* starter "
+        "on a synthetic namespace of memories mentioning concepts; a no-graph aggregation as the machine's "
+        "yardstick (median of 3).",
+    ),
+    Benchmark(
         "model_identity",
         "model_identity",
         "Model identity",
