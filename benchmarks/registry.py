@@ -93,6 +93,13 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "analyst",
+        "analyst",
+        "Analyst surfaces",
+        "Import, every report (median of 3), export, decay and reindex on a synthetic namespace built "
+        "through the import path.",
+    ),
+    Benchmark(
         "concept_reports",
         "concept_reports",
         "Concept reports",
