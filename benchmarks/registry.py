@@ -93,6 +93,13 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "failure_modes",
+        "failure_modes",
+        "Calls with Neo4j down",
+        "How long `tool_result`, `turn`, `add_knowledge` and `search` block when nothing listens on the Bolt "
+        "port (as after `kill -9`): the first call of each kind and the median of the next ones.",
+    ),
+    Benchmark(
         "analyst",
         "analyst",
         "Analyst surfaces",
