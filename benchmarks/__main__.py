@@ -24,6 +24,10 @@ def _run_one(bench: registry.Benchmark, quick: bool, force: bool) -> bool:
             f"{bench.name}: benchmarks.{bench.module} is not in this checkout (or has no run()); skipped", err=True
         )
         return False
+    recorded = results.read().get(bench.name)
+    if quick and not force and recorded is not None and not recorded.quick:
+        click.echo(f"{bench.name}: a full run is recorded; a quick run would not replace it (--force)", err=True)
+        return True
     command = f"python -m benchmarks run {bench.name}" + (" --quick" if quick else "")
     click.echo(f"== {bench.name}{' (quick)' if quick else ''}", err=True)
     load_start = results.load_average()

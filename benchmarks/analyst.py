@@ -199,42 +199,36 @@ def timed(fn):  # type: ignore[no-untyped-def]
     return result, time.perf_counter() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--no-reindex", action="store_true")
-    args = parser.parse_args()
-    settings = load_settings()
+def measure(settings, scale: float, with_reindex: bool = True) -> dict[str, float | int]:  # noqa: ANN001 - Settings
+    """Import, every report (median of 3), export, decay and (optionally) reindex on a synthetic namespace
+    of ``scale`` × the default size; the namespace is deleted afterwards."""
     ns = f"bench-analyst-{uuid.uuid4().hex[:8]}"
+    out: dict[str, float | int] = {}
     with tempfile.TemporaryDirectory() as tmp, connect(settings) as driver:
         graph = GraphStore(driver, settings.neo4j.database)
         src = Path(tmp) / "synthetic.jsonl"
-        counts = synthetic_export(src, ns, args.scale)
-        print(f"namespace {ns}: {counts['nodes']} nodes, {counts['relationships']} relationships")
+        counts = synthetic_export(src, ns, scale)
+        out.update(nodes=counts["nodes"], relationships=counts["relationships"])
         try:
             _, t_import = timed(lambda: import_namespace(graph, src))
-            print(
-                f"| import | {t_import:.2f} s | {(counts['nodes'] + counts['relationships']) / t_import:,.0f} items/s |"
-            )
+            out["import.s"] = t_import
+            out["import.items_per_s"] = (counts["nodes"] + counts["relationships"]) / t_import
             for spec in list_reports():
                 runs = []
                 for _ in range(3):
                     result, t = timed(lambda: run_report(graph, spec.name, {"ns": ns}))  # noqa: B023 - called at once
                     runs.append(t)
-                print(
-                    f"| report {spec.name} | {statistics.median(runs) * 1000:.0f} ms (median of 3) "
-                    f"| {len(result.rows)} rows |"
-                )
-            out = Path(tmp) / "export.jsonl"
-            summary, t_export = timed(lambda: export_namespace(graph, ns, out))
-            total = summary.total_nodes + summary.total_relationships
-            print(f"| export | {t_export:.2f} s | {total / t_export:,.0f} items/s |")
+                out[f"report.{spec.name}.ms"] = statistics.median(runs) * 1000
+                out[f"report.{spec.name}.rows"] = len(result.rows)
+            export_file = Path(tmp) / "export.jsonl"
+            summary, t_export = timed(lambda: export_namespace(graph, ns, export_file))
+            out["export.s"] = t_export
+            out["export.items_per_s"] = (summary.total_nodes + summary.total_relationships) / t_export
             decay, t_decay = timed(lambda: run_decay(graph, ns))
-            print(
-                f"| decay | {t_decay * 1000:.0f} ms | {decay.knowledge_decayed} knowledge, "
-                f"{decay.callgraph_decayed} edges |"
-            )
-            if not args.no_reindex:
+            out["decay.ms"] = t_decay * 1000
+            out["decay.knowledge_decayed"] = decay.knowledge_decayed
+            out["decay.edges_decayed"] = decay.callgraph_decayed
+            if with_reindex:
                 chroma = settings.model_copy(
                     update={"chroma": settings.chroma.model_copy(update={"path": Path(tmp) / "chroma"})}
                 )
@@ -242,11 +236,31 @@ def main() -> None:
                 embedder = Embedder(settings.embedding, settings.models_dir)
                 result, t_reindex = timed(lambda: reindex(graph, vectors, embedder, ns))
                 embedded = sum(k.embedded for k in result.kinds.values())
-                print(f"| reindex (full) | {t_reindex:.1f} s | {embedded / t_reindex:,.0f} vectors/s |")
+                out["reindex.s"] = t_reindex
+                out["reindex.vectors_per_s"] = embedded / t_reindex
                 result, t_missing = timed(lambda: reindex(graph, vectors, embedder, ns, missing_only=True))
-                print(f"| reindex --missing-only (nothing missing) | {t_missing:.2f} s | {result.repaired} repaired |")
+                out["reindex_missing_only.s"] = t_missing
+                out["reindex_missing_only.repaired"] = result.repaired
         finally:
             graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    return out
+
+
+def run(settings, quick: bool = False) -> dict[str, float | int]:  # noqa: ANN001 - kgmem.config.Settings
+    """Analyst surfaces on a synthetic namespace (``import.items_per_s``, ``report.<name>.ms``, ``export.*``,
+    ``decay.*``, ``reindex.*``). Quick: scale 0.05; full: scale 1.0."""
+    return measure(settings, 0.05 if quick else 1.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--no-reindex", action="store_true")
+    args = parser.parse_args()
+    out = measure(load_settings(), args.scale, with_reindex=not args.no_reindex)
+    print("| measure | value |\n|---|---|")
+    for key, value in out.items():
+        print(f"| {key} | {value:,.2f} |" if isinstance(value, float) else f"| {key} | {value:,} |")
 
 
 if __name__ == "__main__":

@@ -77,64 +77,73 @@ def timed(fn: Any, runs: int = 3) -> tuple[Any, float]:
     return result, statistics.median(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--memories", type=int, default=20000)
-    parser.add_argument("--concepts", type=int, default=5000)
-    args = parser.parse_args()
-    settings = load_settings()
+CASES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("top_concepts", {}),
+    ("top_concepts", {"kind": "entity", "limit": 100}),
+    ("concept_cooccurrence", {}),
+    ("concept_cooccurrence", {"order_by": "pmi", "min_count": 5}),
+    ("concept_cooccurrence", {"max_df_share": 1.0}),
+    ("concept_cooccurrence", {"max_df_share": 1.0, "per_memory": 50}),
+)
+ASKED = ("Concept 7", "concept 400", "speaker")
+
+
+def measure(settings: Any, n_memories: int, n_concepts: int) -> list[tuple[str, float, str]]:
+    """(query, median ms of 3, what it returned) for every concept report, the yardstick and the starter,
+    on a synthetic namespace of ``n_memories`` memories and ``n_concepts`` concepts (dropped afterwards)."""
     driver = connect(settings)
     graph = GraphStore(driver, settings.neo4j.database)
     ns = f"bench-concept-reports-{uuid.uuid4().hex[:8]}"
-    concepts, memories = synthetic(args.memories, args.concepts)
+    concepts, memories = synthetic(n_memories, n_concepts)
+    rows: list[tuple[str, float, str]] = []
     try:
         start = time.perf_counter()
         graph.write("bench/concept_graph_concepts", ns=ns, rows=concepts)
         mentions = 0
         for i in range(0, len(memories), BATCH):
             mentions += graph.write("bench/concept_graph_seed", ns=ns, rows=memories[i : i + BATCH])[0]["mentions"]
-        print(
-            f"namespace {ns}: {len(memories):,} memories, {len(concepts):,} concepts, {mentions:,} MENTIONS "
-            f"(written in {time.perf_counter() - start:.1f} s)\n"
-        )
-        index = driver.execute_query(
-            "SHOW CONSTRAINTS YIELD labelsOrTypes, properties WHERE 'Concept' IN labelsOrTypes RETURN properties",
-            database_=settings.neo4j.database,
-        ).records
-        print(f"Concept constraints on this server: {[r['properties'] for r in index] or 'none'}\n")
-        print("| query | time (median of 3) | rows |\n|---|---|---|")
-        cases = [
-            ("top_concepts", {}),
-            ("top_concepts", {"kind": "entity", "limit": 100}),
-            ("concept_cooccurrence", {}),
-            ("concept_cooccurrence", {"order_by": "pmi", "min_count": 5}),
-            ("concept_cooccurrence", {"max_df_share": 1.0}),
-            ("concept_cooccurrence", {"max_df_share": 1.0, "per_memory": 50}),
-        ]
-        for name, params in cases:
+        rows.append(("seed", (time.perf_counter() - start) * 1000, f"{mentions} MENTIONS"))
+        for name, params in CASES:
             result, seconds = timed(lambda: run_report(graph, name, {"ns": ns, **params}))  # noqa: B023
             shown = " ".join(f"{k}={v}" for k, v in params.items())
-            print(f"| report {name} {shown} | {seconds * 1000:.0f} ms | {len(result.rows)} |")
+            rows.append((f"report {name} {shown}".strip(), seconds * 1000, f"{len(result.rows)} rows"))
         result, seconds = timed(lambda: graph.read("bench/reference_aggregation", rows=400_000, groups=190_000))
-        print(
-            f"| yardstick: group 400,000 rows into {result[0]['pairs']:,} pairs, no graph "
-            f"| {seconds * 1000:.0f} ms | 1 |"
-        )
+        rows.append(("yardstick: group 400,000 rows, no graph", seconds * 1000, f"{result[0]['pairs']} pairs"))
         starter = next(s for s in load_starters() if s.name == "concept")
-        for asked in ("Concept 7", "concept 400", "speaker"):
+        for asked in ASKED:
             records, seconds = timed(
                 lambda: (
                     driver.execute_query(starter.query, ns=ns, concept=asked, database_=settings.neo4j.database).records  # noqa: B023
                 )
             )
-            memories_drawn = len(records[0]["memories"]) if records else 0
-            print(
-                f"| starter *What do we know about X* concept={asked!r} | {seconds * 1000:.0f} ms | "
-                f"{memories_drawn} memories |"
-            )
+            drawn = len(records[0]["memories"]) if records else 0
+            rows.append((f"starter concept={asked}", seconds * 1000, f"{drawn} memories"))
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=ns)
         driver.close()
+    return rows
+
+
+def run(settings: Any, quick: bool = False) -> dict[str, float]:
+    """``<query>.ms`` (median of 3) for the concept reports and the *What do we know about X* starter on a
+    synthetic namespace, and the machine yardstick. Quick: 2,000 memories / 500 concepts; full: 20,000 /
+    5,000."""
+    memories, concepts = (2000, 500) if quick else (20000, 5000)
+    out: dict[str, float] = {"memories": memories, "concepts": concepts}
+    for name, ms, _ in measure(settings, memories, concepts):
+        out[f"{name}.ms"] = ms
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=20000)
+    parser.add_argument("--concepts", type=int, default=5000)
+    args = parser.parse_args()
+    print(f"{args.memories:,} memories, {args.concepts:,} concepts\n")
+    print("| query | time (median of 3) | result |\n|---|---|---|")
+    for name, ms, what in measure(load_settings(), args.memories, args.concepts):
+        print(f"| {name} | {ms:.0f} ms | {what} |")
 
 
 if __name__ == "__main__":

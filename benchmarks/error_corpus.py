@@ -582,6 +582,9 @@ def run(settings: Any, quick: bool = False) -> dict[str, Any]:
     for half in ("train", "test"):
         if half in out:
             out[half].pop("by_file", None)  # per-file tallies: diagnostics, not figures
+            # Lists of ids (hard negatives that got a fix, groups missed) are figures by their length.
+            for key in [k for k, v in out[half].items() if isinstance(v, list)]:
+                out[half][f"{key}_count"] = len(out[half].pop(key))
     return out
 
 

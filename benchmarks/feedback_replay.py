@@ -87,7 +87,7 @@ def worker(qid: str, item: str, threads: int, start_at: float) -> None:
         retrieval.close()
 
 
-def run(reps: int) -> dict[str, Any]:
+def replay(reps: int) -> dict[str, Any]:
     ns = f"bench-feedback-{uuid.uuid4().hex[:8]}"
     tmp = tempfile.mkdtemp(prefix="bench-feedback-")
     settings = load_settings(namespace=ns)
@@ -149,6 +149,15 @@ def run(reps: int) -> dict[str, Any]:
     return out
 
 
+def run(settings: Any = None, quick: bool = False) -> dict[str, Any]:
+    """How often concurrent and repeated feedback is counted (``sequential x1`` … ``2 processes x 4 threads``:
+    the top hit's global count rises by exactly one per query) and feedback latency. Runs in a namespace of
+    its own on the environment's Neo4j (worker processes read the same settings). Quick: 5 timed queries."""
+    out = replay(5 if quick else 20)
+    out.pop("ns", None)
+    return out
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
@@ -157,7 +166,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=20, help="queries timed for the latency figures")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     args = parser.parse_args()
-    out = run(args.reps)
+    out = replay(args.reps)
     for key, value in out.items():
         print(f"{key:<42} {value}")
     if args.json:

@@ -93,6 +93,42 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "the CLI, each in a fresh interpreter (median).",
     ),
     Benchmark(
+        "failure_modes",
+        "failure_modes",
+        "Calls with Neo4j down",
+        "How long `tool_result`, `turn`, `add_knowledge` and `search` block when nothing listens on the Bolt "
+        "port (as after `kill -9`): the first call of each kind and the median of the next ones.",
+    ),
+    Benchmark(
+        "analyst",
+        "analyst",
+        "Analyst surfaces",
+        "Import, every report (median of 3), export, decay and reindex on a synthetic namespace built "
+        "through the import path.",
+    ),
+    Benchmark(
+        "concept_reports",
+        "concept_reports",
+        "Concept reports",
+        "Time of the concept reports (top concepts, co-occurrence) and the *What do we know about X* starter "
+        "on a synthetic namespace of memories mentioning concepts; a no-graph aggregation as the machine's "
+        "yardstick (median of 3).",
+    ),
+    Benchmark(
+        "model_identity",
+        "model_identity",
+        "Model identity",
+        "What a model directory's identity costs: hashing its files once vs reading the remembered "
+        "fingerprint (median ms; offline).",
+    ),
+    Benchmark(
+        "feedback_replay",
+        "feedback_replay",
+        "Search feedback under concurrency",
+        "Feedback on a search hit counted exactly once per query, sequentially, from 8 threads and from two "
+        "processes at once, and after the session ended; feedback latency (first and repeated call).",
+    ),
+    Benchmark(
         "knowledge_pairs",
         "knowledge_pairs",
         "Knowledge pairs",

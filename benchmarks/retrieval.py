@@ -105,8 +105,10 @@ def expand(corpus: list[tuple[str, str]], vectors: np.ndarray, size: int, seed: 
         yield corpus[a][0], f"{corpus[a][1]} {corpus[b][1]}", v / np.linalg.norm(v)
 
 
-def load(mem: KGMem, ns: str, corpus, vectors, size: int, batch: int = 2000) -> float:
+def load(mem: KGMem, ns: str, corpus, vectors, size: int, batch: int = 2000, progress=None) -> float:  # noqa: ANN001
+    """Store ``size`` memories in batches; ``progress(stored, seconds)`` after each batch. Returns seconds."""
     t0 = time.perf_counter()
+    stored = 0
     turns: list[Turn] = []
     vecs: list[np.ndarray] = []
     for i, (role, text, vec) in enumerate(expand(corpus, vectors, size)):
@@ -114,7 +116,10 @@ def load(mem: KGMem, ns: str, corpus, vectors, size: int, batch: int = 2000) -> 
         vecs.append(vec)
         if len(turns) >= batch:
             mem.turns.record(ns, turns, np.stack(vecs))
+            stored += len(turns)
             turns, vecs = [], []
+            if progress is not None:
+                progress(stored, time.perf_counter() - t0)
     if turns:
         mem.turns.record(ns, turns, np.stack(vecs))
     return time.perf_counter() - t0

@@ -78,8 +78,9 @@ def prepare(settings: Any, directory: Path, distinct: int, data: Path) -> float:
     return rate
 
 
-def measure_size(settings: Any, directory: Path, size: int, queries: int) -> dict[str, Any]:
-    """One size in this process: store ``size`` memories, search, read memory, drop the namespace."""
+def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: str) -> dict[str, Any]:
+    """One size in this process: store ``size`` memories in ``ns``, search, read memory, drop the namespace.
+    Progress (memories stored, seconds) goes to ``progress-SIZE.json`` after every batch."""
     from kgmem import KGMem
     from kgmem.config import ChromaSettings
     from kgmem.graph.schema import apply_schema
@@ -88,10 +89,14 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int) -> dic
     questions = json.loads((directory / "questions.json").read_text(encoding="utf-8"))[:queries]
     vectors = np.load(directory / "vectors.npy")
     mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / f"chroma-{size}")}))
-    ns = f"bench-scale-{size}-{uuid.uuid4().hex[:6]}"
+    progress_file = directory / f"progress-{size}.json"
+
+    def progress(stored: int, seconds: float) -> None:
+        progress_file.write_text(json.dumps({"stored": stored, "seconds": seconds}), encoding="utf-8")
+
     try:
         apply_schema(mem.graph)
-        secs = load(mem, ns, corpus, vectors, size)
+        secs = load(mem, ns, corpus, vectors, size, progress=progress)
         lat = latency(mem, ns, questions, PRESET)
         pid = _neo4j_pid(settings)
         out = {
@@ -116,8 +121,10 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int) -> dic
 
 def _child(settings: Any, directory: Path, size: int, queries: int, timeout: float | None) -> dict[str, Any]:
     """``measure_size`` in a fresh interpreter (its own peak memory); settings reach it through the
-    environment (home and URI), as they reach any kgmem process."""
+    environment (home and URI), as they reach any kgmem process. Past ``timeout`` seconds the child is
+    killed, its namespace dropped, and the store rate so far is reported with the status."""
     out_file = directory / f"result-{size}.json"
+    ns = f"bench-scale-{size}-{uuid.uuid4().hex[:6]}"
     env = {
         **os.environ,
         "KGMEM_HOME": str(settings.home),
@@ -125,12 +132,34 @@ def _child(settings: Any, directory: Path, size: int, queries: int, timeout: flo
         "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p),
     }
     cmd = [sys.executable, "-m", "benchmarks.scale", "--one", str(size), "--dir", str(directory)]
-    cmd += ["--queries", str(queries), "--out", str(out_file)]
+    cmd += ["--queries", str(queries), "--out", str(out_file), "--ns", ns]
     try:
         subprocess.run(cmd, env=env, cwd=REPO, check=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"status": f"not finished in {timeout:.0f} s"}
+        return _unfinished(settings, directory, size, ns, timeout or 0.0)
     return json.loads(out_file.read_text(encoding="utf-8"))
+
+
+def _unfinished(settings: Any, directory: Path, size: int, ns: str, timeout: float) -> dict[str, Any]:
+    """What a size that ran out of time leaves: its store rate so far; its namespace is dropped."""
+    from kgmem import KGMem
+    from kgmem.config import ChromaSettings
+
+    row: dict[str, Any] = {"status": f"not finished in {timeout:.0f} s"}
+    progress_file = directory / f"progress-{size}.json"
+    if progress_file.exists():
+        done = json.loads(progress_file.read_text(encoding="utf-8"))
+        row.update(stored_before_timeout=done["stored"], store_per_s=done["stored"] / max(done["seconds"], 1e-9))
+    mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / f"chroma-{size}")}))
+    try:
+        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    except Exception as exc:  # a failed clean-up must not lose the figures measured before it
+        # Seen at ~70 K memories: the delete exceeded Neo4j's transaction memory pool.
+        log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
+        row["namespace_left"] = ns
+    finally:
+        mem.close()
+    return row
 
 
 def measure(
@@ -139,29 +168,36 @@ def measure(
     distinct: int,
     queries: int,
     data: Path = DEFAULT_DATA,
-    timeout: float | None = None,
+    budget: float | None = None,
 ) -> dict[str, Any]:
-    """Every size in its own process, smallest first; a size past ``timeout`` seconds is recorded as not
-    finished and the larger ones are not tried."""
+    """Every size in its own process, smallest first, within ``budget`` seconds in all: a size still
+    running when the budget is spent is recorded as not finished, and the larger ones as not run."""
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kgmem-bench-scale-") as tmp:
         directory = Path(tmp)
         out: dict[str, Any] = {"distinct": distinct, "embed_per_s": prepare(settings, directory, distinct, data)}
+        if budget is not None:
+            out["budget_s"] = budget
         for size in sizes:
-            row = _child(settings, directory, size, queries, timeout)
+            left = None if budget is None else budget - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                out[str(size)] = {"status": "not run: budget spent"}
+                continue
+            row = _child(settings, directory, size, queries, left)
             out[str(size)] = row
             log.warning("scale %d: %s", size, json.dumps(row))
-            if "status" in row:
-                break
     return out
 
 
 def run(settings: Any, quick: bool = False) -> dict[str, Any]:
     """Figures per size (``10000.search_p95_ms``, ``…store_per_s``, ``…client_peak_rss_mb``, ...). Quick: 10 K
-    memories from 2,000 distinct texts, 50 queries; full: 10 K, 100 K and 1 M from 5,000, 200 queries (a
-    size that takes over 2 hours is recorded as not finished)."""
+    memories from 2,000 distinct texts, 50 queries; full: 10 K, 100 K and 1 M from 5,000, 200 queries,
+    within ``KGMEM_BENCH_SCALE_BUDGET_S`` seconds (default 6 hours; recorded as ``budget_s``): a size
+    the budget does not cover is recorded as not finished (with its store rate so far) or not run."""
     if quick:
         return measure(settings, QUICK_SIZES, distinct=2000, queries=50)
-    return measure(settings, FULL_SIZES, distinct=5000, queries=200, timeout=7200)
+    budget = float(os.environ.get("KGMEM_BENCH_SCALE_BUDGET_S", "21600"))
+    return measure(settings, FULL_SIZES, distinct=5000, queries=200, budget=budget)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,21 +208,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--distinct", type=int, default=5000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--timeout", type=float, default=None, help="seconds per size before it counts as not finished")
+    ap.add_argument("--budget", type=float, default=None, help="seconds for all sizes (the rest: not finished/run)")
     ap.add_argument("--one", type=int, default=0, help=argparse.SUPPRESS)  # the child: one size
     ap.add_argument("--dir", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--ns", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     settings = load_settings()
     if args.one:
-        if args.dir is None or args.out is None:
-            ap.error("--one needs --dir and --out")
-        args.out.write_text(json.dumps(measure_size(settings, args.dir, args.one, args.queries)), encoding="utf-8")
+        if args.dir is None or args.out is None or not args.ns:
+            ap.error("--one needs --dir, --out and --ns")
+        row = measure_size(settings, args.dir, args.one, args.queries, args.ns)
+        args.out.write_text(json.dumps(row), encoding="utf-8")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
-    print(json.dumps(measure(settings, sizes, args.distinct, args.queries, args.data, args.timeout), indent=2))
+    print(json.dumps(measure(settings, sizes, args.distinct, args.queries, args.data, args.budget), indent=2))
     return 0
 
 

@@ -17,10 +17,11 @@ any doc is picked up without a change here. What happens to a block depends on i
   or choice fails) and, where safe, run in-process against the test Neo4j in the scratch namespace
   and directory; not run: ``up`` / ``down`` / ``demo`` / ``mcp`` (they manage servers), lines
   with placeholders or ``[optional]`` parts (synopses), lines naming a user's file that does not
-  exist, remote URIs. ``python -m benchmarks ...`` lines are resolved through the runner's click
-  tree (not run); ``python scripts/X.py ...`` lines are parsed by the script's own argparse
-  parser (the script body is not run); pytest and ``scripts/test.sh`` lines must name existing test
-  paths; ``scripts/*.sh`` must exist and be executable; any other program must be installed.
+  exist, remote URIs. ``python scripts/X.py ...`` and ``python -m benchmarks.X ...`` lines are parsed
+  by the script's own argparse parser (the script body is not run); ``python -m benchmarks ...``
+  lines are resolved through the benchmark runner's click commands; pytest and ``scripts/test.sh``
+  lines must name existing test paths; ``scripts/*.sh`` must exist and be executable; any other
+  program must be installed.
 - ``cypher``: every line (comments and ``...`` aside) must be in a shipped ``cypher/`` file (the
   files themselves are run by the integration tests), so the docs cannot drift from the queries; a
   report contract header (``// name: ...``) is parsed by ``kgmem report``'s own parser instead.
@@ -228,6 +229,8 @@ def _check_command(cmd: Command, env: dict[str, str]) -> None:
             _kgmem(cmd, args[2:], env)
         elif args[:2] == ["-m", "benchmarks"]:
             _resolve_benchmarks(args[2:], cmd)
+        elif args[:1] == ["-m"] and len(args) > 1 and args[1].startswith("benchmarks."):
+            _parse_script_args(ROOT / (args[1].replace(".", "/") + ".py"), args[2:], cmd)
         else:
             assert args and args[0].endswith(".py"), f"{cmd.line!r}: which script?"
             _parse_script_args(ROOT / args[0], args[1:], cmd)
