@@ -134,8 +134,28 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "Knowledge pairs",
         "The knowledge judge on the labelled knowledge pairs.",
     ),
-    Benchmark("forget", "forget", "Forgetting", "What forgetting removes and what it costs."),
-    Benchmark("llm_cost", "llm_cost", "LLM cost", "Tokens and cost of the LLM-backed operations."),
+    Benchmark(
+        "knowledge_time",
+        "knowledge_time",
+        "Knowledge over time",
+        "A user states ten facts, then changes each a month later (offline extractor, no key): how often the "
+        "current value ranks first, how often as_of a day between answers with the old one, and how many "
+        "changes the judge detected (SUPERSEDED_BY).",
+    ),
+    Benchmark(
+        "forget",
+        "forget",
+        "Forgetting",
+        "Forgetting one long session (10,000 turns; quick: 1,000): wall time, the dry run, what was erased, and "
+        "another session's search latency while it runs.",
+    ),
+    Benchmark(
+        "llm_cost",
+        "llm_cost",
+        "LLM cost",
+        "LLM calls and tokens per 1,000 LoCoMo turns through conversation analysis, for each provider, with a "
+        "counting mocked transport.",
+    ),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
