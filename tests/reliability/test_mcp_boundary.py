@@ -48,7 +48,7 @@ def _seed(mem: KGMem, ns: str, marker: str) -> dict[str, Any]:
     """A namespace's data: an error with a fix, knowledge, a turn, a search and a context query."""
     obs = mem.tool_result("deploy", {"env": "prod"}, error=ERROR, session="standup", ns=ns)
     mem.resolve(obs, f"rerun the flaky stage {marker}", ns=ns)
-    mem.add_knowledge(f"Deploys need a green pipeline first {marker}", type="fact", ns=ns)
+    item = mem.add_knowledge(f"Deploys need a green pipeline first {marker}", type="fact", ns=ns)
     mem.turn(session="standup", role="user", text=f"the deploy pipeline broke again {marker}", ref="t1", ns=ns)
     mem.flush()
     found = mem.search("deploy pipeline green rerun stage", k=10, ns=ns)
@@ -56,6 +56,7 @@ def _seed(mem: KGMem, ns: str, marker: str) -> dict[str, Any]:
     assert found.hits and ctx.citations, ns
     return {
         "error_id": obs.id,
+        "knowledge_id": item["id"],
         "query_id": found.query_id,
         "context_id": ctx.query_id,
         "hit": found.hits[0].id,
@@ -126,7 +127,9 @@ async def _attack(
         "feedback": {"query_id": own["query_id"], "used": [own["hit"]], "outcome": "success"},
         "learnings_list": {},
         "learnings_add": {"content": "Pipelines go green after a rerun " + own["marker"]},
+        "learnings_history": {"id": own["knowledge_id"]},
         "report": {"name": "top_errors"},
+        "forget": {"session": "standup", "dry_run": True},  # a real run would erase the positive controls
     }
     assert set(valid) == {t.name for t in (await client.list_tools()).tools}
     for other_ns, data in others.items():
@@ -175,6 +178,16 @@ async def _attack(
             result = await client.call_tool(tool, args)
             if not (result.is_error and "ErrorNotFound" in result.content[0].text):
                 tally.escapes.append(f"{tool}({other_ns!r} error) -> {result.content}")
+        # their items cannot be read through history nor erased through forget (snapshots compare below)
+        for tool, args in (
+            ("learnings_history", {"id": data["knowledge_id"]}),
+            ("forget", {"id": data["knowledge_id"]}),
+            ("forget", {"id": data["error_id"]}),
+        ):
+            tally.attempts += 1
+            result = await client.call_tool(tool, args)
+            if not (result.is_error and "NotFound" in result.content[0].text):
+                tally.escapes.append(f"{tool}({other_ns!r} id) -> {result.content}")
     # 5. what the ordinary calls answer holds nothing of the others
     seen: dict[str, Any] = {}
     for tool, args in valid.items():

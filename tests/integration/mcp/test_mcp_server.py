@@ -35,6 +35,7 @@ TOOLS = {
     "learnings_add",
     "learnings_history",
     "report",
+    "forget",
 }
 REFUSED = "could not connect to server: Connection refused (10.0.0.5:5432)"
 
