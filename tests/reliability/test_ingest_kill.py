@@ -45,7 +45,11 @@ def test_kill9_during_ingest_then_rerun_equals_control(private_neo4j, embedder, 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-must-not-leak")
     monkeypatch.setenv("KGMEM_NEO4J__PASSWORD", "must-not-leak")
     private = private_neo4j("ingest_kill", learning={"offline_retry_s": 0.5})  # never the shared test server
-    settings = private.settings
+    # The client itself analyses offline: the planted key reaches no API, and every knowledge batch would
+    # wait out the LLM's retries before the offline judge decides.
+    settings = private.settings.model_copy(
+        update={"anthropic": private.settings.anthropic.model_copy(update={"api_key": None})}
+    )
     _assert_private(private)
     path = write_jsonl(tmp_path / "events.jsonl", mixed_events(N_TOOLS, n_knowledge=20))
     drv = connect(settings)
