@@ -99,13 +99,13 @@ def test_every_result_is_a_known_category() -> None:
         ),
     ],
 )
-def test_issue9_rules(message: str, category: str) -> None:
+def test_credentials_provider_errors_and_throttling(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
 @pytest.mark.parametrize(
     ("message", "category"),
-    [  # the training half's misses — a line number is not a status, a zero timeout is not slow
+    [  # a line number is not a status, a zero timeout is not slow
         (
             "/usr/bin/ld: cannot find -lcrypto\ncollect2: error: ld returned 1 exit status\n"
             "/tmp/GmSagjWH:401: recipe for target 'parser' failed",
@@ -117,7 +117,7 @@ def test_issue9_rules(message: str, category: str) -> None:
         ("HTTP Error 403: Forbidden", "permission"),
     ],
 )
-def test_issue9b_rules(message: str, category: str) -> None:
+def test_line_numbers_and_zero_timeouts_are_no_status(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
@@ -162,7 +162,7 @@ def test_credential_exception_types() -> None:
         ("the requested resource is temporarily unavailable", "general"),
     ],
 )
-def test_issue9c_spec_rules(message: str, category: str) -> None:
+def test_rules_from_public_specifications(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
@@ -191,7 +191,7 @@ def test_spec_exception_types() -> None:
         ("Error: UPGRADE FAILED: timed out waiting for the condition", "timeout"),
     ],
 )
-def test_issue9c_more_spec_rules(message: str, category: str) -> None:
+def test_more_specification_names(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
@@ -210,7 +210,7 @@ def test_issue9c_more_spec_rules(message: str, category: str) -> None:
         ),
     ],
 )
-def test_issue9c_tool_spec_rules(message: str, category: str) -> None:
+def test_tool_and_provider_error_names(message: str, category: str) -> None:
     assert categorize(message) == category
 
 
