@@ -1,13 +1,16 @@
 """Forgetting a long session: how long ``forget(session=...)`` takes for a 10,000-turn session
-(quick: 1,000), batched (UNWIND batches of ``[forget] batch_size``, Chroma deletes per batch), its
-dry run, and how long a search of another session waits while the forget runs.
+(quick: 1,000), batched (UNWIND batches of ``[forget] batch_size``, Chroma deletes of
+``[forget] vector_batch_size``), its
+dry run, and how long a search of another session waits while the forget runs, next to the forget's
+own steps (each graph batch, each Chroma delete, each read of its plan: the longest is "a batch").
 
 The session's turns are real sentences (generated from a small vocabulary, so the concept graph has
 mentions to count down); their vectors are random unit vectors handed to the turn store (the model
 is not the subject here). A second session of 200 turns is searched in a loop while the forget runs;
-its worst latency, against its median before, shows whether the forget holds locks longer than a
-batch. Everything runs in namespaces of its own on the Neo4j ``settings`` point at, in a temporary
-Chroma directory, removed afterwards.
+its p95 and worst latency while the forget runs, against its median before and the forget's longest
+step, show whether the forget holds anything a search needs for longer than a batch. Everything runs
+in namespaces of its own on the Neo4j ``settings`` point at, in a temporary Chroma directory, removed
+afterwards.
 
     python -m benchmarks.forget [--quick]
 """
@@ -22,7 +25,10 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,6 +63,39 @@ def _load(mem: KGMem, ns: str, session: str, n: int, seed: int) -> None:
             for i in range(start, min(n, start + INSERT_BATCH))
         ]
         mem.turns.record(ns, turns, vecs[start : start + len(turns)])
+
+
+@contextmanager
+def _steps(io: Any) -> Iterator[list[tuple[str, float]]]:
+    """The requests the calling thread runs through ``io`` while inside: (request, seconds) each."""
+    steps: list[tuple[str, float]] = []
+    handle: Callable[[Any], Any] = io.handle
+    me = threading.get_ident()
+
+    def timed(req: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return handle(req)
+        finally:
+            if threading.get_ident() == me:
+                steps.append(
+                    (f"{type(req).__name__}:{getattr(req, 'name', getattr(req, 'kind', ''))}", time.perf_counter() - t)
+                )
+
+    io.handle = timed
+    try:
+        yield steps
+    finally:
+        del io.handle
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
 
 
 def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]:
@@ -98,15 +137,20 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
                 thread = threading.Thread(target=searcher, daemon=True)
                 thread.start()
                 t = time.perf_counter()
-                done = mem.forget(session="long")
+                with _steps(mem.turns.io) as steps:
+                    done = mem.forget(session="long")
                 forget_s = time.perf_counter() - t
                 stop.set()
                 thread.join(60)
                 batch = s.forget.batch_size
+                longest = max(steps, key=lambda st: st[1])
+                graph = [d for name, d in steps if name == "Write:forget/erase_batch"]
+                vector = [d for name, d in steps if name.startswith("VectorDelete")]
                 return {
                     "session_turns": turns,
                     "batch_size": batch,
                     "batches": -(-turns // batch),
+                    "vector_batch_size": s.forget.vector_batch_size,
                     "forget.seconds": round(forget_s, 3),
                     "forget.turns_per_second": round(turns / forget_s, 1),
                     "forget.dry_run_seconds": round(dry_s, 3),
@@ -116,7 +160,13 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
                     "erased.concepts": int(done.counts["graph"].get("concepts", 0)),
                     "dry_run.messages": int(dry.counts["graph"].get("Message", 0)),
                     "search_other_session.p50_ms_before": round(statistics.median(before) * 1000, 1),
-                    "search_other_session.max_ms_during": round(max(during) * 1000, 1) if during else 0.0,
+                    "forget.longest_step_ms": _ms(longest[1]),
+                    "forget.longest_step": longest[0],
+                    "forget.graph_batch_max_ms": _ms(max(graph, default=0.0)),
+                    "forget.vector_delete_max_ms": _ms(max(vector, default=0.0)),
+                    "search_other_session.p50_ms_during": _ms(statistics.median(during)) if during else 0.0,
+                    "search_other_session.p95_ms_during": _ms(_p95(during)),
+                    "search_other_session.max_ms_during": _ms(max(during, default=0.0)),
                     "search_other_session.searches_during": len(during),
                 }
             finally:

@@ -41,8 +41,9 @@ def chunks(items: Sequence[str], size: int) -> list[list[str]]:
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
-def count_op(plan: Plan, batch: int) -> Op[Counts]:
-    """A dry run's counts: the plan's nodes, their relationships and vectors, the retrieval state."""
+def count_op(plan: Plan, batch: int, vector_batch: int) -> Op[Counts]:
+    """A dry run's counts: the plan's nodes, their relationships and vectors, the retrieval state
+    (vectors read ``vector_batch`` at a time, as :func:`erase_op` deletes them)."""
     counts = Counts()
     if plan.scope.kind == "everything":
         counts.graph.update({label: n for label, n in plan.namespace.items()})
@@ -56,7 +57,7 @@ def count_op(plan: Plan, batch: int) -> Op[Counts]:
         counts.graph["relationships"] += int(got[0]["relationships"]) if got else 0
     counts.graph["provenance_removed"] = len(plan.knowledge_kept) + len(plan.errors_kept)
     for label, kind in VECTOR_KINDS.items():
-        for ids in chunks(plan.items[label], batch):
+        for ids in chunks(plan.items[label], vector_batch):
             counts.vectors[kind] += len((yield VectorGet(plan.ns, kind, ids)))
     for i, ids in enumerate(chunks(plan.ids, batch) or [[]]):
         got = yield Read("forget/count_retrieval_state", _state_params(plan, ids, first=i == 0))
@@ -74,10 +75,12 @@ def _state_params(plan: Plan, ids: list[str], *, first: bool) -> dict[str, Any]:
     }
 
 
-def erase_op(plan: Plan, batch: int) -> Op[Counts]:
-    """Erase ``plan``: item batches (graph, then their vectors), a session's provenance on what
-    stays, the retrieval state naming them, and for ``everything`` the rest of the namespace.
-    Idempotent: a resumed forget runs it again and erases what is left."""
+def erase_op(plan: Plan, batch: int, vector_batch: int) -> Op[Counts]:
+    """Erase ``plan``: item batches of ``batch`` (graph, then their vectors, ``vector_batch`` per
+    Chroma delete: embedded Chroma holds the GIL while it deletes, so the process's searches wait for
+    one delete), a session's provenance on what stays, the retrieval state naming them, and for
+    ``everything`` the rest of the namespace. Idempotent: a resumed forget runs it again and erases
+    what is left."""
     counts = Counts()
     for label in LABELS:
         if label == "Session":
@@ -88,7 +91,8 @@ def erase_op(plan: Plan, batch: int) -> Op[Counts]:
             _count_batch(rows, counts)
             kind = VECTOR_KINDS.get(label)
             if kind is not None:  # every id: a vector whose node was already gone (drift, a resume) goes too
-                yield VectorDelete(plan.ns, kind, ids)
+                for part in chunks(ids, vector_batch):
+                    yield VectorDelete(plan.ns, kind, part)
     if plan.scope.kind == "everything":
         yield from _erase_namespace(plan, batch, counts)
     return counts

@@ -107,7 +107,7 @@ class Forgetter:
         resumed = [] if dry_run else (yield from self._resume_op(ns))
         plan = yield from plan_op(ns, scope)
         if dry_run:
-            counts = yield from count_op(plan, self.settings.batch_size)
+            counts = yield from count_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
             counts.spool["events"] = yield LocalIO(self._purge, (plan, True))
             items = {label: ids for label, ids in plan.items.items() if ids}
             return ForgetResult(scope.kind, plan.target, True, counts.as_dict(), items=items, resumed=resumed)
@@ -161,7 +161,7 @@ class Forgetter:
         yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
 
     def _erase(self, plan: Plan) -> Op[Counts]:
-        counts = yield from erase_op(plan, self.settings.batch_size)
+        counts = yield from erase_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
         counts.spool["events"] += yield LocalIO(self._purge, (plan, False))
         if self.hooks.drop_windows is not None and plan.scope.kind in ("session", "everything"):
             session = plan.session_key if plan.scope.kind == "session" else None
@@ -180,7 +180,7 @@ class Forgetter:
         except ForgetTargetNotFound:
             return
         if again.ids or plan.scope.kind == "everything":
-            counts.add((yield from erase_op(again, self.settings.batch_size)))
+            counts.add((yield from erase_op(again, self.settings.batch_size, self.settings.vector_batch_size)))
 
     def _purge(self, plan: Plan, dry_run: bool) -> int:
         ids = set(plan.ids)

@@ -26,11 +26,11 @@ def test_the_next_forget_resumes_an_interrupted_one(fmem, ns, monkeypatch):
     real = service.erase_op
     calls = {"n": 0}
 
-    def dies_once(plan, batch):
+    def dies_once(plan, batch, vector_batch):
         calls["n"] += 1
         if calls["n"] == 1:
             raise KeyboardInterrupt("killed mid-forget")
-        return real(plan, batch)
+        return real(plan, batch, vector_batch)
 
     monkeypatch.setattr(service, "erase_op", dies_once)
     with pytest.raises(KeyboardInterrupt):
