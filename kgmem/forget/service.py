@@ -33,7 +33,7 @@ from kgmem.forget.plan import LABELS, Plan, _plan_session, plan_op
 from kgmem.forget.scope import ForgetTargetNotFound, Scope
 from kgmem.forget.spool_files import matcher, purge
 from kgmem.runner import LocalIO, Op, Read, Write
-from kgmem.tombstones import EVERYTHING, now_ms
+from kgmem.tombstones import EVERYTHING, name_id, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class Hooks:
     (``drop_windows(ns, session or None for all) -> count``) and, for ``everything``, the namespace's
     vector collections (``drop_collections(ns) -> vectors left in them``)."""
 
-    drop_windows: Callable[[str, str | None], int] | None = None
+    drop_windows: Callable[[str, str | None, str | None], int] | None = None
     drop_collections: Callable[[str], int] | None = None
 
 
@@ -143,6 +143,9 @@ class Forgetter:
         named = {r["id"] for r in rows}
         if plan.target not in named:  # the scope's own target: an entity name, the namespace
             rows.append({"id": plan.target, "label": "Namespace" if plan.target == EVERYTHING else plan.scope.kind})
+        name = name_id(plan.ns, plan.needle) if plan.needle else None
+        if name is not None:  # the name's hash: a later-landing text naming the entity is recognised
+            rows.append({"id": name, "label": "entity_name"})
         at = now_ms()
         expires = at + int(self.settings.tombstone_days * DAY_MS)
         batch = self.settings.batch_size
@@ -163,9 +166,12 @@ class Forgetter:
     def _erase(self, plan: Plan) -> Op[Counts]:
         counts = yield from erase_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
         counts.spool["events"] += yield LocalIO(self._purge, (plan, False))
-        if self.hooks.drop_windows is not None and plan.scope.kind in ("session", "everything"):
+        if self.hooks.drop_windows is not None and plan.scope.kind != "id":
+            # a session's windows; an entity's: the windows of any session naming it; everything: all
             session = plan.session_key if plan.scope.kind == "session" else None
-            counts.analysis["windows"] += yield LocalIO(self.hooks.drop_windows, (plan.ns, session))
+            mentions = plan.needle if plan.scope.kind == "entity" else None
+            if plan.scope.kind != "entity" or mentions:
+                counts.analysis["windows"] += yield LocalIO(self.hooks.drop_windows, (plan.ns, session, mentions))
         if plan.scope.kind == "everything" and self.hooks.drop_collections is not None:
             counts.vectors["unlinked"] += yield LocalIO(self.hooks.drop_collections, (plan.ns,))
         return counts
