@@ -7,8 +7,9 @@ own steps (each graph batch, each Chroma delete, each read of its plan: the long
 The session's turns are real sentences (generated from a small vocabulary, so the concept graph has
 mentions to count down); their vectors are random unit vectors handed to the turn store (the model
 is not the subject here). A second session of 200 turns is searched in a loop while the forget runs;
-its p95 and worst latency while the forget runs, against its median before and the forget's longest
-step, show whether the forget holds anything a search needs for longer than a batch. Everything runs
+its p95 and worst latency while the forget runs, against the same loop's for a while before (at the
+same machine load) and the forget's longest step, show whether the forget holds anything a search
+needs for longer than a batch. Everything runs
 in namespaces of its own on the Neo4j ``settings`` point at, in a temporary Chroma directory, removed
 afterwards.
 
@@ -40,6 +41,8 @@ PEOPLE = ["Alice Moreno", "Bashir Khan", "Chen Wei", "Dana Ortiz", "Emeka Obi", 
 PLACES = ["the harbour", "Lisbon", "the night market", "the climbing gym", "the library", "Kyoto"]
 THINGS = ["a sourdough starter", "the quarterly report", "a broken bicycle", "jazz records", "the garden shed"]
 INSERT_BATCH = 500
+#: seconds the search loop runs without a forget first (quick, full): its latencies at the same load
+BASELINE_S = {True: 5.0, False: 10.0}
 
 
 def _sentences(n: int, seed: int) -> list[str]:
@@ -67,20 +70,20 @@ def _load(mem: KGMem, ns: str, session: str, n: int, seed: int) -> None:
 
 @contextmanager
 def _steps(io: Any) -> Iterator[list[tuple[str, float]]]:
-    """The requests the calling thread runs through ``io`` while inside: (request, seconds) each."""
+    """The forget's requests through ``io`` while inside, from any thread (a batch's vector deletes run
+    beside its graph write): (request, seconds) each. Searches make none of these requests."""
     steps: list[tuple[str, float]] = []
     handle: Callable[[Any], Any] = io.handle
-    me = threading.get_ident()
 
     def timed(req: Any) -> Any:
+        name = getattr(req, "name", None)
+        if not (isinstance(name, str) and name.startswith("forget/")) and type(req).__name__ != "VectorDelete":
+            return handle(req)
         t = time.perf_counter()
         try:
             return handle(req)
         finally:
-            if threading.get_ident() == me:
-                steps.append(
-                    (f"{type(req).__name__}:{getattr(req, 'name', getattr(req, 'kind', ''))}", time.perf_counter() - t)
-                )
+            steps.append((f"{type(req).__name__}:{name or req.kind}", time.perf_counter() - t))
 
     io.handle = timed
     try:
@@ -98,6 +101,29 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
 
 
+@contextmanager
+def _searching(mem: KGMem, queries: list[str]) -> Iterator[list[float]]:
+    """Another session searched in a loop on a thread while inside: the latency of each search."""
+    took: list[float] = []
+    stop = threading.Event()
+
+    def loop() -> None:
+        i = 0
+        while not stop.is_set():
+            t = time.perf_counter()
+            mem.search(queries[i % len(queries)], kinds=["message"], session="other")
+            took.append(time.perf_counter() - t)
+            i += 1
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield took
+    finally:
+        stop.set()
+        thread.join(60)
+
+
 def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]:
     """Figures of forgetting one long session (see the module docstring)."""
     turns = 1_000 if quick else 10_000
@@ -113,39 +139,25 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
                 queries = _sentences(20, seed=3)
                 for q in queries[:3]:  # warm: the model loaded, the query cache filled
                     mem.search(q, kinds=["message"], session="other")
-                before = []
-                for q in queries:
-                    t = time.perf_counter()
-                    mem.search(q, kinds=["message"], session="other")
-                    before.append(time.perf_counter() - t)
+                # the same search loop for a while without a forget: its latencies at this machine's load
+                with _searching(mem, queries) as before:
+                    time.sleep(BASELINE_S[quick])
 
                 t = time.perf_counter()
                 dry = mem.forget(session="long", dry_run=True)
                 dry_s = time.perf_counter() - t
 
-                during: list[float] = []
-                stop = threading.Event()
-
-                def searcher() -> None:
-                    i = 0
-                    while not stop.is_set():
-                        t0 = time.perf_counter()
-                        mem.search(queries[i % len(queries)], kinds=["message"], session="other")
-                        during.append(time.perf_counter() - t0)
-                        i += 1
-
-                thread = threading.Thread(target=searcher, daemon=True)
-                thread.start()
-                t = time.perf_counter()
-                with _steps(mem.turns.io) as steps:
-                    done = mem.forget(session="long")
-                forget_s = time.perf_counter() - t
-                stop.set()
-                thread.join(60)
+                with _searching(mem, queries) as during:
+                    t = time.perf_counter()
+                    with _steps(mem.turns.io) as steps:
+                        done = mem.forget(session="long")
+                    forget_s = time.perf_counter() - t
                 batch = s.forget.batch_size
                 longest = max(steps, key=lambda st: st[1])
                 graph = [d for name, d in steps if name == "Write:forget/erase_batch"]
                 vector = [d for name, d in steps if name.startswith("VectorDelete")]
+                plan = [d for name, d in steps if name.startswith("Read:forget/")]
+                tombstones = [d for name, d in steps if name == "Write:forget/tombstone"]
                 return {
                     "session_turns": turns,
                     "batch_size": batch,
@@ -159,9 +171,15 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
                     "erased.relationships": int(done.counts["graph"].get("relationships", 0)),
                     "erased.concepts": int(done.counts["graph"].get("concepts", 0)),
                     "dry_run.messages": int(dry.counts["graph"].get("Message", 0)),
-                    "search_other_session.p50_ms_before": round(statistics.median(before) * 1000, 1),
+                    "search_other_session.p50_ms_before": _ms(statistics.median(before)),
+                    "search_other_session.p95_ms_before": _ms(_p95(before)),
+                    "search_other_session.max_ms_before": _ms(max(before)),
                     "forget.longest_step_ms": _ms(longest[1]),
                     "forget.longest_step": longest[0],
+                    "forget.plan_reads_seconds": round(sum(plan), 3),
+                    "forget.tombstones_seconds": round(sum(tombstones), 3),
+                    "forget.graph_batches_seconds": round(sum(graph), 3),
+                    "forget.vector_deletes_seconds": round(sum(vector), 3),
                     "forget.graph_batch_max_ms": _ms(max(graph, default=0.0)),
                     "forget.vector_delete_max_ms": _ms(max(vector, default=0.0)),
                     "search_other_session.p50_ms_during": _ms(statistics.median(during)) if during else 0.0,

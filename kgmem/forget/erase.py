@@ -1,5 +1,6 @@
-"""The eraser: a plan's items deleted in batches, each batch one graph transaction (UNWIND) and one
-Chroma delete per kind, so a forget of a long session never holds a lock longer than a batch."""
+"""The eraser: a plan's items deleted in batches, each batch one graph transaction (UNWIND) and, at
+the same time, its vectors' Chroma deletes in smaller batches, so a forget of a long session never
+holds a lock — or, for embedded Chroma, the GIL — longer than a batch."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.forget.plan import LABELS, VECTOR_KINDS, Plan
-from kgmem.runner import Op, Read, VectorCount, VectorDelete, VectorGet, Write
+from kgmem.runner import Gather, Op, Read, VectorCount, VectorDelete, VectorGet, Write
 
 
 @dataclass
@@ -76,9 +77,9 @@ def _state_params(plan: Plan, ids: list[str], *, first: bool) -> dict[str, Any]:
 
 
 def erase_op(plan: Plan, batch: int, vector_batch: int) -> Op[Counts]:
-    """Erase ``plan``: item batches of ``batch`` (graph, then their vectors, ``vector_batch`` per
-    Chroma delete: embedded Chroma holds the GIL while it deletes, so the process's searches wait for
-    one delete), a session's provenance on what stays, the retrieval state naming them, and for
+    """Erase ``plan``: item batches of ``batch`` (graph and, concurrently, their vectors, ``vector_batch``
+    per Chroma delete: embedded Chroma holds the GIL while it deletes, so the process's searches wait
+    for one delete), a session's provenance on what stays, the retrieval state naming them, and for
     ``everything`` the rest of the namespace. Idempotent: a resumed forget runs it again and erases
     what is left."""
     counts = Counts()
@@ -86,16 +87,27 @@ def erase_op(plan: Plan, batch: int, vector_batch: int) -> Op[Counts]:
         if label == "Session":
             yield from _unlink(plan, counts)
             yield from _retrieval_state(plan, batch, counts)
+        kind = VECTOR_KINDS.get(label)
         for ids in chunks(plan.items[label], batch):
-            rows = yield Write("forget/erase_batch", {"ns": plan.ns, "rows": [{"label": label, "id": i} for i in ids]})
+            graph = _erase_batch(plan.ns, label, ids)
+            if kind is None:
+                rows = yield from graph
+            else:  # the batch's vectors go while Neo4j erases its nodes: every id, so a vector whose
+                # node was already gone (drift, a resume) goes too
+                rows, _ = yield Gather((graph, _delete_vectors(plan.ns, kind, ids, vector_batch)))
             _count_batch(rows, counts)
-            kind = VECTOR_KINDS.get(label)
-            if kind is not None:  # every id: a vector whose node was already gone (drift, a resume) goes too
-                for part in chunks(ids, vector_batch):
-                    yield VectorDelete(plan.ns, kind, part)
     if plan.scope.kind == "everything":
         yield from _erase_namespace(plan, batch, counts)
     return counts
+
+
+def _erase_batch(ns: str, label: str, ids: list[str]) -> Op[list[dict[str, Any]]]:
+    return (yield Write("forget/erase_batch", {"ns": ns, "rows": [{"label": label, "id": i} for i in ids]}))
+
+
+def _delete_vectors(ns: str, kind: str, ids: list[str], vector_batch: int) -> Op[None]:
+    for part in chunks(ids, vector_batch):
+        yield VectorDelete(ns, kind, part)
 
 
 def _count_batch(rows: list[dict[str, Any]], counts: Counts) -> None:

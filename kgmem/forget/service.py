@@ -104,7 +104,7 @@ class Forgetter:
     def forget_op(self, ns: str, scope: Scope, *, dry_run: bool = False, by: str = "python") -> Op[ForgetResult]:
         """Forget ``scope`` in ``ns`` (see the module docstring)."""
         yield from self._ensure_schema()
-        resumed = [] if dry_run else (yield from self._resume_op(ns))
+        resumed = [] if dry_run else (yield from self.resume_op(ns))
         plan = yield from plan_op(ns, scope)
         if dry_run:
             counts = yield from count_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
@@ -193,7 +193,7 @@ class Forgetter:
         matches = matcher(plan.ns, plan.scope.kind, plan.session_key, ids, plan.needle)
         return purge(self.spool_dir, matches, plan.needle, dry_run=dry_run)
 
-    def _resume_op(self, ns: str) -> Op[list[str]]:
+    def resume_op(self, ns: str) -> Op[list[str]]:
         """Finish the forgets of ``ns`` an earlier call left running: erase every id they tombstoned
         (a node and its vector; what is already gone is skipped), then their scope's rest."""
         running = yield Read("forget/audit_running", {"ns": ns})
