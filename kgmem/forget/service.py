@@ -7,7 +7,8 @@ and by :class:`~kgmem.AsyncKGMem` on the async ones:
 1. a forget an earlier call left unfinished (a killed process, a lost Neo4j) is resumed first;
 2. the scope is planned (reads only: an unknown target is refused before anything is written);
 3. a dry run returns the plan's counts per store; a real run records the audit entry (state
-   ``running``), writes the tombstones, erases in batches (:mod:`kgmem.forget.erase`), removes the
+   ``running``), marks a forgotten session (a writer in another process holding it commits first
+   and is planned again; a later one writes nothing of it), writes the tombstones, erases in batches (:mod:`kgmem.forget.erase`), removes the
    scope's lines from the spool files, drops queued analysis windows, sweeps once more for what a
    concurrent writer added meanwhile, and marks the audit entry ``done`` with the counts.
 
@@ -124,6 +125,9 @@ class Forgetter:
                 "plan": json.dumps(plan.counts()),
             },
         )
+        if scope.kind == "session":  # a writer holding the session commits first; later ones write nothing
+            yield Write("forget/mark_session", {"ns": ns, "session_id": plan.target, "forget": forget_id})
+            plan = yield from plan_op(ns, scope)  # ... and what the one before wrote is in the plan
         yield from self._tombstones(plan, forget_id)
         counts = yield from self._erase(plan)
         yield from self._sweep(plan, counts)
