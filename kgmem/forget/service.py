@@ -8,9 +8,10 @@ and by :class:`~kgmem.AsyncKGMem` on the async ones:
 2. the scope is planned (reads only: an unknown target is refused before anything is written);
 3. a dry run returns the plan's counts per store; a real run records the audit entry (state
    ``running``), marks a forgotten session (a writer in another process holding it commits first
-   and is planned again; a later one writes nothing of it), writes the tombstones, erases in batches (:mod:`kgmem.forget.erase`), removes the
-   scope's lines from the spool files, drops queued analysis windows, sweeps once more for what a
-   concurrent writer added meanwhile, and marks the audit entry ``done`` with the counts.
+   and the scope is planned again; a later one writes nothing of it), writes the tombstones, erases
+   in batches (:mod:`kgmem.forget.erase`), removes the scope's lines from the spool files, drops
+   queued analysis windows, sweeps once more for what a concurrent writer added meanwhile, and
+   marks the audit entry ``done`` with the counts.
 
 Every step is idempotent, so a resumed forget repeats them and never leaves half an item: the
 tombstones list every id it erases, a node and its vector go together on resume.
