@@ -16,6 +16,8 @@ import time
 import pytest
 
 from kgmem import KGMem
+from kgmem.analysis import ExtractedItem
+from kgmem.tombstones import session_node_id
 
 from .conftest import canary, scan
 
@@ -87,4 +89,24 @@ def test_a_writer_straddling_the_forget_brings_nothing_back(fmem, fsettings, ns,
 
     after = scan(fmem, driver, ns, [secret])
     assert after == dict.fromkeys(after, 0), after
+    assert len(fmem.turns.messages(ns, "s2")) == 1
+
+
+def test_a_turn_or_knowledge_reaching_a_marked_session_writes_nothing(fmem, ns, graph):
+    """The other order: the forget's mark commits first; a writer that reaches the session after it
+    (its transaction takes the session's lock, then reads the mark) writes nothing of the session."""
+    secret = canary()
+    fmem.turn(session="s1", role="user", text="before the forget", ref="1")
+    fmem.flush()
+    graph.write("forget/mark_session", ns=ns, session_id=session_node_id(ns, "s1"), forget="f-test")
+
+    fmem.turn(session="s1", role="user", text=f"after the mark: {secret}", ref="2")
+    fmem.flush()
+    assert [m["text"] for m in fmem.turns.messages(ns, "s1")] == ["before the forget"]
+    fact = ExtractedItem(type="fact", content=f"The vault code is {secret}", confidence=0.8)
+    fmem.analysis.store.apply(ns, "s1", [fact], "llm")
+    assert fmem.analysis.store.list(ns) == []
+
+    fmem.turn(session="s2", role="user", text=f"another session: {secret}", ref="1")  # unmarked: stored
+    fmem.flush()
     assert len(fmem.turns.messages(ns, "s2")) == 1
