@@ -4,13 +4,14 @@ holds a lock — or, for embedded Chroma, the GIL — longer than a batch."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgmem.forget.plan import LABELS, VECTOR_KINDS, Plan
-from kgmem.runner import Gather, Op, Read, VectorCount, VectorDelete, VectorGet, Write
+from kgmem.runner import Gather, LocalIO, Op, Read, VectorCount, VectorDelete, VectorGet, Write
 
 
 @dataclass
@@ -36,6 +37,10 @@ class Counts:
     @property
     def total(self) -> int:
         return sum(sum(c.values()) for c in (self.graph, self.vectors, self.retrieval, self.spool, self.analysis))
+
+
+#: The longest pause between two Chroma deletes of a batch (about one search of another session).
+GIL_PAUSE_S = 0.05
 
 
 def chunks(items: Sequence[str], size: int) -> list[list[str]]:
@@ -106,8 +111,15 @@ def _erase_batch(ns: str, label: str, ids: list[str]) -> Op[list[dict[str, Any]]
 
 
 def _delete_vectors(ns: str, kind: str, ids: list[str], vector_batch: int) -> Op[None]:
-    for part in chunks(ids, vector_batch):
+    parts = chunks(ids, vector_batch)
+    for i, part in enumerate(parts):
+        started = time.monotonic()
         yield VectorDelete(ns, kind, part)
+        if i + 1 < len(parts):
+            # Embedded Chroma held the GIL for the whole delete: the process's other threads get it
+            # for as long (up to a typical search) before the next one, so a search waits for one
+            # delete, not for every delete of the batch back to back.
+            yield LocalIO(time.sleep, (min(time.monotonic() - started, GIL_PAUSE_S),))
 
 
 def _count_batch(rows: list[dict[str, Any]], counts: Counts) -> None:
