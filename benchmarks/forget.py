@@ -1,8 +1,9 @@
 """Forgetting a long session: how long ``forget(session=...)`` takes for a 10,000-turn session
 (quick: 1,000), batched (UNWIND batches of ``[forget] batch_size``, Chroma deletes of
 ``[forget] vector_batch_size``), its dry run, and how long a search of another session waits while
-the forget runs, next to the forget's own steps: a batch (its graph transaction with its vectors' deletes beside it) and the longest
-single step (a graph transaction, a Chroma delete, a read of its plan).
+the forget runs, next to the forget's own steps: a batch (its graph transaction with its vectors'
+deletes beside it) and the longest single step (a graph transaction, a Chroma delete, a read of its
+plan).
 
 The session's turns are real sentences (generated from a small vocabulary, so the concept graph has
 mentions to count down); their vectors are random unit vectors handed to the turn store (the model
