@@ -146,8 +146,9 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "forget",
         "forget",
         "Forgetting",
-        "Forgetting one long session (10,000 turns; quick: 1,000): wall time, the dry run, what was erased, and "
-        "another session's search latency while it runs.",
+        "Forgetting one long session (10,000 turns; quick: 1,000): wall time and where it goes, the dry run, what "
+        "was erased, and another session's search latency before and while it runs, next to the forget's longest "
+        "step (a graph batch or a Chroma delete).",
     ),
     Benchmark(
         "llm_cost",

@@ -345,11 +345,15 @@ class ConceptSettings(_Section):
 
 class ForgetSettings(_Section):
     """``forget`` (docs/forgetting.md): how long its content-free tombstones keep events recorded before
-    a forget from bringing the content back, the erase's batch size, and whether an MCP server offers
-    ``everything=true`` (off unless ``kgmem mcp --allow-forget-everything``)."""
+    a forget from bringing the content back, the erase's batch size (items per graph transaction), how
+    many vectors one Chroma delete takes, and whether an MCP server offers ``everything=true`` (off
+    unless ``kgmem mcp --allow-forget-everything``)."""
 
     tombstone_days: float = Field(30.0, gt=0, le=36_500)
     batch_size: int = Field(2000, ge=1, le=100_000)
+    # Embedded Chroma holds Python's GIL for the whole of a delete: every other thread of the process
+    # (a search included) waits for it, so vectors go in smaller batches than graph items.
+    vector_batch_size: int = Field(250, ge=1, le=100_000)
     mcp_everything: bool = False
 
 

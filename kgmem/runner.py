@@ -275,7 +275,11 @@ class SyncIO:
             return []
         pool = self._executor("_pool", self._workers, "kgmem-io") if len(req.ops) > 1 else None
         futures = [pool.submit(run, op, self) for op in req.ops[1:]] if pool else []
-        first = run(req.ops[0], self)
+        try:
+            first = run(req.ops[0], self)
+        except BaseException:
+            wait(futures)  # the branches end before the error reaches the caller: no work left behind
+            raise
         return [first, *(f.result() for f in futures)]
 
     def _background(self, req: Background) -> None:

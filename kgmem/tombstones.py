@@ -9,7 +9,11 @@ can call it without depending on :mod:`kgmem.forget`:
 * :func:`tombstoned_op` — which of some ids are tombstoned (the knowledge store drops extracted
   items, and triples naming entities, that a forget erased);
 * :func:`guard_job` — an analysis job whose window began before a forget of its session or
-  namespace writes no knowledge (a queued window, a late LLM answer).
+  namespace, or of an entity its window or its knowledge names, writes no knowledge (a queued
+  window, a late LLM answer);
+* :func:`name_id` / :func:`mentioned_name_ids` — an entity forget's tombstone for the *name*: the
+  hash of its words, matched against the hashes of a text's word runs (so the tombstone holds no
+  name, and a text naming the entity is still recognised).
 
 A turn whose message id is tombstoned is refused inside ``conversation/record_turns`` itself, and
 spooled events are screened at replay (:func:`kgmem.forget.guard.spool_filter_op`).
@@ -17,6 +21,7 @@ spooled events are screened at replay (:func:`kgmem.forget.guard.spool_filter_op
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -29,6 +34,9 @@ from kgmem.runner import Op, Read, Write
 EVERYTHING = "*"
 #: The analysis write a forgotten session's late job must not make.
 KNOWLEDGE_WRITE = "analysis/apply_knowledge"
+#: The longest name (in words) a text is checked for: word runs up to this long are hashed.
+NAME_WORDS = 6
+_WORD = re.compile(r"\w+")
 
 
 def now_ms() -> int:
@@ -40,6 +48,29 @@ def session_node_id(ns: str, session: str) -> str:
     return node_id(ns, "session", bounded_key(session))
 
 
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def name_id(ns: str, name: str) -> str | None:
+    """The tombstone id of an entity's name: a hash of its lower-cased words (None: no words)."""
+    words = _words(name)
+    return node_id(ns, "forgotten-name", " ".join(words)) if words else None
+
+
+def mentioned_name_ids(ns: str, texts: Iterable[str | None]) -> set[str]:
+    """The :func:`name_id` of every run of up to :data:`NAME_WORDS` words in ``texts``: a text names a
+    forgotten entity when one of them is tombstoned."""
+    out: set[str] = set()
+    for text in texts:
+        if not isinstance(text, str):
+            continue
+        words = _words(text)
+        runs = {" ".join(words[i : i + n]) for n in range(1, NAME_WORDS + 1) for i in range(len(words) - n + 1)}
+        out.update(node_id(ns, "forgotten-name", run) for run in runs)
+    return out
+
+
 def tombstoned_op(ns: str, ids: Iterable[str]) -> Op[dict[str, int]]:
     """The tombstoned ones among ``ids``: id -> when it was forgotten (epoch ms)."""
     wanted = sorted({i for i in ids if i})
@@ -49,15 +80,19 @@ def tombstoned_op(ns: str, ids: Iterable[str]) -> Op[dict[str, int]]:
     return {r["id"]: int(r["at_ms"] or 0) for r in rows}
 
 
-def guard_job(op: Op[Any], ns: str, session: str, since_ms: int | None) -> Op[Any]:
+def guard_job(op: Op[Any], ns: str, session: str, since_ms: int | None, texts: Iterable[str | None] = ()) -> Op[Any]:
     """Run an analysis job's operation ``op``; its knowledge write is skipped (answered as if every row
-    had vanished) when its session or namespace was forgotten after the job's window began
-    (``since_ms``) — the check runs just before the write, so a late result is caught too."""
+    had vanished) when its session or namespace, or an entity its window (``texts``) or the written
+    knowledge names, was forgotten after the job's window began (``since_ms``) — the check runs just
+    before the write, so a late result is caught too."""
+    window = list(texts)
     try:
         request = next(op)
         while True:
             if since_ms is not None and isinstance(request, Write) and request.name == KNOWLEDGE_WRITE:
-                gone = yield from tombstoned_op(ns, [EVERYTHING, session_node_id(ns, session)])
+                written = [r.get("content") for r in request.params.get("rows") or [] if isinstance(r, dict)]
+                names = mentioned_name_ids(ns, [*window, *written])
+                gone = yield from tombstoned_op(ns, [EVERYTHING, session_node_id(ns, session), *names])
                 if any(at >= since_ms for at in gone.values()):
                     request = op.send([])
                     continue

@@ -26,7 +26,9 @@ WITH 1 AS one WHERE NOT EXISTS { MATCH (done:IngestedEvent {ns: $ns}) WHERE done
 MERGE (s:Session {ns: $ns, id: $session_id})
   ON CREATE SET s.key = $session, s.started_at = $now, s.created_at = $now, s.turns = 0
 SET s.updated_at = $now
-WITH s
+// read after the session's lock is held: a session a forget has marked takes no knowledge
+// (cypher/forget/mark_session.cypher)
+WITH s WHERE s.forgetting IS NULL
 UNWIND $rows AS row
 // A row for an existing item whose node vanished since the plan was made is dropped, not re-created empty.
 WITH s, row WHERE row.insert OR EXISTS { MATCH (:Knowledge {ns: $ns, id: row.id}) }

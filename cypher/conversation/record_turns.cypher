@@ -14,6 +14,9 @@ CALL (row) {
   MERGE (s:Session {ns: $ns, id: row.session_id})
     ON CREATE SET s.key = row.session, s.started_at = $now, s.created_at = $now, s.turns = 0
   SET s.updated_at = $now
+  // read after the session's lock is held: a session a forget has marked takes no turn from a
+  // transaction that straddled the mark (cypher/forget/mark_session.cypher)
+  WITH row, s WHERE s.forgetting IS NULL
   MERGE (m:Message {ns: $ns, id: row.id})
     ON CREATE SET m.created_at = $now, m.role = row.role, m.text = row.text, m.ref = row.ref,
                   m.ts = coalesce(row.ts, $now), m.session = row.session, m.vector_pending = true

@@ -100,11 +100,18 @@ class Windows:
             Job("window", ns, session, w.messages, w.since_ms) for (ns, session), w in windows.items() if w.messages
         ]
 
-    def drop(self, ns: str, session: str | None = None) -> int:
-        """Discard the partial windows of ``session`` (every session of ``ns`` when None) without
-        analysing them (a forget); returns how many turns they held."""
+    def drop(self, ns: str, session: str | None = None, mentions: str | None = None) -> int:
+        """Discard the partial windows of ``session`` (every session of ``ns`` when None) — with
+        ``mentions`` (lower-cased) only those of which a turn holds it — without analysing them (a
+        forget); returns how many turns they held."""
         with self._lock:
-            keys = [k for k in self._windows if k[0] == ns and (session is None or k[1] == session)]
+            keys = [
+                k
+                for k, w in self._windows.items()
+                if k[0] == ns
+                and (session is None or k[1] == session)
+                and (mentions is None or any(mentions in str(m.get("text") or "").lower() for m in w.messages))
+            ]
             return sum(len(self._windows.pop(k).messages) for k in keys)
 
     def pending(self) -> dict[str, int]:

@@ -154,17 +154,19 @@ class AnalysisService:
     def job_op(self, job: Job) -> Op[None]:
         """Run one analysis job (a window, or an ended session's learning), then save the counters."""
         work = self.analyzer.analyze_op(job.ns, job.session, job.messages) if job.kind == "window" else self._learn(job)
-        # A forget of the session (or namespace) after the job's turns arrived voids its knowledge write.
-        yield from guard_job(work, job.ns, job.session, job.since_ms)
+        # A forget of the session (or namespace, or an entity the window names) after the job's turns
+        # arrived voids its knowledge write.
+        yield from guard_job(work, job.ns, job.session, job.since_ms, [m.get("text") for m in job.messages])
         yield LocalIO(self.counters.persist, (self.settings.home,))
 
     def _learn(self, job: Job) -> Op[None]:
         messages = yield from self.turns.messages_op(job.ns, job.session)
         yield from self.learner.learn_op(job.ns, job.session, messages)
 
-    def drop_windows(self, ns: str, session: str | None = None) -> int:
-        """Discard queued-but-unanalysed turns of ``session`` (all of ``ns`` when None): a forget."""
-        return self.buffer.windows.drop(ns, session)
+    def drop_windows(self, ns: str, session: str | None = None, mentions: str | None = None) -> int:
+        """Discard queued-but-unanalysed turns of ``session`` (all of ``ns`` when None), or with
+        ``mentions`` (lower-cased) the windows of any session holding it: a forget."""
+        return self.buffer.windows.drop(ns, session, mentions)
 
 
 def persisted_stats(settings: Settings, ns: str | None = None) -> dict[str, Any]:

@@ -69,21 +69,30 @@ def reindex(ns: str | None, missing_only: bool, model: str | None, tokenizer: Pa
         ns = resolve_namespace(ns, engines.settings.namespace, "--ns")
         with _bar(total_nodes(engines.graph, ns), f"reindex {ns}") as bar:
             summary = run(
-                engines.graph, engines.vectors, engines.embedder, ns, missing_only=missing_only, progress=bar.update
+                engines.graph,
+                engines.vectors,
+                engines.embedder,
+                ns,
+                missing_only=missing_only,
+                progress=bar.update,
+                forgetter=engines.forgetter,
             )
     click.echo(f"reindex {ns} ({'missing only' if missing_only else 'full rebuild'}):")
+    if summary.forgets_finished:
+        click.echo(f"  interrupted forgets finished: {summary.forgets_finished}")
     for kind, st in summary.kinds.items():
         click.echo(
             f"  {kind:<9} nodes {st.nodes:>7}  embedded {st.embedded:>7}  repaired {st.repaired:>6}"
-            f"  stale vectors removed {st.removed:>6}"
+            f"  stale vectors removed {st.removed:>6}  forgotten {st.forgotten:>6}"
         )
     if summary.concept_df_fixed or summary.concept_orphans:
         click.echo(
             f"  concepts: {summary.concept_df_fixed} df recounted, {summary.concept_orphans} unmentioned removed"
         )
     click.echo(
-        f"fixed: {summary.repaired} missing/pending vectors"
-        + (f", {sum(k.removed for k in summary.kinds.values())} stale vectors removed" if not missing_only else "")
+        f"fixed: {summary.repaired} missing/pending vectors, "
+        f"{sum(k.removed for k in summary.kinds.values())} stale vectors removed, "
+        f"{sum(k.forgotten for k in summary.kinds.values())} forgotten nodes' vectors removed"
     )
 
 

@@ -1,7 +1,8 @@
 """The spool's screen: spooled events a later forget made void are dropped at replay.
 
 A spooled line carries the time it was spooled (``at_ms``). At replay, an event spooled before a
-forget of its session or namespace, or naming a forgotten turn or knowledge item, is not applied
+forget of its session or namespace or of an entity its text names, or naming a forgotten turn or
+knowledge item, is not applied
 (:func:`spool_filter_op`; the composition root hands it to the spool replayer). The other checks
 where events enter are in :mod:`kgmem.tombstones`.
 """
@@ -14,7 +15,7 @@ from typing import Any
 from kgmem.analysis.store import knowledge_id
 from kgmem.conversation.store import Turn, message_id
 from kgmem.runner import Op
-from kgmem.tombstones import EVERYTHING, session_node_id, tombstoned_op
+from kgmem.tombstones import EVERYTHING, mentioned_name_ids, session_node_id, tombstoned_op
 
 
 def _keys(ns: str, kind: str, event: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -34,15 +35,17 @@ def spool_filter_op(ns: str, kind: str, events: Sequence[dict[str, Any]]) -> Op[
     """``events`` without the ones a forget made void: spooled (``at_ms``) before a forget of their
     session or namespace, or naming a forgotten turn or knowledge item."""
     keys = [_keys(ns, kind, e) for e in events]
-    gone = yield from tombstoned_op(ns, [EVERYTHING, *(k for pair in keys for k in pair if k)])
+    names = [mentioned_name_ids(ns, [e.get("text"), e.get("content")]) for e in events]
+    wanted = [EVERYTHING, *(k for pair in keys for k in pair if k), *(i for ids in names for i in ids)]
+    gone = yield from tombstoned_op(ns, wanted)
     if not gone:
         return list(events)
     kept = []
-    for event, (session_id, item) in zip(events, keys):
+    for event, (session_id, item), named in zip(events, keys, names):
         at = int(event.get("at_ms") or 0)  # a line spooled by an older kgmem: before any forget
         if item is not None and item in gone:
             continue
-        if any(k in gone and at <= gone[k] for k in (EVERYTHING, session_id) if k):
+        if any(k in gone and at <= gone[k] for k in (EVERYTHING, session_id, *named) if k):
             continue
         kept.append(event)
     return kept

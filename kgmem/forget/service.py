@@ -7,9 +7,11 @@ and by :class:`~kgmem.AsyncKGMem` on the async ones:
 1. a forget an earlier call left unfinished (a killed process, a lost Neo4j) is resumed first;
 2. the scope is planned (reads only: an unknown target is refused before anything is written);
 3. a dry run returns the plan's counts per store; a real run records the audit entry (state
-   ``running``), writes the tombstones, erases in batches (:mod:`kgmem.forget.erase`), removes the
-   scope's lines from the spool files, drops queued analysis windows, sweeps once more for what a
-   concurrent writer added meanwhile, and marks the audit entry ``done`` with the counts.
+   ``running``), marks a forgotten session (a writer in another process holding it commits first
+   and the scope is planned again; a later one writes nothing of it), writes the tombstones, erases
+   in batches (:mod:`kgmem.forget.erase`), removes the scope's lines from the spool files, drops
+   queued analysis windows, sweeps once more for what a concurrent writer added meanwhile, and
+   marks the audit entry ``done`` with the counts.
 
 Every step is idempotent, so a resumed forget repeats them and never leaves half an item: the
 tombstones list every id it erases, a node and its vector go together on resume.
@@ -33,7 +35,7 @@ from kgmem.forget.plan import LABELS, Plan, _plan_session, plan_op
 from kgmem.forget.scope import ForgetTargetNotFound, Scope
 from kgmem.forget.spool_files import matcher, purge
 from kgmem.runner import LocalIO, Op, Read, Write
-from kgmem.tombstones import EVERYTHING, now_ms
+from kgmem.tombstones import EVERYTHING, name_id, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,7 @@ class Hooks:
     (``drop_windows(ns, session or None for all) -> count``) and, for ``everything``, the namespace's
     vector collections (``drop_collections(ns) -> vectors left in them``)."""
 
-    drop_windows: Callable[[str, str | None], int] | None = None
+    drop_windows: Callable[[str, str | None, str | None], int] | None = None
     drop_collections: Callable[[str], int] | None = None
 
 
@@ -104,10 +106,10 @@ class Forgetter:
     def forget_op(self, ns: str, scope: Scope, *, dry_run: bool = False, by: str = "python") -> Op[ForgetResult]:
         """Forget ``scope`` in ``ns`` (see the module docstring)."""
         yield from self._ensure_schema()
-        resumed = [] if dry_run else (yield from self._resume_op(ns))
+        resumed = [] if dry_run else (yield from self.resume_op(ns))
         plan = yield from plan_op(ns, scope)
         if dry_run:
-            counts = yield from count_op(plan, self.settings.batch_size)
+            counts = yield from count_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
             counts.spool["events"] = yield LocalIO(self._purge, (plan, True))
             items = {label: ids for label, ids in plan.items.items() if ids}
             return ForgetResult(scope.kind, plan.target, True, counts.as_dict(), items=items, resumed=resumed)
@@ -124,6 +126,9 @@ class Forgetter:
                 "plan": json.dumps(plan.counts()),
             },
         )
+        if scope.kind == "session":  # a writer holding the session commits first; later ones write nothing
+            yield Write("forget/mark_session", {"ns": ns, "session_id": plan.target, "forget": forget_id})
+            plan = yield from plan_op(ns, scope)  # ... and what the one before wrote is in the plan
         yield from self._tombstones(plan, forget_id)
         counts = yield from self._erase(plan)
         yield from self._sweep(plan, counts)
@@ -143,6 +148,9 @@ class Forgetter:
         named = {r["id"] for r in rows}
         if plan.target not in named:  # the scope's own target: an entity name, the namespace
             rows.append({"id": plan.target, "label": "Namespace" if plan.target == EVERYTHING else plan.scope.kind})
+        name = name_id(plan.ns, plan.needle) if plan.needle else None
+        if name is not None:  # the name's hash: a later-landing text naming the entity is recognised
+            rows.append({"id": name, "label": "entity_name"})
         at = now_ms()
         expires = at + int(self.settings.tombstone_days * DAY_MS)
         batch = self.settings.batch_size
@@ -161,11 +169,14 @@ class Forgetter:
         yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
 
     def _erase(self, plan: Plan) -> Op[Counts]:
-        counts = yield from erase_op(plan, self.settings.batch_size)
+        counts = yield from erase_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
         counts.spool["events"] += yield LocalIO(self._purge, (plan, False))
-        if self.hooks.drop_windows is not None and plan.scope.kind in ("session", "everything"):
+        if self.hooks.drop_windows is not None and plan.scope.kind != "id":
+            # a session's windows; an entity's: the windows of any session naming it; everything: all
             session = plan.session_key if plan.scope.kind == "session" else None
-            counts.analysis["windows"] += yield LocalIO(self.hooks.drop_windows, (plan.ns, session))
+            mentions = plan.needle if plan.scope.kind == "entity" else None
+            if plan.scope.kind != "entity" or mentions:
+                counts.analysis["windows"] += yield LocalIO(self.hooks.drop_windows, (plan.ns, session, mentions))
         if plan.scope.kind == "everything" and self.hooks.drop_collections is not None:
             counts.vectors["unlinked"] += yield LocalIO(self.hooks.drop_collections, (plan.ns,))
         return counts
@@ -180,14 +191,14 @@ class Forgetter:
         except ForgetTargetNotFound:
             return
         if again.ids or plan.scope.kind == "everything":
-            counts.add((yield from erase_op(again, self.settings.batch_size)))
+            counts.add((yield from erase_op(again, self.settings.batch_size, self.settings.vector_batch_size)))
 
     def _purge(self, plan: Plan, dry_run: bool) -> int:
         ids = set(plan.ids)
         matches = matcher(plan.ns, plan.scope.kind, plan.session_key, ids, plan.needle)
         return purge(self.spool_dir, matches, plan.needle, dry_run=dry_run)
 
-    def _resume_op(self, ns: str) -> Op[list[str]]:
+    def resume_op(self, ns: str) -> Op[list[str]]:
         """Finish the forgets of ``ns`` an earlier call left running: erase every id they tombstoned
         (a node and its vector; what is already gone is skipped), then their scope's rest."""
         running = yield Read("forget/audit_running", {"ns": ns})

@@ -6,6 +6,10 @@ call, then its ``vector_pending`` flags are cleared in one statement. A full run
 deletes vectors whose node no longer exists. ``missing_only`` embeds just the nodes
 that are flagged pending or absent from Chroma. Either run also recounts every Concept's
 ``df`` from its MENTIONS edges (docs/concepts.md).
+
+Drift a forget left (docs/forgetting.md): given the client's forgetter, a run first finishes the
+namespace's interrupted forgets (node and vector of every id they tombstoned); either run deletes
+vectors whose node is gone and never embeds a node a forget tombstoned (its vector goes), counted.
 """
 
 from __future__ import annotations
@@ -13,12 +17,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgmem import kinds
 from kgmem.graph import GraphStore
 from kgmem.maintenance.allowlist import VECTOR_KINDS
+from kgmem.runner import SyncIO, run
+from kgmem.tombstones import tombstoned_op
 from kgmem.vectors import Embedder, VectorStore
+
+if TYPE_CHECKING:
+    from kgmem.forget import Forgetter
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +36,14 @@ PAGE = 256
 
 @dataclass
 class KindStats:
-    """Per Chroma kind: nodes with text, vectors written, of which repairs, and stale vectors removed."""
+    """Per Chroma kind: nodes with text, vectors written, of which repairs, stale vectors removed
+    (their node is gone), and nodes a forget tombstoned (not embedded; their vector removed)."""
 
     nodes: int = 0
     embedded: int = 0
     repaired: int = 0
     removed: int = 0
+    forgotten: int = 0
 
 
 @dataclass
@@ -42,6 +53,7 @@ class ReindexSummary:
     kinds: dict[str, KindStats] = field(default_factory=dict)
     concept_df_fixed: int = 0  # Concept.df values recounted from MENTIONS (kgmem/concepts)
     concept_orphans: int = 0  # Concepts no memory mentions any more, deleted
+    forgets_finished: int = 0  # interrupted forgets of the namespace finished first
 
     @property
     def repaired(self) -> int:
@@ -72,9 +84,13 @@ def reindex(
     missing_only: bool = False,
     page: int = PAGE,
     progress: Callable[[int], None] | None = None,
+    forgetter: Forgetter | None = None,
 ) -> ReindexSummary:
-    """Rebuild (or, with ``missing_only``, repair) the vectors of namespace ``ns``."""
+    """Rebuild (or, with ``missing_only``, repair) the vectors of namespace ``ns``; with ``forgetter``
+    (the client's), finish its interrupted forgets first."""
     summary = ReindexSummary(ns=ns, missing_only=missing_only)
+    if forgetter is not None:
+        summary.forgets_finished = len(run(forgetter.resume_op(ns), SyncIO(graph, vectors, embedder)))
     for kind in VECTOR_KINDS:
         summary.kinds[kind] = _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progress)
     # The graph's own derived numbers: each Concept's df is recounted from its MENTIONS edges.
@@ -100,6 +116,11 @@ def _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progre
         seen.update(ids)
         stats.nodes += len(rows)
         present = _present(vectors, ns, kind, ids)
+        gone = run(tombstoned_op(ns, ids), SyncIO(graph, vectors, embedder))
+        if gone:  # an interrupted forget's node: never embedded again, its vector goes
+            vectors.delete(ns, kind, sorted(gone))
+            stats.forgotten += len(gone)
+            rows = [r for r in rows if r["id"] not in gone]
         absent = {r["id"] for r in rows if r["pending"] or r["id"] not in present}
         todo = [r for r in rows if r["id"] in absent] if missing_only else rows
         if todo:
@@ -112,8 +133,7 @@ def _reindex_kind(graph, vectors, embedder, ns, kind, missing_only, page, progre
             stats.repaired += len(absent)
         if progress:
             progress(len(rows))
-    if not missing_only:
-        stats.removed = _remove_stale(vectors, ns, kind, seen)
+    stats.removed = _remove_stale(vectors, ns, kind, seen)  # vectors without a node (both modes)
     return stats
 
 

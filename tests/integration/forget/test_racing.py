@@ -1,7 +1,8 @@
 """The leak scan with the forget racing what was recorded before it: an analysis job whose LLM
 answer arrives after the forget, a spooled segment another process still held during the forget and
-replayed afterwards, and a second process re-ingesting the session's turns while the forget runs.
-After everything settles no store holds the canary."""
+replayed afterwards, and a second process re-ingesting the session's turns while the forget runs;
+for an entity, other sessions' analysis windows naming it, queued or in flight, whose knowledge
+names it without a triple. After everything settles no store holds the canary or the name."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 
 from kgmem import KGMem
 
-from .conftest import canary, scan
+from .conftest import canary, person, scan
 
 
 @pytest.fixture
@@ -128,3 +129,29 @@ def test_forget_racing_analysis_spool_and_another_writer(fmem, fsettings, script
     after = scan(fmem, driver, ns, [secret])
     assert after == dict.fromkeys(after, 0), after
     assert not segment.exists()  # replayed (its event dropped) and retired
+
+
+def test_an_entity_forget_voids_other_sessions_windows_and_late_knowledge(fmem, scripted, ns, driver):
+    who = person()
+    fmem.turn(session="s1", role="user", text=f"I had lunch with {who} today", ref="1")
+    # a job of another session in flight: its window names the person, its late answer too (no triple)
+    scripted.gate = __import__("threading").Event()
+    scripted.then(scripted.items({"type": "fact", "content": f"{who} prefers green tea", "confidence": 0.9}))
+    for i in range(5):
+        fmem.turn(session="s3", role="user", text=f"{who} told me about tea, part {i}", ref=f"t{i}")
+    assert scripted.entered.wait(60)
+    # a third session's window, queued (not full yet) when the forget runs
+    fmem.turn(session="s2", role="user", text=f"{who} moved to a new flat", ref="w1")
+    fmem.turn(session="s2", role="user", text="the weather is fine", ref="w2")
+    scripted.then(scripted.items({"type": "fact", "content": f"{who} lives in a new flat", "confidence": 0.9}))
+
+    result = fmem.forget(entity=who)
+    assert result.counts["analysis"] == {"windows": 3}  # the queued windows of s1 (1 turn) and s2 (2)
+
+    scripted.gate.set()  # the late answer of s3's job
+    assert not any(fmem.analysis.buffer.flush(ns, s) for s in ("s1", "s2"))  # nothing left to analyse
+    assert fmem.wait_for_analysis(60)
+    fmem.flush()
+    after = scan(fmem, driver, ns, [who])
+    assert after == dict.fromkeys(after, 0), after
+    assert len(scripted.requests) == 1  # the queued windows never reached the LLM

@@ -6,7 +6,14 @@ from kgmem.conversation.store import Turn, message_id
 from kgmem.forget.guard import spool_filter_op
 from kgmem.forget.spool_files import matcher, purge
 from kgmem.runner import Read, Write
-from kgmem.tombstones import EVERYTHING, KNOWLEDGE_WRITE, guard_job, session_node_id
+from kgmem.tombstones import (
+    EVERYTHING,
+    KNOWLEDGE_WRITE,
+    guard_job,
+    mentioned_name_ids,
+    name_id,
+    session_node_id,
+)
 
 
 def drive(op, tombstones: dict[str, int], log: list | None = None):
@@ -53,9 +60,9 @@ def test_nothing_tombstoned_keeps_everything():
     assert drive(spool_filter_op("ns", "turn", events), {}) == events
 
 
-def _job(writes: list):
+def _job(writes: list, content: str = "a fact"):
     def op():
-        rows = yield Write(KNOWLEDGE_WRITE, {"rows": [1]})
+        rows = yield Write(KNOWLEDGE_WRITE, {"rows": [{"content": content}]})
         writes.append(rows)
         return "done"
 
@@ -74,6 +81,42 @@ def test_a_job_begun_after_the_forget_is_new_data():
     writes: list = []
     drive(guard_job(_job(writes), "ns", "s1", 200), {session_node_id("ns", "s1"): 150})
     assert writes == [[{"written": True}]]
+
+
+def test_a_name_is_recognised_in_a_text_by_its_hash_only():
+    forgotten = name_id("ns", "Dr. Oyelaran")
+    assert forgotten is not None and "oyelaran" not in forgotten
+    assert forgotten in mentioned_name_ids("ns", ["Call DR OYELARAN on Tuesdays."])
+    assert forgotten not in mentioned_name_ids("ns", ["Call Dr. Oyelaranski", None])
+    assert forgotten not in mentioned_name_ids("other-ns", ["Dr. Oyelaran"])
+    assert name_id("ns", " ?! ") is None
+
+
+def test_a_job_whose_window_names_an_entity_forgotten_after_it_began_writes_nothing():
+    gone = {name_id("ns", "Ada Lovelace"): 150}
+    writes: list = []
+    drive(guard_job(_job(writes), "ns", "s9", 100, ["we met ada lovelace", None]), gone)
+    assert writes == [[]]
+    later: list = []
+    drive(guard_job(_job(later), "ns", "s9", 200, ["we met ada lovelace"]), gone)
+    assert later == [[{"written": True}]]  # the window began after the forget: new data
+
+
+def test_late_knowledge_naming_a_forgotten_entity_without_a_triple_is_not_written():
+    writes: list = []
+    job = _job(writes, content="Ada Lovelace prefers tea")
+    drive(guard_job(job, "ns", "s9", 100, ["she prefers tea"]), {name_id("ns", "Ada Lovelace"): 150})
+    assert writes == [[]]
+
+
+def test_a_spooled_line_naming_a_forgotten_entity_is_dropped_if_spooled_before():
+    events = [
+        {"session": "s2", "role": "user", "text": "Ada Lovelace called", "ref": "a", "at_ms": 100},
+        {"session": "s2", "role": "user", "text": "Ada Lovelace called", "ref": "b", "at_ms": 300},
+        {"session": "s2", "role": "user", "text": "nobody called", "ref": "c", "at_ms": 100},
+    ]
+    kept = drive(spool_filter_op("ns", "turn", events), {name_id("ns", "Ada Lovelace"): 200})
+    assert [e["ref"] for e in kept] == ["b", "c"]
 
 
 def test_spool_files_lose_the_scope_lines_and_keep_the_rest(tmp_path):

@@ -9,7 +9,7 @@ from kgmem.forget import ForgetTargetNotFound, Scope
 from kgmem.forget.erase import Counts, chunks, erase_op
 from kgmem.forget.plan import Plan, lucene_phrase, plan_op
 from kgmem.ids import ns_key
-from kgmem.runner import Read, VectorDelete, VectorGet, Write
+from kgmem.runner import Gather, Read, VectorDelete, VectorGet, Write
 
 Answers = dict[str, Callable[[dict[str, Any]], Any]]
 NO_CLOSE = {"forget/close": lambda p: [{"fixes": [], "entities": [], "corrections": []}]}
@@ -23,7 +23,9 @@ def drive(op, answers: Answers, log: list | None = None):
             req = op.send(value)
             if log is not None:
                 log.append(req)
-            if isinstance(req, (Read, Write)):
+            if isinstance(req, Gather):
+                value = [drive(o, answers, log) for o in req.ops]
+            elif isinstance(req, (Read, Write)):
                 value = answers[req.name](dict(req.params))
             elif isinstance(req, VectorGet):
                 value = {i: [0.0] for i in req.ids}
@@ -119,7 +121,7 @@ def test_the_full_text_phrase_escapes_quotes():
     assert lucene_phrase("ns", 'say "hi" \\ now').endswith('+"say \\"hi\\" \\\\ now"')
 
 
-def test_erase_goes_in_batches_graph_then_vectors():
+def test_erase_goes_in_batches_graph_then_vectors_in_smaller_batches():
     plan = Plan("ns", Scope("session", "s1"), "sid", session_key="s1")
     plan.add("Message", [f"m{i}" for i in range(5)])
     plan.add("Session", ["sid"])
@@ -135,12 +137,13 @@ def test_erase_goes_in_batches_graph_then_vectors():
         "forget/unlink_session": lambda p: [{"provenance": 0, "occurrences": 0, "contradictions": 0}],
         "forget/erase_retrieval_state": lambda p: [{"queries": 1, "overlays": 0, "session_states": 0}],
     }
-    counts = drive(erase_op(plan, batch=2), answers, log)
+    counts = drive(erase_op(plan, batch=3, vector_batch=2), answers, log)
     assert isinstance(counts, Counts)
     assert counts.graph["Message"] == 5 and counts.graph["Session"] == 1
     assert counts.vectors["message"] == 5
     deletes = [r for r in log if isinstance(r, VectorDelete)]
-    assert [len(d.ids) for d in deletes] == [2, 2, 1]
+    assert [len(d.ids) for d in deletes] == [2, 1, 2]  # each graph batch's vectors, two per delete
+    assert sum(isinstance(r, Gather) for r in log) == 2  # a batch's vectors go beside its graph write
     names = [r.name for r in log if isinstance(r, Write)]
     # the session's node goes last, after its provenance and retrieval state
     assert names[-1] == "forget/erase_batch" and names[-2] == "forget/erase_retrieval_state"
