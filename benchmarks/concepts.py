@@ -32,8 +32,8 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.locomo import _private_server
 from benchmarks.paths import SHARED_DATA
+from benchmarks.scratch import private_server
 
 DATA = SHARED_DATA / "locomo-dev.json"
 TUNED, HELD_OUT = "conv-26", "conv-30"
@@ -221,7 +221,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                         + "\n"
                     )
                     n += 1
-        server = _private_server(private, Path(tmp)) if private else None
+        server = private_server(private, Path(tmp)) if private else None
         try:
             settings = None
             if server is not None:  # its own Chroma too, beside its Neo4j
