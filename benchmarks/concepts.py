@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """The concept graph: extraction speed, what the concepts connect, and what they cost at ingest.
 
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
+
     # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
     PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts extract
     # the same connectivity for YAKE key phrases (pip install yake), for comparison

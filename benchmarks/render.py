@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.paths import REPO
-from benchmarks.registry import BENCHMARKS
+from benchmarks.registry import BENCHMARKS, STUDIES
 from benchmarks.results import RESULTS, Figure, RunRecord, read
 
 DOC = REPO / "docs" / "benchmarks.md"
@@ -129,6 +129,14 @@ def benchmarks_md(runs: Mapping[str, RunRecord]) -> str:
         lines += ["Not recorded yet.", ""] if run is None else _figures(run)
     for name in sorted(set(runs) - {b.name for b in BENCHMARKS}):
         lines += [f'<a id="{name}"></a>', "", f"## `{name}`", "", *_figures(runs[name])]
+    lines += [
+        "## Standalone studies",
+        "",
+        "Run on their own (`python -m benchmarks.NAME --help` for the options); not recorded here.",
+        "",
+        *(f"- `{study.module}`: {study.summary}" for study in STUDIES),
+        "",
+    ]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

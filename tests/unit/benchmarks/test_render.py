@@ -115,3 +115,17 @@ def test_every_registered_module_that_exists_has_run_and_main():
                 n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)
             }
             assert {"run", "main"} <= functions, f"{path.name} lacks run() or main()"
+
+
+def test_every_module_with_a_main_is_a_registered_benchmark_or_a_listed_study():
+    registered = {bench.module for bench in registry.BENCHMARKS}
+    studies = {study.module for study in registry.STUDIES}
+    assert not registered & studies
+    for path in sorted((render.REPO / "benchmarks").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path.stem in ("__main__",) or "main" not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+            continue
+        assert path.stem in registered | studies, f"{path.name} has a main(): register it or list it in STUDIES"
+        if path.stem in studies:
+            assert "standalone study" in (ast.get_docstring(tree) or ""), f"{path.name}'s docstring does not say so"
+    assert "## Standalone studies" in render.benchmarks_md({})
