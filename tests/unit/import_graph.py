@@ -48,6 +48,16 @@ def import_graph(root: Path, level: Literal["module", "package"] = "module", *, 
     return graph
 
 
+def write_package(parent: Path, name: str, files: dict[str, str]) -> Path:
+    """Write the package ``name`` under ``parent`` (``files``: path inside it → text); its directory."""
+    root = parent / name
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
 def cycles(graph: Graph) -> list[list[str]]:
     """The strongly connected components of more than one node (Tarjan), each sorted."""
     index: dict[str, int] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import kgmem
-from tests.unit.import_graph import Graph, cycle_in, cycles, import_graph
+from tests.unit.import_graph import Graph, cycle_in, cycles, import_graph, write_package
 
 ROOT = Path(kgmem.__file__).resolve().parent
 
@@ -33,12 +33,7 @@ def test_kgmem_has_no_import_cycle() -> None:
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "pkg"
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+    return write_package(tmp_path, "pkg", files)
 
 
 def test_a_function_level_import_closes_a_cycle(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import kgmem
-from tests.unit.import_graph import Graph, cycles, import_graph
+from tests.unit.import_graph import Graph, cycles, import_graph, write_package
 
 ROOT = Path(kgmem.__file__).resolve().parent
 
@@ -56,20 +56,12 @@ def test_the_shared_infrastructure_depends_on_no_engine() -> None:
         assert not engines & set(edges.get(shared, {})), f"{shared} imports {sorted(engines & set(edges[shared]))}"
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    pkg = root / "kgmem"
-    for name, text in files.items():
-        path = pkg / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return pkg
-
-
 def test_a_function_level_or_type_checking_import_closes_a_cycle(tmp_path: Path) -> None:
     """The check itself can fail: a lazy import and a TYPE_CHECKING one both count, relative
     imports resolve, and imports inside one package do not."""
-    pkg = _write(
+    pkg = write_package(
         tmp_path,
+        "kgmem",
         {
             "__init__.py": "",
             "a/__init__.py": "from kgmem.a.x import f\n",
