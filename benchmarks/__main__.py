@@ -75,6 +75,9 @@ def list_() -> None:
         path = render.REPO / "benchmarks" / f"{bench.module}.py"
         state = "" if present else ("  [no run() in " if path.exists() else "  [missing: ") + f"{path.name}]"
         click.echo(f"{bench.name:<16} {recorded:<28} {bench.title}{state}")
+    click.echo("\nstandalone studies (python -m benchmarks.NAME; their figures are not recorded):")
+    for study in registry.STUDIES:
+        click.echo(f"{study.module:<20} {study.summary}")
 
 
 @cli.command()

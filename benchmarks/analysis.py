@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """Benchmark conversation ingestion with analysis off and on (offline extractor).
 
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
+
 Measures, on the real stack (Neo4j + Chroma + the embedding model):
 
 * turns/s through ``KGMem.turn()`` with analysis disabled, enabled, and enabled with

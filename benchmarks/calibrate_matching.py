@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """Fit the error-matching model (kgmem/learning/matching.py: DEFAULT_MODEL) on the TRAINING half.
 
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
+
     python -m benchmarks.calibrate_matching            # fit on train, print constants + offline figures
     python -m benchmarks.calibrate_matching --json
     python -m benchmarks.calibrate_matching --eval     # no fit: DEFAULT_MODEL on the training half only,

@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """The concept graph: extraction speed, what the concepts connect, and what they cost at ingest.
 
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
+
     # extraction speed per turn and evidence connectivity on LoCoMo dev (no servers needed)
     PYTHONPATH=$PWD .venv/bin/python -m benchmarks.concepts extract
     # the same connectivity for YAKE key phrases (pip install yake), for comparison
@@ -32,8 +35,8 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.locomo import _private_server
 from benchmarks.paths import SHARED_DATA
+from benchmarks.scratch import private_server
 
 DATA = SHARED_DATA / "locomo-dev.json"
 TUNED, HELD_OUT = "conv-26", "conv-30"
@@ -221,7 +224,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                         + "\n"
                     )
                     n += 1
-        server = _private_server(private, Path(tmp)) if private else None
+        server = private_server(private, Path(tmp)) if private else None
         try:
             settings = None
             if server is not None:  # its own Chroma too, beside its Neo4j

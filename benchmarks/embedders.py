@@ -1,7 +1,10 @@
 #!/usr/bin/env python
 """Quality × latency of the embedding models that ship inside PyPI packages, on LoCoMo.
 
-For each conversation of the data separately (the 2-fold protocol of eval_locomo.py: nothing is tuned
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
+
+For each conversation of the data separately (the 2-fold protocol of benchmarks/locomo.py: nothing is tuned
 here, each conversation is reported on its own) and each candidate model: dense retrieval over the
 turns (brute-force cosine over ``"speaker: text"``, as kgmem embeds them) and a hybrid of that with
 plain BM25 fused by kgmem's RRF constants (k 10, 0.3 dense / 0.7 BM25) — does a better dense leg

@@ -1,6 +1,8 @@
 #!/usr/bin/env python
-"""Where the evidence of LoCoMo questions sits in kgmem's rankings (docs/retrieval.md, "Where multi-hop
-evidence is").
+"""Where the evidence of LoCoMo questions sits in kgmem's rankings.
+
+A standalone study (listed by ``python -m benchmarks list``): the runner does not run it and its
+figures are not recorded in benchmarks/results.json; no registered benchmark imports it.
 
 For every evidence turn of the chosen categories: its position in the default search's first 100, and in
 each leg's own first 100 (vector leg alone, keyword leg alone). The buckets say what kind of change

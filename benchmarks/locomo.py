@@ -41,7 +41,6 @@ import math
 import re
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
@@ -53,9 +52,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.paths import SHARED_DATA
+from benchmarks.scratch import cli_main, scratch_memory
 from kgmem import KGMem
-from kgmem.config import ChromaSettings, load_settings
-from kgmem.graph.schema import apply_schema
 from kgmem.retrieval.config import PRESETS, SearchConfig
 from kgmem.retrieval.text import STOP_WORDS, escape
 from kgmem.retrieval.timing import STAGES
@@ -338,13 +336,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-    all_figures = evaluate(args)
-    if args.json:
-        args.json.write_text(json.dumps(all_figures, indent=2))
-    return 0
+    return cli_main(evaluate, _parser().parse_args(argv))
 
 
 def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
@@ -364,94 +356,80 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
         systems = {k: v for k, v in systems.items() if k in wanted}
     folds = _folds(args, [s["sample_id"] for s in data])
     run_id = args.run_id or uuid.uuid4().hex[:6]
-    tmp = tempfile.TemporaryDirectory(prefix="kgmem-eval-")
-    server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
-    settings = server.settings if server is not None else (settings or load_settings())
-    chroma_dir = args.chroma or Path(tmp.name) / "chroma"
-    settings = settings.model_copy(update={"chroma": ChromaSettings(path=chroma_dir)})
-    if args.no_query_cache:
-        settings = settings.model_copy(
-            update={"embedding": settings.embedding.model_copy(update={"query_cache_size": 0})}
-        )
-    try:
-        mem = KGMem(settings)
-        apply_schema(mem.graph)
-    except BaseException:
-        if server is not None:
-            server.down()
-        raise
-    peer = Peer(mem) if args.peer and not folds else None
-    namespaces = []
-    ingest_stats = []
-    all_figures: dict[str, Any] = {}
-    try:
-        convs = {}
-        samples = {sample["sample_id"]: sample for sample in data}
-        sim_convs: dict[str, Conversation] = {}
-        sim_cache: dict[tuple[str, str], dict[str, float]] = {}  # (conversation, setting) → scores: both folds share
-        for sample in data:
-            conv = _prepare(mem, sample, run_id, wanted)
-            if args.questions:
-                conv.questions = conv.questions[: args.questions]
-            namespaces.append(conv.ns)
-            ingest_stats.append(conv.ingest)
-            convs[sample["sample_id"]] = conv
-        if not folds:
-            run = Run(stages=args.stages)
-            for conv in convs.values():
-                peer_r = {}
-                if peer is not None:
-                    peer.load(conv.ns, conv.peer_docs, conv.emb_texts)
-                    peer_r = peer.retrievers()
-                run.evaluate(mem, conv, systems, conv.baselines, peer_r, peer, warmup=args.warmup)
-            all_figures = _report(run, ingest_stats, base, ", ".join(convs))
-        for tune_ids, eval_ids in folds:
-            grid = _grid(args.grid)
-            print(f"\n## fold: tune on {', '.join(tune_ids)}, report on {', '.join(eval_ids)}")
-            best, rows = _tune(mem, [convs[i] for i in tune_ids], base, grid)
-            print("| grid point (tune fold) | recall@10 | MRR | >= hybrid in every category |\n|---|---|---|---|")
-            for combo, m in rows:
-                print(
-                    f"| {json.dumps(combo)} | {m['recall@10']:.3f} | {m['mrr']:.3f} | "
-                    f"{'yes' if m['ge_hybrid_every_category'] else 'no'} |"
+    with scratch_memory(
+        settings,
+        private_neo4j=args.private_neo4j,
+        chroma=args.chroma,
+        query_cache=not args.no_query_cache,
+        keep=args.keep,
+    ) as scratch:
+        mem, namespaces = scratch.mem, scratch.namespaces
+        peer = Peer(mem) if args.peer and not folds else None
+        ingest_stats = []
+        all_figures: dict[str, Any] = {}
+        try:
+            convs = {}
+            samples = {sample["sample_id"]: sample for sample in data}
+            sim_convs: dict[str, Conversation] = {}
+            # (conversation, setting) → scores: both folds share them
+            sim_cache: dict[tuple[str, str], dict[str, float]] = {}
+            for sample in data:
+                conv = _prepare(mem, sample, run_id, wanted)
+                if args.questions:
+                    conv.questions = conv.questions[: args.questions]
+                namespaces.append(conv.ns)
+                ingest_stats.append(conv.ingest)
+                convs[sample["sample_id"]] = conv
+            if not folds:
+                run = Run(stages=args.stages)
+                for conv in convs.values():
+                    peer_r = {}
+                    if peer is not None:
+                        peer.load(conv.ns, conv.peer_docs, conv.emb_texts)
+                        peer_r = peer.retrievers()
+                    run.evaluate(mem, conv, systems, conv.baselines, peer_r, peer, warmup=args.warmup)
+                all_figures = _report(run, ingest_stats, base, ", ".join(convs))
+            for tune_ids, eval_ids in folds:
+                grid = _grid(args.grid)
+                print(f"\n## fold: tune on {', '.join(tune_ids)}, report on {', '.join(eval_ids)}")
+                best, rows = _tune(mem, [convs[i] for i in tune_ids], base, grid)
+                print("| grid point (tune fold) | recall@10 | MRR | >= hybrid in every category |\n|---|---|---|---|")
+                for combo, m in rows:
+                    print(
+                        f"| {json.dumps(combo)} | {m['recall@10']:.3f} | {m['mrr']:.3f} | "
+                        f"{'yes' if m['ge_hybrid_every_category'] else 'no'} |"
+                    )
+                print(f"chosen on {', '.join(tune_ids)}: {json.dumps(best)}")
+                fold_systems = {**systems, "kg-tuned": base.with_overrides(name="tuned", **best)}
+                run = Run()
+                for i in eval_ids:
+                    run.evaluate(mem, convs[i], fold_systems, convs[i].baselines, {}, None)
+                key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
+                all_figures[key] = {
+                    "chosen": best,
+                    "grid": [{"point": c, **m} for c, m in rows],
+                    **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)"),
+                }
+            # After every fold's figures: the simulation's copies of the conversations would otherwise be in
+            # the full-text index (BM25 statistics) while a later fold is measured.
+            for tune_ids, eval_ids in folds if args.shift_grid else []:
+                sims = {
+                    i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces)
+                    for i in tune_ids + eval_ids
+                }
+                sim_convs.update(sims)
+                key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
+                all_figures[key]["shift"] = _tune_shift(
+                    mem,
+                    [sims[i] for i in tune_ids],
+                    [sims[i] for i in eval_ids],
+                    base,
+                    [float(v) for v in args.shift_grid.split(",")],
+                    sim_cache,
                 )
-            print(f"chosen on {', '.join(tune_ids)}: {json.dumps(best)}")
-            fold_systems = {**systems, "kg-tuned": base.with_overrides(name="tuned", **best)}
-            run = Run()
-            for i in eval_ids:
-                run.evaluate(mem, convs[i], fold_systems, convs[i].baselines, {}, None)
-            key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
-            all_figures[key] = {
-                "chosen": best,
-                "grid": [{"point": c, **m} for c, m in rows],
-                **_report(run, ingest_stats, base, ", ".join(eval_ids) + " (held out)"),
-            }
-        # After every fold's figures: the simulation's copies of the conversations would otherwise be in
-        # the full-text index (BM25 statistics) while a later fold is measured.
-        for tune_ids, eval_ids in folds if args.shift_grid else []:
-            sims = {
-                i: sim_convs.get(i) or _prepare_sim(mem, samples[i], run_id, namespaces) for i in tune_ids + eval_ids
-            }
-            sim_convs.update(sims)
-            key = f"tune:{'+'.join(tune_ids)}->eval:{'+'.join(eval_ids)}"
-            all_figures[key]["shift"] = _tune_shift(
-                mem,
-                [sims[i] for i in tune_ids],
-                [sims[i] for i in eval_ids],
-                base,
-                [float(v) for v in args.shift_grid.split(",")],
-                sim_cache,
-            )
-    finally:
-        if peer is not None:
-            peer.close()
-        if not args.keep:
-            for ns in namespaces:
-                mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-        mem.close()
-        if server is not None:
-            server.down()
-        tmp.cleanup()
+        finally:
+            if peer is not None:
+                peer.close()
     return all_figures
 
 
@@ -551,30 +529,6 @@ def _tune_shift(
             f"{t['shifts']:.0f} | {h['recall@10']:.3f} | {h['mrr']:.3f} | {h['shifts']:.0f} |"
         )
     return {"chosen": chosen, "rows": rows}
-
-
-def _private_server(ports: str, tmp: Path):  # noqa: ANN202 - kgmem.server.LocalNeo4j
-    """Start a fresh Neo4j of this run's own on ``BOLT:HTTP`` (home under ``tmp``)."""
-    from kgmem.server import LocalNeo4j
-
-    try:
-        bolt, http = (int(p) for p in ports.split(":"))
-    except ValueError:
-        raise SystemExit(f"--private-neo4j: expected BOLT:HTTP ports, got {ports!r}") from None
-    settings = load_settings(
-        home=tmp / "home",
-        neo4j={
-            "uri": f"bolt://127.0.0.1:{bolt}",
-            "bolt_port": bolt,
-            "http_port": http,
-            "password": "kgmem-eval-private",
-            "heap": "512m",
-            "pagecache": "128m",
-        },
-    )
-    server = LocalNeo4j(settings)
-    server.up()
-    return server
 
 
 class Conversation:

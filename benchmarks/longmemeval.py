@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import logging
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from collections import defaultdict
@@ -30,11 +28,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.locomo import _pct, _private_server, mean_scores, parse_overrides
+from benchmarks.locomo import _pct, mean_scores, parse_overrides
 from benchmarks.paths import SHARED_DATA
-from kgmem import KGMem
-from kgmem.config import ChromaSettings, load_settings
-from kgmem.graph.schema import apply_schema
+from benchmarks.scratch import cli_main, scratch_memory
 from kgmem.retrieval.config import PRESETS, SearchConfig
 
 DEFAULT_DATA = SHARED_DATA / "longmemeval-dev.json.gz"
@@ -111,13 +107,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-    figures = evaluate(args)
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2))
-    return 0
+    return cli_main(evaluate, _parser().parse_args(argv))
 
 
 def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
@@ -140,22 +130,15 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
     for spec in args.system:
         name, _, pairs = spec.partition(":")
         systems[f"kg-{name}"] = base.with_overrides(name=name, **parse_overrides(pairs.split(",") if pairs else []))
-    tmp = tempfile.TemporaryDirectory(prefix="kgmem-lme-")
-    server = _private_server(args.private_neo4j, Path(tmp.name)) if args.private_neo4j else None
-    settings = (server.settings if server is not None else (settings or load_settings())).model_copy(
-        update={"chroma": ChromaSettings(path=Path(tmp.name) / "chroma")}
-    )
-    mem = KGMem(settings)
-    apply_schema(mem.graph)
     run_id = uuid.uuid4().hex[:6]
     rows: dict[str, list[dict[str, float]]] = defaultdict(list)
     by_type: dict[tuple[str, str], list[dict[str, float]]] = defaultdict(list)
     latency: dict[str, list[float]] = defaultdict(list)
-    namespaces = []
-    try:
+    with scratch_memory(settings, private_neo4j=args.private_neo4j, prefix="kgmem-lme-") as scratch:
+        mem = scratch.mem
         for item in data:
             ns = f"eval-lme-{item['question_id']}-{run_id}"
-            namespaces.append(ns)
+            scratch.namespaces.append(ns)
             events, gold = question_events(item)
             when = {e["ref"]: e["ts"] for e in events if e["type"] == "turn"}
             report = mem.ingest(events, ns=ns)
@@ -177,13 +160,6 @@ def evaluate(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
                 + ", ".join(f"{n} {rows[n][-1]['recall@10']:.2f}" for n in systems),
                 flush=True,
             )
-    finally:
-        for ns in namespaces:
-            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-        mem.close()
-        if server is not None:
-            server.down()
-        tmp.cleanup()
 
     cols = [
         "recall@5",

@@ -162,6 +162,29 @@ BENCHMARKS: tuple[Benchmark, ...] = (
 BY_NAME = {b.name: b for b in BENCHMARKS}
 
 
+@dataclass(frozen=True)
+class Study:
+    """A standalone study: ``python -m benchmarks.<module>`` with options of its own. The runner does not
+    run it and its figures are not recorded in results.json; it answers a design question once."""
+
+    module: str
+    summary: str
+
+
+STUDIES: tuple[Study, ...] = (
+    Study("analysis", "Conversation ingest rate with analysis off, on, and on with write-behind turn storage."),
+    Study("calibrate_matching", "Fits the error-matching model's constants on the error corpus's training half."),
+    Study("concepts", "Concept extraction speed, what concepts connect on LoCoMo, and their cost at ingest."),
+    Study("embedders", "Quality and latency of candidate embedding models on LoCoMo."),
+    Study("evidence_ranks", "Where LoCoMo evidence turns rank in the default search and in each leg alone."),
+    Study(
+        "retrieval",
+        "Search latency at 10 K / 100 K memories, ingest against raw embedding throughput "
+        "(its corpus builders also serve `scale` and `ingest`).",
+    ),
+)
+
+
 class UnknownBenchmark(KeyError):
     """No benchmark of that name is registered."""
 

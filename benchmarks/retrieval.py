@@ -1,6 +1,10 @@
 #!/usr/bin/env python
 """Search latency at 10 K / 100 K memories, and ingest throughput against raw embedding throughput.
 
+A standalone study (listed by ``python -m benchmarks list``; its own figures are not recorded in
+benchmarks/results.json) and a library: the registered ``scale`` and ``ingest`` benchmarks use its
+corpus builders, latency and throughput helpers.
+
 Memories are real text: the LoCoMo dev turns (read in place) and docstring sentences of the
 installed Python packages. ``--distinct`` of them are embedded by the model; the rest of the
 corpus are pairs of those texts ("a b") whose vector is the normalised mean of the two texts'

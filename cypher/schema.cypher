@@ -1,4 +1,4 @@
-// kgmem graph schema (docs/design.md §3). Applied by `kgmem init`; every statement is
+// kgmem graph schema (docs/concepts.md describes it). Applied by `kgmem init`; every statement is
 // idempotent (IF NOT EXISTS), so re-running it is safe. Bump SCHEMA_VERSION in
 // kgmem/graph/schema.py when this file changes.
 

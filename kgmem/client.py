@@ -133,7 +133,7 @@ class KGMem:
         """The namespace of a call: ``ns`` if given (an empty one is an error, not the default)."""
         return resolve_namespace(ns, self.namespace)
 
-    # -- learning (docs/design.md §4; kgmem/learning) ---------------------------------
+    # -- learning (kgmem/learning; docs/learning.md) -----------------------------------
     @keyword_only
     def tool_result(
         self,
@@ -256,7 +256,7 @@ class KGMem:
         self.conversation.flush()
         self.retrieval.flush()
 
-    # -- retrieval (docs/design.md §6; kgmem/retrieval) --------------------------------
+    # -- retrieval (kgmem/retrieval; docs/retrieval.md) ---------------------------------
     @keyword_only
     def search(
         self,
@@ -347,7 +347,7 @@ class KGMem:
 
         return ingest(self, source, self._ns(ns), batch_size=batch_size, progress=progress, analyze=analyze)
 
-    # -- conversation and its analysis (kgmem/conversation; docs/design.md §5, kgmem/analysis) ----
+    # -- conversation and its analysis (kgmem/conversation, kgmem/analysis; docs/analysis.md) ----
     @keyword_only
     def turn(
         self,

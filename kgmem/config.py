@@ -9,7 +9,7 @@ Sources, highest priority first:
 3. ``./kgmem.toml`` in the working directory (or the file ``KGMEM_CONFIG`` names),
 4. ``$KGMEM_HOME/kgmem.toml`` — written by ``kgmem up`` (mode 0600; it holds the
    generated Neo4j password),
-5. the defaults below (docs/design.md §8).
+5. the defaults below (listed in docs/configuration.md).
 
 Invalid values fail at start-up with :class:`~kgmem.errors.ConfigError` naming the key.
 """
@@ -154,7 +154,7 @@ AdjudicationScope = Literal["fuzzy", "close"]
 
 
 class LearningSettings(_Section):
-    """Error→fix learning engine (docs/design.md §4)."""
+    """Error→fix learning engine (docs/learning.md)."""
 
     auto_apply_threshold: float = Field(0.7, ge=0.0, le=1.0)
     confidence_min: float = Field(0.1, ge=0.0, le=1.0)
@@ -191,7 +191,7 @@ class LearningSettings(_Section):
 
 
 class AnalysisSettings(_Section):
-    """Conversation analysis (docs/design.md §5)."""
+    """Conversation analysis (docs/analysis.md)."""
 
     turn_threshold: int = Field(5, ge=1)
     token_threshold: int = Field(2000, ge=1)
@@ -291,9 +291,8 @@ class LLMSettings(_Section):
 
 class RetrievalSettings(_Section):
     """Graph RAG: the default preset (kgmem.retrieval.config.PRESETS) and optional overrides
-    applied on top of every preset. docs/design.md §8's RRF k 60 and 0.7/0.3 vector/keyword weights
-    were measured on LoCoMo and replaced in the presets (k 10, 0.3/0.7; docs/retrieval.md);
-    set these to use other values."""
+    applied on top of every preset. The presets' RRF k 10 and 0.3/0.7 vector/keyword weights were
+    measured on LoCoMo (docs/decisions/retrieval-fusion-defaults.md); set these to use other values."""
 
     preset: str = "balanced"
     overfetch: int | None = Field(None, ge=1, le=50)

@@ -9,19 +9,21 @@ Everything between two yields is the shared pure logic.
 :func:`run` drives an operation with the sync stores (:class:`SyncIO`, used by
 :class:`kgmem.KGMem`); :func:`arun` with the async ones (:class:`AsyncIO`, used by
 :class:`kgmem.AsyncKGMem`). A new operation therefore needs no second async copy, and a
-new *kind* of I/O needs one request class (added to :data:`Request`) and one handler in each
-runner's dispatch table (a unit test checks both tables cover :data:`Request`).
+new *kind* of I/O needs one request class (added to :data:`Request`), its handler's name in
+``_HANDLER_NAMES`` and that handler in each runner (a unit test checks both tables cover
+:data:`Request`). :func:`synced` makes the sync method of an operation method.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -189,6 +191,31 @@ Request: TypeAlias = (
 
 
 # -- the I/O ports -----------------------------------------------------------------------------
+#: The name of the method that handles each request type; both runners define one of each.
+_HANDLER_NAMES: dict[type, str] = {
+    Read: "_read",
+    Write: "_write",
+    Embed: "_embed",
+    EmbedQuery: "_embed_query",
+    VectorQuery: "_vector_query",
+    VectorUpsert: "_vector_upsert",
+    VectorQueryMany: "_vector_query_many",
+    VectorGet: "_vector_get",
+    VectorCount: "_vector_count",
+    VectorDelete: "_vector_delete",
+    LocalIO: "_local_io",
+    Ping: "_ping",
+    Gather: "_gather",
+    Background: "_background",
+    Flush: "_flush",
+}
+
+
+def _dispatch_table(runner: type) -> dict[type, Callable[[Any, Any], Any]]:
+    """``runner``'s handler (an unbound method) for each request type."""
+    return {req: getattr(runner, name) for req, name in _HANDLER_NAMES.items()}
+
+
 class SyncIO:
     """The sync backends an operation runs against (the graph store, vector store, embedder).
 
@@ -225,6 +252,9 @@ class SyncIO:
             self._writer.shutdown(wait=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False)
+
+    #: The handler method of each request type (:func:`_dispatch_table`).
+    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Any]]]
 
     def handle(self, req: Request) -> Any:
         """Run one request (the dispatch table :attr:`HANDLERS`, by the request's type)."""
@@ -299,23 +329,8 @@ class SyncIO:
     def _flush(self, req: Flush) -> None:
         self.flush(req.timeout)
 
-    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {
-        Read: _read,
-        Write: _write,
-        Embed: _embed,
-        EmbedQuery: _embed_query,
-        VectorQuery: _vector_query,
-        VectorUpsert: _vector_upsert,
-        VectorQueryMany: _vector_query_many,
-        VectorGet: _vector_get,
-        VectorCount: _vector_count,
-        VectorDelete: _vector_delete,
-        LocalIO: _local_io,
-        Ping: _ping,
-        Gather: _gather,
-        Background: _background,
-        Flush: _flush,
-    }
+
+SyncIO.HANDLERS = _dispatch_table(SyncIO)
 
 
 def _wake(wakes: Iterable[Callable[[], None] | None]) -> None:
@@ -328,6 +343,23 @@ def _wake(wakes: Iterable[Callable[[], None] | None]) -> None:
 def run(op: Op[T], io: SyncIO) -> T:
     """Drive ``op`` to completion with the sync backends in ``io``; return its result."""
     return _drive(op, io.handle)
+
+
+S = TypeVar("S")
+P = ParamSpec("P")
+
+
+def synced(op: Callable[Concatenate[S, P], Op[T]]) -> Callable[Concatenate[S, P], T]:
+    """The sync method of the operation method ``op`` (``name = synced(name_op)`` in a class body):
+    same arguments and docstring, runs the operation on ``self.io`` (a :class:`SyncIO`)."""
+
+    @functools.wraps(op)
+    def method(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return run(op(self, *args, **kwargs), self.io)
+
+    method.__name__ = op.__name__.removesuffix("_op")
+    method.__qualname__ = op.__qualname__.removesuffix("_op")
+    return method
 
 
 def _drive(op: Op[T], handle: Callable[[Request], Any]) -> T:
@@ -363,6 +395,9 @@ class AsyncIO:
 
     async def close(self) -> None:
         await self.flush()
+
+    #: The handler method of each request type (:func:`_dispatch_table`).
+    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Awaitable[Any]]]]
 
     async def handle(self, req: Request) -> Any:
         """Run one request (the dispatch table :attr:`HANDLERS`, by the request's type)."""
@@ -425,23 +460,8 @@ class AsyncIO:
     async def _flush(self, req: Flush) -> None:
         await self.flush(req.timeout)
 
-    HANDLERS: ClassVar[dict[type, Callable[[Any, Any], Awaitable[Any]]]] = {
-        Read: _read,
-        Write: _write,
-        Embed: _embed,
-        EmbedQuery: _embed_query,
-        VectorQuery: _vector_query,
-        VectorUpsert: _vector_upsert,
-        VectorQueryMany: _vector_query_many,
-        VectorGet: _vector_get,
-        VectorCount: _vector_count,
-        VectorDelete: _vector_delete,
-        LocalIO: _local_io,
-        Ping: _ping,
-        Gather: _gather,
-        Background: _background,
-        Flush: _flush,
-    }
+
+AsyncIO.HANDLERS = _dispatch_table(AsyncIO)
 
 
 async def arun(op: Op[T], io: AsyncIO) -> T:

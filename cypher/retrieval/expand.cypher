@@ -1,5 +1,5 @@
 // Hydrate the fused candidates of both legs and expand the best of them, in one round trip
-// (docs/design.md §6.4). The candidates are found with one index seek per label for the whole list
+// (docs/retrieval.md "The pipeline", step 5). The candidates are found with one index seek per label for the whole list
 // (a seek per candidate and label cost the server ~1.5 × as much). For each seed: its properties
 // (for quality ranking), and up to $per_seed neighbours within $hops hops over the Graph RAG
 // relationships — fixes of errors (RESOLVED_BY),

@@ -1,4 +1,4 @@
-// Judge one query (docs/design.md §6.8, BQAR): one judgement per query id, however often it is
+// Judge one query (docs/retrieval.md "Feedback", BQAR): one judgement per query id, however often it is
 // retried and from however many processes. In ONE statement: lock the query's KgmemQuery node, read
 // its judged marker, set it, and — only if it was not set — apply the signals:
 //   * to the global Beta posteriors (alpha += a positive delta, beta += a negative one's magnitude)

@@ -1,4 +1,4 @@
-// Keyword (BM25) leg: one full-text index query, scoped to one namespace (docs/design.md §6.3).
+// Keyword (BM25) leg: one full-text index query, scoped to one namespace.
 // Params: index, head ("+ns_key:<key> +(") and body (the Lucene clauses of the question's other content
 //         words), names (capitalised words that may name a speaker: [{probe, as_word, as_speaker}], all
 //         built and escaped by kgmem.retrieval.text), ns, labels (searchable labels),

@@ -1,6 +1,6 @@
 """Conversation analysis: turns → LLM (or offline) extraction → deduplicated, evolving knowledge.
 
-See docs/design.md §5 and docs/analysis.md. The client-facing pieces:
+See docs/analysis.md. The client-facing pieces:
 :class:`AnalysisService` (what ``KGMem`` holds), :class:`TextGenerator` /
 :class:`AnthropicGenerator`, :class:`OfflineExtractor`, and :func:`stats` — the saved
 analysis counters of a namespace, for ``kgmem learning status``.

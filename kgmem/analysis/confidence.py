@@ -1,4 +1,4 @@
-"""Confidence evolution of knowledge items (seed 003, docs/design.md §5) — pure functions.
+"""Confidence evolution of knowledge items (seed 003, docs/analysis.md) — pure functions.
 
 ``cypher/analysis/apply_knowledge.cypher`` applies the same formulas inside the
 write transaction (so concurrent writers never lose an update); the integration

@@ -1,4 +1,4 @@
-"""Storage of conversation turns (docs/design.md §3: ``Message``, ``PART_OF``, ``NEXT``).
+"""Storage of conversation turns (``Message``, ``PART_OF``, ``NEXT``; docs/concepts.md).
 
 One :meth:`TurnStore.record` call is one graph transaction (UNWIND over the
 batch) followed by one embedding batch and one Chroma upsert. Message ids are

@@ -1,4 +1,4 @@
-"""Error→fix learning engine (docs/design.md §4; docs/learning.md).
+"""Error→fix learning engine (docs/learning.md).
 
 Public pieces: :class:`LearningEngine` (what ``KGMem`` holds), the values it returns
 (:class:`Observation`, :class:`FixSuggestion`, :class:`FailedFix`, :class:`FixOutcome`, :class:`BatchResult`),

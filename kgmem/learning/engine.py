@@ -73,6 +73,7 @@ from kgmem.runner import (
     VectorUpsert,
     Write,
     run,
+    synced,
 )
 from kgmem.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
 from kgmem.vectors import Embedder, VectorStore
@@ -157,20 +158,6 @@ class LearningEngine:
             self.replayer.spool.companions.append(self._deferred.spool)
 
     # -- events ---------------------------------------------------------------------
-    def tool_result(
-        self,
-        ns: str,
-        tool: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        error: str | BaseException | None = None,
-        session: str | None = None,
-        ts: str | None = None,
-    ) -> Observation:
-        """Record one tool outcome; return its :class:`Observation` (on error with the ranked fixes;
-        on success ``ok=True`` with the recovery it completed or the fix it confirmed, if any)."""
-        return run(self.tool_result_op(ns, tool, params, error=error, session=session, ts=ts), self.io)
-
     def tool_result_op(
         self,
         ns: str,
@@ -181,7 +168,8 @@ class LearningEngine:
         session: str | None = None,
         ts: str | None = None,
     ) -> Op[Observation]:
-        """:meth:`tool_result` as an operation (kgmem.runner)."""
+        """Record one tool outcome; return its :class:`Observation` (on error with the ranked fixes;
+        on success ``ok=True`` with the recovery it completed or the fix it confirmed, if any)."""
         event = prepare(tool, params, error, session, ts, self.settings.error_max_chars)
         if event.message is None and event.session is None:
             return success_observation(event)  # a success outside any session teaches nothing: no round trip
@@ -190,6 +178,8 @@ class LearningEngine:
             return observation
         # Made here, on the client, on every path (written, deferred, spooled): no round trip.
         return dataclasses.replace(observation, occurrence=new_occurrence())
+
+    tool_result = synced(tool_result_op)
 
     def _record(self, ns: str, event: Prepared) -> Op[Observation]:
         """Write (or defer, or spool) one prepared event; its :class:`Observation`."""
@@ -208,7 +198,7 @@ class LearningEngine:
             return success_observation(event, plan.fix_of_event[0] if plan is not None else None)
         return self._observation(errors[0], event.session)
 
-    def tool_results(
+    def tool_results_op(
         self,
         ns: str,
         events: Iterable[ToolEvent | Mapping[str, Any]],
@@ -216,7 +206,7 @@ class LearningEngine:
         index: bool = True,
         marks: Sequence[str] = (),
         spool: bool = True,
-    ) -> BatchResult:
+    ) -> Op[BatchResult]:
         """Record many outcomes in order, in one transaction (bulk / backfill).
 
         With ``index=False`` new patterns are written to the graph only (``vector_pending``):
@@ -227,18 +217,6 @@ class LearningEngine:
         if one already exists nothing is written and :class:`AlreadyApplied` is raised.
         ``spool=False`` raises :class:`BackendUnavailable` instead of spooling.
         """
-        return run(self.tool_results_op(ns, events, index=index, marks=marks, spool=spool), self.io)
-
-    def tool_results_op(
-        self,
-        ns: str,
-        events: Iterable[ToolEvent | Mapping[str, Any]],
-        *,
-        index: bool = True,
-        marks: Sequence[str] = (),
-        spool: bool = True,
-    ) -> Op[BatchResult]:
-        """:meth:`tool_results` as an operation (kgmem.runner)."""
         prepared = [_prepare_any(e, i, self.settings.error_max_chars) for i, e in enumerate(events)]
         if not prepared:
             return BatchResult(0, 0, 0, 0, 0)
@@ -256,7 +234,9 @@ class LearningEngine:
         new = len({row["id"] for row in errors if row["vector_pending"]})  # first seen (or vector not yet written)
         return BatchResult(len(prepared), n_err, len(prepared) - n_err, new, len(resolved))
 
-    def resolve(
+    tool_results = synced(tool_results_op)
+
+    def resolve_op(
         self,
         ns: str,
         error: Observation | str,
@@ -268,7 +248,7 @@ class LearningEngine:
         session: str | None = None,
         recovery: bool = True,
         occurrence: str | None = None,
-    ) -> FixOutcome:
+    ) -> Op[FixOutcome]:
         """Record that ``fix`` was applied to ``error`` and worked (or not).
 
         One judgement per (error occurrence, fix): with an occurrence (``occurrence``, else the
@@ -284,35 +264,6 @@ class LearningEngine:
         on its own (a user correction is knowledge of its own, not the name of the agent's
         recovery). Raises :class:`BackendUnavailable` if Neo4j is down.
         """
-        return run(
-            self.resolve_op(
-                ns,
-                error,
-                fix,
-                success,
-                tool=tool,
-                source=source,
-                session=session,
-                recovery=recovery,
-                occurrence=occurrence,
-            ),
-            self.io,
-        )
-
-    def resolve_op(
-        self,
-        ns: str,
-        error: Observation | str,
-        fix: str,
-        success: bool = True,
-        *,
-        tool: str | None = None,
-        source: str = "explicit",
-        session: str | None = None,
-        recovery: bool = True,
-        occurrence: str | None = None,
-    ) -> Op[FixOutcome]:
-        """:meth:`resolve` as an operation (kgmem.runner)."""
         if not isinstance(fix, str) or not fix.strip():
             raise ValidationError("fix: must be a non-empty string")
         if not isinstance(success, bool):
@@ -355,6 +306,8 @@ class LearningEngine:
             log.warning("vector indexing of a new fix failed (repaired later): %s", exc)
         return _fix_outcome(resolved[0], int(resolved[0]["propagated"]))
 
+    resolve = synced(resolve_op)
+
     def _current_outcome(self, ns: str, error_id: str, fix: str) -> Op[FixOutcome]:
         """The error→fix edge as it stands (the answer to a repeated judgement)."""
         rows = yield Read("learning/fix_outcome", {"ns": ns, "error_id": error_id, "fix_id": fix})
@@ -380,13 +333,9 @@ class LearningEngine:
         if fix_ids:
             yield VectorDelete(ns, FIX_KIND, list(fix_ids))
 
-    def index_pending(self, ns: str, batch: int = 500) -> int:
+    def index_pending_op(self, ns: str, batch: int = 500) -> Op[int]:
         """Embed and link every error pattern still waiting for its vector (after
         ``tool_results(index=False)`` or a Chroma failure); returns how many were indexed."""
-        return run(self.index_pending_op(ns, batch), self.io)
-
-    def index_pending_op(self, ns: str, batch: int = 500) -> Op[int]:
-        """:meth:`index_pending` as an operation (kgmem.runner)."""
         yield from self._flush_deferred()
         total = 0
         while True:
@@ -396,6 +345,8 @@ class LearningEngine:
                 return total
             yield from self._index(ns, rows, [], [])
             total += len(rows)
+
+    index_pending = synced(index_pending_op)
 
     # -- spool ----------------------------------------------------------------------
     def replay_spool(self) -> int:

@@ -1,4 +1,4 @@
-"""The labels and relationship types export/import may touch (docs/design.md §3).
+"""The labels and relationship types export/import may touch (docs/concepts.md lists them).
 
 Import never splices a label or type from the file into Cypher: each allowed
 label and (start)-[type]->(end) triple has its own Cypher file under

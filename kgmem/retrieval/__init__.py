@@ -1,4 +1,4 @@
-"""Graph RAG retrieval (docs/design.md §6): legs behind one protocol (vector, keyword — the
+"""Graph RAG retrieval (docs/retrieval.md): legs behind one protocol (vector, keyword — the
 registry in :mod:`kgmem.retrieval.legs`), graph expansion, fusion, quality ranking, context
 with citations, feedback."""
 

@@ -20,7 +20,7 @@ ALL_KINDS: tuple[str, ...] = tuple(KIND_LABELS)
 
 
 class SearchConfig(BaseModel):
-    """One search strategy's knobs (docs/design.md §6). Distances are cosine distances (0 = identical)."""
+    """One search strategy's knobs (docs/retrieval.md). Distances are cosine distances (0 = identical)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -1,4 +1,4 @@
-"""Render hits as a prompt block with numbered citations, within a token budget (docs/design.md §6.7)."""
+"""Render hits as a prompt block with numbered citations, within a token budget."""
 
 from __future__ import annotations
 

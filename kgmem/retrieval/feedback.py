@@ -1,4 +1,4 @@
-"""Feedback levels and their signals (docs/design.md §6.8, the BQAR seed's levels)."""
+"""Feedback levels and their signals (docs/retrieval.md "Feedback"; the BQAR seed's levels)."""
 
 from __future__ import annotations
 

@@ -2,17 +2,17 @@
 
 No I/O here, so every formula is unit-tested directly (tests/unit/retrieval/test_fusion.py).
 
-Fusion (docs/design.md §6.5): each leg contributes ``weight / (k + rank)`` for every item
+Fusion: each leg contributes ``weight / (k + rank)`` for every item
 it returned; an item found by both the vector and the keyword leg gets an extra
 ``agreement_bonus / (k + worse_rank)`` — agreement is evidence, but only as strong
 as the weaker of the two votes.
 
-Graph (§6.4): a neighbour reached by the traversal inherits its seed's fused score,
+Graph: a neighbour reached by the traversal inherits its seed's fused score,
 decayed per hop (``hop_decay`` × the edge's similarity/confidence per step), times
 ``graph_weight``; where it may enter the ranking is decided by
 :func:`kgmem.retrieval.slots.interleave` (neighbours compete for their own slots).
 
-Quality (§6.6): the fused score is multiplied by three factors, each neutral (1.0)
+Quality: the fused score is multiplied by three factors, each neutral (1.0)
 for an item nobody has judged yet:
 
 * confidence ``1 − w_c·(1 − c)`` (items without a confidence are neutral),

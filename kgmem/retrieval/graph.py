@@ -1,4 +1,4 @@
-"""The Graph RAG strategy (docs/design.md §6): every leg → one traversal from their fused seeds →
+"""The Graph RAG strategy (docs/retrieval.md "The pipeline"): every leg → one traversal from their fused seeds →
 fusion of the legs and the traversal → quality adjustment."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The keyword leg: BM25 over Neo4j's full-text index, one round trip (docs/design.md §6.3)."""
+"""The keyword leg: BM25 over Neo4j's full-text index, one round trip."""
 
 from __future__ import annotations
 

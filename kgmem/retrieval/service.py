@@ -37,7 +37,7 @@ from kgmem.retrieval.legs import DEFAULT_LEGS, GuardedLeg, LegSpec, build_legs, 
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import StageClock
 from kgmem.retrieval.types import Judgement, SearchResult
-from kgmem.runner import Background, EmbedQuery, Flush, LocalIO, Op, Read, SyncIO, Write, run
+from kgmem.runner import Background, EmbedQuery, Flush, LocalIO, Op, Read, SyncIO, Write, synced
 from kgmem.vectors import Embedder, VectorStore
 
 if TYPE_CHECKING:
@@ -634,49 +634,12 @@ class Retrieval(RetrievalEngine):
         self.embedder = embedder
         self.io = SyncIO(graph, vectors, embedder)
 
-    def search(
-        self,
-        query: str,
-        ns: str,
-        k: int = 10,
-        session: str | None = None,
-        kinds: Any = None,
-        preset_name: str | None = None,
-        config: SearchConfig | None = None,
-        explain: bool = False,
-        as_of: Any = None,
-    ) -> SearchResult:
-        """Run one search; see :meth:`kgmem.KGMem.search`."""
-        return run(self.search_op(query, ns, k, session, kinds, preset_name, config, explain, as_of), self.io)
-
-    def context(self, query: str, ns: str, max_tokens: int = 1000, **search_kwargs: Any) -> Context:
-        """See :meth:`RetrievalEngine.context_op`."""
-        return run(self.context_op(query, ns, max_tokens, **search_kwargs), self.io)
-
-    def feedback(
-        self,
-        query_id: str,
-        used: Any = (),
-        outcome: str | float = "included",
-        response: str | None = None,
-        ns: str | None = None,
-    ) -> Judgement:
-        """See :meth:`RetrievalEngine.feedback_op`."""
-        return run(self.feedback_op(query_id, used, outcome, response, ns), self.io)
-
-    def end_session(self, ns: str, session: str) -> list[bqar.Merge]:
-        """See :meth:`RetrievalEngine.end_session_op`."""
-        return run(self.end_session_op(ns, session), self.io)
-
-    def expire_overlays(
-        self, ns: str | None = None, ttl_hours: float | None = None, limit: int = EXPIRE_BATCH
-    ) -> list[ExpiredSession]:
-        """See :meth:`RetrievalEngine.expire_overlays_op`."""
-        return run(self.expire_overlays_op(ns, ttl_hours, limit), self.io)
-
-    def close_session(self, ns: str, session: str) -> list[bqar.Merge]:
-        """See :meth:`RetrievalEngine.close_session_op`."""
-        return run(self.close_session_op(ns, session), self.io)
+    search = synced(RetrievalEngine.search_op)
+    context = synced(RetrievalEngine.context_op)
+    feedback = synced(RetrievalEngine.feedback_op)
+    end_session = synced(RetrievalEngine.end_session_op)
+    expire_overlays = synced(RetrievalEngine.expire_overlays_op)
+    close_session = synced(RetrievalEngine.close_session_op)
 
     def flush(self, timeout: float | None = 30.0) -> None:
         """Wait until every query of this process is stored (feedback from other processes needs it)."""

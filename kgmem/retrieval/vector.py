@@ -1,4 +1,4 @@
-"""The vector leg: nearest neighbours of the query embedding in Chroma (docs/design.md §6.2).
+"""The vector leg: nearest neighbours of the query embedding in Chroma.
 
 One collection per (namespace, kind), so namespace and kind scope cost nothing.
 Session scope is a post-filter on the over-fetched hits (Chroma ``where`` filters

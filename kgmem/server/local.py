@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import time
@@ -85,8 +86,12 @@ class LocalNeo4j:
         self._write_conf()
         started = time.monotonic()
         self._boot(java, "start", timeout=self.cfg.start_timeout_s)  # a loaded machine boots slowly
-        self._wait_for_bolt(started)
-        self._ensure_password()
+        try:
+            self._wait_for_bolt(started)
+            self._ensure_password()
+        except ServerStartFailed:
+            self._stop_unfinished_start()
+            raise
         elapsed = time.monotonic() - started
         log.info("Neo4j %s started in %.1f s", self.cfg.version, elapsed)
         return replace(self.status(), start_seconds=round(elapsed, 2))
@@ -138,21 +143,44 @@ class LocalNeo4j:
         return install_browser_assets(self.home, self.cfg.http_port, namespace=self.settings.namespace)
 
     def _boot(self, java: Path, command: str, timeout: float = 120) -> str:
+        """Run the boot class's ``command`` in a session of its own: the server ``start`` launches is then
+        in a process group of its own, which a failed start can stop without touching the caller's."""
         env = child_env(os.environ, NEO4J_HOME=str(self.home), NEO4J_CONF=str(self.home / "conf"))
-        proc = subprocess.run(
+        with subprocess.Popen(
             [str(java), "-cp", str(self.home / "lib" / "*"), BOOT_CLASS, command],
             env=env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout,
             stdin=subprocess.DEVNULL,
-        )
-        out = (proc.stdout + proc.stderr).strip()
+            start_new_session=True,
+        ) as proc:
+            try:
+                stdout, stderr = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _stop_group(proc.pid)  # the launcher, and the server if it got as far as starting one
+                proc.communicate()
+                raise ServerStartFailed(
+                    f"`neo4j {command}` did not finish within {timeout:g} s (stopped); see {self.log_file}"
+                ) from None
+        out = (stdout + stderr).strip()
         if proc.returncode != 0:
             raise ServerStartFailed(
                 f"`neo4j {command}` failed (exit {proc.returncode}): {out[-800:]}\nsee {self.log_file}"
             )
         return out
+
+    def _stop_unfinished_start(self) -> None:
+        """Stop the server this ``up`` launched that did not become ready (and its process group)."""
+        pid = self._pid()
+        if pid is None:
+            return
+        group = os.getpgid(pid)
+        log.warning("stopping the Neo4j (pid %d) that did not finish starting; its log: %s", pid, self.log_file)
+        if group == os.getpgrp():  # never the caller's own group (cannot happen: _boot starts a new session)
+            os.kill(pid, signal.SIGKILL)
+        else:
+            _stop_group(group)
 
     def _pid(self) -> int | None:
         pid_file = self.home / "run" / "neo4j.pid"
@@ -255,6 +283,40 @@ def _port_open(port: int) -> bool:
         return True
     except OSError:
         return False
+
+
+def _stop_group(group: int, grace_s: float = 30.0) -> None:
+    """Stop process group ``group``: SIGTERM (a JVM shuts down cleanly), SIGKILL after ``grace_s``."""
+    try:
+        os.killpg(group, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + grace_s
+    while _group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _group_alive(group: int) -> bool:
+    """True while a process of ``group`` runs (zombies, waiting for their parent, do not count)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return True
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            state, _, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]  # after "pid (comm)"
+        except (OSError, IndexError, ValueError):
+            continue
+        if int(pgrp) == group and state != "Z":
+            return True
+    return False
 
 
 def _tail(path: Path, lines: int = 20) -> str:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from kgmem.config import load_settings
 from kgmem.errors import MavenUnreachable, ServerStartFailed
-from kgmem.server import LocalNeo4j
+from kgmem.server import LocalNeo4j, local
 from kgmem.server.install import ensure_installed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
 
 BOLT, HTTP = 18697, 18484
 
@@ -45,3 +51,44 @@ def test_server_that_cannot_start_points_at_its_log(tmp_path: Path) -> None:
         assert str(server.home / "logs") in str(info.value)
     finally:
         server.down()
+
+
+def _processes_of(home: Path) -> list[int]:
+    """The processes whose command line names ``home`` (the JVM has it in its class path)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(home) in cmdline.read_bytes().decode(errors="replace"):
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return [pid for pid in found if pid != os.getpid()]
+
+
+def test_a_start_that_times_out_stops_the_server_it_launched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real start that does not finish within ``start_timeout_s`` fails naming the log, and stops the
+    JVM it launched. The readiness probe never sees the Bolt port, so the start times out however fast
+    the machine is: in the boot command (which waits for the server) or in the wait for Bolt after it."""
+    bolt, http = free_ports(2)
+    settings = load_settings(home=tmp_path, neo4j={"bolt_port": bolt, "http_port": http, "start_timeout_s": 15})
+    server = LocalNeo4j(settings)
+    monkeypatch.setattr(local, "_port_open", lambda port: False)
+    running_when_stopped: list[int | None] = []
+    stop_group = local._stop_group
+
+    def spy(group: int, *args: float) -> None:
+        running_when_stopped.append(server._pid())
+        stop_group(group, *args)
+
+    monkeypatch.setattr(local, "_stop_group", spy)
+    try:
+        with pytest.raises(ServerStartFailed) as info:
+            server.up()
+        assert str(server.log_file) in str(info.value)
+        jvm = running_when_stopped[-1] if running_when_stopped else None
+        assert jvm is not None, "no JVM was running when the start timed out: the test proved nothing"
+        assert _processes_of(server.home) == [], "a process of the failed start is still running"
+        assert not server.status().running
+    finally:
+        for pid in _processes_of(server.home):
+            os.kill(pid, signal.SIGKILL)

@@ -1,4 +1,4 @@
-"""Confidence formulas of knowledge items (seed 003 / docs/design.md §5)."""
+"""Confidence formulas of knowledge items (seed 003; docs/analysis.md)."""
 
 import pytest
 

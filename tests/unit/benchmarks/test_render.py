@@ -49,6 +49,25 @@ def test_every_figure_appears_with_its_provenance(tmp_path: Path):
     assert "Not recorded yet." in text  # the benchmarks without a run
 
 
+def test_the_page_leads_with_the_headline_figures_then_each_benchmark_folded():
+    runs = {
+        "locomo": _run({"kg-graphrag.recall_at_10": 0.61234, "bm25.recall_at_10": 0.5, "questions": 1234}),
+        "ingest": _run({"ingest_turns_per_s": 42.5}, quick=True),
+    }
+    text = render.benchmarks_md(runs)
+    headline = text.index("## Headline figures")
+    first_section = text.index("## LoCoMo retrieval (`locomo`)")
+    assert headline < first_section
+    table = text[headline:first_section]
+    assert "| [LoCoMo evidence recall@10 (balanced preset)](#locomo) | 0.612 | 2026-01-02 |" in table
+    assert "| [Bulk ingest](#ingest) | 42.50 turns/s | 2026-01-02, quick sample |" in table
+    assert "questions" not in table and "LongMemEval" not in table  # only recorded headline figures
+    assert '<a id="locomo"></a>' in text[:first_section]  # the headline links land on the section
+    folded = text[first_section:]
+    assert folded.index("<details><summary>All 3 figures</summary>") < folded.index("| `questions` | 1,234 |")
+    assert folded.index("| `questions` | 1,234 |") < folded.index("</details>")
+
+
 def test_readme_block_lists_only_recorded_headlines_and_keeps_text_outside_the_markers():
     runs = {"ingest": _run({"ingest_turns_per_s": 42.5}, quick=True)}
     block = render.readme_block(runs)
@@ -96,3 +115,17 @@ def test_every_registered_module_that_exists_has_run_and_main():
                 n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)
             }
             assert {"run", "main"} <= functions, f"{path.name} lacks run() or main()"
+
+
+def test_every_module_with_a_main_is_a_registered_benchmark_or_a_listed_study():
+    registered = {bench.module for bench in registry.BENCHMARKS}
+    studies = {study.module for study in registry.STUDIES}
+    assert not registered & studies
+    for path in sorted((render.REPO / "benchmarks").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if path.stem in ("__main__",) or "main" not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+            continue
+        assert path.stem in registered | studies, f"{path.name} has a main(): register it or list it in STUDIES"
+        if path.stem in studies:
+            assert "standalone study" in (ast.get_docstring(tree) or ""), f"{path.name}'s docstring does not say so"
+    assert "## Standalone studies" in render.benchmarks_md({})
