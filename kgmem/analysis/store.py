@@ -256,7 +256,14 @@ class KnowledgeStore:
         removed is a new item (a person's explicit word is not skipped)."""
         item = ExtractedItem(type=type, content=content, confidence=1.0)  # type: ignore[arg-type]
         plan = _Plan()
-        yield from self._plan(ns, [item], plan, "manual")
+        try:
+            yield from self._plan(ns, [item], plan, "manual")
+        except VectorStoreUnavailable as exc:
+            # No neighbours to judge against: the same text is still found in the graph, the rest waits
+            # for no one (a person's add never fails for want of Chroma; its vector is left pending).
+            log.warning("knowledge added without judging it against similar items (Chroma unavailable): %s", exc)
+            found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[item.norm], ids=[]))
+            return ManualVerdict(found[0]["id"], True) if found else ManualVerdict(knowledge_id(ns, content), False)
         outcome = plan.outcomes[0]
         own_id = knowledge_id(ns, content)
         landed = plan.rows.get(outcome.id or "")
