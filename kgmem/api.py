@@ -373,7 +373,8 @@ OPERATIONS: tuple[Operation, ...] = (
             Param("type", str, "fact", P, "What kind of knowledge it is.", choices=KNOWLEDGE_TYPE_NAMES),
             _ns(),
         ),
-        "Add a knowledge item by hand (confidence 1.0, never decayed).",
+        "Add a knowledge item by hand (confidence 1.0, never decayed); judged against stored items: a paraphrase "
+        "promotes the stored one, a contradiction supersedes it.",
         tool="learnings_add",
         group="conversation",
     ),

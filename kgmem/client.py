@@ -378,7 +378,9 @@ class KGMem:
 
     @keyword_only
     def add_knowledge(self, content: str, type: str = "fact", *, ns: str | None = None) -> dict[str, Any]:
-        """Add a manual knowledge item (confidence 1.0, never decayed or penalised)."""
+        """Add a manual knowledge item (confidence 1.0, never decayed or penalised). It is judged against the
+        stored items near it first (docs/judging.md): the same statement or a paraphrase promotes the stored
+        item (returned), a contradiction supersedes the stored item (``valid_until``, ``SUPERSEDED_BY``)."""
         return self.analysis.curator.add(self._ns(ns), type, content)
 
     @keyword_only

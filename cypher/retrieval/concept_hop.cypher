@@ -6,7 +6,9 @@
 // long reply mentions dozens, so its share per concept is smaller). Concept lookups are index seeks
 // (MENTIONS from the seed node).
 // Params: ns, seeds [{id, label}], max_df, alpha, per_seed, labels (allowed result labels),
-//         session (null = any; restricts Message neighbours).
+//         session (null = any; restricts Message neighbours),
+//         as_of (null = now: superseded knowledge is no neighbour; an ISO time: what was valid then —
+//         valid_from <= as_of < valid_until, and no turn said after it).
 UNWIND $seeds AS seed
 CALL (seed) {
   MATCH (s:Message {ns: $ns, id: seed.id}) WHERE seed.label = 'Message' RETURN s
@@ -22,6 +24,8 @@ CALL (seed, s) {
   WHERE c.df >= 2 AND c.df <= $max_df
   MATCH (c)<-[:MENTIONS]-(n)
   WHERE n <> s AND n.ns = $ns AND coalesce(n.is_active, true)
+    AND CASE WHEN $as_of IS NULL THEN n.valid_until IS NULL
+           ELSE coalesce(n.valid_from, n.ts, '') <= $as_of AND (n.valid_until IS NULL OR n.valid_until > $as_of) END
   WITH n, collect({key: c.key, df: c.df}) AS shared, sum(toFloat(c.df) ^ (-$alpha)) AS strength,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix' END AS label
@@ -33,7 +37,7 @@ CALL (seed, s) {
     text: coalesce(n.text, n.content, n.description, n.pattern, n.name),
     ref: n.ref, session: n.session, ts: n.ts, role: n.role,
     confidence: n.confidence, alpha: n.alpha, beta: n.beta,
-    updated_at: n.updated_at, last_used: n.last_used
+    updated_at: n.updated_at, last_used: n.last_used, valid_from: n.valid_from, valid_until: n.valid_until
   }) AS neighbours
 }
 RETURN seed.id AS seed, neighbours,

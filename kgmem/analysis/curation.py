@@ -12,13 +12,15 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
 from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import node_id
-from kgmem.runner import Embed, LocalIO, Op, Read, Write, run
+from kgmem.runner import Embed, LocalIO, Op, Write, run
 from kgmem.spool import KNOWLEDGE, SpoolReplayer
 
 log = logging.getLogger(__name__)
@@ -97,27 +99,43 @@ class Curator:
         return run(self.write_manual_op(ns, type, content), self.store.io)
 
     def write_manual_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
-        """:meth:`write_manual` as an operation (kgmem.runner)."""
+        """:meth:`write_manual` as an operation (kgmem.runner). The item is judged first (the store's
+        judge, as an extracted item is): a duplicate or paraphrase promotes the stored item; a
+        contradiction supersedes the stored item (``valid_until``, ``SUPERSEDED_BY``, the confidence
+        penalty unless it is manual) — docs/judging.md."""
         norm = normalise_text(content)
-        found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[norm], ids=[]))
-        kid = found[0]["id"] if found else node_id(ns, KNOWLEDGE_KIND, norm)
+        verdict = yield from self.store.judge_manual_op(ns, type, content)
         concepts = yield LocalIO(self.store.concepts_of, (ns, content))  # spaCy: CPU, off the event loop
         rows = yield Write(
             "analysis/add_manual",
-            dict(ns=ns, id=kid, type=type, content=content, norm=norm, now=_now(), concepts=concepts),
+            dict(
+                ns=ns,
+                id=verdict.id,
+                type=type,
+                content=content,
+                norm=norm,
+                now=_now(),
+                concepts=concepts,
+                contradicts=list(verdict.contradicts),
+                penalty=self.store.settings.contradiction_penalty,
+                floor=self.store.settings.confidence_floor,
+            ),
         )
         row = rows[0]
         if row["vector_pending"]:
-            yield from self._write_vector_op(ns, row)
-        self.stats.emit(
-            "inserted" if row["created"] else "merged",
-            ns,
-            source="manual",
-            id=kid,
-            content=content[:100],
-            new_confidence=1.0,
-        )
-        return (yield from self.store.get_op(ns, kid))
+            yield from self._write_vector_op(ns, row, verdict.vector if row["content"] == content else None)
+        fields: dict[str, Any] = {"source": "manual", "id": verdict.id, "content": content[:100], "new_confidence": 1.0}
+        if verdict.judgement:
+            fields["judgement"] = verdict.judgement
+        self.stats.emit("inserted" if row["created"] else "merged", ns, **fields)
+        for old in row["contradicted"]:
+            detail = (
+                "contradicted item is manual: not penalised"
+                if old["is_manual"]
+                else f"penalised {old['old']:.3f} -> {old['new']:.3f}"
+            )
+            self.stats.emit("contradicted", ns, contradicted_id=old["id"], detail=detail, **fields)
+        return (yield from self.store.get_op(ns, verdict.id))
 
     @property
     def _graph(self) -> GraphStore:
@@ -173,8 +191,11 @@ class Curator:
     def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
         run(self._write_vector_op(ns, row), self.store.io)
 
-    def _write_vector_op(self, ns: str, row: dict[str, Any]) -> Op[None]:
-        vector = yield Embed([row["content"]])
+    def _write_vector_op(self, ns: str, row: dict[str, Any], vector: Any = None) -> Op[None]:
+        if vector is None:
+            vector = yield Embed([row["content"]])
+        else:
+            vector = np.asarray(vector).reshape(1, -1)
         if (
             yield from self.store.upsert_or_defer_op(
                 ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]], [_knowledge_meta(row["type"], row["source"])]

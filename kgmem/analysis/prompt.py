@@ -2,7 +2,10 @@
 
 One call does extraction *and* contradiction detection: the prompt lists the
 namespace's active knowledge, low-confidence items marked so the model does not
-resurrect them without strong new evidence (the ghost-learning guard).
+resurrect them without strong new evidence (the ghost-learning guard). Items a newer statement
+superseded (``valid_until`` set) are listed apart, as earlier values with the date they stopped
+being true, so the model neither takes an old value for the current one nor quotes it in
+``contradicts``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ Rules:
 5. If an item CONTRADICTS an existing one (another value for the same thing, a negation, a reversed
    preference, a changed status, a correction), set "contradicts" to that existing item's text,
    verbatim. Your answer is final: an item you do not mark is stored beside the existing ones.
+   Items listed under "Earlier values" are no longer true (a newer statement replaced them): never
+   quote them in "contradicts" and do not extract them again, unless the conversation says that
+   value holds again.
 6. confidence (0.0-1.0): how sure you are this is real and lasting (0.9 = stated explicitly by
    the user; 0.5 = inferred; below 0.3 = do not bother).
 
@@ -56,7 +62,8 @@ def build_prompt(
     """The user message: the conversation excerpt, then the existing knowledge.
 
     ``messages`` are dicts with ``role`` and ``text``; ``existing`` are knowledge dicts with
-    ``type``, ``content``, ``confidence`` (and optionally ``is_manual``).
+    ``type``, ``content``, ``confidence`` (and optionally ``is_manual``, ``valid_until``). Items with
+    a ``valid_until`` (superseded) go under "Earlier values", each with the date it stopped being true.
     """
     parts: list[str] = []
     if session_end:
@@ -65,12 +72,20 @@ def build_prompt(
     for message in messages:
         parts.append(f"[{message.get('role', '?')}] {message.get('text', '')}")
     parts.append("")
-    if existing:
+    current = [item for item in existing if not item.get("valid_until")]
+    earlier = [item for item in existing if item.get("valid_until")]
+    if current:
         parts.append('## Existing knowledge (do NOT re-extract; quote one in "contradicts" if contradicted)')
-        for item in existing:
+        for item in current:
             confidence = float(item.get("confidence") or 0.0)
             mark = "[low-confidence] " if confidence < low_mark and not item.get("is_manual") else ""
             parts.append(f"- {mark}[{item.get('type', 'fact')}] {item.get('content', '')}")
+        parts.append("")
+    if earlier:
+        parts.append('## Earlier values (no longer true: do NOT re-extract, never quote in "contradicts")')
+        for item in earlier:
+            until = str(item["valid_until"])[:10]
+            parts.append(f"- [superseded {until}] [{item.get('type', 'fact')}] {item.get('content', '')}")
         parts.append("")
     parts.append("Answer with the JSON array now.")
     return "\n".join(parts)

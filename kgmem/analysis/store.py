@@ -78,6 +78,19 @@ class Outcome:
     judgement: str | None = None  # the judge's rule and cosine for a merge or a contradiction
 
 
+@dataclass(frozen=True)
+class ManualVerdict:
+    """Where an item a person adds lands (:meth:`KnowledgeStore.judge_manual_op`): ``id`` — its own new id,
+    or the stored item it restates (``merged``); the stored items it ``contradicts`` (superseded by it);
+    the judge's word (``judgement``); its vector, when it is a new item."""
+
+    id: str
+    merged: bool
+    contradicts: tuple[str, ...] = ()
+    judgement: str | None = None
+    vector: np.ndarray | None = None
+
+
 @dataclass
 class _Row:
     """One knowledge id touched by the batch (the unit of the write)."""
@@ -232,6 +245,38 @@ class KnowledgeStore:
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows  # type: ignore[no-any-return]
+
+    # -- the manual path ------------------------------------------------------------------
+    def judge_manual_op(self, ns: str, type: str, content: str) -> Op[ManualVerdict]:
+        """Judge an item a person adds (``add_knowledge``, a correction) against the stored items near it,
+        as an extracted one is (:meth:`_plan`, the store's :class:`~kgmem.analysis.judge.Judge`: the LLM's
+        batched adjudication, else the offline rules) — nothing is written here. The same normalised
+        text, or a duplicate or paraphrase, lands on the stored item (promoted to manual by the write); a
+        contradiction names the stored item the new one supersedes; a paraphrase of an item a person
+        removed is a new item (a person's explicit word is not skipped)."""
+        item = ExtractedItem(type=type, content=content, confidence=1.0)  # type: ignore[arg-type]
+        plan = _Plan()
+        try:
+            yield from self._plan(ns, [item], plan, "manual")
+        except VectorStoreUnavailable as exc:
+            # No neighbours to judge against: the same text is still found in the graph, the rest waits
+            # for no one (a person's add never fails for want of Chroma; its vector is left pending).
+            log.warning("knowledge added without judging it against similar items (Chroma unavailable): %s", exc)
+            found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[item.norm], ids=[]))
+            return ManualVerdict(found[0]["id"], True) if found else ManualVerdict(knowledge_id(ns, content), False)
+        outcome = plan.outcomes[0]
+        own_id = knowledge_id(ns, content)
+        landed = plan.rows.get(outcome.id or "")
+        same_text = landed is not None and (landed.existing or {}).get("norm") == item.norm
+        if outcome.action == "merged" or (outcome.reason == "removed" and same_text):
+            return ManualVerdict(str(outcome.id), True, judgement=outcome.judgement)
+        own = plan.rows.get(own_id)
+        contradicted = (
+            (outcome.contradicted_id,) if outcome.action == "contradicted" and outcome.contradicted_id else ()
+        )
+        return ManualVerdict(
+            own_id, False, contradicted, outcome.judgement if contradicted else None, own.vector if own else None
+        )
 
     # -- the analysis path ----------------------------------------------------------------
     def apply(

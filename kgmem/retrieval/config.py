@@ -170,7 +170,8 @@ class SearchConfig(BaseModel):
 
 PRESETS: dict[str, SearchConfig] = {
     # Vector + keyword + fusion only: one Chroma query and one Neo4j round trip (no traversal, no
-    # quality adjustment — feedback does not move this preset's ranking).
+    # quality adjustment — feedback does not move this preset's ranking); a second, small read only when
+    # knowledge is among the hits, to leave out superseded items (kgmem.retrieval.validity).
     # Each leg fetches k candidates (overfetch 1): with nothing after the fusion to lift a candidate,
     # a leg's k + 1st rarely reaches the top k, and Chroma reads the document and metadata of every
     # result row by row (40 rows ~4 ms, 20 ~3). On LoCoMo that kept recall@10 (0.649 against 0.639 with

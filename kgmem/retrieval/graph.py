@@ -224,6 +224,7 @@ class GraphRAGRetriever:
                 per_seed=cfg.concept_per_seed,
                 labels=scope.labels,
                 session=scope.session,
+                as_of=scope.as_of,
             ),
         )
         found = {n["id"]: n for row in rows for n in row["neighbours"]}

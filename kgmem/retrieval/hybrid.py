@@ -16,6 +16,7 @@ from kgmem.retrieval.legs import RetrievalLeg
 from kgmem.retrieval.scope import Scope
 from kgmem.retrieval.timing import lap, start
 from kgmem.retrieval.types import Candidate, Provenance, SearchHit
+from kgmem.retrieval.validity import valid_hits
 from kgmem.runner import Gather, Op
 
 log = logging.getLogger(__name__)
@@ -32,11 +33,12 @@ class SingleLegRetriever:
         self.last_timings: dict[str, float] = {}
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
-        """The ``scope.k`` best candidates of the leg (an operation: see kgmem.runner)."""
+        """The ``scope.k`` best candidates of the leg valid at the scope's time (an operation: see kgmem.runner)."""
         t0 = time.perf_counter()
         cands = yield from self.leg.candidates(query, scope)
         self.last_timings = {"legs_ms": (time.perf_counter() - t0) * 1000}
-        return [candidate_hit(c, self.leg.name) for c in cands[: scope.k]]
+        hits = yield from valid_hits([candidate_hit(c, self.leg.name) for c in cands], scope)
+        return hits[: scope.k]
 
 
 class HybridRetriever:
@@ -55,13 +57,15 @@ class HybridRetriever:
         self.last_timings: dict[str, float] = {}
 
     def search(self, query: str, scope: Scope) -> Op[list[SearchHit]]:
-        """The ``scope.k`` best items by fused score (an operation: see kgmem.runner)."""
+        """The ``scope.k`` best items by fused score valid at the scope's time (an operation: see kgmem.runner)."""
         legs = yield from self.candidates(query, scope)
         fused = self.fuse(legs, scope)
         t0 = start(scope)
-        hits = [fused_hit(f, f.score, dict(f.breakdown), {}) for f in fused[: scope.k]]
+        hits = [fused_hit(f, f.score, dict(f.breakdown), {}) for f in fused]
         lap(scope, "rank", t0)
-        return hits
+        # Without the traversal nothing else checks the vector leg's hits against the time scope.
+        hits = yield from valid_hits(hits, scope)
+        return hits[: scope.k]
 
     def candidates(self, query: str, scope: Scope) -> Op[dict[str, list[Candidate]]]:
         """Every leg's candidates, gathered concurrently: e.g. the keyword leg's Neo4j round trip

@@ -13,6 +13,7 @@ import pytest
 from benchmarks.knowledge_time import AFTER_TS, BEFORE_TS, BETWEEN, CHANGES, first_named, tell
 from kgmem.errors import ValidationError
 from kgmem.graph.schema import backfill_knowledge_time
+from kgmem.retrieval.config import PRESETS
 
 
 def test_ten_changed_facts_are_superseded_current_by_default_and_answerable_as_of(make_client, q):
@@ -95,3 +96,24 @@ def test_the_migration_gives_old_items_their_time_and_supersedes_contradicted_on
     assert rows["o"]["since"] == rows["o"]["recorded"] == "2025-01-01T00:00:00+00:00"
     assert rows["o"]["until"] == rows["n"]["since"] == "2025-02-01T00:00:00+00:00" and rows["o"]["links"] == 1
     assert rows["n"]["until"] is None and rows["m"]["until"] is None and rows["m"]["links"] == 0
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_is_current_by_default_and_answers_as_of(mem, q, preset):
+    triple = {"subject": "billing service", "predicate": "port"}
+    old = {"type": "knowledge", "content": "The billing service port is 8080.", "object": "8080", **triple}
+    new = {"type": "knowledge", "content": "The billing service port is 9090.", "object": "9090", **triple}
+    mem.ingest([{**old, "ts": "2026-03-01T09:00:00Z"}])
+    mem.ingest([{**new, "ts": "2026-06-01T09:00:00Z"}])
+    assert q("MATCH (o:Knowledge {ns: $ns})-[:SUPERSEDED_BY]->(n) RETURN o.content AS old") == [{"old": old["content"]}]
+    question = "Which port does the billing service use?"
+    for kinds in (["knowledge"], None):
+        now = [h.text for h in mem.search(question, kinds=kinds, preset=preset).hits]
+        assert new["content"] in now and old["content"] not in now, (preset, kinds, now)
+        then = mem.search(question, kinds=kinds, preset=preset, as_of="2026-04-01").hits
+        assert old["content"] in [h.text for h in then] and new["content"] not in [h.text for h in then]
+        assert all(h.metadata.get("valid_from") for h in then if h.kind == "knowledge")
+    ctx = mem.context(question, preset=preset)
+    assert new["content"] in ctx.text and old["content"] not in ctx.text
+    ctx = mem.context(question, preset=preset, as_of="2026-04-01")
+    assert old["content"] in ctx.text and new["content"] not in ctx.text

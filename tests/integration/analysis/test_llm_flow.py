@@ -139,7 +139,9 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
     talk(mem, "s3")
     assert stats()["analysis_failed"] == 2
     assert q("MATCH (m:Message {ns: $ns})-[:PART_OF]->(:Session {key: 's3'}) RETURN count(m) AS n")[0]["n"] == 5
-    assert f"- [low-confidence] [preference] {B['content']}" in scripted.prompts()[-1]  # ghost-learning guard
+    # ghost-learning guard: B, superseded by C, is listed as an earlier value, not as current knowledge
+    current, earlier = scripted.prompts()[-1].split("## Earlier values")
+    assert B["content"] not in current and f"] [preference] {B['content']}" in earlier and "[superseded " in earlier
     assert item(mem, B["content"])["confidence"] == pytest.approx(confidence.boost(0.2))  # 0.35
     assert stats()["revived"] == 0
 
