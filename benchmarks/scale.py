@@ -127,6 +127,7 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
             "neo4j_rss_mb": _status_kb(pid, "VmRSS") / 1024 if pid else "not local",
         }
     finally:
+        mem.flush()  # the query log is written behind: flushed now, it is deleted with the namespace
         t0 = time.perf_counter()
         delete_namespace(mem.graph, mem.vectors, ns)
         mem.close()

@@ -1,5 +1,8 @@
-// Delete every node of one namespace, $batch nodes per transaction (kgmem.maintenance.delete_namespace).
-// Params: ns, batch. Least connected first, as in delete_namespace: each transaction's edges stay few.
+// One batch of a namespace's deletion (kgmem.maintenance.delete_namespace runs it until it deletes
+// nothing). Params: ns, batch. The least connected nodes go first — a message takes its few edges
+// with it, so a hub (a Concept half the messages mention) has lost them by its turn — and only
+// $batch of them are kept while choosing (top-k), so no transaction's memory grows with the namespace.
 MATCH (n {ns: $ns})
-WITH n ORDER BY COUNT { (n)--() }
-CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $batch ROWS
+WITH n ORDER BY COUNT { (n)--() } LIMIT $batch
+DETACH DELETE n
+RETURN count(*) AS deleted

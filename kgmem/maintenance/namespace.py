@@ -29,16 +29,20 @@ def delete_namespace(
 ) -> DeletedNamespace:
     """Delete every node and relationship of ``ns`` and its vector collections.
 
-    The graph goes first, ``batch`` nodes per committed transaction (least connected first, so no
-    transaction carries a hub's edges), which keeps the server's transaction memory bounded however
+    The graph goes first, ``batch`` nodes per committed transaction (the least connected first, so no
+    transaction carries a hub's edges), so the server's transaction memory stays bounded however
     large the namespace; then the Chroma collections are dropped. Not atomic: an interrupted delete
     leaves part of the namespace, and running it again finishes it.
     """
     ns = check_namespace(ns)
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValidationError(f"batch: must be a positive integer, got {batch!r}")
-    nodes = graph.read("maintenance/count_namespace", ns=ns)[0]["n"]
-    graph.write_autocommit("maintenance/delete_namespace_batched", ns=ns, batch=batch)
+    nodes = 0
+    while True:  # one bounded transaction per round: a single statement would hold every node at once
+        deleted = graph.write("maintenance/delete_namespace_batched", ns=ns, batch=batch)[0]["deleted"]
+        nodes += deleted
+        if deleted < batch:
+            break
     if vectors is not None:
         vectors.drop_namespace(ns, list(VECTOR_KINDS))
     log.info("deleted namespace %s: %d nodes", ns, nodes)
