@@ -53,8 +53,10 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "Scale curve",
         "Search p50/p95 (balanced preset, k = 10, cold = first time the query is seen), store rate and memory "
         "at growing namespace sizes. Memories: real text (LoCoMo turns, docstring sentences) and pairs of it "
-        "with the mean of the two vectors (only the distinct texts are embedded). Each size runs in a fresh "
-        "process; memory is that process's peak RSS (it holds the embedded Chroma) and the Neo4j server's RSS.",
+        "with the mean of the two vectors and the concepts of both (only the distinct texts go through the "
+        "embedding model and the concept extractor: the store rate is kgmem's write path without the models). "
+        "Each size runs in a fresh process; memory is that process's peak RSS (it holds the embedded Chroma) "
+        "and the Neo4j server's RSS; a size the time budget does not cover reports its store rate so far.",
     ),
     Benchmark(
         "error_corpus",

@@ -99,33 +99,51 @@ def build_corpus(mem: KGMem, distinct: int, data_path: Path) -> tuple[list[tuple
 
 
 def expand(corpus: list[tuple[str, str]], vectors: np.ndarray, size: int, seed: int = 7):
-    """Yield (role, text, vector) for ``size`` memories: the corpus, then seeded random pairs of it."""
+    """Yield (role, text, vector, sources) for ``size`` memories: the corpus, then seeded random pairs
+    of it; ``sources`` are the corpus indices the memory was made of."""
     rng = random.Random(seed)
     for i in range(min(size, len(corpus))):
-        yield corpus[i][0], corpus[i][1], vectors[i]
+        yield corpus[i][0], corpus[i][1], vectors[i], (i,)
     for _ in range(size - len(corpus)):
         a, b = rng.randrange(len(corpus)), rng.randrange(len(corpus))
         v = vectors[a] + vectors[b]
-        yield corpus[a][0], f"{corpus[a][1]} {corpus[b][1]}", v / np.linalg.norm(v)
+        yield corpus[a][0], f"{corpus[a][1]} {corpus[b][1]}", v / np.linalg.norm(v), (a, b)
 
 
-def load(mem: KGMem, ns: str, corpus, vectors, size: int, batch: int = 2000, progress=None) -> float:  # noqa: ANN001
-    """Store ``size`` memories in batches; ``progress(stored, seconds)`` after each batch. Returns seconds."""
+def load(  # noqa: ANN201
+    mem: KGMem,
+    ns: str,
+    corpus,  # noqa: ANN001
+    vectors,  # noqa: ANN001
+    size: int,
+    batch: int = 2000,
+    progress=None,  # noqa: ANN001
+    concepts=None,  # noqa: ANN001
+) -> float:
+    """Store ``size`` memories in batches; ``progress(stored, seconds)`` after each batch. Returns seconds.
+
+    ``concepts`` (one list of ConceptMention per corpus text) skips the concept extractor: a pair's
+    concepts are those of its two texts (at most ``[concepts] max_per_memory``), as its vector is
+    their mean."""
+    from kgmem.concepts import merge_mentions
+
+    cap = mem.settings.concepts.max_per_memory
     t0 = time.perf_counter()
     stored = 0
     turns: list[Turn] = []
     vecs: list[np.ndarray] = []
-    for i, (role, text, vec) in enumerate(expand(corpus, vectors, size)):
+    found: list = []
+    for i, (role, text, vec, sources) in enumerate(expand(corpus, vectors, size)):
         turns.append(Turn(f"s{i // SESSION_LEN}", role, text, ref=f"m{i}", ts="2024-01-01T00:00:00+00:00"))
         vecs.append(vec)
-        if len(turns) >= batch:
-            mem.turns.record(ns, turns, np.stack(vecs))
+        if concepts is not None:
+            found.append(merge_mentions(*(concepts[j] for j in sources), cap=cap))
+        if len(turns) >= batch or stored + len(turns) == size:
+            mem.turns.record(ns, turns, np.stack(vecs), found if concepts is not None else None)
             stored += len(turns)
-            turns, vecs = [], []
+            turns, vecs, found = [], [], []
             if progress is not None:
                 progress(stored, time.perf_counter() - t0)
-    if turns:
-        mem.turns.record(ns, turns, np.stack(vecs))
     return time.perf_counter() - t0
 
 

@@ -2,16 +2,19 @@
 
 Memories are real text — the LoCoMo dev turns and docstring sentences of the installed packages — and,
 beyond the distinct texts, seeded pairs of them ("a b") whose vector is the normalised mean of the two
-(only the distinct texts go through the model: embedding 1 M texts would take days on a small machine;
-see benchmarks/retrieval.py). They are stored through kgmem's own write path (``TurnStore.record``:
-Neo4j nodes, full-text index and Chroma vectors), so the store rate is ingest without the model.
+(only the distinct texts go through the models: embedding 1 M texts would take days on a small machine;
+see benchmarks/retrieval.py). Their concepts likewise: the distinct texts go through the concept
+extractor once, and a pair MENTIONS the concepts of its two texts. They are stored through kgmem's own
+write path (``TurnStore.record``: Neo4j messages, sessions, concepts and their edges, the full-text index,
+Chroma vectors), so the store rate is ingest without the models, whose cost per text does not grow
+with the store (``embed_per_s`` and ``concepts_per_s`` give it here; the ingest benchmark measures it).
 
 Each size runs in a fresh process so its peak memory (VmHWM: the client, with the embedded Chroma) is
 that size's own; the Neo4j server's resident memory is read after the searches. Queries: the LoCoMo
 questions, k = 10, the balanced preset; "search" = the first time a query is seen (embedding
 included), "warm" = the same query again (query-embedding cache hit).
 
-    python -m benchmarks.scale [--sizes 10000,100000,1000000] [--distinct 5000] [--queries 200]
+    python -m benchmarks.scale [--sizes 10000,100000,1000000] [--distinct 2000] [--queries 200]
 """
 
 from __future__ import annotations
@@ -60,34 +63,47 @@ def _neo4j_pid(settings: Any) -> int | None:
     return LocalNeo4j(settings).status().pid
 
 
-def prepare(settings: Any, directory: Path, distinct: int, data: Path) -> float:
-    """Embed the distinct texts once into ``directory`` (corpus.json, vectors.npy, questions.json);
-    returns the raw embedding rate (texts/s)."""
+def prepare(settings: Any, directory: Path, distinct: int, data: Path) -> tuple[float, float]:
+    """Embed the distinct texts and extract their concepts once into ``directory`` (corpus.json,
+    vectors.npy, concepts.json, questions.json); returns the raw embedding rate (texts/s) and the
+    concept extraction rate (texts/s)."""
     from kgmem import KGMem
     from kgmem.config import ChromaSettings
 
     mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / "chroma-prepare")}))
     try:
         corpus, vectors, rate = build_corpus(mem, distinct, data)
+        t0 = time.perf_counter()
+        found = mem.turns.concepts.extract_many([text for _, text in corpus]) if mem.turns.concepts else []
+        concepts_rate = len(corpus) / (time.perf_counter() - t0)
     finally:
         mem.close()
     _, questions = locomo_texts(data)
     (directory / "corpus.json").write_text(json.dumps(corpus), encoding="utf-8")
     (directory / "questions.json").write_text(json.dumps(questions), encoding="utf-8")
+    (directory / "concepts.json").write_text(
+        json.dumps([[[m.key, m.name, m.kind] for m in mentions] for mentions in found]), encoding="utf-8"
+    )
     np.save(directory / "vectors.npy", vectors)
-    return rate
+    return rate, concepts_rate
 
 
 def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: str) -> dict[str, Any]:
     """One size in this process: store ``size`` memories in ``ns``, search, read memory, drop the namespace.
     Progress (memories stored, seconds) goes to ``progress-SIZE.json`` after every batch."""
     from kgmem import KGMem
+    from kgmem.concepts import ConceptMention
     from kgmem.config import ChromaSettings
     from kgmem.graph.schema import apply_schema
+    from kgmem.maintenance import delete_namespace
 
     corpus = [tuple(pair) for pair in json.loads((directory / "corpus.json").read_text(encoding="utf-8"))]
     questions = json.loads((directory / "questions.json").read_text(encoding="utf-8"))[:queries]
     vectors = np.load(directory / "vectors.npy")
+    concepts = [
+        [ConceptMention(*m) for m in mentions]
+        for mentions in json.loads((directory / "concepts.json").read_text(encoding="utf-8"))
+    ]
     mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / f"chroma-{size}")}))
     progress_file = directory / f"progress-{size}.json"
 
@@ -96,7 +112,7 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
 
     try:
         apply_schema(mem.graph)
-        secs = load(mem, ns, corpus, vectors, size, progress=progress)
+        secs = load(mem, ns, corpus, vectors, size, progress=progress, concepts=concepts or None)
         lat = latency(mem, ns, questions, PRESET)
         pid = _neo4j_pid(settings)
         out = {
@@ -111,11 +127,12 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
             "neo4j_rss_mb": _status_kb(pid, "VmRSS") / 1024 if pid else "not local",
         }
     finally:
+        mem.flush()  # the query log is written behind: flushed now, it is deleted with the namespace
         t0 = time.perf_counter()
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
-        mem.vectors.drop_namespace(ns, ["message"])
+        delete_namespace(mem.graph, mem.vectors, ns)
         mem.close()
         log.info("dropped %s in %.0f s", ns, time.perf_counter() - t0)
+    out["delete_s"] = time.perf_counter() - t0
     return out
 
 
@@ -144,6 +161,7 @@ def _unfinished(settings: Any, directory: Path, size: int, ns: str, timeout: flo
     """What a size that ran out of time leaves: its store rate so far; its namespace is dropped."""
     from kgmem import KGMem
     from kgmem.config import ChromaSettings
+    from kgmem.maintenance import delete_namespace
 
     row: dict[str, Any] = {"status": f"not finished in {timeout:.0f} s"}
     progress_file = directory / f"progress-{size}.json"
@@ -152,9 +170,8 @@ def _unfinished(settings: Any, directory: Path, size: int, ns: str, timeout: flo
         row.update(stored_before_timeout=done["stored"], store_per_s=done["stored"] / max(done["seconds"], 1e-9))
     mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / f"chroma-{size}")}))
     try:
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(mem.graph, mem.vectors, ns)
     except Exception as exc:  # a failed clean-up must not lose the figures measured before it
-        # Seen at ~70 K memories: the delete exceeded Neo4j's transaction memory pool.
         log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
         row["namespace_left"] = ns
     finally:
@@ -175,7 +192,8 @@ def measure(
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kgmem-bench-scale-") as tmp:
         directory = Path(tmp)
-        out: dict[str, Any] = {"distinct": distinct, "embed_per_s": prepare(settings, directory, distinct, data)}
+        embed_rate, concepts_rate = prepare(settings, directory, distinct, data)
+        out: dict[str, Any] = {"distinct": distinct, "embed_per_s": embed_rate, "concepts_per_s": concepts_rate}
         if budget is not None:
             out["budget_s"] = budget
         for size in sizes:
@@ -191,13 +209,14 @@ def measure(
 
 def run(settings: Any, quick: bool = False) -> dict[str, Any]:
     """Figures per size (``10000.search_p95_ms``, ``…store_per_s``, ``…client_peak_rss_mb``, ...). Quick: 10 K
-    memories from 2,000 distinct texts, 50 queries; full: 10 K, 100 K and 1 M from 5,000, 200 queries,
+    memories from 2,000 distinct texts, 50 queries; full: 10 K, 100 K and 1 M from the same 2,000 (more
+    distinct texts would cost model time, not change the store's size), 200 queries,
     within ``KGMEM_BENCH_SCALE_BUDGET_S`` seconds (default 6 hours; recorded as ``budget_s``): a size
     the budget does not cover is recorded as not finished (with its store rate so far) or not run."""
     if quick:
         return measure(settings, QUICK_SIZES, distinct=2000, queries=50)
     budget = float(os.environ.get("KGMEM_BENCH_SCALE_BUDGET_S", "21600"))
-    return measure(settings, FULL_SIZES, distinct=5000, queries=200, budget=budget)
+    return measure(settings, FULL_SIZES, distinct=2000, queries=200, budget=budget)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default=",".join(str(s) for s in FULL_SIZES))
-    ap.add_argument("--distinct", type=int, default=5000)
+    ap.add_argument("--distinct", type=int, default=2000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--budget", type=float, default=None, help="seconds for all sizes (the rest: not finished/run)")

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from kgmem import kinds
-from kgmem.concepts import ENTITY, ConceptExtractor, concept_rows, mention_links, resolve_aliases
+from kgmem.concepts import ENTITY, ConceptExtractor, ConceptMention, concept_rows, mention_links, resolve_aliases
 from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
@@ -135,19 +135,38 @@ class TurnStore:
         self.io = SyncIO(graph, vectors, embedder)
         self._repair_due: set[str] = set()  # namespaces with vectors left pending by a Chroma failure
 
-    def record(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> list[str]:
+    def record(
+        self,
+        ns: str,
+        turns: Sequence[Turn],
+        vectors: np.ndarray | None = None,
+        concepts: Sequence[Sequence[ConceptMention]] | None = None,
+    ) -> list[str]:
         """Store ``turns`` (in conversation order) and return their message ids, in the same order.
 
         ``vectors`` (one row per turn, normalised) skips the model — for re-imports and benchmarks that
-        already hold the embeddings.
+        already hold the embeddings. ``concepts`` (one list per turn, already extracted and resolved)
+        likewise skips the concept extractor.
         """
-        return self.record_batch(ns, turns, vectors).ids
+        return self.record_batch(ns, turns, vectors, concepts).ids
 
-    def record_batch(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Recorded:
+    def record_batch(
+        self,
+        ns: str,
+        turns: Sequence[Turn],
+        vectors: np.ndarray | None = None,
+        concepts: Sequence[Sequence[ConceptMention]] | None = None,
+    ) -> Recorded:
         """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
-        return run(self.record_batch_op(ns, turns, vectors), self.io)
+        return run(self.record_batch_op(ns, turns, vectors, concepts), self.io)
 
-    def record_batch_op(self, ns: str, turns: Sequence[Turn], vectors: np.ndarray | None = None) -> Op[Recorded]:
+    def record_batch_op(
+        self,
+        ns: str,
+        turns: Sequence[Turn],
+        vectors: np.ndarray | None = None,
+        concepts: Sequence[Sequence[ConceptMention]] | None = None,
+    ) -> Op[Recorded]:
         """:meth:`record_batch` as an operation (kgmem.runner)."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
@@ -156,6 +175,8 @@ class TurnStore:
             return Recorded(ids=[], created=0, embedded=0)
         if vectors is not None and len(vectors) != len(clean):
             raise ValidationError(f"vectors: {len(vectors)} rows for {len(clean)} turns")
+        if concepts is not None and len(concepts) != len(clean):
+            raise ValidationError(f"concepts: {len(concepts)} lists for {len(clean)} turns")
         rows: list[dict[str, Any]] = [
             {
                 "id": message_id(ns, t),
@@ -168,7 +189,10 @@ class TurnStore:
             }
             for t in clean
         ]
-        found = yield LocalIO(self._concepts_of, (ns, clean))  # spaCy: CPU, off the event loop
+        if concepts is None:
+            found = yield LocalIO(self._concepts_of, (ns, clean))  # spaCy: CPU, off the event loop
+        else:
+            found = [concept_rows(ns, mentions) for mentions in concepts]
         links = mention_links([r["id"] for r in rows], found)
         now = datetime.now(UTC).isoformat()
         written = yield Write("conversation/record_turns", dict(ns=ns, now=now, rows=rows, links=links))

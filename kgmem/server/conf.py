@@ -24,6 +24,16 @@ _JVM_FLAGS = (
 )
 
 
+_KB = {"k": 1, "m": 1024, "g": 1024 * 1024}
+
+
+def half(size: str) -> str:
+    """Half of a memory size as the settings write it (``"1g"`` -> ``"512m"``, ``"3m"`` -> ``"1536k"``)."""
+    kb = int(size[:-1]) * _KB[size[-1].lower()] // 2
+    unit = next(u for u in "gmk" if kb % _KB[u] == 0)
+    return f"{kb // _KB[unit]}{unit}"
+
+
 def render_conf(cfg: Neo4jSettings, extra_lines: list[str] | None = None) -> str:
     """neo4j.conf for a loopback-only server sized for a 2-core / few-GiB machine."""
     lines = [
@@ -37,7 +47,9 @@ def render_conf(cfg: Neo4jSettings, extra_lines: list[str] | None = None) -> str
         f"server.memory.heap.initial_size={cfg.heap}",
         f"server.memory.heap.max_size={cfg.heap}",
         f"server.memory.pagecache.size={cfg.pagecache}",
-        "dbms.memory.transaction.total.max=512m",
+        # Half the heap for all open transactions together: a larger heap (for a large namespace's
+        # `kgmem import --replace`, one transaction) lifts the limit with it; 1g gives 512m.
+        f"dbms.memory.transaction.total.max={half(cfg.heap)}",
         "dbms.usage_report.enabled=false",
         "dbms.security.auth_enabled=true",
         "server.directories.import=import",

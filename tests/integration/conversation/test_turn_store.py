@@ -78,3 +78,34 @@ def test_bad_turn_names_the_field_and_stores_nothing(store, mem, ns, turn, field
     with pytest.raises(ValidationError, match=field.replace("[", r"\[").replace("]", r"\]")):
         store.record(ns, [Turn("s", "user", "fine"), turn])
     assert store.messages(ns, "s") == []
+
+
+def test_given_concepts_are_written_as_the_extractor_would(mem, ns):
+    texts = ["Caroline went to the pottery class in Boston.", "Melanie is painting a sunrise for the charity."]
+    turns = [Turn("s", "user", t, ref=f"r{i}") for i, t in enumerate(texts)]
+    extracted = mem.turns.concepts.extract_many(texts)
+    other = f"{ns}-given"
+    try:
+        mem.turns.record(ns, turns)
+        mem.turns.record(other, turns, concepts=extracted)
+
+        def mentions(namespace: str) -> list[tuple[str, str, str, int]]:
+            return [
+                (r["ref"], r["key"], r["kind"], r["df"])
+                for r in mem.graph.driver.execute_query(
+                    "MATCH (m:Message {ns: $ns})-[:MENTIONS]->(c:Concept) "
+                    "RETURN m.ref AS ref, c.key AS key, c.kind AS kind, c.df AS df ORDER BY ref, key",
+                    ns=namespace,
+                ).records
+            ]
+
+        assert mentions(ns) and mentions(other) == mentions(ns)
+    finally:
+        mem.graph.write_autocommit("maintenance/delete_namespace", ns=other)
+        mem.vectors.drop_namespace(other, [MESSAGE_KIND])
+
+
+def test_concepts_must_match_the_turns(store, mem, ns):
+    with pytest.raises(ValidationError, match="concepts: 1 lists for 2 turns"):
+        store.record(ns, [Turn("s", "user", "one"), Turn("s", "user", "two")], concepts=[[]])
+    assert store.messages(ns, "s") == []

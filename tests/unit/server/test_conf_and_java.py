@@ -18,6 +18,11 @@ def test_conf_listens_on_loopback_with_configured_ports() -> None:
     assert "0.0.0.0" not in text
 
 
+@pytest.mark.parametrize(("heap", "limit"), [("1g", "512m"), ("4g", "2g"), ("768m", "384m"), ("3m", "1536k")])
+def test_transaction_memory_is_half_the_heap(heap: str, limit: str) -> None:
+    assert f"dbms.memory.transaction.total.max={limit}\n" in render_conf(Neo4jSettings(heap=heap))
+
+
 def test_config_file_is_private_and_merges(tmp_path: Path) -> None:
     path = tmp_path / "kgmem.toml"
     update_config(path, "neo4j", {"password": "p1"})
