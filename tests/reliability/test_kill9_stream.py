@@ -14,7 +14,7 @@ from kgmem.config import Settings
 from kgmem.graph import connect
 from kgmem.spool import Spool
 
-EVENTS = 60
+EVENTS = 31  # 65 calls, four sessions; a manual fact before the kill, in the outage and after the restart
 KILL_AFTER = 18  # calls acknowledged before the kill; the kill lands while the next ones run
 RESTART_AFTER = 45  # calls made (spooled) while the server is dead
 

@@ -314,54 +314,68 @@ def _spooled_graph(settings: Settings, ns: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("kind", ["sync", "async"])
 def test_both_clients_spool_while_neo4j_is_stopped_and_replay_once_it_is_back(
-    kind: str, private_neo4j, embedder, open_client_of
+    private_neo4j, embedder, open_client_of
 ) -> None:
-    """The private Neo4j (tests/private_neo4j.py) is stopped under a live client:
-    tool result, turn, manual knowledge and session end are spooled (the calls return), the graph is
-    untouched; once the server is back one replay applies each exactly once, a second replays nothing."""
+    """The private Neo4j (tests/private_neo4j.py) is stopped under a live sync and a live async client
+    (one outage for both, each with its own namespace and spool): tool result, turn, manual knowledge and
+    session end are spooled (the calls return), the graph is untouched; once the server is back one replay
+    applies each exactly once, a second replays nothing."""
     from kgmem.graph import GraphStore, connect
     from kgmem.graph.schema import apply_schema
     from kgmem.spool import Spool
 
-    private = private_neo4j(
-        "client_spool",
-        namespace="spooled",
-        learning={"offline_retry_s": 1.0},
-        neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0},
-    )
-    settings = private.settings
-    with connect(settings) as drv:
-        apply_schema(GraphStore(drv))
-    c: Any = open_client_of(kind, settings, None, embedder)  # its own driver to the private server
-    try:
-        first = c.turn(session="s", role="user", text="the nightly backup job writes to /mnt/backup")
-        private.down()
-        obs = c.tool_result(
-            "rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed (code 12)", session="s"
+    kinds = ("sync", "async")
+    views = {
+        kind: private_neo4j(
+            f"client_spool_{kind}",
+            namespace=f"spooled-{kind}",
+            learning={"offline_retry_s": 1.0},
+            neo4j={"offline_retry_s": 1.0, "deadline_s": 3.0},
         )
-        mid = c.turn(session="s", role="assistant", text="I will check the backup mount")
-        item = c.add_knowledge("The backup mount is an NFS share", type="fact")
-        c.end_session("s")  # spooled after the session's turn: replayed after it
-        assert obs.spooled and item["spooled"] and mid and mid != first
-        assert Spool(settings.spool_dir).stats()["pending"] == 4
+        for kind in kinds
+    }
+    with connect(views["sync"].settings) as drv:
+        apply_schema(GraphStore(drv))
+    clients: dict[str, Any] = {}
+    try:
+        firsts = {}
+        for kind in kinds:  # each client its own driver to the private server
+            clients[kind] = open_client_of(kind, views[kind].settings, None, embedder)
+            firsts[kind] = clients[kind].turn(
+                session="s", role="user", text="the nightly backup job writes to /mnt/backup"
+            )
+        views["sync"].down()
+        for kind, c in clients.items():
+            obs = c.tool_result(
+                "rsync", {"dest": "/mnt/backup"}, error="rsync: connection unexpectedly closed (code 12)", session="s"
+            )
+            mid = c.turn(session="s", role="assistant", text="I will check the backup mount")
+            item = c.add_knowledge("The backup mount is an NFS share", type="fact")
+            c.end_session("s")  # spooled after the session's turn: replayed after it
+            assert obs.spooled and item["spooled"] and mid and mid != firsts[kind], kind
+            assert Spool(views[kind].settings.spool_dir).stats()["pending"] == 4, kind
 
-        private.up()
-        assert _spooled_graph(settings, "spooled") == {"messages": 1, "ended": False, "rsync": 0, "manual": []}
+        views["sync"].up()
+        for kind in kinds:
+            got = _spooled_graph(views[kind].settings, f"spooled-{kind}")
+            assert got == {"messages": 1, "ended": False, "rsync": 0, "manual": []}, kind
         time.sleep(1.1)  # past the offline window
-        assert c.replay_spool() == 4
-        assert _spooled_graph(settings, "spooled") == {
-            "messages": 2,
-            "ended": True,
-            "rsync": 1,
-            "manual": ["The backup mount is an NFS share"],
-        }
-        assert c.replay_spool() == 0
-        assert Spool(settings.spool_dir).stats()["pending"] == 0
-        # The replay wrote the vectors too: the spooled fact is found by the vector leg as well.
-        hits = c.search("which kind of share is the backup mount", k=3, kinds=["knowledge"])
-        assert hits.hits and hits.hits[0].text == "The backup mount is an NFS share"
-        assert "vector" in hits.hits[0].provenance.legs
+        for kind, c in clients.items():
+            settings = views[kind].settings
+            assert c.replay_spool() == 4, kind
+            assert _spooled_graph(settings, f"spooled-{kind}") == {
+                "messages": 2,
+                "ended": True,
+                "rsync": 1,
+                "manual": ["The backup mount is an NFS share"],
+            }, kind
+            assert c.replay_spool() == 0, kind
+            assert Spool(settings.spool_dir).stats()["pending"] == 0, kind
+            # The replay wrote the vectors too: the spooled fact is found by the vector leg as well.
+            hits = c.search("which kind of share is the backup mount", k=3, kinds=["knowledge"])
+            assert hits.hits and hits.hits[0].text == "The backup mount is an NFS share", kind
+            assert "vector" in hits.hits[0].provenance.legs, kind
     finally:
-        c.close()
+        for c in clients.values():
+            c.close()

@@ -1,7 +1,7 @@
 """Deferred repeats on the real stack: a repeat of a known error is answered from one read and
 fsync'ed to the deferred spool segment; its occurrence reaches the graph exactly once — at a flush,
-by the timer, before the client's next write, or (after a crash or while Neo4j is down) through the
-spool's replay."""
+by the timer, before the client's next write, or (after a crash) through the spool's replay. Neo4j
+stopped with repeats deferred: tests/integration/learning/test_spool.py (one outage with its stream)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kgmem import KGMem
 from kgmem.config import Settings
-from kgmem.graph import GraphStore, connect
+from kgmem.graph import GraphStore
 from kgmem.spool import DEFERRED_PREFIX, Spool
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -174,38 +174,3 @@ def test_killed_with_repeats_deferred_then_replayed_once(
         assert stats["pending"] == 0 and stats["spooled"] == stats["replayed"] == deferred
     finally:
         graph.write_autocommit("maintenance/delete_namespace", ns=control_ns)
-
-
-def test_neo4j_stops_with_repeats_deferred_nothing_lost(private_neo4j, embedder) -> None:
-    from kgmem.graph.schema import apply_schema
-
-    private = private_neo4j("defer", namespace="defer", learning={"offline_retry_s": 1.0, "defer_flush_ms": 60_000})
-    settings = private.settings
-    drv = connect(settings)
-    try:
-        apply_schema(GraphStore(drv))
-        mem = KGMem(settings, driver=drv, embedder=embedder)
-        mem.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=0), session="s")
-        for t in range(1, 6):
-            mem.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=t), session="s")
-        assert mem.learning.deferred_total == 5
-        private.down()
-        mem.flush()  # cannot write: the deferred segment is handed over to the spool
-        assert Spool(settings.spool_dir).stats()["pending"] == 5
-        spooled = [mem.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=t), session="s") for t in (6, 7)]
-        assert all(o.spooled for o in spooled)
-        ok = mem.tool_result("http", {"timeout": 60}, session="s")
-        assert ok.spooled
-        private.up()
-        time.sleep(1.1)  # past the offline window
-        mem.replay_spool()
-        assert _occurrences(drv, "defer") == {spooled[0].pattern: 8}
-        records, _, _ = drv.execute_query(
-            "MATCH (:ErrorPattern {ns: 'defer'})-[r:RESOLVED_BY]->(f:Fix) RETURN f.description AS d, r.successes AS s"
-        )
-        assert [(r["d"], r["s"]) for r in records] == [("http: set timeout=60 (was 5)", 1)]
-        stats = Spool(settings.spool_dir).stats()
-        assert stats["pending"] == 0 and stats["dropped"] == 0 and stats["spooled"] == stats["replayed"] == 8
-        mem.close()
-    finally:
-        drv.close()

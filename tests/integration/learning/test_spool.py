@@ -86,17 +86,23 @@ def test_unreachable_neo4j_spools_and_replays_exactly_once(
     assert stats["pending"] == 0 and stats["spooled"] == 6 and stats["replayed"] == 6
 
 
-def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> None:
-    """The private server (tests/private_neo4j.py; own home): 10 events up, 10 while it is stopped, 10 after
-    it is started again (a stop and a start of a JVM)."""
+def test_neo4j_stops_and_restarts_during_a_stream_and_under_deferred_repeats(private_neo4j, embedder) -> None:
+    """The private server (tests/private_neo4j.py) is stopped and started once (a stop and a start of a JVM)
+    under two clients, each with its own home and namespace:
+
+    - a stream: 10 events while it is up, 10 while it is stopped, 10 after it is started again;
+    - deferred repeats: 5 repeats deferred, then the stop: the flush hands them to the spool, two more
+      repeats and a success are spooled; after the start one replay counts each exactly once."""
     from kgmem.graph.schema import apply_schema
 
-    private = private_neo4j("spool", namespace="stream", learning={"offline_retry_s": 1.0})
-    server, settings = private, private.settings
-    drv = connect(settings)
+    stream_view = private_neo4j("spool", namespace="stream", learning={"offline_retry_s": 1.0})
+    defer_view = private_neo4j("defer", namespace="defer", learning={"offline_retry_s": 1.0, "defer_flush_ms": 60_000})
+    drv = connect(stream_view.settings)
+    defer_drv = connect(defer_view.settings)
     try:
         apply_schema(GraphStore(drv))
-        mem = KGMem(settings, driver=drv, embedder=embedder)
+        mem = KGMem(stream_view.settings, driver=drv, embedder=embedder)
+        deferring = KGMem(defer_view.settings, driver=defer_drv, embedder=embedder)
         expected: dict[str, int] = {}
 
         def stream(start: int, stop: int) -> list:
@@ -113,13 +119,26 @@ def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> No
             return out
 
         assert not any(o.spooled for o in stream(0, 10))
-        server.down()
+        for t in range(6):  # the first occurrence is written, the 5 repeats deferred
+            deferring.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=t), session="s")
+        assert deferring.learning.deferred_total == 5
+
+        stream_view.down()
         spooled = stream(10, 20)
         assert all(o.spooled for o in spooled)
-        server.up()
+        deferring.flush()  # cannot write: the deferred segment is handed over to the spool
+        assert Spool(defer_view.settings.spool_dir).stats()["pending"] == 5
+        repeats = [
+            deferring.tool_result("http", {"timeout": 5}, error=TIMEOUT.format(t=t), session="s") for t in (6, 7)
+        ]
+        assert all(o.spooled for o in repeats)
+        assert deferring.tool_result("http", {"timeout": 60}, session="s").spooled
+
+        stream_view.up()
         time.sleep(1.1)  # past the offline window: the next event replays the spool first
         assert not any(o.spooled for o in stream(20, 30))
-        assert mem.replay_spool() == 0 and Spool(settings.spool_dir).stats()["pending"] == 0
+        assert mem.replay_spool() == 0 and Spool(stream_view.settings.spool_dir).stats()["pending"] == 0
+        deferring.replay_spool()
 
         records, _, _ = drv.execute_query(
             "MATCH (e:ErrorPattern {ns: 'stream'}) RETURN e.category AS c, sum(e.occurrences) AS n"
@@ -130,9 +149,16 @@ def test_neo4j_stops_and_restarts_during_a_stream(private_neo4j, embedder) -> No
             "MATCH (:ErrorPattern {ns: 'stream'})-[r:RESOLVED_BY]->(:Fix) RETURN sum(r.successes) AS s"
         )
         assert records[0]["s"] == 3  # one observed fix per 10-event session
+
+        assert _occurrences(defer_drv, "defer") == {repeats[0].pattern: 8}
+        assert _observed_fixes(defer_drv, "defer") == [("http: set timeout=60 (was 5)", 1)]
+        stats = Spool(defer_view.settings.spool_dir).stats()
+        assert stats["pending"] == 0 and stats["dropped"] == 0 and stats["spooled"] == stats["replayed"] == 8
         mem.close()
+        deferring.close()
     finally:
         drv.close()
+        defer_drv.close()
 
 
 def test_lines_no_replay_can_apply_are_quarantined_and_the_rest_replayed_once(

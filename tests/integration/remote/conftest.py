@@ -1,5 +1,5 @@
-"""A Chroma server of the tests' own (``chroma run`` from the chromadb package, port 18800),
-started once per module and stopped afterwards."""
+"""A Chroma server of the tests' own (``chroma run`` from the chromadb package; port
+``KGMEM_TEST_CHROMA_PORT``, default 18800), started once per module and stopped afterwards."""
 
 from __future__ import annotations
 
@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 
-CHROMA_PORT = int(os.environ.get("KGMEM_TEST_CHROMA_PORT", "18800"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
+
+
+def _chroma_port() -> int:
+    """``KGMEM_TEST_CHROMA_PORT`` (default 18800); a free port of its own under pytest-xdist, where each
+    worker that runs these tests starts a server."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return free_ports(1)[0]
+    return int(os.environ.get("KGMEM_TEST_CHROMA_PORT", "18800"))
 
 
 def _chroma_exe() -> str:
@@ -27,13 +36,14 @@ def _chroma_exe() -> str:
 @pytest.fixture(scope="module")
 def chroma_url(tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("chroma-server")
+    port = _chroma_port()
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
-        [_chroma_exe(), "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(CHROMA_PORT)],
+        [_chroma_exe(), "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(port)],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{CHROMA_PORT}"
+    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
