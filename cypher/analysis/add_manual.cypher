@@ -23,17 +23,12 @@ CALL (k) {
   UNWIND $contradicts AS old_id
   MATCH (o:Knowledge {ns: $ns, id: old_id})
   WHERE o <> k
-  WITH k, o, o.confidence AS before, NOT EXISTS { (k)-[:CONTRADICTS]->(o) } AS fresh
-  MERGE (k)-[r:CONTRADICTS]->(o)
+  WITH k AS n, o, o.confidence AS before, NOT EXISTS { (k)-[:CONTRADICTS]->(o) } AS fresh
+  MERGE (n)-[r:CONTRADICTS]->(o)
     ON CREATE SET r.created_at = $now, r.sessions = []
   SET r.updated_at = $now
-  MERGE (o)-[sup:SUPERSEDED_BY]->(k)
-    ON CREATE SET sup.created_at = $now
-  SET sup.at = k.valid_from,
-      o.valid_until = CASE WHEN o.valid_until IS NULL OR o.valid_until > k.valid_from THEN k.valid_from
-                           ELSE o.valid_until END,
-      o.superseded_at = coalesce(o.superseded_at, $now),
-      o.confidence = CASE WHEN coalesce(o.is_manual, false) OR NOT fresh THEN o.confidence
+  // @include analysis/fragments/supersede
+  SET o.confidence = CASE WHEN coalesce(o.is_manual, false) OR NOT fresh THEN o.confidence
                           WHEN o.confidence - $penalty < $floor THEN $floor
                           ELSE o.confidence - $penalty END,
       o.updated_at = $now

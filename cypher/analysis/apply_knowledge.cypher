@@ -101,12 +101,7 @@ CALL () {
   SET r.sessions = CASE WHEN $session IN r.sessions THEN r.sessions ELSE r.sessions + $session END,
       r.updated_at = $now
   WITH n, o WHERE NOT coalesce(o.is_manual, false)
-  MERGE (o)-[sup:SUPERSEDED_BY]->(n)
-    ON CREATE SET sup.created_at = $now
-  SET sup.at = n.valid_from,
-      o.valid_until = CASE WHEN o.valid_until IS NULL OR o.valid_until > n.valid_from THEN n.valid_from
-                           ELSE o.valid_until END,
-      o.superseded_at = coalesce(o.superseded_at, $now)
+  // @include analysis/fragments/supersede
 }
 CALL () {
   UNWIND $marks AS mark
