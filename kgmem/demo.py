@@ -41,6 +41,7 @@ def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEM
     """Run the demo in namespace ``ns`` (wiped first, so it is re-runnable), printing through ``echo``."""
     from kgmem import KGMem
     from kgmem.graph.schema import apply_schema
+    from kgmem.maintenance import delete_namespace
     from kgmem.server.local import is_local
 
     settings = settings or load_settings()
@@ -56,9 +57,8 @@ def run_demo(echo: Echo = print, settings: Settings | None = None, ns: str = DEM
 
     with KGMem(settings) as mem:
         apply_schema(mem.graph)
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)  # re-runnable demo
+        delete_namespace(mem.graph, mem.vectors, ns)  # re-runnable demo
         echo("Loading the embedding model (offline) ...")
-        mem.vectors.drop_namespace(ns, ("error", "fix", "knowledge", "message", "entity"))
         _errors_and_fixes(mem, echo)
         _conversation(mem, echo)
         _search(mem, echo)
