@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from kgmem.errors import ValidationError
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
-from kgmem.runner import Op, SyncIO, Write, run
+from kgmem.runner import Op, SyncIO, Write, synced
 
 log = logging.getLogger(__name__)
 
@@ -81,23 +81,17 @@ class CallGraph:
         self.settings = settings or CallGraphSettings()
         self.io = SyncIO(graph, None, None)
 
-    def add_functions(self, ns: str, qualnames: Sequence[str]) -> int:
-        """Create (or touch) Function nodes; returns how many were written."""
-        return run(self.add_functions_op(ns, qualnames), self.io)
-
     def add_functions_op(self, ns: str, qualnames: Sequence[str]) -> Op[int]:
-        """:meth:`add_functions` as an operation (kgmem.runner)."""
+        """Create (or touch) Function nodes; returns how many were written."""
         rows = [{"id": node_id(ns, FUNCTION_KIND, q), "qualname": q} for q in _check_names(qualnames)]
         if not rows:
             return 0
         return (yield Write("callgraph/add_functions", dict(ns=ns, now=_now(), rows=rows)))[0]["written"]
 
-    def add_calls(self, ns: str, calls: Sequence[tuple[str, str]]) -> int:
-        """Record edges found by static analysis (source ``ast``, confidence 1.0), one batch."""
-        return run(self.add_calls_op(ns, calls), self.io)
+    add_functions = synced(add_functions_op)
 
     def add_calls_op(self, ns: str, calls: Sequence[tuple[str, str]]) -> Op[int]:
-        """:meth:`add_calls` as an operation (kgmem.runner)."""
+        """Record edges found by static analysis (source ``ast``, confidence 1.0), one batch."""
         rows = []
         for i, call in enumerate(calls):
             if not (isinstance(call, (tuple, list)) and len(call) == 2):
@@ -115,12 +109,10 @@ class CallGraph:
             return 0
         return (yield Write("callgraph/add_ast_edges", dict(ns=ns, now=_now(), rows=rows)))[0]["written"]
 
-    def observe(self, ns: str, functions_changed: Sequence[str], session: str | None = None) -> HealResult:
-        """An observation changed these functions together: confirm or discover edges among them."""
-        return run(self.observe_op(ns, functions_changed, session), self.io)
+    add_calls = synced(add_calls_op)
 
     def observe_op(self, ns: str, functions_changed: Sequence[str], session: str | None = None) -> Op[HealResult]:
-        """:meth:`observe` as an operation (kgmem.runner)."""
+        """An observation changed these functions together: confirm or discover edges among them."""
         names = _check_names(functions_changed, "functions_changed")
         if len(names) > MAX_FUNCTIONS_PER_OBSERVATION:
             raise ValidationError(
@@ -150,17 +142,17 @@ class CallGraph:
             log.info("callgraph healed in %s: %s", ns, result)
         return result
 
-    def decay(self, ns: str) -> int:
-        """Decay stale observation edges; returns how many edges were lowered."""
-        return run(self.decay_op(ns), self.io)
+    observe = synced(observe_op)
 
     def decay_op(self, ns: str) -> Op[int]:
-        """:meth:`decay` as an operation (kgmem.runner)."""
+        """Decay stale observation edges; returns how many edges were lowered."""
         s = self.settings
         rows = yield Write(
             "callgraph/decay", dict(ns=ns, threshold=s.stale_sessions, step=s.stale_decay, floor=s.floor)
         )
         return int(rows[0]["decayed"]) if rows else 0
+
+    decay = synced(decay_op)
 
 
 def _check_names(names: Sequence[str], field: str = "qualnames") -> list[str]:

@@ -24,7 +24,7 @@ from kgmem.errors import ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
-from kgmem.runner import Embed, LocalIO, Op, Read, SyncIO, VectorUpsert, Write, run
+from kgmem.runner import Embed, LocalIO, Op, Read, SyncIO, VectorUpsert, Write, synced
 from kgmem.timestamps import normalise_ts
 from kgmem.vectors import Embedder, VectorStore
 
@@ -150,16 +150,6 @@ class TurnStore:
         """
         return self.record_batch(ns, turns, vectors, concepts).ids
 
-    def record_batch(
-        self,
-        ns: str,
-        turns: Sequence[Turn],
-        vectors: np.ndarray | None = None,
-        concepts: Sequence[Sequence[ConceptMention]] | None = None,
-    ) -> Recorded:
-        """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
-        return run(self.record_batch_op(ns, turns, vectors, concepts), self.io)
-
     def record_batch_op(
         self,
         ns: str,
@@ -167,7 +157,7 @@ class TurnStore:
         vectors: np.ndarray | None = None,
         concepts: Sequence[Sequence[ConceptMention]] | None = None,
     ) -> Op[Recorded]:
-        """:meth:`record_batch` as an operation (kgmem.runner)."""
+        """Like :meth:`record`, also telling how many messages were new (bulk ingest reports it)."""
         if not isinstance(ns, str) or not ns:
             raise ValidationError("ns: must be a non-empty string")
         clean = [validate_turn(t, f"turns[{i}]") for i, t in enumerate(turns)]
@@ -208,6 +198,8 @@ class TurnStore:
         created = sum(1 for w in written if w["created"])
         return Recorded(ids=[r["id"] for r in rows], created=created, embedded=len(pending))
 
+    record_batch = synced(record_batch_op)
+
     def _concepts_of(self, ns: str, turns: Sequence[Turn]) -> list[list[dict[str, str]] | None]:
         """Each turn's concept rows. Short names ("Mel") resolve against the batch's names, its
         speakers, and the speakers and entity names this store saw earlier in the same sessions
@@ -229,21 +221,16 @@ class TurnStore:
                 self._session_names.popitem(last=False)
         return [concept_rows(ns, m) for m in resolve_aliases(found, names=names)]
 
-    def repair(self, ns: str, limit: int = 10_000) -> int:
+    def repair_op(self, ns: str, limit: int = 10_000) -> Op[int]:
         """Write the vectors of messages still marked ``vector_pending``; returns how many."""
-        return run(self._repair_op(ns, limit), self.io)
-
-    def _repair_op(self, ns: str, limit: int) -> Op[int]:
         pending = yield Read("conversation/pending_messages", dict(ns=ns, limit=limit))
         yield from self._write_vectors(ns, pending)
         return len(pending)
 
-    def end_session(self, ns: str, session: str) -> None:
-        """Mark ``session`` ended (``Session.ended_at``)."""
-        run(self.end_session_op(ns, session), self.io)
+    repair = synced(repair_op)
 
     def end_session_op(self, ns: str, session: str) -> Op[None]:
-        """:meth:`end_session` as an operation (kgmem.runner)."""
+        """Mark ``session`` ended (``Session.ended_at``)."""
         if not isinstance(session, str) or not session.strip():
             raise ValidationError("session: must be a non-empty string")
         session = bounded_key(session)
@@ -257,15 +244,15 @@ class TurnStore:
             ),
         )
 
-    def messages(self, ns: str, session: str) -> list[dict[str, Any]]:
-        """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
-        return run(self.messages_op(ns, session), self.io)
+    end_session = synced(end_session_op)
 
     def messages_op(self, ns: str, session: str) -> Op[list[dict[str, Any]]]:
-        """:meth:`messages` as an operation (kgmem.runner)."""
+        """The messages of ``session`` in order: dicts with id, role, text, ref, ts, seq, session."""
         return (
             yield Read("conversation/session_messages", dict(ns=ns, id=node_id(ns, "session", bounded_key(session))))
         )
+
+    messages = synced(messages_op)
 
     @staticmethod
     def embedding_text(role: str, text: str) -> str:
@@ -300,6 +287,6 @@ class TurnStore:
         if ns in self._repair_due:
             self._repair_due.discard(ns)
             try:
-                yield from self._repair_op(ns, 10_000)
+                yield from self.repair_op(ns)
             except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
                 log.warning("repair of pending message vectors failed: %s", exc)
