@@ -163,28 +163,28 @@ class LearningSettings(_Section):
     success_boost: float = Field(0.1, ge=0.0, le=1.0)
     failure_penalty: float = Field(0.2, ge=0.0, le=1.0)
     propagation_rate: float = Field(0.3, ge=0.0, le=1.0)
-    # Cosine of error signatures (all-MiniLM-L6-v2) needed for SIMILAR_TO, on top of compatible
-    # error codes. Measured on tests/data/errors_corpus.jsonl (docs/learning.md): the knee where
-    # hard negatives are at their floor and recall is still flat; above it recall falls fast.
+    # Not used for matching any more: a calibrated model decides SIMILAR_TO
+    # (docs/decisions/error-matching-model.md). `kgmem learning status` still shows it, and an
+    # existing config file that sets it still loads.
     similarity_threshold: float = Field(0.74, ge=0.0, le=1.0)
     similar_neighbours: int = Field(5, ge=0, le=100)
     similar_across_tools: bool = False  # link errors of different tools too
     example_max_chars: int = Field(2000, ge=64)
     # An error message longer than this keeps its head and tail (kgmem.learning.normalize.
     # bound_error_text) wherever it enters: the cost of normalising grows with the text, what decides
-    # matching sits at its ends. docs/learning.md "Long error messages".
+    # matching sits at its ends (docs/learning.md).
     error_max_chars: int = Field(3072, ge=256, le=10_000_000)
     strict: bool = False  # raise backend errors into the caller instead of spooling
     offline_retry_s: float = Field(5.0, ge=0.0)  # after a failed write, spool without retrying for this long
-    # Deferred repeats (docs/learning.md "Performance"): a repeat of an error pattern already in the
+    # Deferred repeats (docs/learning.md): a repeat of an error pattern already in the
     # graph is appended (fsync'ed) to a deferred spool segment and answered from one read; the
     # occurrences are written at most this long after the first buffered one (or before this
     # client's next write, or at defer_max_events). 0 turns deferral off (one write per repeat).
     defer_flush_ms: int = Field(200, ge=0, le=60_000)
     defer_max_events: int = Field(500, ge=1, le=100_000)
-    # With an Anthropic key, the LLM judges a new error's candidates, one call per new error
-    # (kgmem/learning/adjudication.py; docs/learning.md "LLM adjudication"): scope "fuzzy" every
-    # candidate scoring above threshold - band short of the same template, "close" only those within
+    # With an LLM key, the LLM judges a new error's candidates, one call per new error
+    # (kgmem/learning/adjudication.py; docs/learning.md): scope "fuzzy" every candidate scoring above
+    # the matching model's threshold - band short of the same template, "close" only those within
     # band of the threshold. Band 0 turns it off; without a key it never runs.
     adjudicate_band: float = Field(0.2, ge=0.0, le=1.0)
     adjudicate_scope: AdjudicationScope = "fuzzy"
@@ -201,9 +201,10 @@ class AnalysisSettings(_Section):
     session_min_confidence: float = Field(0.7, ge=0.0, le=1.0)
     # Knowledge dedup (kgmem/analysis/offline_judge.py; tuned on the tuning half of
     # tests/data/knowledge_pairs.jsonl): stored items at cosine >= related_cosine are judged; without an
-    # LLM a paraphrase needs dedup_cosine (detail_cosine is no longer used).
+    # LLM a paraphrase needs dedup_cosine.
     dedup_cosine: float = Field(0.75, ge=0.0, le=1.0)
     related_cosine: float = Field(0.50, ge=0.0, le=1.0)
+    # Not used any more; an existing config file that sets it still loads.
     detail_cosine: float = Field(0.65, ge=0.0, le=1.0)
     initial_confidence: float = Field(0.5, ge=0.0, le=1.0)
     max_auto_confidence: float = Field(0.95, ge=0.0, le=1.0)
@@ -328,7 +329,7 @@ class McpSettings(_Section):
 
 
 class ConceptSettings(_Section):
-    """The concept graph (docs/concepts.md): the entities and key phrases every memory MENTIONS."""
+    """The concept graph (docs/concept-graph.md): the entities and key phrases every memory MENTIONS."""
 
     enabled: bool = True
     # A spaCy pipeline package (PyPI): its tagger, lemmatizer and NER; the parser is not loaded.

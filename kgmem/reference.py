@@ -359,7 +359,6 @@ DESCRIPTIONS: dict[str, str] = {
     "analysis.session_sample_above": "Longer sessions are sampled (first, every fifth, last turns) at `end_session`.",
     "analysis.session_min_confidence": "Items learnt at `end_session` need at least this confidence.",
     "analysis.related_cosine": "Stored items at least this similar to a new one are compared with it.",
-    "analysis.detail_cosine": "Similarity a paraphrase needs when one statement only adds detail.",
     "analysis.initial_confidence": "Confidence of a new knowledge item.",
     "analysis.max_auto_confidence": "Highest confidence repeated confirmation can give a learnt item.",
     "analysis.boost_factor": "Share of the remaining distance to the maximum a confirmation adds.",
