@@ -13,7 +13,7 @@ CREATE CONSTRAINT message_key IF NOT EXISTS FOR (n:Message) REQUIRE (n.ns, n.id)
 CREATE CONSTRAINT function_key IF NOT EXISTS FOR (n:Function) REQUIRE (n.ns, n.id) IS UNIQUE;
 // Bulk ingest (kgmem ingest): marks of tool-result events already applied, for idempotent re-runs.
 CREATE CONSTRAINT ingested_event_key IF NOT EXISTS FOR (n:IngestedEvent) REQUIRE (n.ns, n.id) IS UNIQUE;
-// The concept graph (docs/concepts.md): one Concept per normalised key and namespace.
+// The concept graph (docs/concept-graph.md): one Concept per normalised key and namespace.
 CREATE CONSTRAINT concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE (n.ns, n.id) IS UNIQUE;
 CREATE CONSTRAINT schema_meta_key IF NOT EXISTS FOR (n:KgmemSchema) REQUIRE n.id IS UNIQUE;
 

@@ -1,4 +1,4 @@
-"""The concept graph: the entities and key phrases each memory MENTIONS (docs/concepts.md).
+"""The concept graph: the entities and key phrases each memory MENTIONS (docs/concept-graph.md).
 
 Public API (the write side and the query side use the same one, so keys match):
 

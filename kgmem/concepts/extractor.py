@@ -38,7 +38,7 @@ ENTITY_LABELS = frozenset(
     {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 )
 # Nouns that name nothing in particular: they would join every other memory (chosen on conv-26 of
-# the LoCoMo dev set; docs/concepts.md has the held-out figures).
+# the LoCoMo dev set; docs/benchmarks.md has the held-out figures).
 GENERIC_NOUNS = frozenset(
     """
 thing stuff lot bit kind sort way time times day days week weekend month year today tonight tomorrow yesterday

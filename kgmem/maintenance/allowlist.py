@@ -19,7 +19,7 @@ NODE_LABELS: tuple[str, ...] = (
     "Message",
     "Function",
     "IngestedEvent",  # `kgmem ingest` idempotency markers: without them a re-ingest would redo work
-    "Concept",  # the concept graph (docs/concepts.md); its df travels with it
+    "Concept",  # the concept graph (docs/concept-graph.md); its df travels with it
 )
 
 # The memories that MENTION concepts (cypher/concepts/fragments/link_mentions*.cypher).

@@ -5,7 +5,7 @@ read page by page (id order); each page is embedded in one batch and upserted in
 call, then its ``vector_pending`` flags are cleared in one statement. A full run also
 deletes vectors whose node no longer exists. ``missing_only`` embeds just the nodes
 that are flagged pending or absent from Chroma. Either run also recounts every Concept's
-``df`` from its MENTIONS edges (docs/concepts.md).
+``df`` from its MENTIONS edges (docs/concept-graph.md).
 
 Drift a forget left (docs/forgetting.md): given the client's forgetter, a run first finishes the
 namespace's interrupted forgets (node and vector of every id they tombstoned); either run deletes

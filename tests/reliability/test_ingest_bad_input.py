@@ -114,7 +114,7 @@ def test_reports_survive_bad_timestamps_already_stored(mem, ns) -> None:
 
 
 def test_identical_lines_are_distinct_events_at_any_batch_size(mem, ns, tmp_path) -> None:
-    """The rule (docs/ingest.md): identical lines are distinct events unless they carry the same
+    """The rule (docs/retrieval.md, "Bulk ingest"): identical lines are distinct events unless they carry the same
     explicit "id"; the count never depends on --batch-size, and a re-run adds nothing."""
     lines = [TOOL] * 10 + [{**TOOL, "id": "ev-1", "params": {"x": 1}}] * 3 + [KNOW] * 4
     path = write_jsonl(tmp_path / "same.jsonl", lines)
