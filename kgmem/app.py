@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from kgmem.async_stores import AsyncGraphStore
     from kgmem.callgraph import CallGraph
     from kgmem.concepts import ConceptExtractor
+    from kgmem.config import AnalysisSettings
     from kgmem.conversation import TurnStore
     from kgmem.conversation.recorder import TurnRecorder
     from kgmem.forget import Forgetter
@@ -283,7 +284,6 @@ class Engines:
         from kgmem.analysis import AnalysisService
         from kgmem.callgraph import CallGraph
         from kgmem.conversation import TurnStore
-        from kgmem.conversation.recorder import TurnRecorder
         from kgmem.forget.guard import spool_filter_op
         from kgmem.learning import LearningEngine
         from kgmem.learning.adjudication import adjudicator_for
@@ -328,17 +328,7 @@ class Engines:
         turns = TurnStore(graph, vectors, embedder, concepts)
         analysis = AnalysisService(s, graph, vectors, embedder, turns=turns, generator=generator, replayer=replayer)
         a = s.analysis
-        conversation = TurnRecorder(
-            turns,
-            analysis.counters.count,
-            replayer=replayer,
-            write_behind=a.write_behind,
-            queue_size=a.write_behind_queue,
-            batch_size=a.write_behind_batch,
-            flush_timeout_s=a.flush_timeout_s,
-            on_stored=analysis.observe_turn,
-            on_session_end=analysis.end_session,
-        )
+        conversation = _recorder(a, turns, analysis, replayer)
         return SyncEngines(learning, retrieval, turns, analysis, conversation, CallGraph(graph))
 
     def graph_only_curator(self) -> Curator:
@@ -381,7 +371,6 @@ class Engines:
         from kgmem.analysis import AnalysisService
         from kgmem.callgraph import CallGraph
         from kgmem.conversation import TurnStore
-        from kgmem.conversation.recorder import TurnRecorder
         from kgmem.forget.guard import spool_filter_op
         from kgmem.learning import LearningEngine
         from kgmem.learning.adjudication import adjudicator_for
@@ -418,18 +407,7 @@ class Engines:
             s, None, None, None, turns=turns, generator=generator, replayer=writes, arun=self.run_async
         )
         a = s.analysis
-        conversation = TurnRecorder(
-            turns,
-            analysis.counters.count,
-            replayer=writes,
-            write_behind=a.write_behind,
-            queue_size=a.write_behind_queue,
-            batch_size=a.write_behind_batch,
-            flush_timeout_s=a.flush_timeout_s,
-            on_stored=analysis.observe_turn,
-            on_session_end=analysis.end_session,
-            arun=self.run_async,
-        )
+        conversation = _recorder(a, turns, analysis, writes, arun=self.run_async)
         return AsyncEngines(replayer, learning, retrieval, turns, conversation, analysis, CallGraph(None))
 
     async def run_async(self, op: Op[T]) -> T:
@@ -561,3 +539,29 @@ class Engines:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _recorder(
+    a: AnalysisSettings,
+    turns: TurnStore,
+    analysis: AnalysisService,
+    replayer: SpoolReplayer | None,
+    arun: Callable[[Op[Any]], Awaitable[Any]] | None = None,
+) -> TurnRecorder:
+    """The turn recorder in front of ``turns`` for either client: write-behind as ``a`` (``[analysis]``) says,
+    each stored turn and ended session handed to ``analysis``, turns Neo4j refused to ``replayer``
+    (None: raised). ``arun`` runs its operations on the async stores (None: the sync ones)."""
+    from kgmem.conversation.recorder import TurnRecorder
+
+    return TurnRecorder(
+        turns,
+        analysis.counters.count,
+        replayer=replayer,
+        write_behind=a.write_behind,
+        queue_size=a.write_behind_queue,
+        batch_size=a.write_behind_batch,
+        flush_timeout_s=a.flush_timeout_s,
+        on_stored=analysis.observe_turn,
+        on_session_end=analysis.end_session,
+        arun=arun,
+    )
