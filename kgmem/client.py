@@ -47,8 +47,9 @@ class KGMem:
             if you share it), or your own :class:`~kgmem.vectors.EmbeddingBackend` (e.g. an embedding
             API; its ``name`` and ``dimension`` are recorded with the vectors).
         generator: the LLM for conversation analysis and for judging close error matches
-            (``learning.adjudicate_band``); by default the Anthropic API when a key is set, else
-            kgmem's offline extractor and the matching model alone.
+            (``learning.adjudicate_band``); by default the ``[llm]`` provider (Anthropic or an
+            OpenAI-compatible endpoint), or without that section the Anthropic API when a key is set,
+            else kgmem's offline extractor and the matching model alone.
         concepts: an existing :class:`~kgmem.concepts.ConceptExtractor` (its spaCy pipeline is loaded
             once per process if you share it); ``mem.concepts`` is the one in use, for the query side.
 

@@ -60,7 +60,8 @@ class AsyncKGMem:
         embedder: an existing :class:`~kgmem.vectors.Embedder` (share one with a sync client to load the
             model once per process), or your own :class:`~kgmem.vectors.EmbeddingBackend`.
         generator: the LLM for conversation analysis and for judging close error matches
-            (``learning.adjudicate_band``); its calls run in a worker thread. By default the Anthropic
+            (``learning.adjudicate_band``); its calls run in a worker thread. By default the ``[llm]``
+            provider (Anthropic or an OpenAI-compatible endpoint), or without that section the Anthropic
             API when a key is set, else kgmem's offline extractor and the matching model alone.
     """
 

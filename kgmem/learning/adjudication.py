@@ -1,4 +1,4 @@
-"""An LLM judges the borderline matches of a new error (when an Anthropic key is configured).
+"""An LLM judges the borderline matches of a new error (when an LLM is configured).
 
 The matching model (:mod:`kgmem.learning.matching`) decides from text signals: on data it was
 not tuned on it misses paraphrases of one error (``Unable to locate credentials`` vs a
