@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,39 @@ def test_readme_figures_block_is_rendered_from_the_results_file():
     assert render.replace_block(text, render.readme_block(results.read())) == text, (
         "the README's figures block differs from results.json: run `python -m benchmarks render`"
     )
+
+
+#: Generated pages: their figures come from the results file (the two tests above).
+GENERATED = frozenset({"benchmarks.md", "api.md", "configuration.md"})
+#: What a measured figure looks like in prose: a three-decimal number (0.714), or a quality or latency
+#: measure followed by a number ("recall@10 0.71", "p95 of 43 ms", "MRR: 0.6").
+MEASURED = re.compile(
+    r"\b\d+\.\d{3,}\b|\b(?:recall|mrr|hit|p50|p95|p99)[@\w]*(?:\s+(?:of\s+|is\s+|was\s+)?|\s*[:=]\s*)\d", re.I
+)
+
+
+def measured_figures(text: str) -> list[str]:
+    """The lines of ``text`` that quote a measured figure."""
+    return [line.strip() for line in text.splitlines() if MEASURED.search(line)]
+
+
+def test_guides_quote_no_measured_figure():
+    """Figures live in the results file: a guide links docs/benchmarks.md instead of quoting one (a quoted
+    figure drifts from the file). The README's generated block is the one place outside the generated pages."""
+    readme = render.README.read_text(encoding="utf-8")
+    outside = readme[: readme.index(render.START)] + readme[readme.index(render.END) :]
+    pages = {"README.md": outside}
+    pages |= {p.name: p.read_text(encoding="utf-8") for p in render.DOC.parent.glob("*.md") if p.name not in GENERATED}
+    assert len(pages) > 10, pages.keys()
+    quoted = {name: found for name, text in pages.items() if (found := measured_figures(text))}
+    assert not quoted, f"guides quoting measured figures (put them in benchmarks/results.json): {quoted}"
+
+
+def test_the_figure_check_sees_figures_and_passes_settings():
+    assert measured_figures("On LoCoMo the default reaches 0.714 recall.")
+    assert measured_figures("its p95 of 43 ms") and measured_figures("recall@10: 0.7") and measured_figures("MRR 0.62")
+    assert not measured_figures("cosine >= 0.75, `defer_flush_ms` (200 ms), Neo4j 5.26, port 7687, 3.8.0")
+    assert not measured_figures("evidence recall@10 and p95 latency: [Benchmarks](benchmarks.md)")
 
 
 def _run(figures: dict, quick: bool = False) -> results.RunRecord:
