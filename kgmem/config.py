@@ -163,9 +163,8 @@ class LearningSettings(_Section):
     success_boost: float = Field(0.1, ge=0.0, le=1.0)
     failure_penalty: float = Field(0.2, ge=0.0, le=1.0)
     propagation_rate: float = Field(0.3, ge=0.0, le=1.0)
-    # Not used for matching any more: a calibrated model decides SIMILAR_TO
-    # (docs/decisions/error-matching-model.md). `kgmem learning status` still shows it, and an
-    # existing config file that sets it still loads.
+    # Not used any more: a calibrated model decides SIMILAR_TO (docs/decisions/error-matching-model.md;
+    # `kgmem learning status` shows its threshold). An existing config file that sets it still loads.
     similarity_threshold: float = Field(0.74, ge=0.0, le=1.0)
     similar_neighbours: int = Field(5, ge=0, le=100)
     similar_across_tools: bool = False  # link errors of different tools too

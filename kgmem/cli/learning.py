@@ -32,6 +32,7 @@ def _engines(settings: Settings) -> Engines:
 def status(ns: str | None, top: int, as_json: bool) -> None:
     """Settings, counts by category, fixes, spool/replay/drop/quarantine counters and the top errors."""
     from kgmem.analysis import stats as analysis_stats
+    from kgmem.learning.matching import DEFAULT_MODEL
     from kgmem.learning.report import learning_status
 
     settings = load_settings()
@@ -47,7 +48,7 @@ def status(ns: str | None, top: int, as_json: bool) -> None:
     click.echo(
         f"settings         auto_apply ≥ {s['auto_apply_threshold']}  boost +{s['success_boost']}  "
         f"penalty −{s['failure_penalty']}  clamp [{s['confidence_min']}, {s['confidence_max']}]  "
-        f"propagation {s['propagation_rate']}  similarity ≥ {s['similarity_threshold']}  strict={s['strict']}"
+        f"propagation {s['propagation_rate']}  match score ≥ {DEFAULT_MODEL.threshold}  strict={s['strict']}"
     )
     click.echo(
         f"error patterns   {data['patterns']} ({data['occurrences']} occurrences, "
