@@ -62,6 +62,8 @@ _QUOTE_COSINE = 0.90
 _RESTATED_COSINE = 0.90
 # Whose items carry their own verdict: the extraction call saw the stored items.
 _SELF_JUDGED = frozenset({"llm"})
+# Whose items are dated by their window (its newest turn), not by the turn that said them.
+_WINDOWED = frozenset({"llm", "offline"})
 
 
 @dataclass
@@ -257,7 +259,7 @@ class KnowledgeStore:
         item = ExtractedItem(type=type, content=content, confidence=1.0)  # type: ignore[arg-type]
         plan = _Plan()
         try:
-            yield from self._plan(ns, [item], plan, "manual")
+            yield from self._plan(ns, [item], plan, "manual", datetime.now(UTC).isoformat())
         except VectorStoreUnavailable as exc:
             # No neighbours to judge against: the same text is still found in the graph, the rest waits
             # for no one (a person's add never fails for want of Chroma; its vector is left pending).
@@ -265,15 +267,14 @@ class KnowledgeStore:
             found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[item.norm], ids=[]))
             return ManualVerdict(found[0]["id"], True) if found else ManualVerdict(knowledge_id(ns, content), False)
         outcome = plan.outcomes[0]
-        own_id = knowledge_id(ns, content)
         landed = plan.rows.get(outcome.id or "")
         same_text = landed is not None and (landed.existing or {}).get("norm") == item.norm
         if outcome.action == "merged" or (outcome.reason == "removed" and same_text):
             return ManualVerdict(str(outcome.id), True, judgement=outcome.judgement)
+        # its own new item: the plan's id (a restatement of a superseded value has an id of its own)
+        own_id = str(outcome.id) if outcome.action in ("inserted", "contradicted") else knowledge_id(ns, content)
         own = plan.rows.get(own_id)
-        contradicted = (
-            (outcome.contradicted_id,) if outcome.action == "contradicted" and outcome.contradicted_id else ()
-        )
+        contradicted = tuple(c["old_id"] for c in plan.contradictions if c["new_id"] == own_id)
         return ManualVerdict(
             own_id, False, contradicted, outcome.judgement if contradicted else None, own.vector if own else None
         )
@@ -315,13 +316,22 @@ class KnowledgeStore:
             else:
                 kept.append(item)
         if kept:
-            yield from self._plan(ns, kept, plan, source)
+            yield from self._plan(ns, kept, plan, source, said_at or datetime.now(UTC).isoformat(), session)
             if any(r.seen for r in plan.rows.values()):
                 yield from self._write(ns, session, source, plan, list(marks), said_at)
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
-    def _plan(self, ns: str, items: builtins.list[ExtractedItem], plan: _Plan, source: str) -> Op[None]:
+    def _plan(
+        self,
+        ns: str,
+        items: builtins.list[ExtractedItem],
+        plan: _Plan,
+        source: str,
+        said_at: str,
+        session: str | None = None,
+    ) -> Op[None]:
+        """Decide each item (``said_at``: when it was stated; ``session``: whose window it came from)."""
         quoted = [i.contradicts for i in items if i.contradicts]
         vectors = yield Embed([i.content for i in items] + quoted)
         item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items) :]))
@@ -332,7 +342,7 @@ class KnowledgeStore:
         norms = sorted({i.norm for i in items} | {normalise_text(q) for q in quoted})
         found_rows = yield Read("analysis/find_knowledge", dict(ns=ns, norms=norms, ids=candidate_ids))
         by_id = {r["id"]: r for r in found_rows}
-        by_norm = {r["norm"]: r for r in found_rows}
+        by_norm = _latest_by_norm(found_rows)
         judged_all = yield from self._verdicts(ns, items, item_vecs, hits, by_id, by_norm, source)
         for index, (item, vec) in enumerate(zip(items, item_vecs)):
             old = self._resolve_contradicted(item, quoted_vecs, hits, by_id, by_norm, plan)
@@ -349,8 +359,13 @@ class KnowledgeStore:
             if target is not None and target.existing is not None and not target.existing.get("is_active", True):
                 plan.outcomes.append(Outcome("skipped", item.content, id=target.id, reason="removed"))
                 continue
+            olds = [old] if old is not None else []
+            restated = None
+            if target is not None and target.existing is not None and _ended_by(target.existing, said_at):
+                restated, olds = self._restatement(target, olds, plan, said_at, session, source)
+                target = None if restated is not None else target
             if target is None:
-                target = self._new_row(ns, item, vec, plan)
+                target = self._new_row(ns, item, vec, plan, said_at if restated is not None else None)
                 action = "inserted"
             else:
                 action = "merged"
@@ -358,13 +373,33 @@ class KnowledgeStore:
             if target.triple is None and item.has_triple:
                 target.triple = _triple(ns, item)
             outcome = Outcome(action, item.content, id=target.id)
-            verdict = verdicts.get(old.id if old is not None else target.id)
+            verdict = verdicts.get(olds[0].id if olds else target.id)
             if verdict is not None:
                 outcome.judgement = f"{verdict.relation}: {verdict.evidence} (cosine {verdict.similarity:.2f})"
-            if old is not None:
-                plan.contradictions.append({"new_id": target.id, "old_id": old.id})
-                outcome.action, outcome.contradicted_id = "contradicted", old.id
+            elif restated is not None:
+                outcome.judgement = f"restates {restated.id}, superseded since {restated.existing['valid_until']}"  # type: ignore[index]
+            for replaced_row in olds:
+                plan.contradictions.append({"new_id": target.id, "old_id": replaced_row.id})
+            if olds:
+                outcome.action, outcome.contradicted_id = "contradicted", olds[0].id
             plan.outcomes.append(outcome)
+
+    def _restatement(
+        self, target: _Row, olds: builtins.list[_Row], plan: _Plan, said_at: str, session: str | None, source: str
+    ) -> tuple[_Row | None, builtins.list[_Row]]:
+        """An item landing on ``target``, a stored item replaced before ``said_at``: the old value said again.
+        That is newer evidence — a new item from ``said_at`` on supersedes the values that replaced it (the old
+        item keeps its interval; docs/knowledge-over-time.md) — unless a window of a session that also stated
+        one of those values said it: a window is dated by its newest turn, so it cannot be ordered after them
+        (the session-end re-reading sees both); then it is a re-observation, and contradicts none of them.
+        Returns (``target`` if restated, else None; the items the statement contradicts)."""
+        existing = target.existing or {}
+        later = _later_values(existing, said_at)
+        if source in _WINDOWED and any(session in (x.get("source_sessions") or []) for x in later):
+            replaced = {x["id"] for x in existing.get("successors") or []}
+            return None, [o for o in olds if o.id not in replaced]
+        known = {o.id for o in olds}
+        return target, olds + [self._row_for(x, plan) for x in later if x["id"] not in known]
 
     def _neighbours(self, ns: str, vector: np.ndarray) -> Op[builtins.list[tuple[str, float]]]:
         hits = yield VectorQuery(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
@@ -422,11 +457,11 @@ class KnowledgeStore:
     ) -> tuple[_Row | None, _Row | None, dict[str, Verdict]]:
         """The item this one merges into and the one it contradicts, nearest first, with the
         verdicts by id (``judged``: :meth:`_verdicts` of this item)."""
-        if item.norm in by_norm:  # exact text: no threshold involved
-            return self._row_for(by_norm[item.norm], plan), None, {}
-        for row in plan.rows.values():
+        for row in plan.rows.values():  # first: an earlier item of the batch may restate a stored one
             if row.insert and row.norm == item.norm:
                 return row, None, {}
+        if item.norm in by_norm:  # exact text: no threshold involved
+            return self._row_for(by_norm[item.norm], plan), None, {}
         candidates: builtins.list[tuple[float, str, dict[str, Any], _Row | None]] = []
         for hit_id, sim in hits:  # Chroma is derived, so the graph must know the id
             if hit_id in by_id:
@@ -480,8 +515,13 @@ class KnowledgeStore:
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
 
-    def _new_row(self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan) -> _Row:
-        row = _Row(id=node_id(ns, KNOWLEDGE_KIND, item.norm), insert=True, item=item, norm=item.norm, vector=vec)
+    def _new_row(
+        self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, restated_at: str | None = None
+    ) -> _Row:
+        """A new item's row: its id is its normalised text's, and for a restatement of a superseded value
+        also the time it was restated (``restated_at``; the old item keeps its own id and interval)."""
+        parts = (item.norm,) if restated_at is None else (item.norm, restated_at)
+        row = _Row(id=node_id(ns, KNOWLEDGE_KIND, *parts), insert=True, item=item, norm=item.norm, vector=vec)
         plan.rows[row.id] = row
         return row
 
@@ -710,6 +750,39 @@ def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
         else:
             ordered.append(pair)
     return ordered
+
+
+def _latest_by_norm(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Stored items by normalised text. A value said again after it was replaced is a second item with
+    the same text: the current one (else the latest stated) stands for the text."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        seen = out.get(row["norm"])
+        if seen is None or _recency(row) > _recency(seen):
+            out[row["norm"]] = row
+    return out
+
+
+def _recency(row: dict[str, Any]) -> tuple[bool, str]:
+    return row.get("valid_until") is None, str(row.get("valid_from") or "")
+
+
+def _ended_by(existing: dict[str, Any], said_at: str) -> bool:
+    """Was the stored item replaced (``valid_until``) no later than ``said_at``? Then saying it at
+    ``said_at`` is not a re-observation of a current fact but the old value stated again."""
+    until = existing.get("valid_until")
+    return until is not None and str(until) <= said_at
+
+
+def _later_values(existing: dict[str, Any], said_at: str) -> list[dict[str, Any]]:
+    """What replaced a superseded item (its ``SUPERSEDED_BY`` successors with other text) that still held
+    at ``said_at`` or was stated after it: the values a restatement at ``said_at`` contradicts (one stated
+    after it is turned round by :func:`order_by_time`: it supersedes the restatement)."""
+    return [
+        x
+        for x in existing.get("successors") or []
+        if x.get("is_active") is not False and (x.get("valid_until") is None or str(x["valid_until"]) > said_at)
+    ]
 
 
 def _not_forgotten(ns: str, rows: list[_Row]) -> Op[list[_Row]]:
