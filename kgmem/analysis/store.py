@@ -46,7 +46,7 @@ from kgmem.config import AnalysisSettings
 from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
-from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
+from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, synced
 from kgmem.timestamps import normalise_ts
 from kgmem.tombstones import tombstoned_op
 from kgmem.vectors import Embedder, VectorStore
@@ -171,29 +171,12 @@ class KnowledgeStore:
         return {r.id: concept_rows(ns, m) for r, m in zip(new, resolve_aliases(found))}
 
     # -- reading ----------------------------------------------------------------------
-    def active(self, ns: str, limit: int | None = None) -> builtins.list[dict[str, Any]]:
+    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
         """Active items, most trusted first — what the analyzer's prompt carries (all of them,
         low-confidence ones included, so the model does not resurrect them)."""
-        return run(self.active_op(ns, limit), self.io)
-
-    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
-        """:meth:`active` as an operation (kgmem.runner)."""
         return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
 
-    def list(
-        self,
-        ns: str,
-        *,
-        type: str | None = None,
-        min_confidence: float = 0.0,
-        include_inactive: bool = False,
-        limit: int = 1000,
-    ) -> builtins.list[dict[str, Any]]:
-        """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
-        return run(
-            self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive, limit=limit),
-            self.io,
-        )
+    active = synced(active_op)
 
     def list_op(
         self,
@@ -204,7 +187,7 @@ class KnowledgeStore:
         include_inactive: bool = False,
         limit: int = 1000,
     ) -> Op[builtins.list[dict[str, Any]]]:
-        """:meth:`list` as an operation (kgmem.runner)."""
+        """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         if not 0.0 <= min_confidence <= 1.0:
@@ -222,31 +205,29 @@ class KnowledgeStore:
             )
         )
 
-    def get(self, ns: str, id: str) -> dict[str, Any]:
-        """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
-        return run(self.get_op(ns, id), self.io)
+    list = synced(list_op)
 
     def get_op(self, ns: str, id: str) -> Op[dict[str, Any]]:
-        """:meth:`get` as an operation (kgmem.runner)."""
+        """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
         rows = yield Read("analysis/get_knowledge", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows[0]
 
-    def history(self, ns: str, id: str) -> Sequence[dict[str, Any]]:
+    get = synced(get_op)
+
+    def history_op(self, ns: str, id: str) -> Op[Sequence[dict[str, Any]]]:
         """The chain of item ``id``: it and every item it superseded or was superseded by
         (``SUPERSEDED_BY``), oldest statement first, each with ``valid_from`` / ``valid_until`` and
         ``superseded_by``; :class:`KnowledgeNotFound` if there is no such item."""
-        return run(self.history_op(ns, id), self.io)
-
-    def history_op(self, ns: str, id: str) -> Op[Sequence[dict[str, Any]]]:
-        """:meth:`history` as an operation (kgmem.runner)."""
         if not isinstance(id, str) or not id.strip():
             raise ValidationError("id: must be a non-empty knowledge item id")
         rows = yield Read("analysis/knowledge_history", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows  # type: ignore[no-any-return]
+
+    history = synced(history_op)
 
     # -- the manual path ------------------------------------------------------------------
     def judge_manual_op(self, ns: str, type: str, content: str) -> Op[ManualVerdict]:
@@ -280,23 +261,6 @@ class KnowledgeStore:
         )
 
     # -- the analysis path ----------------------------------------------------------------
-    def apply(
-        self,
-        ns: str,
-        session: str,
-        items: Sequence[ExtractedItem],
-        source: str,
-        marks: Sequence[str] = (),
-        said_at: str | None = None,
-    ) -> builtins.list[Outcome]:
-        """Store one batch of extracted items from ``session``; returns one outcome per item.
-
-        ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
-        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised.
-        ``said_at`` (ISO-8601): when the items were stated — new items are valid from then, and a
-        contradicted item stated later than they were supersedes them instead (None: now)."""
-        return run(self.apply_op(ns, session, items, source, marks, said_at), self.io)
-
     def apply_op(
         self,
         ns: str,
@@ -306,7 +270,12 @@ class KnowledgeStore:
         marks: Sequence[str] = (),
         said_at: str | None = None,
     ) -> Op[builtins.list[Outcome]]:
-        """:meth:`apply` as an operation (kgmem.runner)."""
+        """Store one batch of extracted items from ``session``; returns one outcome per item.
+
+        ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
+        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised.
+        ``said_at`` (ISO-8601): when the items were stated — new items are valid from then, and a
+        contradicted item stated later than they were supersedes them instead (None: now)."""
         said_at = None if said_at is None else normalise_ts(said_at, "said_at")
         plan = _Plan()
         kept: builtins.list[ExtractedItem] = []
@@ -321,6 +290,8 @@ class KnowledgeStore:
                 yield from self._write(ns, session, source, plan, list(marks), said_at)
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
+
+    apply = synced(apply_op)
 
     def _plan(
         self,
@@ -625,19 +596,6 @@ class KnowledgeStore:
             )
             yield from self.repair_if_due_op(ns)
 
-    def upsert_or_defer(
-        self,
-        ns: str,
-        kind: str,
-        ids: builtins.list[str],
-        vectors: Any,
-        documents: builtins.list[str],
-        metadatas: builtins.list[dict[str, Any]],
-    ) -> bool:
-        """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
-        committed, raising would only invite a double-counting retry) and return False."""
-        return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
-
     def upsert_or_defer_op(
         self,
         ns: str,
@@ -647,7 +605,8 @@ class KnowledgeStore:
         documents: builtins.list[str],
         metadatas: builtins.list[dict[str, Any]],
     ) -> Op[bool]:
-        """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
+        """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
+        committed, raising would only invite a double-counting retry) and return False."""
         try:
             yield VectorUpsert(ns, kind, ids, vectors, documents, metadatas)
         except VectorStoreUnavailable as exc:
@@ -661,12 +620,10 @@ class KnowledgeStore:
             return False
         return True
 
-    def repair_if_due(self, ns: str) -> None:
-        """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
-        run(self.repair_if_due_op(ns), self.io)
+    upsert_or_defer = synced(upsert_or_defer_op)
 
     def repair_if_due_op(self, ns: str) -> Op[None]:
-        """:meth:`repair_if_due` as an operation (kgmem.runner)."""
+        """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
         if ns not in self._repair_due:
             return
         self._repair_due.discard(ns)
@@ -675,6 +632,8 @@ class KnowledgeStore:
         except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
             self._repair_due.add(ns)
             log.warning("repair of pending knowledge vectors failed: %s", exc)
+
+    repair_if_due = synced(repair_if_due_op)
 
     def _emit(self, ns: str, session: str, source: str, outcomes: builtins.list[Outcome]) -> None:
         revived: set[str] = set()
@@ -700,12 +659,8 @@ class KnowledgeStore:
                 revived.add(o.id or "")
                 self.stats.emit("revived", ns, **fields)
 
-    def repair(self, ns: str, limit: int = 10_000) -> int:
-        """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
-        return run(self.repair_op(ns, limit), self.io)
-
     def repair_op(self, ns: str, limit: int = 10_000) -> Op[int]:
-        """:meth:`repair` as an operation (kgmem.runner)."""
+        """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
         pending = yield Read("analysis/pending_vectors", dict(ns=ns, limit=limit))
         if not pending:
             return 0
@@ -731,6 +686,8 @@ class KnowledgeStore:
             ),
         )
         return len(pending)
+
+    repair = synced(repair_op)
 
 
 def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
