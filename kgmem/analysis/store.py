@@ -348,7 +348,8 @@ class KnowledgeStore:
             if verdict is not None:
                 outcome.judgement = f"{verdict.relation}: {verdict.evidence} (cosine {verdict.similarity:.2f})"
             elif restated is not None:
-                outcome.judgement = f"restates {restated.id}, superseded since {restated.existing['valid_until']}"  # type: ignore[index]
+                until = (restated.existing or {}).get("valid_until")
+                outcome.judgement = f"restates {restated.id}, superseded since {until}"
             for replaced_row in olds:
                 plan.contradictions.append({"new_id": target.id, "old_id": replaced_row.id})
             if olds:
