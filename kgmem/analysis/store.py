@@ -332,7 +332,7 @@ class KnowledgeStore:
                 continue
             olds = [old] if old is not None else []
             restated = None
-            if target is not None and target.existing is not None and _ended_by(target.existing, said_at):
+            if target is not None and target.existing is not None:
                 restated, olds = self._restatement(target, olds, plan, said_at, session, source)
                 target = None if restated is not None else target
             if target is None:
@@ -348,8 +348,9 @@ class KnowledgeStore:
             if verdict is not None:
                 outcome.judgement = f"{verdict.relation}: {verdict.evidence} (cosine {verdict.similarity:.2f})"
             elif restated is not None:
-                until = (restated.existing or {}).get("valid_until")
-                outcome.judgement = f"restates {restated.id}, superseded since {until}"
+                outcome.judgement = (
+                    f"restates {restated.id}, replaced by {', '.join(o.id for o in olds) or 'nothing current'}"
+                )
             for replaced_row in olds:
                 plan.contradictions.append({"new_id": target.id, "old_id": replaced_row.id})
             if olds:
@@ -359,19 +360,28 @@ class KnowledgeStore:
     def _restatement(
         self, target: _Row, olds: builtins.list[_Row], plan: _Plan, said_at: str, session: str | None, source: str
     ) -> tuple[_Row | None, builtins.list[_Row]]:
-        """An item landing on ``target``, a stored item replaced before ``said_at``: the old value said again.
-        That is newer evidence — a new item from ``said_at`` on supersedes the values that replaced it (the old
-        item keeps its interval; docs/knowledge-over-time.md) — unless a window of a session that also stated
-        one of those values said it: a window is dated by its newest turn, so it cannot be ordered after them
-        (the session-end re-reading sees both); then it is a re-observation, and contradicts none of them.
-        Returns (``target`` if restated, else None; the items the statement contradicts)."""
+        """An item landing on the stored item ``target`` that a later value replaced — noticed (``target`` was
+        superseded before ``said_at``) or not (the item contradicts an item stated after ``target``, which is
+        then superseded by that item). The old value said again is newer evidence: a new item from ``said_at``
+        on supersedes the later values; ``target`` keeps its interval (docs/knowledge-over-time.md). Unless a
+        window of a session that also stated one of them said it: a window is dated by its newest turn, so it
+        cannot be ordered after them (the session-end re-reading sees both); then it is a re-observation and
+        contradicts none of them. Returns (``target`` if restated, else None; the items it contradicts)."""
         existing = target.existing or {}
-        later = _later_values(existing, said_at)
-        if source in _WINDOWED and any(session in (x.get("source_sessions") or []) for x in later):
+        if _ended_by(existing, said_at):
+            later = [self._row_for(x, plan) for x in _later_values(existing, said_at)]
             replaced = {x["id"] for x in existing.get("successors") or []}
+        else:
+            later = [o for o in olds if _stated_between(o, target, said_at)]
+            replaced = {o.id for o in later}
+            if not later:
+                return None, olds
+        if source in _WINDOWED and any(session in ((r.existing or {}).get("source_sessions") or []) for r in later):
             return None, [o for o in olds if o.id not in replaced]
+        if not _ended_by(existing, said_at):  # the unnoticed change: the later value did replace it
+            plan.contradictions += [{"new_id": r.id, "old_id": target.id} for r in later]
         known = {o.id for o in olds}
-        return target, olds + [self._row_for(x, plan) for x in later if x["id"] not in known]
+        return target, olds + [r for r in later if r.id not in known]
 
     def _neighbours(self, ns: str, vector: np.ndarray) -> Op[builtins.list[tuple[str, float]]]:
         hits = yield VectorQuery(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
@@ -730,6 +740,12 @@ def _ended_by(existing: dict[str, Any], said_at: str) -> bool:
     ``said_at`` is not a re-observation of a current fact but the old value stated again."""
     until = existing.get("valid_until")
     return until is not None and str(until) <= said_at
+
+
+def _stated_between(row: _Row, earlier: _Row, said_at: str) -> bool:
+    """Was the stored item of ``row`` stated after the stored item of ``earlier`` and by ``said_at``?"""
+    since, before = (row.existing or {}).get("valid_from"), (earlier.existing or {}).get("valid_from")
+    return row.existing is not None and before is not None and since is not None and str(before) < str(since) <= said_at
 
 
 def _later_values(existing: dict[str, Any], said_at: str) -> list[dict[str, Any]]:

@@ -46,6 +46,7 @@ C = {
     "confidence": 0.8,
     "contradicts": "The user prefers concise answers",
 }
+C_UNLINKED = {k: v for k, v in C.items() if k != "contradicts"}
 MANUAL = "Deploys need approval from Sam"
 D = {"type": "correction", "content": "Deploys need no approval at all", "confidence": 0.9, "contradicts": MANUAL + "."}
 
@@ -189,3 +190,23 @@ def test_drops_are_counted_when_the_queue_is_full(make_client, scripted, asettin
     assert q("MATCH (m:Message {ns: $ns}) RETURN count(m) AS n")[0]["n"] == 4
     mem.close()
     assert saved_stats(asettings, ns)["dropped"] == 2
+
+
+def test_a_value_restated_against_a_later_one_ends_the_later_one(make_client, scripted, asettings, q):
+    # Two values both current (no one linked them), then the first said again, contradicting the second: the
+    # second had replaced the first, and is replaced in turn — no interval ends before it began.
+    mem = make_client(generator=scripted.generator(asettings))
+    scripted.then(scripted.items(B), scripted.items(C_UNLINKED), scripted.items({**B, "contradicts": C["content"]}))
+    for session in ("s1", "s2", "s3"):
+        talk(mem, session, n=1)
+    (first, again), later = (
+        sorted(
+            (i for i in mem.learnings(include_inactive=True) if i["content"] == B["content"]),
+            key=lambda i: i["valid_from"],
+        ),
+        item(mem, C["content"]),
+    )
+    assert again["valid_until"] is None and later["valid_until"] == again["valid_from"]
+    assert first["valid_until"] == later["valid_from"]
+    assert [x["id"] for x in mem.history(first["id"])] == [first["id"], later["id"], again["id"]]
+    assert q("MATCH (k:Knowledge {ns: $ns}) WHERE k.valid_until < k.valid_from RETURN k.content AS c") == []
