@@ -23,9 +23,10 @@ CALL (seed, s) {
   MATCH (s)-[:MENTIONS]->(c:Concept)
   WHERE c.df >= 2 AND c.df <= $max_df
   MATCH (c)<-[:MENTIONS]-(n)
-  WHERE n <> s AND n.ns = $ns AND coalesce(n.is_active, true)
-    AND CASE WHEN $as_of IS NULL THEN n.valid_until IS NULL
-           ELSE coalesce(n.valid_from, n.ts, '') <= $as_of AND (n.valid_until IS NULL OR n.valid_until > $as_of) END
+  WHERE n <> s AND n.ns = $ns
+    AND all(v IN [n] WHERE
+      // @include retrieval/fragments/valid
+    )
   WITH n, collect({key: c.key, df: c.df}) AS shared, sum(toFloat(c.df) ^ (-$alpha)) AS strength,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
             WHEN n:ErrorPattern THEN 'ErrorPattern' WHEN n:Fix THEN 'Fix' END AS label

@@ -72,13 +72,15 @@ CALL (s, expand) {
               OR coalesce(link.contradicted, 0) <= coalesce(link.confirmed, 0))
     RETURN p, n
   }
-  WITH p, n WHERE n.ns = $ns AND coalesce(n.is_active, true)
-    AND CASE WHEN $as_of IS NULL THEN n.valid_until IS NULL
-           ELSE coalesce(n.valid_from, n.ts, '') <= $as_of AND (n.valid_until IS NULL OR n.valid_until > $as_of) END
+  WITH p, n WHERE n.ns = $ns
+    AND all(v IN [n] WHERE
+      // @include retrieval/fragments/valid
+    )
     AND (NOT n:Entity OR EXISTS {
       MATCH (fact:Knowledge)-[:ABOUT]->(n)
-      WHERE coalesce(fact.is_active, true)
-        AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+      WHERE all(v IN [fact] WHERE
+        // @include retrieval/fragments/valid
+      )
     })
   WITH p, n,
        CASE WHEN n:Message THEN 'Message' WHEN n:Knowledge THEN 'Knowledge'
@@ -97,8 +99,9 @@ CALL (s, expand) {
     path_ids: [x IN nodes(p) | x.id], path_rels: [r IN relationships(p) | type(r)],
     text: CASE WHEN label = 'Entity' THEN n.name + ': ' + reduce(t = '', x IN COLLECT {
             MATCH (fact:Knowledge)-[:ABOUT]->(n)
-            WHERE coalesce(fact.is_active, true)
-              AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+            WHERE all(v IN [fact] WHERE
+              // @include retrieval/fragments/valid
+            )
             RETURN fact.content ORDER BY fact.confidence DESC LIMIT 3
           } | t + CASE WHEN t = '' THEN '' ELSE ' ' END + x)
           ELSE coalesce(n.text, n.content, n.description, n.pattern, n.name) END,
@@ -114,8 +117,9 @@ CALL (s, expand) {
 WITH s, label, expand, expanded,
      CASE WHEN label = 'Entity' THEN COLLECT {
        MATCH (fact:Knowledge)-[:ABOUT]->(s)
-       WHERE coalesce(fact.is_active, true)
-         AND CASE WHEN $as_of IS NULL THEN fact.valid_until IS NULL ELSE coalesce(fact.valid_from, '') <= $as_of AND (fact.valid_until IS NULL OR fact.valid_until > $as_of) END
+       WHERE all(v IN [fact] WHERE
+         // @include retrieval/fragments/valid
+       )
        RETURN fact.content ORDER BY fact.confidence DESC LIMIT 3
      } END AS facts
 OPTIONAL MATCH (o:KgmemOverlay {ns: $ns, session: $overlay_session, item_id: s.id})
@@ -128,8 +132,9 @@ RETURN collect({
   confidence: s.confidence, alpha: s.alpha, beta: s.beta,
   updated_at: s.updated_at, last_used: s.last_used, expand: expand,
   valid_from: s.valid_from, valid_until: s.valid_until,
-  active: coalesce(s.is_active, true) AND (facts IS NULL OR size(facts) > 0) AND CASE WHEN $as_of IS NULL THEN s.valid_until IS NULL
-         ELSE coalesce(s.valid_from, s.ts, '') <= $as_of AND (s.valid_until IS NULL OR s.valid_until > $as_of) END,
+  active: (facts IS NULL OR size(facts) > 0) AND all(v IN [s] WHERE
+    // @include retrieval/fragments/valid
+  ),
   v_alpha: o.v_alpha * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   v_beta: o.v_beta * $overlay_damping ^ CASE WHEN $overlay_epoch > o.epoch THEN $overlay_epoch - o.epoch ELSE 0 END,
   expanded: expanded

@@ -26,9 +26,9 @@ WITH node, score,
           WHEN node:Entity THEN 'Entity' END AS label
 WHERE node.ns = $ns AND label IN $labels
   AND ($session IS NULL OR label <> 'Message' OR node.session = $session)
-  AND coalesce(node.is_active, true)
-  AND CASE WHEN $as_of IS NULL THEN node.valid_until IS NULL
-         ELSE coalesce(node.valid_from, node.ts, '') <= $as_of AND (node.valid_until IS NULL OR node.valid_until > $as_of) END
+  AND all(v IN [node] WHERE
+    // @include retrieval/fragments/valid
+  )
 WITH node, label, score
 ORDER BY score DESC
 LIMIT $n

@@ -4,7 +4,7 @@
 // Params: ns, ids, as_of. Returns one row: rows [{id, valid_from, valid_until}].
 UNWIND $ids AS id
 MATCH (k:Knowledge {ns: $ns, id: id})
-WHERE coalesce(k.is_active, true)
-  AND CASE WHEN $as_of IS NULL THEN k.valid_until IS NULL
-         ELSE coalesce(k.valid_from, '') <= $as_of AND (k.valid_until IS NULL OR k.valid_until > $as_of) END
+WHERE all(v IN [k] WHERE
+  // @include retrieval/fragments/valid
+)
 RETURN collect({id: k.id, valid_from: k.valid_from, valid_until: k.valid_until}) AS rows

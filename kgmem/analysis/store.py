@@ -46,7 +46,7 @@ from kgmem.config import AnalysisSettings
 from kgmem.errors import AlreadyApplied, KnowledgeNotFound, ValidationError, VectorStoreUnavailable
 from kgmem.graph import GraphStore
 from kgmem.ids import node_id
-from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, run
+from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, synced
 from kgmem.timestamps import normalise_ts
 from kgmem.tombstones import tombstoned_op
 from kgmem.vectors import Embedder, VectorStore
@@ -62,6 +62,8 @@ _QUOTE_COSINE = 0.90
 _RESTATED_COSINE = 0.90
 # Whose items carry their own verdict: the extraction call saw the stored items.
 _SELF_JUDGED = frozenset({"llm"})
+# Whose items are dated by their window (its newest turn), not by the turn that said them.
+_WINDOWED = frozenset({"llm", "offline"})
 
 
 @dataclass
@@ -169,29 +171,12 @@ class KnowledgeStore:
         return {r.id: concept_rows(ns, m) for r, m in zip(new, resolve_aliases(found))}
 
     # -- reading ----------------------------------------------------------------------
-    def active(self, ns: str, limit: int | None = None) -> builtins.list[dict[str, Any]]:
+    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
         """Active items, most trusted first — what the analyzer's prompt carries (all of them,
         low-confidence ones included, so the model does not resurrect them)."""
-        return run(self.active_op(ns, limit), self.io)
-
-    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
-        """:meth:`active` as an operation (kgmem.runner)."""
         return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
 
-    def list(
-        self,
-        ns: str,
-        *,
-        type: str | None = None,
-        min_confidence: float = 0.0,
-        include_inactive: bool = False,
-        limit: int = 1000,
-    ) -> builtins.list[dict[str, Any]]:
-        """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
-        return run(
-            self.list_op(ns, type=type, min_confidence=min_confidence, include_inactive=include_inactive, limit=limit),
-            self.io,
-        )
+    active = synced(active_op)
 
     def list_op(
         self,
@@ -202,7 +187,7 @@ class KnowledgeStore:
         include_inactive: bool = False,
         limit: int = 1000,
     ) -> Op[builtins.list[dict[str, Any]]]:
-        """:meth:`list` as an operation (kgmem.runner)."""
+        """Knowledge items of ``ns`` filtered by type and confidence, highest confidence first."""
         if type is not None and type not in KNOWLEDGE_TYPES:
             raise ValidationError(f"type: must be one of {', '.join(KNOWLEDGE_TYPES)}; got {type!r}")
         if not 0.0 <= min_confidence <= 1.0:
@@ -220,31 +205,29 @@ class KnowledgeStore:
             )
         )
 
-    def get(self, ns: str, id: str) -> dict[str, Any]:
-        """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
-        return run(self.get_op(ns, id), self.io)
+    list = synced(list_op)
 
     def get_op(self, ns: str, id: str) -> Op[dict[str, Any]]:
-        """:meth:`get` as an operation (kgmem.runner)."""
+        """One item with its sessions and contradiction links; :class:`KnowledgeNotFound` if absent."""
         rows = yield Read("analysis/get_knowledge", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows[0]
 
-    def history(self, ns: str, id: str) -> Sequence[dict[str, Any]]:
+    get = synced(get_op)
+
+    def history_op(self, ns: str, id: str) -> Op[Sequence[dict[str, Any]]]:
         """The chain of item ``id``: it and every item it superseded or was superseded by
         (``SUPERSEDED_BY``), oldest statement first, each with ``valid_from`` / ``valid_until`` and
         ``superseded_by``; :class:`KnowledgeNotFound` if there is no such item."""
-        return run(self.history_op(ns, id), self.io)
-
-    def history_op(self, ns: str, id: str) -> Op[Sequence[dict[str, Any]]]:
-        """:meth:`history` as an operation (kgmem.runner)."""
         if not isinstance(id, str) or not id.strip():
             raise ValidationError("id: must be a non-empty knowledge item id")
         rows = yield Read("analysis/knowledge_history", dict(ns=ns, id=id))
         if not rows:
             raise KnowledgeNotFound(f"id: no knowledge item {id!r} in namespace {ns!r}")
         return rows  # type: ignore[no-any-return]
+
+    history = synced(history_op)
 
     # -- the manual path ------------------------------------------------------------------
     def judge_manual_op(self, ns: str, type: str, content: str) -> Op[ManualVerdict]:
@@ -257,7 +240,7 @@ class KnowledgeStore:
         item = ExtractedItem(type=type, content=content, confidence=1.0)  # type: ignore[arg-type]
         plan = _Plan()
         try:
-            yield from self._plan(ns, [item], plan, "manual")
+            yield from self._plan(ns, [item], plan, "manual", datetime.now(UTC).isoformat())
         except VectorStoreUnavailable as exc:
             # No neighbours to judge against: the same text is still found in the graph, the rest waits
             # for no one (a person's add never fails for want of Chroma; its vector is left pending).
@@ -265,37 +248,19 @@ class KnowledgeStore:
             found = yield Read("analysis/find_knowledge", dict(ns=ns, norms=[item.norm], ids=[]))
             return ManualVerdict(found[0]["id"], True) if found else ManualVerdict(knowledge_id(ns, content), False)
         outcome = plan.outcomes[0]
-        own_id = knowledge_id(ns, content)
         landed = plan.rows.get(outcome.id or "")
         same_text = landed is not None and (landed.existing or {}).get("norm") == item.norm
         if outcome.action == "merged" or (outcome.reason == "removed" and same_text):
             return ManualVerdict(str(outcome.id), True, judgement=outcome.judgement)
+        # its own new item: the plan's id (a restatement of a superseded value has an id of its own)
+        own_id = str(outcome.id) if outcome.action in ("inserted", "contradicted") else knowledge_id(ns, content)
         own = plan.rows.get(own_id)
-        contradicted = (
-            (outcome.contradicted_id,) if outcome.action == "contradicted" and outcome.contradicted_id else ()
-        )
+        contradicted = tuple(c["old_id"] for c in plan.contradictions if c["new_id"] == own_id)
         return ManualVerdict(
             own_id, False, contradicted, outcome.judgement if contradicted else None, own.vector if own else None
         )
 
     # -- the analysis path ----------------------------------------------------------------
-    def apply(
-        self,
-        ns: str,
-        session: str,
-        items: Sequence[ExtractedItem],
-        source: str,
-        marks: Sequence[str] = (),
-        said_at: str | None = None,
-    ) -> builtins.list[Outcome]:
-        """Store one batch of extracted items from ``session``; returns one outcome per item.
-
-        ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
-        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised.
-        ``said_at`` (ISO-8601): when the items were stated — new items are valid from then, and a
-        contradicted item stated later than they were supersedes them instead (None: now)."""
-        return run(self.apply_op(ns, session, items, source, marks, said_at), self.io)
-
     def apply_op(
         self,
         ns: str,
@@ -305,7 +270,12 @@ class KnowledgeStore:
         marks: Sequence[str] = (),
         said_at: str | None = None,
     ) -> Op[builtins.list[Outcome]]:
-        """:meth:`apply` as an operation (kgmem.runner)."""
+        """Store one batch of extracted items from ``session``; returns one outcome per item.
+
+        ``marks`` (``kgmem ingest``): ingest keys stored in the same transaction; if one is already
+        stored nothing is written and :class:`~kgmem.errors.AlreadyApplied` is raised.
+        ``said_at`` (ISO-8601): when the items were stated — new items are valid from then, and a
+        contradicted item stated later than they were supersedes them instead (None: now)."""
         said_at = None if said_at is None else normalise_ts(said_at, "said_at")
         plan = _Plan()
         kept: builtins.list[ExtractedItem] = []
@@ -315,13 +285,24 @@ class KnowledgeStore:
             else:
                 kept.append(item)
         if kept:
-            yield from self._plan(ns, kept, plan, source)
+            yield from self._plan(ns, kept, plan, source, said_at or datetime.now(UTC).isoformat(), session)
             if any(r.seen for r in plan.rows.values()):
                 yield from self._write(ns, session, source, plan, list(marks), said_at)
         self._emit(ns, session, source, plan.outcomes)
         return plan.outcomes
 
-    def _plan(self, ns: str, items: builtins.list[ExtractedItem], plan: _Plan, source: str) -> Op[None]:
+    apply = synced(apply_op)
+
+    def _plan(
+        self,
+        ns: str,
+        items: builtins.list[ExtractedItem],
+        plan: _Plan,
+        source: str,
+        said_at: str,
+        session: str | None = None,
+    ) -> Op[None]:
+        """Decide each item (``said_at``: when it was stated; ``session``: whose window it came from)."""
         quoted = [i.contradicts for i in items if i.contradicts]
         vectors = yield Embed([i.content for i in items] + quoted)
         item_vecs, quoted_vecs = vectors[: len(items)], dict(zip(quoted, vectors[len(items) :]))
@@ -332,7 +313,7 @@ class KnowledgeStore:
         norms = sorted({i.norm for i in items} | {normalise_text(q) for q in quoted})
         found_rows = yield Read("analysis/find_knowledge", dict(ns=ns, norms=norms, ids=candidate_ids))
         by_id = {r["id"]: r for r in found_rows}
-        by_norm = {r["norm"]: r for r in found_rows}
+        by_norm = _latest_by_norm(found_rows)
         judged_all = yield from self._verdicts(ns, items, item_vecs, hits, by_id, by_norm, source)
         for index, (item, vec) in enumerate(zip(items, item_vecs)):
             old = self._resolve_contradicted(item, quoted_vecs, hits, by_id, by_norm, plan)
@@ -349,8 +330,13 @@ class KnowledgeStore:
             if target is not None and target.existing is not None and not target.existing.get("is_active", True):
                 plan.outcomes.append(Outcome("skipped", item.content, id=target.id, reason="removed"))
                 continue
+            olds = [old] if old is not None else []
+            restated = None
+            if target is not None and target.existing is not None:
+                restated, olds = self._restatement(target, olds, plan, said_at, session, source)
+                target = None if restated is not None else target
             if target is None:
-                target = self._new_row(ns, item, vec, plan)
+                target = self._new_row(ns, item, vec, plan, said_at if restated is not None else None)
                 action = "inserted"
             else:
                 action = "merged"
@@ -358,13 +344,44 @@ class KnowledgeStore:
             if target.triple is None and item.has_triple:
                 target.triple = _triple(ns, item)
             outcome = Outcome(action, item.content, id=target.id)
-            verdict = verdicts.get(old.id if old is not None else target.id)
+            verdict = verdicts.get(olds[0].id if olds else target.id)
             if verdict is not None:
                 outcome.judgement = f"{verdict.relation}: {verdict.evidence} (cosine {verdict.similarity:.2f})"
-            if old is not None:
-                plan.contradictions.append({"new_id": target.id, "old_id": old.id})
-                outcome.action, outcome.contradicted_id = "contradicted", old.id
+            elif restated is not None:
+                outcome.judgement = (
+                    f"restates {restated.id}, replaced by {', '.join(o.id for o in olds) or 'nothing current'}"
+                )
+            for replaced_row in olds:
+                plan.contradictions.append({"new_id": target.id, "old_id": replaced_row.id})
+            if olds:
+                outcome.action, outcome.contradicted_id = "contradicted", olds[0].id
             plan.outcomes.append(outcome)
+
+    def _restatement(
+        self, target: _Row, olds: builtins.list[_Row], plan: _Plan, said_at: str, session: str | None, source: str
+    ) -> tuple[_Row | None, builtins.list[_Row]]:
+        """An item landing on the stored item ``target`` that a later value replaced — noticed (``target`` was
+        superseded before ``said_at``) or not (the item contradicts an item stated after ``target``, which is
+        then superseded by that item). The old value said again is newer evidence: a new item from ``said_at``
+        on supersedes the later values; ``target`` keeps its interval (docs/knowledge-over-time.md). Unless a
+        window of a session that also stated one of them said it: a window is dated by its newest turn, so it
+        cannot be ordered after them (the session-end re-reading sees both); then it is a re-observation and
+        contradicts none of them. Returns (``target`` if restated, else None; the items it contradicts)."""
+        existing = target.existing or {}
+        if _ended_by(existing, said_at):
+            later = [self._row_for(x, plan) for x in _later_values(existing, said_at)]
+            replaced = {x["id"] for x in existing.get("successors") or []}
+        else:
+            later = [o for o in olds if _stated_between(o, target, said_at)]
+            replaced = {o.id for o in later}
+            if not later:
+                return None, olds
+        if source in _WINDOWED and any(session in ((r.existing or {}).get("source_sessions") or []) for r in later):
+            return None, [o for o in olds if o.id not in replaced]
+        if not _ended_by(existing, said_at):  # the unnoticed change: the later value did replace it
+            plan.contradictions += [{"new_id": r.id, "old_id": target.id} for r in later]
+        known = {o.id for o in olds}
+        return target, olds + [r for r in later if r.id not in known]
 
     def _neighbours(self, ns: str, vector: np.ndarray) -> Op[builtins.list[tuple[str, float]]]:
         hits = yield VectorQuery(ns, KNOWLEDGE_KIND, vector, _NEIGHBOURS)
@@ -422,11 +439,11 @@ class KnowledgeStore:
     ) -> tuple[_Row | None, _Row | None, dict[str, Verdict]]:
         """The item this one merges into and the one it contradicts, nearest first, with the
         verdicts by id (``judged``: :meth:`_verdicts` of this item)."""
-        if item.norm in by_norm:  # exact text: no threshold involved
-            return self._row_for(by_norm[item.norm], plan), None, {}
-        for row in plan.rows.values():
+        for row in plan.rows.values():  # first: an earlier item of the batch may restate a stored one
             if row.insert and row.norm == item.norm:
                 return row, None, {}
+        if item.norm in by_norm:  # exact text: no threshold involved
+            return self._row_for(by_norm[item.norm], plan), None, {}
         candidates: builtins.list[tuple[float, str, dict[str, Any], _Row | None]] = []
         for hit_id, sim in hits:  # Chroma is derived, so the graph must know the id
             if hit_id in by_id:
@@ -480,8 +497,13 @@ class KnowledgeStore:
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
 
-    def _new_row(self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan) -> _Row:
-        row = _Row(id=node_id(ns, KNOWLEDGE_KIND, item.norm), insert=True, item=item, norm=item.norm, vector=vec)
+    def _new_row(
+        self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, restated_at: str | None = None
+    ) -> _Row:
+        """A new item's row: its id is its normalised text's, and for a restatement of a superseded value
+        also the time it was restated (``restated_at``; the old item keeps its own id and interval)."""
+        parts = (item.norm,) if restated_at is None else (item.norm, restated_at)
+        row = _Row(id=node_id(ns, KNOWLEDGE_KIND, *parts), insert=True, item=item, norm=item.norm, vector=vec)
         plan.rows[row.id] = row
         return row
 
@@ -585,19 +607,6 @@ class KnowledgeStore:
             )
             yield from self.repair_if_due_op(ns)
 
-    def upsert_or_defer(
-        self,
-        ns: str,
-        kind: str,
-        ids: builtins.list[str],
-        vectors: Any,
-        documents: builtins.list[str],
-        metadatas: builtins.list[dict[str, Any]],
-    ) -> bool:
-        """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
-        committed, raising would only invite a double-counting retry) and return False."""
-        return run(self.upsert_or_defer_op(ns, kind, ids, vectors, documents, metadatas), self.io)
-
     def upsert_or_defer_op(
         self,
         ns: str,
@@ -607,7 +616,8 @@ class KnowledgeStore:
         documents: builtins.list[str],
         metadatas: builtins.list[dict[str, Any]],
     ) -> Op[bool]:
-        """:meth:`upsert_or_defer` as an operation (kgmem.runner)."""
+        """Write vectors to Chroma; on a Chroma failure leave them ``vector_pending`` (the graph write is
+        committed, raising would only invite a double-counting retry) and return False."""
         try:
             yield VectorUpsert(ns, kind, ids, vectors, documents, metadatas)
         except VectorStoreUnavailable as exc:
@@ -621,12 +631,10 @@ class KnowledgeStore:
             return False
         return True
 
-    def repair_if_due(self, ns: str) -> None:
-        """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
-        run(self.repair_if_due_op(ns), self.io)
+    upsert_or_defer = synced(upsert_or_defer_op)
 
     def repair_if_due_op(self, ns: str) -> Op[None]:
-        """:meth:`repair_if_due` as an operation (kgmem.runner)."""
+        """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
         if ns not in self._repair_due:
             return
         self._repair_due.discard(ns)
@@ -635,6 +643,8 @@ class KnowledgeStore:
         except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
             self._repair_due.add(ns)
             log.warning("repair of pending knowledge vectors failed: %s", exc)
+
+    repair_if_due = synced(repair_if_due_op)
 
     def _emit(self, ns: str, session: str, source: str, outcomes: builtins.list[Outcome]) -> None:
         revived: set[str] = set()
@@ -660,12 +670,8 @@ class KnowledgeStore:
                 revived.add(o.id or "")
                 self.stats.emit("revived", ns, **fields)
 
-    def repair(self, ns: str, limit: int = 10_000) -> int:
-        """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
-        return run(self.repair_op(ns, limit), self.io)
-
     def repair_op(self, ns: str, limit: int = 10_000) -> Op[int]:
-        """:meth:`repair` as an operation (kgmem.runner)."""
+        """Write vectors of items/entities still marked ``vector_pending`` (after a Chroma failure)."""
         pending = yield Read("analysis/pending_vectors", dict(ns=ns, limit=limit))
         if not pending:
             return 0
@@ -692,6 +698,8 @@ class KnowledgeStore:
         )
         return len(pending)
 
+    repair = synced(repair_op)
+
 
 def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
     """The plan's contradiction pairs with ``old_id`` the statement made first: a batch item (said at
@@ -710,6 +718,45 @@ def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:
         else:
             ordered.append(pair)
     return ordered
+
+
+def _latest_by_norm(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Stored items by normalised text. A value said again after it was replaced is a second item with
+    the same text: the current one (else the latest stated) stands for the text."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        seen = out.get(row["norm"])
+        if seen is None or _recency(row) > _recency(seen):
+            out[row["norm"]] = row
+    return out
+
+
+def _recency(row: dict[str, Any]) -> tuple[bool, str]:
+    return row.get("valid_until") is None, str(row.get("valid_from") or "")
+
+
+def _ended_by(existing: dict[str, Any], said_at: str) -> bool:
+    """Was the stored item replaced (``valid_until``) no later than ``said_at``? Then saying it at
+    ``said_at`` is not a re-observation of a current fact but the old value stated again."""
+    until = existing.get("valid_until")
+    return until is not None and str(until) <= said_at
+
+
+def _stated_between(row: _Row, earlier: _Row, said_at: str) -> bool:
+    """Was the stored item of ``row`` stated after the stored item of ``earlier`` and by ``said_at``?"""
+    since, before = (row.existing or {}).get("valid_from"), (earlier.existing or {}).get("valid_from")
+    return row.existing is not None and before is not None and since is not None and str(before) < str(since) <= said_at
+
+
+def _later_values(existing: dict[str, Any], said_at: str) -> list[dict[str, Any]]:
+    """What replaced a superseded item (its ``SUPERSEDED_BY`` successors with other text) that still held
+    at ``said_at`` or was stated after it: the values a restatement at ``said_at`` contradicts (one stated
+    after it is turned round by :func:`order_by_time`: it supersedes the restatement)."""
+    return [
+        x
+        for x in existing.get("successors") or []
+        if x.get("is_active") is not False and (x.get("valid_until") is None or str(x["valid_until"]) > said_at)
+    ]
 
 
 def _not_forgotten(ns: str, rows: list[_Row]) -> Op[list[_Row]]:

@@ -117,3 +117,105 @@ def test_every_preset_is_current_by_default_and_answers_as_of(mem, q, preset):
     assert new["content"] in ctx.text and old["content"] not in ctx.text
     ctx = mem.context(question, preset=preset, as_of="2026-04-01")
     assert old["content"] in ctx.text and new["content"] not in ctx.text
+
+
+PORT = "The API server listens on port {}."
+MARCH, APRIL, MAY = "2026-03-02T10:00:00+00:00", "2026-04-02T10:00:00+00:00", "2026-05-04T10:00:00+00:00"
+
+
+def say(mem, session, text, ts):
+    mem.turn(session=session, role="user", text=text, ts=ts)
+    mem.end_session(session)
+    assert mem.wait_for_analysis(120)
+
+
+def versions(mem, content):
+    """The stored items with this text, oldest statement first."""
+    found = [i for i in mem.learnings(include_inactive=True) if i["content"] == content]
+    return sorted(found, key=lambda i: i["valid_from"])
+
+
+@pytest.mark.parametrize("again", [PORT.format(8080), "The API server uses port 8080."], ids=["verbatim", "paraphrase"])
+def test_an_old_value_said_again_is_current_again_and_keeps_its_first_interval(make_client, q, again):
+    mem = make_client(offline=True)
+    say(mem, "march", PORT.format(8080), MARCH)
+    say(mem, "april", PORT.format(9090), APRIL)
+    [first] = versions(mem, PORT.format(8080))
+    [changed] = versions(mem, PORT.format(9090))
+    if first["valid_until"] is None:
+        pytest.skip("the judge did not call the two ports a contradiction")
+    say(mem, "may", again, MAY)
+
+    now = versions(mem, again)[-1]
+    assert now["id"] != first["id"] and now["valid_from"] == MAY and now["valid_until"] is None
+    assert versions(mem, PORT.format(8080))[0] == {**first, "confidence": first["confidence"]}  # untouched
+    [changed_now] = versions(mem, PORT.format(9090))
+    assert changed_now["valid_until"] == MAY  # the later statement supersedes the value that replaced it
+    assert q(
+        "MATCH (o:Knowledge {ns: $ns, id: $o})-[s:SUPERSEDED_BY]->(n:Knowledge) RETURN n.id AS n, s.at AS at",
+        o=changed["id"],
+    ) == [{"n": now["id"], "at": MAY}]
+    chain = [(x["id"], x["valid_from"], x["valid_until"]) for x in mem.history(first["id"])]
+    assert chain == [(first["id"], MARCH, APRIL), (changed["id"], APRIL, MAY), (now["id"], MAY, None)]
+    assert [x["id"] for x in mem.history(now["id"])] == [c[0] for c in chain]
+
+    question = "Which port does the API server listen on?"
+    for as_of, expected in ((None, now["id"]), ("2026-04-15", changed["id"]), ("2026-03-15", first["id"])):
+        hits = [h for h in mem.search(question, k=10, kinds=["knowledge"], as_of=as_of).hits if "port" in h.text]
+        assert hits and hits[0].id == expected, (as_of, [h.text for h in hits])
+        assert expected in {h.id for h in hits} and len({h.id for h in hits} & {c[0] for c in chain}) == 1
+
+    say(mem, "june", again, "2026-06-01T10:00:00+00:00")  # said a third time: the current item, re-observed
+    assert [v["id"] for v in versions(mem, again)][-1] == now["id"]
+    assert len(mem.history(first["id"])) == 3
+
+
+def test_a_session_that_states_both_values_does_not_flip_back_when_it_is_read_again(make_client):
+    # The session-end re-reading dates every statement of the session by its newest turn: the old value
+    # found there again is no evidence that it came back.
+    mem = make_client(offline=True)
+    rent = "My rent is {} euros."
+    filler = ["Thanks.", "Sure.", "Okay then.", "Got it."]
+    for i, text in enumerate([rent.format(1200), *filler, rent.format(1350), *filler]):
+        mem.turn(session="one", role="user", text=text, ts=f"2026-03-02T10:{i:02d}:00+00:00")
+    mem.end_session("one")
+    assert mem.wait_for_analysis(120)
+    stored = {i["content"]: i for i in mem.learnings(include_inactive=True)}
+    first, changed = stored["The user's rent is 1200 euros."], stored["The user's rent is 1350 euros."]
+    if first["valid_until"] is None:
+        pytest.skip("the judge did not call the two amounts a contradiction")
+    assert changed["valid_until"] is None and first["valid_until"] == changed["valid_from"]
+    assert len(mem.learnings(include_inactive=True)) == 2
+    assert mem.analysis_stats()["merged"] >= 2  # the session-end re-reading found both again
+
+
+def test_a_restatement_dated_between_two_changes_sits_between_them(mem, q):
+    triple = {"subject": "search service", "predicate": "port"}
+
+    def state(port, ts):
+        content = f"The search service port is {port}."
+        mem.ingest([{"type": "knowledge", "content": content, "object": str(port), **triple, "ts": ts}])
+        return content
+
+    a = state(8080, "2026-03-01T09:00:00Z")
+    b = state(9090, "2026-05-01T09:00:00Z")
+    c = state(7070, "2026-07-01T09:00:00Z")
+    stated = {
+        r["content"]: r["until"]
+        for r in q("MATCH (k:Knowledge {ns: $ns}) RETURN k.content AS content, k.valid_until AS until")
+    }
+    if stated != {a: "2026-05-01T09:00:00+00:00", b: "2026-07-01T09:00:00+00:00", c: None}:
+        pytest.skip(f"the judge did not call the three ports a chain of changes: {stated}")
+    state(8080, "2026-04-01T09:00:00Z")  # while it was current: a re-observation, nothing changes
+    state(8080, "2026-06-01T09:00:00Z")  # after 9090, before 7070 (ingested late)
+    rows = q(
+        "MATCH (k:Knowledge {ns: $ns}) OPTIONAL MATCH (k)-[:SUPERSEDED_BY]->(n:Knowledge) "
+        "RETURN k.content AS content, k.valid_from AS since, k.valid_until AS until, collect(n.content) AS by "
+        "ORDER BY since"
+    )
+    assert [(r["content"], r["since"][:10], (r["until"] or "")[:10], sorted(r["by"])) for r in rows] == [
+        (a, "2026-03-01", "2026-05-01", [b]),
+        (b, "2026-05-01", "2026-06-01", sorted([a, c])),  # replaced by the restatement, and by 7070 later
+        (a, "2026-06-01", "2026-07-01", [c]),
+        (c, "2026-07-01", "", []),
+    ]

@@ -3,8 +3,8 @@
 Covers: success, an invalid item and a doubtful one in a good answer, malformed JSON,
 429-then-success, 5xx until retries run out (non-fatal), timeouts (non-fatal), cosine
 merge of a paraphrase, contradiction (old penalised, both kept, CONTRADICTS edge), a manual
-item contradicted but untouched, the ghost-learning guard in the prompt, revival, token usage,
-and drops counted when the queue is full.
+item contradicted but untouched, the ghost-learning guard in the prompt, a superseded value said
+again (current again as a new item), token usage, and drops counted when the queue is full.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ C = {
     "confidence": 0.8,
     "contradicts": "The user prefers concise answers",
 }
+C_UNLINKED = {k: v for k, v in C.items() if k != "contradicts"}
 MANUAL = "Deploys need approval from Sam"
 D = {"type": "correction", "content": "Deploys need no approval at all", "confidence": 0.9, "contradicts": MANUAL + "."}
 
@@ -134,7 +135,8 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
     )
     assert preds == [{"p": "runs on", "c": pytest.approx(0.59)}]
 
-    # s3: window -> timeouts until retries run out; session end -> B re-extracted (no revival yet)
+    # s3: window -> timeouts until retries run out; session end -> B extracted again. C replaced B in s2, so
+    # B said again later is current again: a new item from now on, superseding C; B keeps its interval.
     scripted.then(("timeout",), ("timeout",), ("timeout",), scripted.items({**B, "confidence": 0.9}))
     talk(mem, "s3")
     assert stats()["analysis_failed"] == 2
@@ -142,23 +144,33 @@ def test_llm_analysis_through_the_sdk(make_client, scripted, asettings, q, ns):
     # ghost-learning guard: B, superseded by C, is listed as an earlier value, not as current knowledge
     current, earlier = scripted.prompts()[-1].split("## Earlier values")
     assert B["content"] not in current and f"] [preference] {B['content']}" in earlier and "[superseded " in earlier
-    assert item(mem, B["content"])["confidence"] == pytest.approx(confidence.boost(0.2))  # 0.35
+    old_b, new_b = sorted(
+        (i for i in mem.learnings(include_inactive=True) if i["content"] == B["content"]), key=lambda i: i["valid_from"]
+    )
+    assert old_b["confidence"] == pytest.approx(0.2) and old_b["valid_until"] == c["valid_from"]  # untouched
+    assert new_b["valid_until"] is None and new_b["confidence"] == pytest.approx(0.5)
+    c_now = item(mem, C["content"])
+    assert c_now["valid_until"] == new_b["valid_from"] and c_now["confidence"] == pytest.approx(0.2)
+    assert [x["id"] for x in mem.history(old_b["id"])] == [old_b["id"], c["id"], new_b["id"]]
+    found = [h.id for h in mem.search("answers", kinds=["knowledge"]).hits if "answers" in h.text]
+    assert found[:1] == [new_b["id"]] and old_b["id"] not in found and c["id"] not in found  # current by default
     assert stats()["revived"] == 0
 
-    # s4, s5: one-turn sessions (window at end_session; too short for the session learner)
+    # s4, s5: one-turn sessions (window at end_session; too short for the session learner): B lands on the
+    # current item
     scripted.then(scripted.items(B), scripted.items(B))
     talk(mem, "s4", n=1)
-    assert item(mem, B["content"])["confidence"] == pytest.approx(0.47)
-    assert stats()["revived"] == 0
     talk(mem, "s5", n=1)
-    assert item(mem, B["content"])["confidence"] == pytest.approx(0.566)
-    assert stats()["revived"] == 1
+    ids = {i["id"]: i for i in mem.learnings(include_inactive=True) if i["content"] == B["content"]}
+    assert ids.keys() == {old_b["id"], new_b["id"]}
+    assert ids[new_b["id"]]["confidence"] == pytest.approx(0.662) and ids[old_b["id"]]["confidence"] == 0.2
+    assert stats()["revived"] == 0
 
     usage = stats()["usage"]
     assert usage["calls"] == 6 and usage["input_tokens"] > 0 and usage["output_tokens"] == 6 * 20
     assert len(scripted.requests) == 13
     mem.close()
-    assert saved_stats(asettings, ns)["revived"] == 1
+    assert saved_stats(asettings, ns)["revived"] == 0
 
 
 def test_drops_are_counted_when_the_queue_is_full(make_client, scripted, asettings, q, ns, caplog):
@@ -178,3 +190,23 @@ def test_drops_are_counted_when_the_queue_is_full(make_client, scripted, asettin
     assert q("MATCH (m:Message {ns: $ns}) RETURN count(m) AS n")[0]["n"] == 4
     mem.close()
     assert saved_stats(asettings, ns)["dropped"] == 2
+
+
+def test_a_value_restated_against_a_later_one_ends_the_later_one(make_client, scripted, asettings, q):
+    # Two values both current (no one linked them), then the first said again, contradicting the second: the
+    # second had replaced the first, and is replaced in turn — no interval ends before it began.
+    mem = make_client(generator=scripted.generator(asettings))
+    scripted.then(scripted.items(B), scripted.items(C_UNLINKED), scripted.items({**B, "contradicts": C["content"]}))
+    for session in ("s1", "s2", "s3"):
+        talk(mem, session, n=1)
+    (first, again), later = (
+        sorted(
+            (i for i in mem.learnings(include_inactive=True) if i["content"] == B["content"]),
+            key=lambda i: i["valid_from"],
+        ),
+        item(mem, C["content"]),
+    )
+    assert again["valid_until"] is None and later["valid_until"] == again["valid_from"]
+    assert first["valid_until"] == later["valid_from"]
+    assert [x["id"] for x in mem.history(first["id"])] == [first["id"], later["id"], again["id"]]
+    assert q("MATCH (k:Knowledge {ns: $ns}) WHERE k.valid_until < k.valid_from RETURN k.content AS c") == []

@@ -76,6 +76,28 @@ def test_a_manual_value_is_superseded_by_a_newer_manual_one_without_a_penalty(ma
     assert stored(mem, PORT_OLD)["confidence"] == 1.0  # a person's word is not penalised
 
 
+def test_a_value_added_again_after_it_changed_is_current_again(make_client, q):
+    mem = make_client(offline=True)
+    ingest(mem, PORT_OLD, "2026-03-01T09:00:00Z")
+    [first] = [i for i in mem.learnings(include_inactive=True) if i["content"] == PORT_OLD]
+    new = mem.add_knowledge(PORT_NEW, type="correction")
+    back = mem.add_knowledge(PORT_OLD, type="correction")  # the old value, word for word
+    assert back["id"] != first["id"] and back["content"] == PORT_OLD and back["is_manual"]
+    assert back["valid_until"] is None and back["valid_from"] > new["valid_from"]
+    assert stored(mem, PORT_NEW)["valid_until"] == back["valid_from"]
+    assert {(link["old"], link["new"]) for link in links(q)} == {(PORT_OLD, PORT_NEW), (PORT_NEW, PORT_OLD)}
+    olds = {i["id"]: i for i in mem.learnings(include_inactive=True) if i["content"] == PORT_OLD}
+    assert olds[first["id"]]["valid_until"] == new["valid_from"]  # the first interval is kept
+    assert [x["id"] for x in mem.history(first["id"])] == [first["id"], new["id"], back["id"]]
+    hits = mem.search("Which port does the billing API listen on?", kinds=["knowledge"]).hits
+    assert [h.id for h in hits if "port" in h.text][:1] == [back["id"]] and new["id"] not in {h.id for h in hits}
+    then = [h.id for h in mem.search("billing API port", kinds=["knowledge"], as_of="2026-04-01").hits]
+    assert then[:1] == [first["id"]] and back["id"] not in then
+
+    assert mem.add_knowledge(PORT_OLD)["id"] == back["id"]  # said once more: the current item
+    assert len(mem.history(first["id"])) == 3
+
+
 def test_a_paraphrase_lands_on_the_stored_item_and_distinct_items_stay_apart(make_client, q):
     mem = make_client(offline=True)
     ingest(mem, TABS, "2026-03-01T09:00:00Z")
