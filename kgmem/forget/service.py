@@ -78,11 +78,14 @@ class ForgetResult:
 @dataclass
 class Hooks:
     """What a forget reaches in the calling process besides the stores: its queued analysis windows
-    (``drop_windows(ns, session or None for all) -> count``) and, for ``everything``, the namespace's
-    vector collections (``drop_collections(ns) -> vectors left in them``)."""
+    (``drop_windows(ns, session or None for all) -> count``), for ``everything``, the namespace's
+    vector collections (``drop_collections(ns) -> vectors left in them``), and its checks where events
+    enter (``forgot_name(ns)``: a name tombstone was written)."""
 
     drop_windows: Callable[[str, str | None, str | None], int] | None = None
     drop_collections: Callable[[str], int] | None = None
+    #: told when an entity's name is tombstoned in a namespace (the client's NameTombstones)
+    forgot_name: Callable[[str], None] | None = None
 
 
 def default_by(surface: str) -> str:
@@ -141,6 +144,7 @@ class Forgetter:
         if not self._schema:
             yield Write("forget/ensure_schema")
             yield Write("forget/ensure_audit_schema")
+            yield Write("forget/ensure_name_index")
             self._schema = True
 
     def _tombstones(self, plan: Plan, forget_id: str) -> Op[None]:
@@ -166,6 +170,8 @@ class Forgetter:
                     "rows": rows[start : start + batch],
                 },
             )
+        if name is not None and self.hooks.forgot_name is not None:
+            self.hooks.forgot_name(plan.ns)
         yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
 
     def _erase(self, plan: Plan) -> Op[Counts]:

@@ -41,6 +41,21 @@ def control_ns(graph) -> Iterator[str]:
     graph.write_autocommit("maintenance/delete_namespace", ns=name)
 
 
+def client_env(settings: Settings) -> dict[str, str]:
+    """The environment of a client in another process on ``settings``' namespace, home, Chroma and Neo4j."""
+    env = {
+        **os.environ,
+        "KGMEM_NAMESPACE": settings.namespace,
+        "KGMEM_HOME": str(settings.home),
+        "KGMEM_CHROMA__PATH": str(settings.chroma.path),
+        "KGMEM_ANTHROPIC__API_KEY": "",
+        "KGMEM_NEO4J__URI": settings.neo4j.uri,
+    }
+    if settings.neo4j.password is not None:
+        env["KGMEM_NEO4J__PASSWORD"] = settings.neo4j.password.get_secret_value()
+    return env
+
+
 def held_writer(settings: Settings, body: str, opened: Path, commit: Path) -> subprocess.Popen:
     """Another process holding a write transaction open across a forget: it opens a transaction on
     the settings' Neo4j, runs ``body`` (Python: ``tx`` is the transaction; it sets ``written``), writes
