@@ -1,6 +1,7 @@
 // The check where events enter (kgmem.tombstones.screened_op): which of these ids are tombstoned, and
 // since when, and whether the namespace has any entity-name tombstone at all (a client that knew it
-// had none did not send its texts' name hashes: told otherwise, it sends them). Params: ns, ids.
+// had none did not send its texts' name hashes: told otherwise, it sends them). Index kgmem_tombstone_label
+// (cypher/schema.cypher). Params: ns, ids.
 CALL () {
   UNWIND $ids AS id
   MATCH (t:KgmemTombstone {ns: $ns, id: id})

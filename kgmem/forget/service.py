@@ -146,7 +146,6 @@ class Forgetter:
         if not self._schema:
             yield Write("forget/ensure_schema")
             yield Write("forget/ensure_audit_schema")
-            yield Write("forget/ensure_name_index")
             self._schema = True
 
     def _tombstones(self, plan: Plan, forget_id: str) -> Op[None]:
