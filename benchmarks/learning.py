@@ -595,6 +595,7 @@ def propagation(args: argparse.Namespace) -> dict:
                 params = {
                     "ns": ns,
                     "now": now_iso(),
+                    "sessions": [],
                     "segment": None,
                     "expected": -1,
                     "upto": -1,

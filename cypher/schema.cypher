@@ -66,6 +66,12 @@ SET m.version = $version, m.applied_at = datetime();
 // Learning engine: spool replay cursors (one per spool segment file; exactly-once replay).
 CREATE CONSTRAINT kgmem_spool_key IF NOT EXISTS FOR (n:KgmemSpool) REQUIRE n.id IS UNIQUE;
 
+// Forget (schema 11): tombstones by (ns, id), and whether a namespace has any entity-name tombstone
+// (ns, label) — asked at every analysis write and spool replay (cypher/forget/screen.cypher). Made
+// here, not by the first forget: creating an index invalidates every cached query plan.
+CREATE CONSTRAINT kgmem_tombstone_key IF NOT EXISTS FOR (n:KgmemTombstone) REQUIRE (n.ns, n.id) IS UNIQUE;
+CREATE INDEX kgmem_tombstone_label IF NOT EXISTS FOR (n:KgmemTombstone) ON (n.ns, n.label);
+
 // Retrieval (issue 11): remembered searches, so feedback names a query_id from any process until the
 // entry expires (expires_ms, epoch ms; pruned by query_log.cypher), and BQAR session overlays.
 CREATE CONSTRAINT kgmem_query_key IF NOT EXISTS FOR (n:KgmemQuery) REQUIRE n.id IS UNIQUE;

@@ -28,6 +28,7 @@ same step with one async read.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgmem.config import Settings, load_settings
+from kgmem.tombstones import NameTombstones
 
 if TYPE_CHECKING:
     import neo4j
@@ -154,6 +156,9 @@ class Engines:
         self._lock = threading.RLock()  # re-entrant: an engine builds the stores inside its own _once
         self._forgetter: Forgetter | None = None
         self._async_forgetter: Forgetter | None = None
+        #: which namespaces had an entity-name tombstone at the last check (the checks where events
+        #: enter skip hashing word runs where none was; kgmem.tombstones.screened_op)
+        self.names = NameTombstones()
 
     def _once(self, attr: str, build: Callable[[], Any]) -> Any:
         """The resource in ``attr``, built by ``build`` the first time (once, even across threads)."""
@@ -323,10 +328,12 @@ class Engines:
         # While Neo4j is unreachable, turns, session ends and manual knowledge go to the spool tool
         # results use (unless learning.strict: then they raise) and are replayed by it, in order.
         if learning.replayer is not None:  # spooled events a later forget made void are not replayed
-            learning.replayer.screen = spool_filter_op
+            learning.replayer.screen = functools.partial(spool_filter_op, names=self.names)
         replayer = None if s.learning.strict else learning.replayer
         turns = TurnStore(graph, vectors, embedder, concepts)
-        analysis = AnalysisService(s, graph, vectors, embedder, turns=turns, generator=generator, replayer=replayer)
+        analysis = AnalysisService(
+            s, graph, vectors, embedder, turns=turns, generator=generator, replayer=replayer, names=self.names
+        )
         a = s.analysis
         conversation = _recorder(a, turns, analysis, replayer)
         return SyncEngines(learning, retrieval, turns, analysis, conversation, CallGraph(graph))
@@ -390,7 +397,8 @@ class Engines:
         # The sync client's spool: the same files, replayed by the same operations; a replay already
         # running in this process is skipped rather than waited for (wait=False: the event loop).
         replayer = SpoolReplayer(Spool(s.spool_dir), self.async_graph, wait=False)
-        replayer.screen = spool_filter_op  # spooled events a later forget made void are not replayed
+        # spooled events a later forget made void are not replayed
+        replayer.screen = functools.partial(spool_filter_op, names=self.names)
         learning = LearningEngine(
             None,
             None,
@@ -404,7 +412,15 @@ class Engines:
         turns = TurnStore(None, None, None, concepts)
         # Analysis jobs and write-behind batches are queued on asyncio tasks and run with run_async.
         analysis = AnalysisService(
-            s, None, None, None, turns=turns, generator=generator, replayer=writes, arun=self.run_async
+            s,
+            None,
+            None,
+            None,
+            turns=turns,
+            generator=generator,
+            replayer=writes,
+            arun=self.run_async,
+            names=self.names,
         )
         a = s.analysis
         conversation = _recorder(a, turns, analysis, writes, arun=self.run_async)
@@ -486,7 +502,11 @@ class Engines:
     def _build_forgetter(self, analysis: AnalysisService) -> Forgetter:
         from kgmem.forget import Forgetter, Hooks
 
-        hooks = Hooks(drop_windows=analysis.drop_windows, drop_collections=self._drop_collections)
+        hooks = Hooks(
+            drop_windows=analysis.drop_windows,
+            drop_collections=self._drop_collections,
+            forgot_name=self.names.forgot_name,
+        )
         return Forgetter(self.settings.forget, self.settings.spool_dir, hooks)
 
     def _drop_collections(self, ns: str) -> int:

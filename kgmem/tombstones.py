@@ -13,7 +13,12 @@ can call it without depending on :mod:`kgmem.forget`:
   window, a late LLM answer);
 * :func:`name_id` / :func:`mentioned_name_ids` — an entity forget's tombstone for the *name*: the
   hash of its words, matched against the hashes of a text's word runs (so the tombstone holds no
-  name, and a text naming the entity is still recognised).
+  name, and a text naming the entity is still recognised);
+* :func:`screened_op` — the check of an analysis job or a spool batch: ids and the texts' name hashes
+  in one read, which also says whether the namespace has any name tombstone at all. Hashing every
+  word run costs ~1 ms per turn (and a read ~20x longer), so a client skips it in a namespace that
+  had none at its last check (:class:`NameTombstones`); the same read tells it when one appeared
+  since — another process's forget — and then the texts are hashed and checked after all.
 
 A turn whose message id is tombstoned is refused inside ``conversation/record_turns`` itself, and
 spooled events are screened at replay (:func:`kgmem.forget.guard.spool_filter_op`).
@@ -22,8 +27,9 @@ spooled events are screened at replay (:func:`kgmem.forget.guard.spool_filter_op
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from kgmem.graph.keys import bounded_key
@@ -80,19 +86,77 @@ def tombstoned_op(ns: str, ids: Iterable[str]) -> Op[dict[str, int]]:
     return {r["id"]: int(r["at_ms"] or 0) for r in rows}
 
 
-def guard_job(op: Op[Any], ns: str, session: str, since_ms: int | None, texts: Iterable[str | None] = ()) -> Op[Any]:
+class NameTombstones:
+    """One client's memory of which namespaces had an entity-name tombstone at their last check.
+
+    Only a hint: every check reads the answer again in its own round trip (:func:`screened_op`), so a
+    stale "none" — another process forgot an entity since — costs one more read, never a miss. A forget
+    in this client notes its name tombstone at once (:meth:`forgot_name`).
+    """
+
+    def __init__(self) -> None:
+        self._has: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def none_known(self, ns: str) -> bool:
+        """True when ``ns`` had no name tombstone at the last check."""
+        with self._lock:
+            return self._has.get(ns) is False
+
+    def note(self, ns: str, has: bool) -> None:
+        with self._lock:
+            self._has[ns] = has
+
+    def forgot_name(self, ns: str) -> None:
+        """A forget of this client wrote a name tombstone in ``ns``."""
+        self.note(ns, True)
+
+
+def screened_op(
+    ns: str, ids: Iterable[str], texts: Sequence[Sequence[str | None]], names: NameTombstones | None = None
+) -> Op[tuple[dict[str, int], list[set[str]]]]:
+    """The tombstoned ones among ``ids`` and the name ids of each group of ``texts`` (id -> when it was
+    forgotten), and each group's name ids. One read; the texts are not hashed when ``names`` knows the
+    namespace had no name tombstone — unless the read says it has one now: then they are, and read."""
+    base = {i for i in ids if i}
+    skip = names is not None and names.none_known(ns)
+    groups = [set() if skip else mentioned_name_ids(ns, group) for group in texts]
+    gone, has = yield from _screen(ns, base.union(*groups))
+    if names is not None:
+        names.note(ns, has)
+    if skip and has:  # a name tombstone appeared since the last check (another process's forget)
+        groups = [mentioned_name_ids(ns, group) for group in texts]
+        gone, _ = yield from _screen(ns, base.union(*groups))
+    return gone, groups
+
+
+def _screen(ns: str, ids: set[str]) -> Op[tuple[dict[str, int], bool]]:
+    rows = yield Read("forget/screen", {"ns": ns, "ids": sorted(ids)})
+    if not rows:
+        return {}, False
+    return {g["id"]: int(g["at_ms"] or 0) for g in rows[0]["gone"]}, bool(rows[0]["names"])
+
+
+def guard_job(
+    op: Op[Any],
+    ns: str,
+    session: str,
+    since_ms: int | None,
+    texts: Iterable[str | None] = (),
+    names: NameTombstones | None = None,
+) -> Op[Any]:
     """Run an analysis job's operation ``op``; its knowledge write is skipped (answered as if every row
     had vanished) when its session or namespace, or an entity its window (``texts``) or the written
     knowledge names, was forgotten after the job's window began (``since_ms``) — the check runs just
-    before the write, so a late result is caught too."""
+    before the write, so a late result is caught too. ``names``: the client's :class:`NameTombstones`."""
     window = list(texts)
     try:
         request = next(op)
         while True:
             if since_ms is not None and isinstance(request, Write) and request.name == KNOWLEDGE_WRITE:
                 written = [r.get("content") for r in request.params.get("rows") or [] if isinstance(r, dict)]
-                names = mentioned_name_ids(ns, [*window, *written])
-                gone = yield from tombstoned_op(ns, [EVERYTHING, session_node_id(ns, session), *names])
+                base = [EVERYTHING, session_node_id(ns, session)]
+                gone, _ = yield from screened_op(ns, base, [[*window, *written]], names)
                 if any(at >= since_ms for at in gone.values()):
                     request = op.send([])
                     continue

@@ -1,8 +1,9 @@
 // A forgotten session's provenance on what stays: knowledge another source still supports loses the
 // session (its FROM_SESSION edge and its name in source_sessions); an error pattern seen in other
 // sessions too loses this session's occurrences and edge (which held the failing call's parameters),
-// and its example, which may be this session's message; contradictions lose the session's name and
-// go when no other session saw them. Params: ns, session_id, key, knowledge, errors.
+// its example, which may be this session's message, and the forget's mark (forget/mark_session);
+// contradictions lose the session's name and go when no other session saw them.
+// Params: ns, session_id, key, knowledge, errors.
 CALL () {
   UNWIND $knowledge AS kid
   MATCH (k:Knowledge {ns: $ns, id: kid})
@@ -15,7 +16,7 @@ CALL () {
   UNWIND $errors AS eid
   MATCH (e:ErrorPattern {ns: $ns, id: eid})-[r:IN_SESSION]->(:Session {ns: $ns, id: $session_id})
   SET e.occurrences = CASE WHEN e.occurrences > r.count THEN e.occurrences - r.count ELSE 0 END,
-      e.example = e.signature
+      e.example = e.signature, e.forgetting = null
   DELETE r
   RETURN count(r) AS occurrences
 }

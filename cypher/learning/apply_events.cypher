@@ -7,14 +7,24 @@
 // (the value the replayer read); it then moves the cursor to $upto. A replay that
 // already committed returns no rows and changes nothing.
 //
-// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []),
+// A session being forgotten (cypher/forget/mark_session.cypher) takes nothing from this write: the
+// statement first takes the write lock of every existing session it names ($sessions, sorted: one lock
+// order for every writer) and reads the forget's mark under it, so a forget that marks one of them
+// either waits for this commit (and then plans, and erases, what it wrote) or has marked it already
+// (and its events, closes, recoveries and observed fixes are skipped here). A fix outcome on an error
+// pattern seen only in sessions being forgotten is skipped too (the mark locks those patterns), and one
+// on a pattern a forget erased is not created again (its tombstone).
+//
+// Params: ns, now, segment, expected, upto, marks (ingest keys, usually []), sessions (the session ids
+//   the rows name, sorted),
 //   judgements (judgement keys, usually []), call (a fresh id per call), boost, penalty, lo, hi, initial, rate,
 //   errors:   [{id, tool_id, tool, session_id, session, pattern, signature, keys, category, template,
 //               example, count, first, last, open, params, concepts}]
 //             concepts / error_concepts / fix_concepts: concept rows of the pattern / fix description
 //             (kgmem.concepts; MENTIONS, cypher/concepts/fragments/link_mentions), null = not extracted
 //   outcomes: [{error_id, tool, pattern, signature, keys, category, template, fix_id, description, source,
-//               success, at, weight?, proves, error_concepts, fix_concepts}]
+//               success, at, weight?, proves, error_concepts, fix_concepts, session_id?}]
+//             session_id: the session of an observed recovery (null for resolve / correction)
 //             proves: a success of this fix may prove two linked errors one (kgmem/learning/identity.py)
 //             weight (default 1): how many successes/failures this outcome counts; 0 confirms an
 //             already counted recovery (names it, upgrades an 'observed' edge to the caller's source)
@@ -51,10 +61,20 @@ CALL () {
 }
 WITH repeats WHERE repeats = 0
 
+// The sessions' write locks, then their forget marks (see the head of this file).
 CALL () {
+  UNWIND $sessions AS sid
+  MATCH (s:Session {ns: $ns, id: sid})
+  SET s.updated_at = $now
+  WITH s WHERE s.forgetting IS NOT NULL
+  RETURN collect(s.id) AS forgotten
+}
+
+CALL (forgotten) {
   UNWIND $errors AS ev
-  // Tool and Session nodes are not rewritten per event (no lock, no write): their
-  // updated_at is their creation time; the edges carry the per-event data.
+  WITH ev WHERE ev.session_id IS NULL OR NOT ev.session_id IN forgotten
+  // Tool nodes are not rewritten per event (no lock, no write): their updated_at is their creation
+  // time; the edges carry the per-event data. A session is written once, above (its lock).
   MERGE (t:Tool {ns: $ns, id: ev.tool_id})
     ON CREATE SET t.name = ev.tool, t.created_at = $now, t.updated_at = $now
   MERGE (e:ErrorPattern {ns: $ns, id: ev.id})
@@ -102,13 +122,22 @@ CALL () {
   RETURN collect(id) AS dropped_fixes
 }
 
-CALL () {
+CALL (forgotten) {
   UNWIND $outcomes AS o
+  WITH o WHERE o.session_id IS NULL OR NOT o.session_id IN forgotten
+  // a pattern a forget erased (a resolve or correction that read it before) is not created again
+  WITH o WHERE EXISTS { MATCH (:ErrorPattern {ns: $ns, id: o.error_id}) }
+            OR NOT EXISTS { MATCH (:KgmemTombstone {ns: $ns, id: o.error_id}) }
   MERGE (e:ErrorPattern {ns: $ns, id: o.error_id})
     ON CREATE SET e.tool = o.tool, e.pattern = o.pattern, e.category = o.category,
                   e.signature = o.signature, e.keys = o.keys, e.template = o.template, e.occurrences = 0,
                   e.first_seen = o.at, e.last_seen = o.at, e.created_at = $now, e.vector_pending = true,
                   e.ns_key = $ns_key
+  // the pattern's write lock, then its mark: one seen only in sessions being forgotten is erased by
+  // their forget, so it takes no fix (whose text would outlive it)
+  SET e.updated_at = $now
+  WITH o, e WHERE e.forgetting IS NULL
+                  OR EXISTS { MATCH (e)-[:IN_SESSION]->(other:Session) WHERE other.forgetting IS NULL }
   MERGE (f:Fix {ns: $ns, id: o.fix_id})
     ON CREATE SET f.description = o.description, f.source = o.source, f.created_at = $now,
                   f.vector_pending = true
@@ -189,14 +218,16 @@ CALL () {
   SET m.updated_at = $now
 }
 
-CALL () {
+CALL (forgotten) {
   UNWIND $closes AS cl
+  WITH cl WHERE NOT cl.session_id IN forgotten
   MATCH (:ErrorPattern {ns: $ns, id: cl.error_id})-[r:IN_SESSION]->(:Session {ns: $ns, id: cl.session_id})
   SET r.open = false
 }
 
-CALL () {
+CALL (forgotten) {
   UNWIND $recoveries AS rc
+  WITH rc WHERE NOT rc.session_id IN forgotten
   MATCH (e:ErrorPattern {ns: $ns, id: rc.error_id})-[r:IN_SESSION]->(s:Session {ns: $ns, id: rc.session_id})
   CALL (r, rc) {
     WITH r, rc WHERE rc.kind = 'declared'

@@ -33,7 +33,7 @@ from kgmem.graph import GraphStore
 from kgmem.llm import TextGenerator, default_generator
 from kgmem.runner import LocalIO, Op, run
 from kgmem.spool import SpoolReplayer
-from kgmem.tombstones import guard_job
+from kgmem.tombstones import NameTombstones, guard_job
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,8 @@ class AnalysisService:
         arun: the async client's runner (a coroutine function running an operation on its async
             stores): jobs then queue on an asyncio task (:class:`AsyncAnalysisBuffer`) and the
             backends passed here may be ``None``; by default a worker thread runs them on these.
+        names: the client's :class:`~kgmem.tombstones.NameTombstones` (a job's forget check skips
+            hashing its texts in a namespace that had no entity-name tombstone; None: always hashes).
     """
 
     def __init__(
@@ -65,8 +67,10 @@ class AnalysisService:
         replayer: SpoolReplayer | None = None,
         *,
         arun: Callable[[Op[Any]], Awaitable[Any]] | None = None,
+        names: NameTombstones | None = None,
     ) -> None:
         self.settings = settings
+        self.names = names  # the client's memory of name tombstones (kgmem.tombstones.screened_op)
         generator = generator if generator is not None else default_generator(settings)
         self.counters = AnalysisStats(extractor=_name(generator))
         # Pairs no extraction call saw: the LLM adjudicates them in batches when there is one.
@@ -156,7 +160,8 @@ class AnalysisService:
         work = self.analyzer.analyze_op(job.ns, job.session, job.messages) if job.kind == "window" else self._learn(job)
         # A forget of the session (or namespace, or an entity the window names) after the job's turns
         # arrived voids its knowledge write.
-        yield from guard_job(work, job.ns, job.session, job.since_ms, [m.get("text") for m in job.messages])
+        texts = [m.get("text") for m in job.messages]
+        yield from guard_job(work, job.ns, job.session, job.since_ms, texts, self.names)
         yield LocalIO(self.counters.persist, (self.settings.home,))
 
     def _learn(self, job: Job) -> Op[None]:

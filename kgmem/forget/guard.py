@@ -15,7 +15,7 @@ from typing import Any
 from kgmem.analysis.store import knowledge_id
 from kgmem.conversation.store import Turn, message_id
 from kgmem.runner import Op
-from kgmem.tombstones import EVERYTHING, mentioned_name_ids, session_node_id, tombstoned_op
+from kgmem.tombstones import EVERYTHING, NameTombstones, screened_op, session_node_id
 
 
 def _keys(ns: str, kind: str, event: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -31,17 +31,20 @@ def _keys(ns: str, kind: str, event: Mapping[str, Any]) -> tuple[str | None, str
     return session_id, item
 
 
-def spool_filter_op(ns: str, kind: str, events: Sequence[dict[str, Any]]) -> Op[list[dict[str, Any]]]:
+def spool_filter_op(
+    ns: str, kind: str, events: Sequence[dict[str, Any]], names: NameTombstones | None = None
+) -> Op[list[dict[str, Any]]]:
     """``events`` without the ones a forget made void: spooled (``at_ms``) before a forget of their
-    session or namespace, or naming a forgotten turn or knowledge item."""
+    session or namespace, or of an entity their text names, or naming a forgotten turn or knowledge
+    item. ``names``: the client's :class:`~kgmem.tombstones.NameTombstones` (one read either way)."""
     keys = [_keys(ns, kind, e) for e in events]
-    names = [mentioned_name_ids(ns, [e.get("text"), e.get("content")]) for e in events]
-    wanted = [EVERYTHING, *(k for pair in keys for k in pair if k), *(i for ids in names for i in ids)]
-    gone = yield from tombstoned_op(ns, wanted)
+    wanted = [EVERYTHING, *(k for pair in keys for k in pair if k)]
+    texts = [[e.get("text"), e.get("content")] for e in events]
+    gone, mentioned = yield from screened_op(ns, wanted, texts, names)
     if not gone:
         return list(events)
     kept = []
-    for event, (session_id, item), named in zip(events, keys, names):
+    for event, (session_id, item), named in zip(events, keys, mentioned):
         at = int(event.get("at_ms") or 0)  # a line spooled by an older kgmem: before any forget
         if item is not None and item in gone:
             continue

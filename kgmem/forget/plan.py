@@ -68,8 +68,12 @@ class Plan:
         return {label: len(ids) for label, ids in self.items.items() if ids}
 
 
-def plan_op(ns: str, scope: Scope) -> Op[Plan]:
-    """Plan ``scope`` in ``ns`` (reads only).
+#: How many ids one read of a namespace's items (forget everything) returns.
+PAGE = 10_000
+
+
+def plan_op(ns: str, scope: Scope, page: int = PAGE) -> Op[Plan]:
+    """Plan ``scope`` in ``ns`` (reads only; a whole namespace's ids ``page`` per read).
 
     Raises:
         ForgetTargetNotFound: the id, session or entity is not in ``ns``.
@@ -82,7 +86,7 @@ def plan_op(ns: str, scope: Scope) -> Op[Plan]:
     elif scope.kind == "entity":
         yield from _plan_entity(plan, str(scope.value))
     else:
-        yield from _plan_everything(plan)
+        yield from _plan_everything(plan, page)
     if scope.kind != "everything":
         yield from _close(plan)
     return plan
@@ -152,12 +156,18 @@ def _entity_rows(plan: Plan, entity_ids: list[str], concept_ids: list[str], name
     return bool(row["entities"] or row["concepts"] or row["items"])
 
 
-def _plan_everything(plan: Plan) -> Op[None]:
+def _plan_everything(plan: Plan, page: int) -> Op[None]:
     rows = yield Read("forget/plan_everything", {"ns": plan.ns})
     plan.namespace = {r["label"]: int(r["n"]) for r in rows}
-    ids = yield Read("forget/namespace_items", {"ns": plan.ns})
-    for r in ids:
-        plan.add(r["label"], r["ids"])
+    for label in LABELS:
+        after = ""
+        while True:
+            got = yield Read("forget/namespace_items", {"ns": plan.ns, "label": label, "after": after, "limit": page})
+            ids = got[0]["ids"] if got else []
+            plan.add(label, ids)
+            if len(ids) < page:
+                break
+            after = ids[-1]
 
 
 def _close(plan: Plan) -> Op[None]:

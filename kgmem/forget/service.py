@@ -78,11 +78,14 @@ class ForgetResult:
 @dataclass
 class Hooks:
     """What a forget reaches in the calling process besides the stores: its queued analysis windows
-    (``drop_windows(ns, session or None for all) -> count``) and, for ``everything``, the namespace's
-    vector collections (``drop_collections(ns) -> vectors left in them``)."""
+    (``drop_windows(ns, session or None for all) -> count``), for ``everything``, the namespace's
+    vector collections (``drop_collections(ns) -> vectors left in them``), and its checks where events
+    enter (``forgot_name(ns)``: a name tombstone was written)."""
 
     drop_windows: Callable[[str, str | None, str | None], int] | None = None
     drop_collections: Callable[[str], int] | None = None
+    #: told when an entity's name is tombstoned in a namespace (the client's NameTombstones)
+    forgot_name: Callable[[str], None] | None = None
 
 
 def default_by(surface: str) -> str:
@@ -107,7 +110,7 @@ class Forgetter:
         """Forget ``scope`` in ``ns`` (see the module docstring)."""
         yield from self._ensure_schema()
         resumed = [] if dry_run else (yield from self.resume_op(ns))
-        plan = yield from plan_op(ns, scope)
+        plan = yield from plan_op(ns, scope, self.settings.batch_size)
         if dry_run:
             counts = yield from count_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
             counts.spool["events"] = yield LocalIO(self._purge, (plan, True))
@@ -128,7 +131,9 @@ class Forgetter:
         )
         if scope.kind == "session":  # a writer holding the session commits first; later ones write nothing
             yield Write("forget/mark_session", {"ns": ns, "session_id": plan.target, "forget": forget_id})
-            plan = yield from plan_op(ns, scope)  # ... and what the one before wrote is in the plan
+            plan = yield from plan_op(
+                ns, scope, self.settings.batch_size
+            )  # ... and what the one before wrote is in the plan
         yield from self._tombstones(plan, forget_id)
         counts = yield from self._erase(plan)
         yield from self._sweep(plan, counts)
@@ -166,6 +171,8 @@ class Forgetter:
                     "rows": rows[start : start + batch],
                 },
             )
+        if name is not None and self.hooks.forgot_name is not None:
+            self.hooks.forgot_name(plan.ns)
         yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
 
     def _erase(self, plan: Plan) -> Op[Counts]:
@@ -187,7 +194,7 @@ class Forgetter:
         if plan.scope.kind == "id":
             return
         try:
-            again = yield from plan_op(plan.ns, plan.scope)
+            again = yield from plan_op(plan.ns, plan.scope, self.settings.batch_size)
         except ForgetTargetNotFound:
             return
         if again.ids or plan.scope.kind == "everything":
@@ -206,10 +213,7 @@ class Forgetter:
         for entry in running:
             scope = Scope(entry["scope"], None)
             plan = Plan(ns, scope, entry["target"])
-            rows = yield Read("forget/tombstones_of", {"ns": ns, "forget": entry["id"]})
-            for row in rows:
-                if row["label"] in plan.items:
-                    plan.add(row["label"], [row["id"]])
+            yield from self._tombstoned_by(plan, entry["id"])
             if scope.kind == "session":
                 yield from _plan_session(plan, entry["target"], missing_ok=True)
             counts = yield from self._erase(plan)
@@ -219,6 +223,20 @@ class Forgetter:
             log.warning("forget %s had been interrupted; resumed and finished", entry["id"])
             done.append(entry["id"])
         return done
+
+    def _tombstoned_by(self, plan: Plan, forget_id: str) -> Op[None]:
+        """Add to ``plan`` the items forget ``forget_id`` tombstoned (read a batch at a time)."""
+        after, page = "", self.settings.batch_size
+        while True:
+            rows = yield Read(
+                "forget/tombstones_of", {"ns": plan.ns, "forget": forget_id, "after": after, "limit": page}
+            )
+            for row in rows:
+                if row["label"] in plan.items:
+                    plan.add(row["label"], [row["id"]])
+            if len(rows) < page:
+                return
+            after = rows[-1]["id"]
 
 
 def _now() -> str:

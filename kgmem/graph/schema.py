@@ -17,10 +17,11 @@ from kgmem.ids import ns_key
 
 log = logging.getLogger(__name__)
 
+# 11: forget tombstones' (ns, id) constraint and (ns, label) index |
 # 10: knowledge valid_from / valid_until / recorded_at + SUPERSEDED_BY (backfilled by backfill_knowledge_time) |
 # 9: Concept constraint + (ns, key) index | 8: query-log session index (late feedback) |
 # 7: session-state last_ms index | 4: ns_key | query log + overlays | template index
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 def apply_schema(graph: GraphStore) -> int:

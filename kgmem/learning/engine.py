@@ -196,6 +196,9 @@ class LearningEngine:
             return (yield from self._spool_or_raise(ns, [event], exc))[0]
         if event.message is None:
             return success_observation(event, plan.fix_of_event[0] if plan is not None else None)
+        if not errors:  # its session is being forgotten: nothing of it was written
+            info = self.describe(ns, event.tool, event.message, event.exc_types)
+            return Observation(info.id, event.tool, info.category, info.pattern, 0, False, (), session=event.session)
         return self._observation(errors[0], event.session)
 
     def tool_results_op(
@@ -297,6 +300,8 @@ class LearningEngine:
         if not rows:  # a judgement already counted: nothing was written
             return (yield from self._current_outcome(ns, info["id"], outcome["fix_id"]))
         resolved = rows[0]["resolved"]
+        if not resolved:  # the error pattern is being forgotten, or was: the outcome was not written
+            raise ErrorNotFound(f"error: error pattern {info['id']!r} in namespace {ns!r} is forgotten")
         try:
             yield from self._drop_fix_vectors(ns, rows[0].get("dropped_fixes") or [])
             yield from self._index(ns, [], resolved, [])
@@ -623,6 +628,7 @@ class LearningEngine:
         return {
             "ns": ns,
             "now": now_iso(),
+            "sessions": session_ids(errors, outcomes, closes, recoveries or []),
             "segment": segment,
             "expected": expected,
             "upto": upto,
@@ -839,6 +845,12 @@ class LearningEngine:
             "category": info.category,
             "template": info.template,
         }
+
+
+def session_ids(*row_lists: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The session ids some ``learning/apply_events`` rows name, sorted: the statement locks them in
+    this order (one order for every writer) before it reads their forget marks."""
+    return sorted({sid for rows in row_lists for row in rows if isinstance(sid := row.get("session_id"), str)})
 
 
 def _prepare_any(event: ToolEvent | Mapping[str, Any], index: int, error_max_chars: int) -> Prepared:

@@ -326,6 +326,7 @@ def plan_batch(
                     "source": "observed",
                     "success": True,
                     "at": ev.ts,
+                    "session_id": sid,
                 }
             )
         recovery = recovery_row(failure["error_id"], sid, ev.tool, fid, description, info)

@@ -63,6 +63,7 @@ def held_outcome(recovery: Mapping[str, Any], at: str) -> dict[str, Any]:
         "source": "observed",
         "success": True,
         "at": at,
+        "session_id": recovery.get("session_id"),
     }
 
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import string
+import subprocess
+import sys
+import textwrap
+import threading
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +39,78 @@ def control_ns(graph) -> Iterator[str]:
     name = f"control-{uuid.uuid4().hex[:12]}"
     yield name
     graph.write_autocommit("maintenance/delete_namespace", ns=name)
+
+
+def client_env(settings: Settings) -> dict[str, str]:
+    """The environment of a client in another process on ``settings``' namespace, home, Chroma and Neo4j."""
+    env = {
+        **os.environ,
+        "KGMEM_NAMESPACE": settings.namespace,
+        "KGMEM_HOME": str(settings.home),
+        "KGMEM_CHROMA__PATH": str(settings.chroma.path),
+        "KGMEM_ANTHROPIC__API_KEY": "",
+        "KGMEM_NEO4J__URI": settings.neo4j.uri,
+    }
+    if settings.neo4j.password is not None:
+        env["KGMEM_NEO4J__PASSWORD"] = settings.neo4j.password.get_secret_value()
+    return env
+
+
+def held_writer(settings: Settings, body: str, opened: Path, commit: Path) -> subprocess.Popen:
+    """Another process holding a write transaction open across a forget: it opens a transaction on
+    the settings' Neo4j, runs ``body`` (Python: ``tx`` is the transaction; it sets ``written``), writes
+    ``opened``, and commits once ``commit`` appears (60 s at most)."""
+    env = {**os.environ, "KGMEM_NEO4J__URI": settings.neo4j.uri}
+    password = settings.neo4j.password.get_secret_value() if settings.neo4j.password is not None else ""
+    code = "\n".join(
+        [
+            "import pathlib, time",
+            "import neo4j",
+            "from kgmem import cypher",
+            f"driver = neo4j.GraphDatabase.driver({settings.neo4j.uri!r}, auth=('neo4j', {password!r}))",
+            "with driver.session() as s:",
+            "    tx = s.begin_transaction()",
+            textwrap.indent(textwrap.dedent(body).strip(), "    "),
+            f"    pathlib.Path({str(opened)!r}).write_text(str(len(written)))",
+            "    deadline = time.time() + 60",
+            f"    while not pathlib.Path({str(commit)!r}).exists() and time.time() < deadline:",
+            "        time.sleep(0.05)",
+            "    tx.commit()",
+            "driver.close()",
+            "print('committed', len(written))",
+        ]
+    )
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def forget_while_held(
+    mem: Any,
+    writer: subprocess.Popen,
+    opened: Path,
+    commit: Path,
+    session: str,
+    ready: Callable[[], bool],
+    wait_s: float,
+) -> Any:
+    """Forget ``session`` while ``writer`` (:func:`held_writer`) holds its transaction open; the writer
+    commits once ``ready()`` is true or after ``wait_s`` (the forget runs, or waits for the writer's
+    locks, meanwhile). Returns the forget's result."""
+    deadline = time.time() + 120
+    while not opened.exists() and time.time() < deadline and writer.poll() is None:
+        time.sleep(0.05)
+    assert opened.exists(), writer.stdout.read().decode() if writer.stdout else ""
+    done: dict = {}
+    forget = threading.Thread(target=lambda: done.update(result=mem.forget(session=session)), daemon=True)
+    forget.start()
+    deadline = time.time() + wait_s
+    while not ready() and time.time() < deadline:
+        time.sleep(0.05)
+    commit.write_text("1")
+    out, _ = writer.communicate(timeout=120)
+    assert writer.returncode == 0, out.decode()
+    forget.join(120)
+    assert "result" in done
+    return done["result"]
 
 
 def canary() -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -18,7 +17,7 @@ import pytest
 
 from kgmem import KGMem
 
-from .conftest import canary, person, scan
+from .conftest import canary, client_env, person, scan
 
 
 @pytest.fixture
@@ -30,16 +29,7 @@ def fmem(fsettings, driver, embedder, graph, scripted):
 
 def _ingest_worker(settings, path, marker, rounds: int) -> subprocess.Popen:
     """Another process re-ingesting ``path`` ``rounds`` times (it writes ``marker`` after the first)."""
-    env = {
-        **os.environ,
-        "KGMEM_NAMESPACE": settings.namespace,
-        "KGMEM_HOME": str(settings.home),
-        "KGMEM_CHROMA__PATH": str(settings.chroma.path),
-        "KGMEM_ANTHROPIC__API_KEY": "",
-        "KGMEM_NEO4J__URI": settings.neo4j.uri,
-    }
-    if settings.neo4j.password is not None:
-        env["KGMEM_NEO4J__PASSWORD"] = settings.neo4j.password.get_secret_value()
+    env = client_env(settings)
     code = textwrap.dedent(
         f"""
         import pathlib, time

@@ -6,12 +6,7 @@ forget marked the session, writes nothing of it."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import textwrap
-import threading
-import time
 
 import pytest
 
@@ -19,7 +14,7 @@ from kgmem import KGMem
 from kgmem.analysis import ExtractedItem
 from kgmem.tombstones import session_node_id
 
-from .conftest import canary, scan
+from .conftest import canary, forget_while_held, held_writer, scan
 
 
 @pytest.fixture
@@ -32,13 +27,7 @@ def fmem(fsettings, driver, embedder, graph):
 def _straddling_writer(settings, ns: str, session: str, text: str, opened, commit) -> subprocess.Popen:
     """Another process: the turn store's write of one new turn, in a transaction it holds open (it
     writes ``opened``) until ``commit`` appears."""
-    env = {**os.environ, "KGMEM_NEO4J__URI": settings.neo4j.uri}
-    password = settings.neo4j.password.get_secret_value() if settings.neo4j.password is not None else ""
-    code = textwrap.dedent(
-        f"""
-        import pathlib, time
-        import neo4j
-        from kgmem import cypher
+    body = f"""
         from kgmem.conversation.store import Turn, message_id
         from kgmem.ids import node_id, ns_key
 
@@ -47,20 +36,9 @@ def _straddling_writer(settings, ns: str, session: str, text: str, opened, commi
         row = {{"id": message_id(ns, turn), "session_id": node_id(ns, "session", session), "session": session,
                "role": "user", "text": text, "ref": "straddle", "ts": None}}
         params = {{"ns": ns, "ns_key": ns_key(ns), "now": "2026-01-01T00:00:00+00:00", "rows": [row], "links": []}}
-        driver = neo4j.GraphDatabase.driver({settings.neo4j.uri!r}, auth=("neo4j", {password!r}))
-        with driver.session() as s:
-            tx = s.begin_transaction()
-            written = list(tx.run(cypher.load("conversation/record_turns"), params))
-            pathlib.Path({str(opened)!r}).write_text(str(len(written)))
-            deadline = time.time() + 60
-            while not pathlib.Path({str(commit)!r}).exists() and time.time() < deadline:
-                time.sleep(0.05)
-            tx.commit()
-        driver.close()
-        print("committed", len(written))
+        written = list(tx.run(cypher.load("conversation/record_turns"), params))
         """
-    )
-    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return held_writer(settings, body, opened, commit)
 
 
 def test_a_writer_straddling_the_forget_brings_nothing_back(fmem, fsettings, ns, driver, tmp_path):
@@ -72,20 +50,8 @@ def test_a_writer_straddling_the_forget_brings_nothing_back(fmem, fsettings, ns,
 
     opened, commit = tmp_path / "opened", tmp_path / "commit"
     writer = _straddling_writer(fsettings, ns, "s1", f"late: the vault code is {secret}", opened, commit)
-    deadline = time.time() + 120
-    while not opened.exists() and time.time() < deadline and writer.poll() is None:
-        time.sleep(0.05)
-    assert opened.exists(), writer.stdout.read().decode() if writer.stdout else ""
-
-    done: dict = {}
-    forget = threading.Thread(target=lambda: done.update(result=fmem.forget(session="s1")), daemon=True)
-    forget.start()
-    time.sleep(2.0)  # the forget runs (or waits for the writer's lock) while the writer's transaction is open
-    commit.write_text("1")
-    out, _ = writer.communicate(timeout=120)
-    assert writer.returncode == 0, out.decode()
-    forget.join(120)
-    assert "result" in done
+    # the forget runs (or waits for the writer's lock) for 2 s while the writer's transaction is open
+    forget_while_held(fmem, writer, opened, commit, "s1", lambda: False, 2.0)
 
     after = scan(fmem, driver, ns, [secret])
     assert after == dict.fromkeys(after, 0), after

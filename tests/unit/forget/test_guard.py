@@ -9,6 +9,7 @@ from kgmem.runner import Read, Write
 from kgmem.tombstones import (
     EVERYTHING,
     KNOWLEDGE_WRITE,
+    NameTombstones,
     guard_job,
     mentioned_name_ids,
     name_id,
@@ -16,15 +17,19 @@ from kgmem.tombstones import (
 )
 
 
-def drive(op, tombstones: dict[str, int], log: list | None = None):
+def drive(op, tombstones: dict[str, int], log: list | None = None, names: set[str] | None = None):
+    """Run ``op`` against a fake graph holding ``tombstones`` (id -> at_ms); ``names``: which of them
+    are entity-name tombstones (default: those that are the name id of some text checked)."""
     value = None
     try:
         while True:
             req = op.send(value)
             if log is not None:
                 log.append(req)
-            if isinstance(req, Read) and req.name == "forget/tombstoned":
-                value = [{"id": i, "at_ms": tombstones[i]} for i in req.params["ids"] if i in tombstones]
+            if isinstance(req, Read) and req.name == "forget/screen":
+                gone = [{"id": i, "at_ms": tombstones[i]} for i in req.params["ids"] if i in tombstones]
+                has = bool(names) if names is not None else bool(tombstones)
+                value = [{"gone": gone, "names": has}]
             elif isinstance(req, Write):
                 value = [{"written": True}]
             else:
@@ -117,6 +122,58 @@ def test_a_spooled_line_naming_a_forgotten_entity_is_dropped_if_spooled_before()
     ]
     kept = drive(spool_filter_op("ns", "turn", events), {name_id("ns", "Ada Lovelace"): 200})
     assert [e["ref"] for e in kept] == ["b", "c"]
+
+
+def _screens(log: list) -> list[int]:
+    """How many ids each check read."""
+    return [len(r.params["ids"]) for r in log if isinstance(r, Read) and r.name == "forget/screen"]
+
+
+def test_a_namespace_without_name_tombstones_is_checked_without_hashing_its_texts():
+    names = NameTombstones()
+    events = [{"session": "s2", "role": "user", "text": "Ada Lovelace called about the tea", "ref": "a"}]
+    log: list = []
+    assert drive(spool_filter_op("ns", "turn", events, names), {}, log, names=set()) == events
+    first = _screens(log)
+    assert len(first) == 1 and first[0] > 10  # the first check hashes: nothing known yet
+    assert names.none_known("ns") and not names.none_known("other-ns")
+    log.clear()
+    assert drive(spool_filter_op("ns", "turn", events, names), {}, log, names=set()) == events
+    assert _screens(log) == [3]  # the namespace, the session, the turn: no word run hashed
+
+
+def test_a_name_tombstone_another_process_wrote_since_is_still_caught():
+    """The client last saw no name tombstone; the read says there is one now: it hashes and reads again."""
+    names = NameTombstones()
+    names.note("ns", False)
+    gone = {name_id("ns", "Ada Lovelace"): 200}
+    events = [
+        {"session": "s2", "role": "user", "text": "Ada Lovelace called", "ref": "a", "at_ms": 100},
+        {"session": "s2", "role": "user", "text": "nobody called", "ref": "c", "at_ms": 100},
+    ]
+    log: list = []
+    kept = drive(spool_filter_op("ns", "turn", events, names), gone, log)
+    assert [e["ref"] for e in kept] == ["c"]
+    assert len(_screens(log)) == 2 and not names.none_known("ns")
+    writes: list = []
+    log.clear()
+    names.note("ns", False)
+    drive(guard_job(_job(writes), "ns", "s9", 100, ["we met ada lovelace"], names), gone, log)
+    assert writes == [[]] and len(_screens(log)) == 2
+
+
+def test_a_forget_of_this_client_writing_a_name_tombstone_makes_the_next_check_hash_at_once():
+    names = NameTombstones()
+    names.note("ns", False)
+    names.forgot_name("ns")
+    log: list = []
+    writes: list = []
+    drive(
+        guard_job(_job(writes), "ns", "s9", 100, ["we met ada lovelace"], names),
+        {name_id("ns", "Ada Lovelace"): 150},
+        log,
+    )
+    assert writes == [[]] and len(_screens(log)) == 1
 
 
 def test_spool_files_lose_the_scope_lines_and_keep_the_rest(tmp_path):
