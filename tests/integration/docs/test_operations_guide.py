@@ -25,12 +25,19 @@ import sys
 import tarfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 
 from kgmem.config import Settings
+
+if TYPE_CHECKING:
+    from kgmem import KGMem
+    from kgmem.vectors import Embedder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doc_blocks import ROOT, Block, collect, commands  # noqa: E402
@@ -228,31 +235,40 @@ def knowledge(server: Settings, ns: str) -> set[str]:
     return {r["content"] for r in records}
 
 
-def remember(text: str, env: dict[str, str], cwd: Path) -> None:
-    """Store ``text`` as a knowledge item with ``kgmem ingest`` (a process of its own, as the guide's lines)."""
-    events = cwd / "events.jsonl"
-    events.write_text(json.dumps({"type": "knowledge", "content": text, "knowledge_type": "fact"}) + "\n")
-    out = typed(f"kgmem ingest {events} --no-progress", env, cwd)
-    assert "1 knowledge" in out, out
+@contextmanager
+def agent(server: Settings, ns: str, embedder: Embedder) -> Iterator[KGMem]:
+    """A client of the private install in namespace ``ns``, as an agent's process runs one: its embedded Chroma
+    (``$KGMEM_HOME/chroma``) is closed when it ends, as the process's exit would close it (the guide copies the
+    stores with no client running). The session's model, not a new load."""
+    from kgmem import KGMem
+    from kgmem.vectors import open_chroma
+
+    anthropic = server.anthropic.model_copy(update={"api_key": None})
+    settings = server.model_copy(update={"namespace": ns, "anthropic": anthropic})
+    chroma = open_chroma(settings)
+    try:
+        with KGMem(settings, chroma=chroma, embedder=embedder) as mem:
+            yield mem
+    finally:
+        chroma.close()
 
 
 @pytest.mark.slow  # stops and starts the private Neo4j twice
 def test_whole_install_backup_then_restore_brings_back_what_the_archive_held(
-    private_neo4j, base_settings: Settings, tmp_path: Path
+    private_neo4j, embedder, tmp_path: Path
 ) -> None:
     from kgmem.server import LocalNeo4j
 
     ns = "operations-guide"
     server = private_neo4j("user", namespace=ns).server_settings  # running: the session's private Neo4j
     home = server.home
-    models = home / "models"  # the model's ONNX export, shared (not redone)
-    if base_settings.models_dir.is_dir() and not models.exists():
-        models.symlink_to(base_settings.models_dir, target_is_directory=True)
+    assert server.chroma_path == home / "chroma", server.chroma_path  # what the guide's tar lines copy
     work = tmp_path / "work"
     work.mkdir()
     env = shell_env(server, home, ns)
     try:
-        remember(BEFORE, env, work)
+        with agent(server, ns, embedder) as mem:
+            mem.add_knowledge(BEFORE)
 
         out = typed_block("local-neo4j", env, work)  # up (already running: reused) ... down
         status = json.loads(next(o for line, o in out.items() if "status --json" in line))
@@ -267,20 +283,19 @@ def test_whole_install_backup_then_restore_brings_back_what_the_archive_held(
         assert any(n.startswith("chroma/") for n in names), names[:20]
         assert LocalNeo4j(server).status().running
 
-        remember(AFTER, env, work)  # after the backup: the restore must not bring this back
+        with agent(server, ns, embedder) as mem:  # after the backup: the restore must not bring this back
+            mem.add_knowledge(AFTER)
         assert knowledge(server, ns) == {BEFORE, AFTER}
 
         typed_block("install-restore", env, work)  # down, rm, tar -x, up
         assert LocalNeo4j(server).status().running
         assert knowledge(server, ns) == {BEFORE}
-        # the vector leg reads the Chroma directory the archive brought back (the block removed the other)
-        found = json.loads(typed("kgmem search 'where do the staging deploy keys live' --json", env, work))
-        legs = {hit["text"]: set(hit["provenance"]["legs"]) for hit in found["hits"]}
+        with agent(server, ns, embedder) as mem:  # its vector leg reads the Chroma the archive brought back
+            hits = mem.search("where do the staging deploy keys live").hits
+        legs = {hit.text: set(hit.provenance.legs) for hit in hits}
         assert {"vector", "keyword"} <= legs.get(BEFORE, set()), legs
     finally:
         shutil.rmtree(home / "chroma", ignore_errors=True)
-        if models.is_symlink():
-            models.unlink()
 
 
 # -- a Chroma server -------------------------------------------------------------------------------
