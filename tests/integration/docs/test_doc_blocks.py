@@ -15,7 +15,8 @@ any doc is picked up without a change here. What happens to a block depends on i
 - ``sh`` / ``bash`` / ``console`` (and untagged blocks whose every line is a command): each line.
   ``kgmem ...`` lines are resolved through the real click command tree (an unknown command, option
   or choice fails) and, where safe, run in-process against the test Neo4j in the scratch namespace
-  and directory; not run: ``up`` / ``down`` / ``demo`` / ``mcp`` (they manage servers), lines
+  and directory; not run: ``up`` / ``down`` / ``demo`` / ``mcp`` (they manage servers: the operations
+  guide's server blocks run in test_operations_guide.py), lines
   with placeholders or ``[optional]`` parts (synopses), lines naming a user's file that does not
   exist, remote URIs. ``python scripts/X.py ...`` and ``python -m benchmarks.X ...`` lines are parsed
   by the script's own argparse parser (the script body is not run); ``python -m benchmarks ...``
