@@ -125,6 +125,30 @@ def test_the_embedding_never_merges_a_correction_or_a_swapped_value() -> None:
     )
 
 
+def test_the_embedding_never_merges_a_denial_of_what_the_other_says() -> None:
+    judge = OfflineJudge(Thresholds(paraphrase_cosine=0.75), rules=ALL_RULES)
+    for new, old in (
+        ("I really don't like baggy clothes.", "I really like baggy clothes."),
+        ("I like baggy clothes.", "I never liked baggy clothes."),  # either side may deny
+        ("I'm located in the suburbs, not downtown.", "I'm located in downtown."),  # a negated clause
+    ):
+        assert judge.fires("embedding", pair(new, old, 0.9)) is None, (new, old)
+        # the shipped rules keep the two beside each other: not merged, not a contradiction either
+        assert OfflineJudge(Thresholds(paraphrase_cosine=0.75)).verdict(pair(new, old, 0.9)).relation == "distinct"
+
+
+def test_a_negation_of_something_the_other_does_not_say_is_merged() -> None:
+    judge = OfflineJudge(Thresholds(paraphrase_cosine=0.75), rules=ALL_RULES)
+    # the negated clause names what the other leaves out: "not CSV" denies nothing the other affirms
+    assert judge.fires("embedding", pair("The export writes Parquet, not CSV.", "The export writes Parquet.", 0.9)) == (
+        "paraphrase"
+    )
+    # both deny the same clause
+    assert judge.fires("embedding", pair("We don't use ORMs here.", "We do not use an ORM here.", 0.9)) == "paraphrase"
+    # half or less of the negated clause's content words are affirmed by the other: merged
+    assert judge.fires("embedding", pair("Tea, not coffee or juice.", "Tea and coffee.", 0.9)) == "paraphrase"
+
+
 # -- the rules together ------------------------------------------------------------------------------
 def test_a_contradiction_rule_is_tried_before_the_embedding() -> None:
     verdict = EVERY.verdict(pair("The API listens on port 9090", "The API listens on port 8080", 0.95))
