@@ -65,15 +65,13 @@ def test_learnings_cli_errors_name_the_field(run):
 
 
 def test_learnings_history_shows_the_chain_oldest_first(run, mem):
-    triple = {"type": "knowledge", "subject": "build", "predicate": "tool"}
-    mem.ingest([{**triple, "content": "The build tool is Maven.", "object": "Maven", "ts": "2026-01-05T09:00:00Z"}])
-    mem.ingest([{**triple, "content": "The build tool is Gradle.", "object": "Gradle", "ts": "2026-02-05T09:00:00Z"}])
+    # Another amount of the same measure: a contradiction the offline judge calls (rule other_amount).
+    mem.ingest([{"type": "knowledge", "content": "The API listens on port 8080.", "ts": "2026-01-05T09:00:00Z"}])
+    mem.ingest([{"type": "knowledge", "content": "The API listens on port 9090.", "ts": "2026-02-05T09:00:00Z"}])
     items = {i["content"]: i for i in listed(run)}
-    new = items["The build tool is Gradle."]
+    new = items["The API listens on port 9090."]
     chain = json.loads(run("history", new["id"], "--json").output)
-    if len(chain) == 1:
-        pytest.skip("the judge did not call these two a contradiction")
-    assert [c["content"] for c in chain] == ["The build tool is Maven.", "The build tool is Gradle."]
+    assert [c["content"] for c in chain] == ["The API listens on port 8080.", "The API listens on port 9090."]
     assert chain[0]["valid_until"] == chain[1]["valid_from"] == "2026-02-05T09:00:00+00:00"
     lines = run("history", new["id"]).output.splitlines()
     assert lines[0].startswith("  2026-01-05") and lines[1].startswith("* 2026-02-05") and "now" in lines[1]
