@@ -339,7 +339,7 @@ class AsyncKGMem:
 
     async def replay_spool(self) -> int:
         """See :meth:`kgmem.KGMem.replay_spool` (0 while another replay of this client runs)."""
-        return await self._run(self.learning.replay_op())
+        return await self._run(self.learning.replay_spool_op())
 
     async def flush(self) -> None:
         """Write what this client holds back now: queued turns (``analysis.write_behind``) and

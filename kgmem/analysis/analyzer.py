@@ -28,7 +28,7 @@ from kgmem.analysis.schema import ExtractedItem, parse_items
 from kgmem.analysis.store import KnowledgeStore, Outcome
 from kgmem.errors import GeneratorError
 from kgmem.llm import TextGenerator
-from kgmem.runner import LocalIO, Op, run
+from kgmem.runner import LocalIO, Op, SyncIO, synced
 from kgmem.timestamps import normalise_ts
 
 log = logging.getLogger(__name__)
@@ -79,20 +79,10 @@ class ConversationAnalyzer:
             return self.offline.name
         return getattr(self.generator, "name", type(self.generator).__name__)
 
-    def analyze(
-        self,
-        ns: str,
-        session: str,
-        messages: Sequence[Mapping[str, Any]],
-        *,
-        session_end: bool = False,
-        min_confidence: float | None = None,
-    ) -> AnalysisResult:
-        """Analyse ``messages`` (dicts with role and text) of ``session``; store what is worth keeping."""
-        return run(
-            self.analyze_op(ns, session, messages, session_end=session_end, min_confidence=min_confidence),
-            self.store.io,
-        )
+    @property
+    def io(self) -> SyncIO:
+        """The store's sync backends, which :meth:`analyze` runs on."""
+        return self.store.io
 
     def analyze_op(
         self,
@@ -103,7 +93,7 @@ class ConversationAnalyzer:
         session_end: bool = False,
         min_confidence: float | None = None,
     ) -> Op[AnalysisResult]:
-        """:meth:`analyze` as an operation (kgmem.runner)."""
+        """Analyse ``messages`` (dicts with role and text) of ``session``; store what is worth keeping."""
         result = AnalysisResult(extractor=self.extractor)
         if not messages:
             return result
@@ -134,6 +124,8 @@ class ConversationAnalyzer:
             [o.action for o in result.outcomes],
         )
         return result
+
+    analyze = synced(analyze_op)
 
     def _llm_items(
         self,

@@ -20,17 +20,6 @@ def boost(current: float, max_auto: float = 0.95, factor: float = 0.2) -> float:
     return min(max_auto, current + factor * (max_auto - current))
 
 
-def boost_times(current: float, times: int, max_auto: float = 0.95, factor: float = 0.2) -> float:
-    """``times`` re-observations at once: ``boost`` applied ``times`` times, in closed form.
-
-    ``max_auto − (max_auto − c)·(1 − factor)^n``, capped at ``max_auto`` (which also covers
-    an item above ``max_auto``: the first boost brings it down to the cap, as ``boost`` does).
-    """
-    if times <= 0:
-        return current
-    return min(max_auto, max_auto - (max_auto - current) * (1.0 - factor) ** times)
-
-
 def penalise(current: float, penalty: float = 0.3, floor: float = 0.1) -> float:
     """A contradiction: flat ``penalty``, never below ``floor`` (0.2 → 0.1, 0.7 → 0.4)."""
     return max(floor, current - penalty)

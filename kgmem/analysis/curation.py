@@ -20,7 +20,7 @@ from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import node_id
-from kgmem.runner import Embed, LocalIO, Op, Write, run
+from kgmem.runner import Embed, LocalIO, Op, SyncIO, Write, synced
 from kgmem.spool import KNOWLEDGE, SpoolReplayer
 
 log = logging.getLogger(__name__)
@@ -61,15 +61,16 @@ class Curator:
         if replayer is not None:
             replayer.register(KNOWLEDGE, self._replay, transactional=False)
 
-    def add(self, ns: str, type: str, content: str) -> dict[str, Any]:
+    @property
+    def io(self) -> SyncIO:
+        """The store's sync backends, which the sync methods made by ``synced`` run on."""
+        return self.store.io
+
+    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
         """Add a manual item (1.0); an existing item with the same normalised text is promoted.
 
         While Neo4j is unreachable the add is spooled (replayed once it answers again) and the
         returned item carries ``spooled: True``."""
-        return run(self.add_op(ns, type, content), self.store.io)
-
-    def add_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
-        """:meth:`add` as an operation (kgmem.runner)."""
         content = _check_item(type, content)
         try:
             return (yield from self.write_manual_op(ns, type, content))
@@ -89,20 +90,20 @@ class Curator:
                 "spooled": True,
             }
 
+    add = synced(add_op)
+
     def _replay(self, ns: str, events: list[dict[str, Any]], _cursor: Any) -> Op[bool]:
         for e in events:  # idempotent: a manual add of the same text promotes the same item
             yield from self.write_manual_op(ns, e["type"], e["content"])
         return True
 
-    def write_manual(self, ns: str, type: str, content: str) -> dict[str, Any]:
-        """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable."""
-        return run(self.write_manual_op(ns, type, content), self.store.io)
-
     def write_manual_op(self, ns: str, type: str, content: str) -> Op[dict[str, Any]]:
-        """:meth:`write_manual` as an operation (kgmem.runner). The item is judged first (the store's
-        judge, as an extracted item is): a duplicate or paraphrase promotes the stored item; a
-        contradiction supersedes the stored item (``valid_until``, ``SUPERSEDED_BY``, the confidence
-        penalty unless it is manual) — docs/judging.md."""
+        """The graph and vector writes of :meth:`add` (validated input); raises while Neo4j is unreachable.
+
+        The item is judged first (the store's judge, as an extracted item is): a duplicate or
+        paraphrase promotes the stored item; a contradiction supersedes the stored item
+        (``valid_until``, ``SUPERSEDED_BY``, the confidence penalty unless it is manual) —
+        docs/judging.md."""
         norm = normalise_text(content)
         verdict = yield from self.store.judge_manual_op(ns, type, content)
         concepts = yield LocalIO(self.store.concepts_of, (ns, content))  # spaCy: CPU, off the event loop
@@ -188,9 +189,6 @@ class Curator:
         log.info("knowledge %s in %s set to %s", id, ns, state)
         return self.store.get(ns, id)
 
-    def _write_vector(self, ns: str, row: dict[str, Any]) -> None:
-        run(self._write_vector_op(ns, row), self.store.io)
-
     def _write_vector_op(self, ns: str, row: dict[str, Any], vector: Any = None) -> Op[None]:
         if vector is None:
             vector = yield Embed([row["content"]])
@@ -203,3 +201,5 @@ class Curator:
         ):
             yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
             yield from self.store.repair_if_due_op(ns)
+
+    _write_vector = synced(_write_vector_op)

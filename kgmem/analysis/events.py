@@ -15,18 +15,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-try:  # POSIX: serialise the read-modify-write of the counters file across processes
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: best effort without a lock
-    fcntl = None  # type: ignore[assignment]
+from kgmem.stats_file import read_json, update_json
 
 log = logging.getLogger(__name__)
 
@@ -78,46 +72,21 @@ class AnalysisStats:
             return
         path = home / "stats" / STATS_FILE
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with _locked(path.with_name(path.name + ".lock")):
-                data = _read(path)
+            with update_json(path) as data:
                 for ns, counts in unsaved.items():
                     entry = data.setdefault(ns, {})
                     for name, n in counts.items():
                         entry[name] = int(entry.get(name, 0)) + n
                     entry["extractor"] = self.extractor
-                tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-                tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-                tmp.replace(path)
         except OSError as exc:  # counters are diagnostics; never fail the caller over them
             log.warning("could not save analysis counters to %s: %s", path, exc)
 
 
 def read_persisted(home: Path, ns: str | None = None) -> dict[str, Any]:
     """Counters saved by earlier clients: ``{ns: {event: n, ..., "extractor": ...}}`` or one ns's dict."""
-    data = _read(home / "stats" / STATS_FILE)
+    data = read_json(home / "stats" / STATS_FILE)
     if ns is None:
         return data
     out: dict[str, Any] = {e: 0 for e in EVENTS}
     out.update(data.get(ns, {}))
     return out
-
-
-@contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
-    with open(lock_path, "a") as handle:
-        if fcntl is not None:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            if fcntl is not None:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 Relation = Literal["duplicate", "paraphrase", "contradiction", "distinct"]
-RELATIONS: tuple[Relation, ...] = ("duplicate", "paraphrase", "contradiction", "distinct")
 # A duplicate or a paraphrase is merged into the stored item (its confidence boosted).
 MERGE: frozenset[str] = frozenset({"duplicate", "paraphrase"})
 

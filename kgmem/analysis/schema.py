@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 KnowledgeType = Literal["fact", "pattern", "correction", "preference"]
 KNOWLEDGE_TYPES: tuple[str, ...] = ("fact", "pattern", "correction", "preference")
-Source = Literal["llm", "offline", "manual"]
 
 MAX_CONTENT_CHARS = 1000
 MAX_TERM_CHARS = 200  # subject / predicate / object

@@ -14,7 +14,7 @@ from typing import Any
 
 from kgmem.analysis.analyzer import AnalysisResult, ConversationAnalyzer
 from kgmem.config import AnalysisSettings
-from kgmem.runner import Op, run
+from kgmem.runner import Op
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +44,8 @@ class SessionLearner:
         self.analyzer = analyzer
         self.settings = settings
 
-    def learn(self, ns: str, session: str, messages: Sequence[Mapping[str, Any]]) -> AnalysisResult | None:
-        """Analyse the ended ``session`` (its messages in order); ``None`` when it is too short."""
-        return run(self.learn_op(ns, session, messages), self.analyzer.store.io)
-
     def learn_op(self, ns: str, session: str, messages: Sequence[Mapping[str, Any]]) -> Op[AnalysisResult | None]:
-        """:meth:`learn` as an operation (kgmem.runner)."""
+        """Analyse the ended ``session`` (its messages in order); ``None`` when it is too short."""
         if len(messages) < self.settings.session_min_messages:
             self.analyzer.stats.emit("skipped", ns, session=session, reason="short_session", messages=len(messages))
             return None

@@ -176,8 +176,6 @@ class KnowledgeStore:
         low-confidence ones included, so the model does not resurrect them)."""
         return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
 
-    active = synced(active_op)
-
     def list_op(
         self,
         ns: str,
@@ -631,8 +629,6 @@ class KnowledgeStore:
             return False
         return True
 
-    upsert_or_defer = synced(upsert_or_defer_op)
-
     def repair_if_due_op(self, ns: str) -> Op[None]:
         """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
         if ns not in self._repair_due:
@@ -643,8 +639,6 @@ class KnowledgeStore:
         except Exception as exc:  # noqa: BLE001 - best effort; still pending, still repairable
             self._repair_due.add(ns)
             log.warning("repair of pending knowledge vectors failed: %s", exc)
-
-    repair_if_due = synced(repair_if_due_op)
 
     def _emit(self, ns: str, session: str, source: str, outcomes: builtins.list[Outcome]) -> None:
         revived: set[str] = set()
@@ -697,8 +691,6 @@ class KnowledgeStore:
             ),
         )
         return len(pending)
-
-    repair = synced(repair_op)
 
 
 def order_by_time(plan: _Plan, said_at: str) -> list[dict[str, str]]:

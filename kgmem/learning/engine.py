@@ -354,12 +354,8 @@ class LearningEngine:
     index_pending = synced(index_pending_op)
 
     # -- spool ----------------------------------------------------------------------
-    def replay_spool(self) -> int:
+    def replay_spool_op(self) -> Op[int]:
         """Replay spooled events into the graph, exactly once; returns how many were replayed."""
-        return run(self.replay_op(), self.io)
-
-    def replay_op(self) -> Op[int]:
-        """:meth:`replay_spool` as an operation (kgmem.runner)."""
         if self.replayer is None:
             return 0
         try:
@@ -369,6 +365,8 @@ class LearningEngine:
         else:
             self._settle()
         return (yield from self.replayer.replay_op())
+
+    replay_spool = synced(replay_spool_op)
 
     def _replay_run(self, ns: str, run: list[dict[str, Any]], cursor: Cursor) -> Op[bool]:
         """Apply one run of spooled tool results, moving the segment cursor in the same transaction."""

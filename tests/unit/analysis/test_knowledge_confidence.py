@@ -31,15 +31,6 @@ def test_boost_converges_but_never_exceeds_max_auto():
     assert c == pytest.approx(0.95, abs=1e-9)
 
 
-@pytest.mark.parametrize("start", [0.1, 0.3, 0.5, 0.77, 0.95, 0.99])
-@pytest.mark.parametrize("times", [0, 1, 2, 3, 7])
-def test_boost_times_equals_repeated_boost(start, times):
-    expected = start
-    for _ in range(times):
-        expected = confidence.boost(expected)
-    assert confidence.boost_times(start, times) == pytest.approx(expected)
-
-
 def test_penalty_and_floor():
     assert confidence.penalise(0.7) == pytest.approx(0.4)
     assert confidence.penalise(0.2) == pytest.approx(0.1)  # clamped at the floor
