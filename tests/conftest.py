@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import uuid
+from concurrent.futures import Future
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,6 +18,35 @@ from kgmem.config import ChromaSettings, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
+
+
+# -- one main Neo4j per pytest-xdist worker (tests/worker_neo4j.py) ----------------------------
+WORKER_HOME = pytest.StashKey[Path]()
+WORKER_SERVER = pytest.StashKey[Future | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """On an xdist worker past the first: a Neo4j home and ports of its own, its server starting while the
+    worker collects (before any test module reads the settings)."""
+    if BACKEND != "local":
+        return
+    worker = _test_module("worker_neo4j")
+    home = worker.own_home(os.environ.get("PYTEST_XDIST_WORKER"))
+    if home is not None:
+        config.stash[WORKER_HOME] = home
+        config.stash[WORKER_SERVER] = worker.start(home)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the worker's own Neo4j (after its start finished, had it not yet) and remove its home. Here, not
+    at unconfigure: xdist waits for a worker's session to finish, but kills it 10 s after that."""
+    home = session.config.stash.get(WORKER_HOME, None)
+    if home is None:
+        return
+    starting = session.config.stash.get(WORKER_SERVER, None)
+    if starting is not None:
+        starting.exception()  # waits; a failed start was reported by base_settings
+    _test_module("worker_neo4j").stop(home)
 
 
 #: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow``.
@@ -93,12 +124,16 @@ if BACKEND == "docker":
 else:
 
     @pytest.fixture(scope="session")
-    def base_settings() -> Settings:
-        """Settings for the local server; starts it (or reuses the running one)."""
+    def base_settings(pytestconfig: pytest.Config) -> Settings:
+        """Settings for the local server; starts it (or reuses the running one; on an xdist worker with a
+        server of its own, waits for the start begun at configure time)."""
         from kgmem.server import LocalNeo4j
 
-        settings = load_settings()
-        LocalNeo4j(settings).up()
+        starting = pytestconfig.stash.get(WORKER_SERVER, None)
+        if starting is not None:
+            starting.result()
+        else:
+            LocalNeo4j(load_settings()).up()
         return load_settings()  # re-read: `up` may have just written the password
 
 
@@ -161,7 +196,7 @@ def mem(settings: Settings, driver, embedder, graph):
 @pytest.fixture(scope="session")
 def private_server(base_settings: Settings, tmp_path_factory: pytest.TempPathFactory):
     """The session's one private Neo4j (tests/private_neo4j.py), started when a test first asks for it."""
-    private = _private_module()
+    private = _test_module("private_neo4j")
     server = private.start(tmp_path_factory.mktemp("private-neo4j"), base_settings)
     server.wipe()  # applies the schema
     yield server
@@ -187,10 +222,12 @@ def private_neo4j(tmp_path: Path, request: pytest.FixtureRequest):
         views[0].wipe()
 
 
-def _private_module():  # type: ignore[no-untyped-def]
+def _test_module(name: str) -> ModuleType:
+    """A helper module of tests/ (private_neo4j, worker_neo4j), imported by name."""
+    import importlib
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import private_neo4j  # type: ignore[import-not-found]
-
-    return private_neo4j
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module(name)
