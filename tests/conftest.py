@@ -49,17 +49,24 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     _test_module("worker_neo4j").stop(home)
 
 
-#: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow``.
+#: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow`` and, under
+#: ``pytest-xdist --dist loadgroup`` (.ci/run), run in one worker: one private server starts, not one per
+#: worker, and its JVM restarts do not compete with each other for the cores.
 SERVER_FIXTURES = frozenset({"private_neo4j", "stream_neo4j"})
+PRIVATE_SERVER_GROUP = "private-neo4j"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
         if parts[0] in ("integration", "e2e", "reliability"):
             item.add_marker(getattr(pytest.mark, parts[0]))
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+            if xdist:
+                item.add_marker(pytest.mark.xdist_group(PRIVATE_SERVER_GROUP))
 
 
 # -- CI must fail, not skip, when a test tool it installs is missing ------------------------
