@@ -175,9 +175,11 @@ def embedder(base_settings: Settings):
 @pytest.fixture
 def ns(graph) -> str:
     """A namespace of this test's own; its nodes are deleted afterwards."""
+    from kgmem.maintenance import delete_namespace
+
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+    delete_namespace(graph, None, name)
 
 
 @pytest.fixture
