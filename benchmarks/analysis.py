@@ -69,6 +69,7 @@ def pct(values: list[float], p: float) -> float:
 
 def run(mode: str, turns: list[tuple[str, str, str]], base: Any, driver: Any, embedder: Any) -> dict[str, Any]:
     from kgmem import KGMem
+    from kgmem.maintenance import delete_namespace
 
     ns = f"bench-analysis-{mode}-{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,7 +108,7 @@ def run(mode: str, turns: list[tuple[str, str, str]], base: Any, driver: Any, em
         total_s = time.perf_counter() - start
         stats = mem.analysis_stats()
         mem.close()
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(mem.graph, None, ns)
     return {
         "mode": mode,
         "turns": len(turns),
@@ -133,6 +134,7 @@ def turn_store_breakdown(base: Any, driver: Any, embedder: Any, n: int = 60) -> 
     """Where a synchronous turn's time goes: p50/p95 ms of each step of ``TurnStore.record``."""
     from kgmem.conversation import Turn, TurnStore
     from kgmem.graph import GraphStore
+    from kgmem.maintenance import delete_namespace
     from kgmem.vectors import VectorStore, open_chroma
 
     ns = f"bench-turnstore-{uuid.uuid4().hex[:8]}"
@@ -175,7 +177,7 @@ def turn_store_breakdown(base: Any, driver: Any, embedder: Any, n: int = 60) -> 
             t = time.perf_counter()
             store.record(ns, [Turn("s", "user", f"hello there, this is turn number {i}")])
             times["total"].append((time.perf_counter() - t) * 1000)
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(graph, None, ns)
     return {k: (statistics.median(v), pct(v, 95)) for k, v in times.items()}
 
 

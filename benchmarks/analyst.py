@@ -23,7 +23,7 @@ from pathlib import Path
 from kgmem.config import load_settings
 from kgmem.graph import GraphStore, connect
 from kgmem.ids import node_id
-from kgmem.maintenance import export_namespace, import_namespace, reindex, run_decay
+from kgmem.maintenance import delete_namespace, export_namespace, import_namespace, reindex, run_decay
 from kgmem.reports import list_reports, run_report
 from kgmem.vectors import Embedder, VectorStore, open_chroma
 
@@ -242,7 +242,7 @@ def measure(settings, scale: float, with_reindex: bool = True) -> dict[str, floa
                 out["reindex_missing_only.s"] = t_missing
                 out["reindex_missing_only.repaired"] = result.repaired
         finally:
-            graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(graph, None, ns)
     return out
 
 

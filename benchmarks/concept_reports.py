@@ -23,6 +23,7 @@ from typing import Any
 
 from kgmem.config import load_settings
 from kgmem.graph import GraphStore, connect
+from kgmem.maintenance import delete_namespace
 from kgmem.reports import run_report
 from kgmem.reports.guide import load_starters
 
@@ -119,7 +120,7 @@ def measure(settings: Any, n_memories: int, n_concepts: int) -> list[tuple[str, 
             drawn = len(records[0]["memories"]) if records else 0
             rows.append((f"starter concept={asked}", seconds * 1000, f"{drawn} memories"))
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(graph, None, ns)
         driver.close()
     return rows
 

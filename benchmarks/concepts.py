@@ -202,6 +202,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
     (the graph writes, the MENTIONS and df included). ``limit``: only the first that many turns."""
     from kgmem import KGMem
     from kgmem.concepts import ConceptExtractor
+    from kgmem.maintenance import delete_namespace
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "locomo.jsonl"
@@ -271,7 +272,7 @@ def bench_ingest(data: list[dict], runs: int, batch_size: int, private: str = ""
                                 flush=True,
                             )
                         finally:
-                            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                            delete_namespace(mem.graph, None, ns)
                             mem.vectors.drop_namespace(ns, ["message"])
                 mem.turns.concepts = mem.concepts
         finally:
@@ -327,6 +328,7 @@ def bench_record(data: list[dict], runs: int) -> None:
     from kgmem import KGMem
     from kgmem.concepts import ConceptExtractor
     from kgmem.conversation import Turn, TurnStore
+    from kgmem.maintenance import delete_namespace
 
     turns = [Turn(f"{c['sample_id']}/{s}", sp, tx, ref=d) for c in data for s, d, sp, tx in turns_of(c)][:256]
     with KGMem() as mem:
@@ -350,7 +352,7 @@ def bench_record(data: list[dict], runs: int) -> None:
                         f"{time.perf_counter() - t0:.2f} s for {len(turns)} turns"
                     )
                 finally:
-                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    delete_namespace(mem.graph, None, ns)
                     mem.vectors.drop_namespace(ns, ["message"])
 
 

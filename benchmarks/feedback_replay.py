@@ -88,6 +88,8 @@ def worker(qid: str, item: str, threads: int, start_at: float) -> None:
 
 
 def replay(reps: int) -> dict[str, Any]:
+    from kgmem.maintenance import delete_namespace
+
     ns = f"bench-feedback-{uuid.uuid4().hex[:8]}"
     tmp = tempfile.mkdtemp(prefix="bench-feedback-")
     settings = load_settings(namespace=ns)
@@ -145,7 +147,7 @@ def replay(reps: int) -> dict[str, Any]:
             out["feedback ms (median, first)"] = round(statistics.median(first), 1)
             out["feedback ms (median, repeat)"] = round(statistics.median(repeat), 1)
         finally:
-            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(mem.graph, None, ns)
     return out
 
 

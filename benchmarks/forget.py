@@ -37,6 +37,7 @@ import numpy as np
 from kgmem import KGMem
 from kgmem.config import ChromaSettings, Settings, load_settings
 from kgmem.conversation import Turn
+from kgmem.maintenance import delete_namespace
 
 PEOPLE = ["Alice Moreno", "Bashir Khan", "Chen Wei", "Dana Ortiz", "Emeka Obi", "Freya Lind"]
 PLACES = ["the harbour", "Lisbon", "the night market", "the climbing gym", "the library", "Kyoto"]
@@ -194,7 +195,7 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
                 }
             finally:
                 mem.forget(everything=True, by="benchmark")
-                mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                delete_namespace(mem.graph, None, ns)
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kgmem.config import ChromaSettings, Settings, load_settings
+from kgmem.maintenance import delete_namespace
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def run(settings: Settings, quick: bool = False) -> dict[str, float | int | str]
             out["rows"] = json.dumps(every["rows"])
             return out
         finally:
-            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(mem.graph, None, ns)
             mem.close()
 
 

@@ -59,8 +59,10 @@ def _client(tmp: Path, adjudicate_band: float | None = None, adjudicate_scope: s
 
 
 def _drop(mem, ns: str) -> None:
+    from kgmem.maintenance import delete_namespace
+
     mem.graph.write_autocommit("learning/bench_cleanup", ns=ns)
-    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    delete_namespace(mem.graph, None, ns)
 
 
 # -- corpus -----------------------------------------------------------------------------

@@ -222,6 +222,7 @@ def ingest(
 ) -> tuple[Counter, dict[str, Any]]:
     """One conversation through the analysis pipeline with ``provider``'s counting generator."""
     from kgmem import KGMem
+    from kgmem.maintenance import delete_namespace
 
     counter = Counter()
     ns = f"bench-llm-cost-{provider}-{sample_id}-{uuid.uuid4().hex[:8]}"
@@ -248,7 +249,7 @@ def ingest(
             stats = mem.analysis_stats()
         finally:
             mem.close()
-            mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(mem.graph, None, ns)
     return counter, stats
 
 

@@ -35,6 +35,7 @@ def measure(settings: Any, data_path: Path, conversations: int = 0, questions: i
     from kgmem import KGMem
     from kgmem.config import ChromaSettings
     from kgmem.graph.schema import apply_schema
+    from kgmem.maintenance import delete_namespace
     from kgmem.retrieval.config import PRESETS
 
     data = json.loads(data_path.read_text(encoding="utf-8"))
@@ -63,7 +64,7 @@ def measure(settings: Any, data_path: Path, conversations: int = 0, questions: i
             if peer is not None:
                 peer.close()
             for ns in namespaces:
-                mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                delete_namespace(mem.graph, None, ns)
             mem.close()
     out: dict[str, Any] = {"questions": len(next(iter(run.per_system.values()), [])), "warmup": WARMUP}
     for name, rows in run.per_system.items():

@@ -43,6 +43,7 @@ from kgmem import KGMem
 from kgmem.config import ChromaSettings, load_settings
 from kgmem.conversation import Turn
 from kgmem.graph.schema import apply_schema
+from kgmem.maintenance import delete_namespace
 
 log = logging.getLogger("bench_retrieval")
 SESSION_LEN = 50
@@ -216,7 +217,7 @@ def ingest_throughput(mem: KGMem, data_path: Path, tmp: Path) -> dict[str, float
         rerun = time.perf_counter() - t0
     finally:
         mem.embedder.embed = embed  # type: ignore[method-assign]
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(mem.graph, None, ns)
     return {
         "turns": report.turns,
         "raw_embed_per_s": raw,
@@ -362,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                     if args.overlay:
                         print(overlay_line(size, row["overlay"]))
                 finally:
-                    mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    delete_namespace(mem.graph, None, ns)
                     mem.vectors.drop_namespace(ns, ["message"])
     finally:
         mem.close()

@@ -20,6 +20,7 @@ from typing import Any
 from kgmem import KGMem
 from kgmem.config import ChromaSettings, load_settings
 from kgmem.graph.schema import apply_schema
+from kgmem.maintenance import delete_namespace
 
 
 def cli_main(evaluate: Callable[[argparse.Namespace], dict[str, Any]], args: argparse.Namespace) -> int:
@@ -68,7 +69,7 @@ def scratch_memory(
         finally:
             if not keep:
                 for ns in scratch.namespaces:
-                    scratch.mem.graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+                    delete_namespace(scratch.mem.graph, None, ns)
             scratch.mem.close()
     finally:
         if server is not None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import uuid
+from concurrent.futures import Future
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -18,17 +20,53 @@ ROOT = Path(__file__).resolve().parent.parent
 BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
 
 
-#: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow``.
+# -- one main Neo4j per pytest-xdist worker (tests/worker_neo4j.py) ----------------------------
+WORKER_HOME = pytest.StashKey[Path]()
+WORKER_SERVER = pytest.StashKey[Future | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """On an xdist worker past the first: a Neo4j home and ports of its own, its server starting while the
+    worker collects (before any test module reads the settings)."""
+    if BACKEND != "local":
+        return
+    worker = _test_module("worker_neo4j")
+    home = worker.own_home(os.environ.get("PYTEST_XDIST_WORKER"))
+    if home is not None:
+        config.stash[WORKER_HOME] = home
+        config.stash[WORKER_SERVER] = worker.start(home)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the worker's own Neo4j (after its start finished, had it not yet) and remove its home. Here, not
+    at unconfigure: xdist waits for a worker's session to finish, but kills it 10 s after that."""
+    home = session.config.stash.get(WORKER_HOME, None)
+    if home is None:
+        return
+    starting = session.config.stash.get(WORKER_SERVER, None)
+    if starting is not None:
+        starting.exception()  # waits; a failed start was reported by base_settings
+    _test_module("worker_neo4j").stop(home)
+
+
+#: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow`` and, under
+#: ``pytest-xdist --dist loadgroup`` (.ci/run), run in one worker: one private server starts, not one per
+#: worker, and its JVM restarts do not compete with each other for the cores.
 SERVER_FIXTURES = frozenset({"private_neo4j", "stream_neo4j"})
+PRIVATE_SERVER_GROUP = "private-neo4j"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         parts = Path(str(item.fspath)).relative_to(ROOT / "tests").parts
         if parts[0] in ("integration", "e2e", "reliability"):
             item.add_marker(getattr(pytest.mark, parts[0]))
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+            if xdist:
+                item.add_marker(pytest.mark.xdist_group(PRIVATE_SERVER_GROUP))
 
 
 # -- CI must fail, not skip, when a test tool it installs is missing ------------------------
@@ -93,12 +131,16 @@ if BACKEND == "docker":
 else:
 
     @pytest.fixture(scope="session")
-    def base_settings() -> Settings:
-        """Settings for the local server; starts it (or reuses the running one)."""
+    def base_settings(pytestconfig: pytest.Config) -> Settings:
+        """Settings for the local server; starts it (or reuses the running one; on an xdist worker with a
+        server of its own, waits for the start begun at configure time)."""
         from kgmem.server import LocalNeo4j
 
-        settings = load_settings()
-        LocalNeo4j(settings).up()
+        starting = pytestconfig.stash.get(WORKER_SERVER, None)
+        if starting is not None:
+            starting.result()
+        else:
+            LocalNeo4j(load_settings()).up()
         return load_settings()  # re-read: `up` may have just written the password
 
 
@@ -133,9 +175,11 @@ def embedder(base_settings: Settings):
 @pytest.fixture
 def ns(graph) -> str:
     """A namespace of this test's own; its nodes are deleted afterwards."""
+    from kgmem.maintenance import delete_namespace
+
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+    delete_namespace(graph, None, name)
 
 
 @pytest.fixture
@@ -161,7 +205,7 @@ def mem(settings: Settings, driver, embedder, graph):
 @pytest.fixture(scope="session")
 def private_server(base_settings: Settings, tmp_path_factory: pytest.TempPathFactory):
     """The session's one private Neo4j (tests/private_neo4j.py), started when a test first asks for it."""
-    private = _private_module()
+    private = _test_module("private_neo4j")
     server = private.start(tmp_path_factory.mktemp("private-neo4j"), base_settings)
     server.wipe()  # applies the schema
     yield server
@@ -187,10 +231,12 @@ def private_neo4j(tmp_path: Path, request: pytest.FixtureRequest):
         views[0].wipe()
 
 
-def _private_module():  # type: ignore[no-untyped-def]
+def _test_module(name: str) -> ModuleType:
+    """A helper module of tests/ (private_neo4j, worker_neo4j), imported by name."""
+    import importlib
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import private_neo4j  # type: ignore[import-not-found]
-
-    return private_neo4j
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module(name)

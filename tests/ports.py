@@ -8,6 +8,7 @@ before the virtualenv exists (``python3 tests/ports.py 4`` prints four ports).
 
 from __future__ import annotations
 
+import os
 import random
 import socket
 import sys
@@ -30,9 +31,26 @@ def is_free(port: int) -> bool:
     return True
 
 
+#: Ports this run's environment gives its servers: never handed out again, even before their server listens
+#: (an xdist worker's own Neo4j starts while the worker collects tests that pick ports).
+RESERVED_ENV = (
+    "KGMEM_NEO4J__BOLT_PORT",
+    "KGMEM_NEO4J__HTTP_PORT",
+    "KGMEM_TEST_PRIVATE_PORTS",
+    "KGMEM_TEST_CHROMA_PORT",
+)
+
+
+def reserved() -> frozenset[int]:
+    """The ports named in :data:`RESERVED_ENV` (``KGMEM_TEST_PRIVATE_PORTS`` is ``bolt:http``)."""
+    values = (os.environ.get(name, "") for name in RESERVED_ENV)
+    return frozenset(int(port) for value in values for port in value.split(":") if port.strip().isdigit())
+
+
 def free_ports(n: int, avoid: frozenset[int] = frozenset()) -> list[int]:
     """``n`` distinct free ports from a random start in [LOW, HIGH) (another process's picks are unlikely to
-    collide); raises RuntimeError when the range has fewer."""
+    collide), none of them :func:`reserved`; raises RuntimeError when the range has fewer."""
+    avoid = avoid | reserved()
     start = random.randrange(LOW, HIGH)
     picked: list[int] = []
     for offset in range(HIGH - LOW):

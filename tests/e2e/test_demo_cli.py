@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from kgmem.cli import main
 from kgmem.config import Settings
+from kgmem.maintenance import delete_namespace
 
 
 def test_demo_learns_the_fix_and_prints_where_to_browse(base_settings: Settings, graph) -> None:
@@ -20,7 +21,7 @@ def test_demo_learns_the_fix_and_prints_where_to_browse(base_settings: Settings,
     try:
         run = CliRunner().invoke(main, ["demo", "--ns", ns], env={"KGMEM_HOME": str(base_settings.home)})
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(graph, None, ns)
     out = run.stdout
     assert run.exit_code == 0, (run.stderr[-2000:], run.exception)
     assert "no known fix yet" in out  # first occurrence
@@ -58,7 +59,7 @@ def test_first_demo_run_prints_no_library_warnings(base_settings: Settings, grap
             cwd=tmp_path,
         )
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+        delete_namespace(graph, None, ns)
     assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "home" / "models").is_dir()  # the export ran: the noisy path was taken
     assert "kgmem hands back: AUTO-APPLY" in run.stdout and "Prompt context" in run.stdout

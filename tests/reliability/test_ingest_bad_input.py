@@ -12,6 +12,7 @@ from ingest_data import graph_counts, write_jsonl  # type: ignore[import-not-fou
 
 from kgmem.cli import main
 from kgmem.errors import ValidationError
+from kgmem.maintenance import delete_namespace
 
 TOOL = {"type": "tool_result", "tool": "psql", "error": "connection refused", "session": "s1"}
 KNOW = {
@@ -135,7 +136,7 @@ def test_identical_lines_are_distinct_events_at_any_batch_size(mem, ns, tmp_path
                 )
             )
         finally:
-            mem.graph.write_autocommit("maintenance/delete_namespace", ns=target)
+            delete_namespace(mem.graph, None, target)
     assert results[0] == results[1] == results[2] == (11, 11, 1, 4, 15)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kgmem.graph.schema import apply_schema
 from kgmem.ids import ns_key
+from kgmem.maintenance import delete_namespace
 from kgmem.retrieval.config import preset
 from kgmem.retrieval.keyword import KeywordRetriever
 from kgmem.retrieval.scope import Scope
@@ -40,7 +41,7 @@ def test_a_crowded_look_alike_namespace_does_not_hide_a_namespaces_own_rows(driv
             h.startswith(crowd + "-") and not h.startswith(own) for h in _keyword_ids(graph, crowd)
         )
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=own)
+        delete_namespace(graph, None, own)
 
 
 def test_kgmem_init_gives_nodes_written_before_schema_4_their_ns_key(driver, graph, ns) -> None:

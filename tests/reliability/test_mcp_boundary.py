@@ -31,6 +31,7 @@ import pytest
 
 from kgmem import KGMem
 from kgmem.config import Settings
+from kgmem.maintenance import delete_namespace
 from kgmem.mcp import build_server
 
 mcp = pytest.importorskip("mcp")
@@ -238,7 +239,7 @@ def stack(settings: Settings, driver, embedder, graph, tmp_path: Path):  # noqa:
     finally:
         mem.close()
         for ns in [own_ns, *names]:
-            graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(graph, None, ns)
 
 
 def _free_port() -> int:

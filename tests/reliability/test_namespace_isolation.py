@@ -8,6 +8,7 @@ import uuid
 
 from kgmem import KGMem
 from kgmem.config import Settings
+from kgmem.maintenance import delete_namespace
 
 
 def test_look_alike_namespaces_see_only_their_own(settings: Settings, driver, embedder, graph, tmp_path) -> None:  # noqa: ANN001
@@ -44,7 +45,7 @@ def test_look_alike_namespaces_see_only_their_own(settings: Settings, driver, em
     finally:
         mem.close()
         for ns in names:
-            graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(graph, None, ns)
 
 
 def _ns_of(driver, node_id: str) -> str | None:  # noqa: ANN001

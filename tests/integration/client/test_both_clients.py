@@ -16,6 +16,7 @@ import pytest
 from kgmem import AsyncKGMem, KGMem
 from kgmem.config import Settings
 from kgmem.errors import ValidationError
+from kgmem.maintenance import delete_namespace
 from kgmem.retrieval.service import UnknownQuery
 
 FACTS = [
@@ -84,7 +85,7 @@ def test_namespaces_are_isolated(mem: KGMem, client, ns: str) -> None:
         assert client.search("staging database port", k=3, ns=other).hits == []
         assert client.search("staging database port", k=3).hits
     finally:
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=other)
+        delete_namespace(mem.graph, None, other)
 
 
 def test_async_searches_run_concurrently_and_equal_the_sequential_ones(

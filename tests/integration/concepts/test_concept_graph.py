@@ -14,6 +14,7 @@ import pytest
 
 from kgmem.concepts import concept_id, normalise_key
 from kgmem.conversation import Turn
+from kgmem.maintenance import delete_namespace
 
 
 def q(mem, query: str, **params: Any) -> list[dict[str, Any]]:
@@ -126,7 +127,7 @@ def test_manual_knowledge_edit_remove_and_reset_keep_df(mem, ns):
 def test_namespace_delete_takes_the_concepts(mem, ns, graph):
     mem.turns.record(ns, TURNS)
     assert concepts(mem, ns)
-    graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    delete_namespace(graph, None, ns)
     assert concepts(mem, ns) == {}
 
 

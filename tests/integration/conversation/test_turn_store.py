@@ -6,6 +6,7 @@ import pytest
 
 from kgmem.conversation import MESSAGE_KIND, Turn, TurnStore
 from kgmem.errors import ValidationError
+from kgmem.maintenance import delete_namespace
 
 
 @pytest.fixture
@@ -101,8 +102,7 @@ def test_given_concepts_are_written_as_the_extractor_would(mem, ns):
 
         assert mentions(ns) and mentions(other) == mentions(ns)
     finally:
-        mem.graph.write_autocommit("maintenance/delete_namespace", ns=other)
-        mem.vectors.drop_namespace(other, [MESSAGE_KIND])
+        delete_namespace(mem.graph, mem.vectors, other)
 
 
 def test_concepts_must_match_the_turns(store, mem, ns):

@@ -50,6 +50,7 @@ import pytest
 from click.testing import CliRunner
 
 from kgmem.config import Settings
+from kgmem.maintenance import delete_namespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
@@ -103,7 +104,7 @@ def _delete_named_namespaces(graph, code: str, own: str) -> None:  # type: ignor
     for name in set(re.findall(r"""\bns\s*=\s*["']([\w.-]+)["']|--ns[ =]([\w.-]+)""", code)):
         ns = next(n for n in name if n)
         if ns != own:
-            graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+            delete_namespace(graph, None, ns)
 
 
 # -- python ----------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ import pytest
 from click.testing import CliRunner
 
 from kgmem.config import Settings
+from kgmem.maintenance import delete_namespace
 
 if TYPE_CHECKING:
     from kgmem import KGMem
@@ -149,7 +150,7 @@ def test_namespace_backup_then_restore_after_loss_brings_back_graph_vectors_and_
     assert backup[:2] == ["kgmem", "export"] and restore[:2] == ["kgmem", "import"]
     _kgmem([ns if a == GUIDE_NS else a for a in backup[1:]], user_env)
 
-    graph.write_autocommit("maintenance/delete_namespace", ns=ns)  # the namespace is lost ...
+    delete_namespace(graph, None, ns)  # the namespace is lost ...
     from kgmem import KGMem
     from kgmem.config import load_settings
     from kgmem.kinds import BY_NAME

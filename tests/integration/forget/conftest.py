@@ -23,6 +23,7 @@ from pydantic import SecretStr
 
 from kgmem.config import Settings
 from kgmem.kinds import KINDS
+from kgmem.maintenance import delete_namespace
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def fsettings(settings: Settings, tmp_path: Path) -> Settings:
 def control_ns(graph) -> Iterator[str]:
     name = f"control-{uuid.uuid4().hex[:12]}"
     yield name
-    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+    delete_namespace(graph, None, name)
 
 
 def client_env(settings: Settings) -> dict[str, str]:

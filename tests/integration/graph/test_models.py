@@ -15,6 +15,7 @@ from neomodel import db
 
 from kgmem.graph import models
 from kgmem.graph.models import Concept, ErrorPattern, Tool, bind, for_namespace
+from kgmem.maintenance import delete_namespace
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "analysts.md"
@@ -105,7 +106,7 @@ def test_reads_are_namespace_scoped(bound, errors_and_fixes, graph) -> None:
         assert {e.ns for e in mine} == {errors_and_fixes.namespace}
         assert [(e.uid, e.occurrences) for e in theirs] == [("intruder", 99)]
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=other)
+        delete_namespace(graph, None, other)
 
 
 def test_a_read_transaction_refuses_writes(bound, errors_and_fixes) -> None:

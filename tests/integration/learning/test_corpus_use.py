@@ -4,8 +4,8 @@ variant kgmem missed and the agent then resolved lends the fix to the variants a
 from __future__ import annotations
 
 from benchmarks.error_corpus import CorpusRow, measure_fix_recall, measure_with_use
-
 from kgmem import KGMem
+from kgmem.maintenance import delete_namespace
 
 SRC = "https://github.com/googleapis/google-auth-library-python/issues/1"
 # Two wordings of Google's missing Application Default Credentials (a match score of ~0.24: below the
@@ -55,7 +55,7 @@ def test_a_variant_the_agent_resolved_lends_its_fix_to_the_next(mem: KGMem, ns: 
     try:
         use = measure_with_use(mem, ns + "-use", ROWS, "test")
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=ns + "-use")
+        delete_namespace(graph, None, ns + "-use")
     assert (use.variants, use.variants_fixed) == (2, 1), use.summary()  # the third, through the second
     assert use.hard_negatives == 1 and use.negatives_fixed == [], use.summary()
     assert use.by_file[""].variants_fixed == 1

@@ -14,6 +14,7 @@ from pathlib import Path
 from kgmem import KGMem
 from kgmem.config import Settings
 from kgmem.graph import GraphStore
+from kgmem.maintenance import delete_namespace
 from kgmem.spool import DEFERRED_PREFIX, Spool
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -173,4 +174,4 @@ def test_killed_with_repeats_deferred_then_replayed_once(
         stats = Spool(home / "spool").stats()
         assert stats["pending"] == 0 and stats["spooled"] == stats["replayed"] == deferred
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=control_ns)
+        delete_namespace(graph, None, control_ns)

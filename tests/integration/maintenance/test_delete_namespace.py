@@ -41,7 +41,7 @@ def graph_counts(driver, ns: str) -> tuple[int, int]:
 def other_ns(graph):
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+    delete_namespace(graph, None, name)
 
 
 def test_delete_takes_every_node_edge_and_vector_over_many_batches(mem, ns, other_ns, driver):

@@ -10,7 +10,7 @@ import pytest
 from analyst_fixture import run_cypher  # type: ignore[import-not-found]
 
 from kgmem.errors import ImportFormatError, NamespaceNotEmpty
-from kgmem.maintenance import export_namespace, import_namespace
+from kgmem.maintenance import delete_namespace, export_namespace, import_namespace
 
 
 def snapshot(mem) -> tuple[list, list]:  # type: ignore[no-untyped-def]
@@ -66,7 +66,7 @@ def test_export_wipe_import_round_trips_losslessly(analyst, tmp_path: Path) -> N
     with pytest.raises(NamespaceNotEmpty, match="--replace"):
         import_namespace(mem.graph, path)
 
-    mem.graph.write_autocommit("maintenance/delete_namespace", ns=mem.namespace)
+    delete_namespace(mem.graph, None, mem.namespace)
     assert snapshot(mem) == ([], [])
     result = import_namespace(mem.graph, path, batch=7)  # small batches: many flushes per label/type
     assert sum(result.nodes.values()) == len(before[0])

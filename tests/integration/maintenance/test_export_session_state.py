@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kgmem.maintenance import export_namespace, import_namespace
+from kgmem.maintenance import delete_namespace, export_namespace, import_namespace
 
 FACTS = [
     "The staging database is restored from the nightly snapshot at 02:00.",
@@ -53,7 +53,7 @@ def overlay_alpha(driver, ns: str, session: str, item: str) -> float:
 def other_ns(graph):
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    graph.write_autocommit("maintenance/delete_namespace", ns=name)
+    delete_namespace(graph, None, name)
 
 
 def test_session_state_survives_export_and_import_into_the_same_and_another_namespace(
@@ -99,7 +99,7 @@ def test_session_state_survives_export_and_import_into_the_same_and_another_name
     assert posteriors(driver, ns) == before_post  # nothing global yet: S has not ended
 
     # 3. a move: the source gone, import --replace into the other namespace takes the query ids along
-    graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    delete_namespace(graph, None, ns)
     moved = import_namespace(graph, path, replace=True, ns=other_ns)
     assert moved.replaced and not moved.skipped
     assert session_state(driver, other_ns) == before_state and posteriors(driver, other_ns) == before_post

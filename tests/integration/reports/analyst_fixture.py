@@ -12,6 +12,7 @@ import pytest
 
 from kgmem.config import ChromaSettings
 from kgmem.ids import node_id
+from kgmem.maintenance import delete_namespace
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT1 = "Command timed out after 30 seconds"
@@ -103,7 +104,7 @@ def analyst_mem(base_settings, driver, embedder, graph, tmp_path_factory):  # ty
     mem = KGMem(settings, driver=driver, embedder=embedder)
     yield mem
     mem.close()
-    graph.write_autocommit("maintenance/delete_namespace", ns=ns)
+    delete_namespace(graph, None, ns)
 
 
 @pytest.fixture(scope="module")
@@ -138,4 +139,4 @@ def concepts(graph, driver):  # type: ignore[no-untyped-def]
     )
     yield fx
     for name in (fx.ns, fx.other):
-        graph.write_autocommit("maintenance/delete_namespace", ns=name)
+        delete_namespace(graph, None, name)

@@ -8,6 +8,7 @@ import pytest
 
 from kgmem.conversation import Turn
 from kgmem.errors import ValidationError
+from kgmem.maintenance import delete_namespace
 from kgmem.retrieval import PRESETS, Scope, UnknownQuery
 
 # A small corpus with known answers. Two questions are lexical (rare codes/names the model has
@@ -126,8 +127,7 @@ def test_namespace_isolation(mem, corpus, graph):
         assert [h.ref for h in theirs.hits] == ["x"]
         assert not {h.id for h in mine.hits} & {h.id for h in theirs.hits}
     finally:
-        graph.write_autocommit("maintenance/delete_namespace", ns=other)
-        mem.vectors.drop_namespace(other, ["message"])
+        delete_namespace(graph, mem.vectors, other)
 
 
 def test_session_scope(mem, ns):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kgmem.config import Settings, load_settings
-from kgmem.config_file import read_config
+from kgmem.config_file import read_config, update_config
 from kgmem.server import LocalNeo4j
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -30,8 +30,12 @@ def _free(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def private_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """A home whose kgmem.toml names the two ports, as `kgmem up --bolt-port/--http-port` leaves it: every
+    CLI process (which gets only KGMEM_HOME) uses them, whichever test runs first (or alone, under xdist)."""
     home = tmp_path_factory.mktemp("kgmem-home")
-    return load_settings(home=home, neo4j={"bolt_port": BOLT, "http_port": HTTP, "uri": f"bolt://127.0.0.1:{BOLT}"})
+    ports = {"bolt_port": BOLT, "http_port": HTTP, "uri": f"bolt://127.0.0.1:{BOLT}"}
+    update_config(home / "kgmem.toml", "neo4j", ports)
+    return load_settings(home=home, neo4j=ports)
 
 
 def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
