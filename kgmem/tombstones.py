@@ -14,6 +14,10 @@ can call it without depending on :mod:`kgmem.forget`:
 * :func:`name_id` / :func:`mentioned_name_ids` — an entity forget's tombstone for the *name*: the
   hash of its words, matched against the hashes of a text's word runs (so the tombstone holds no
   name, and a text naming the entity is still recognised);
+* :func:`drop_forgotten_op` — the check after a writer's vector upsert: a writer whose graph write
+  committed before a forget marked its session may upsert its vectors (the text is the Chroma
+  document) after the forget deleted them; the forget commits its tombstones before any vector delete,
+  so the writer, reading the tombstones after its upsert, finds the ids and deletes those vectors;
 * :func:`screened_op` — the check of an analysis job or a spool batch: ids and the texts' name hashes
   in one read, which also says whether the namespace has any name tombstone at all. Hashing every
   word run costs ~1 ms per turn (and a read ~20x longer), so a client skips it in a namespace that
@@ -26,15 +30,18 @@ spooled events are screened at replay (:func:`kgmem.forget.guard.spool_filter_op
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from kgmem.graph.keys import bounded_key
 from kgmem.ids import node_id
-from kgmem.runner import Op, Read, Write
+from kgmem.runner import Op, Read, VectorDelete, Write
+
+log = logging.getLogger(__name__)
 
 #: The tombstone id of a whole namespace (forget everything).
 EVERYTHING = "*"
@@ -84,6 +91,29 @@ def tombstoned_op(ns: str, ids: Iterable[str]) -> Op[dict[str, int]]:
         return {}
     rows = yield Read("forget/tombstoned", {"ns": ns, "ids": wanted})
     return {r["id"]: int(r["at_ms"] or 0) for r in rows}
+
+
+def drop_forgotten_op(ns: str, written: Mapping[str, Sequence[str]], gone: Iterable[str] | None = None) -> Op[int]:
+    """After a write's vector upserts (``written``: kind -> ids): delete the vectors of the ids a forget
+    tombstoned meanwhile (``gone``: those ids, read with the write that follows the upsert; None: one
+    read here). Returns how many were deleted. Sound because a forget commits its tombstones before it
+    deletes vectors: either its delete follows this upsert, or this check follows its tombstones."""
+    wanted = {i for ids in written.values() for i in ids}
+    if not wanted:
+        return 0
+    dead = wanted.intersection((yield from tombstoned_op(ns, wanted)) if gone is None else gone)
+    for kind, ids in written.items():
+        doomed = [i for i in ids if i in dead]
+        if doomed:
+            yield VectorDelete(ns, kind, doomed)
+    if dead:
+        log.info("%d vector(s) of items forgotten while they were written deleted in %s", len(dead), ns)
+    return len(dead)
+
+
+def written_gone(rows: Sequence[Mapping[str, Any]] | None) -> list[str]:
+    """The ``gone`` ids a ``*vectors_written`` write returned (none: nothing tombstoned)."""
+    return list(rows[0].get("gone") or []) if rows else []
 
 
 class NameTombstones:

@@ -199,7 +199,7 @@ class Curator:
                 ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]], [_knowledge_meta(row["type"], row["source"])]
             )
         ):
-            yield Write("analysis/vectors_written", dict(ns=ns, knowledge_ids=[row["id"]], entity_ids=[]))
+            yield from self.store.vectors_written_op(ns, {KNOWLEDGE_KIND: [row["id"]]})
             yield from self.store.repair_if_due_op(ns)
 
     _write_vector = synced(_write_vector_op)

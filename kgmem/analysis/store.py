@@ -48,7 +48,7 @@ from kgmem.graph import GraphStore
 from kgmem.ids import node_id
 from kgmem.runner import Embed, Gather, LocalIO, Op, Read, SyncIO, VectorQuery, VectorUpsert, Write, synced
 from kgmem.timestamps import normalise_ts
-from kgmem.tombstones import tombstoned_op
+from kgmem.tombstones import drop_forgotten_op, tombstoned_op, written_gone
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -599,10 +599,8 @@ class KnowledgeStore:
             ):
                 entities = []
         if k_rows or entities:
-            yield Write(
-                "analysis/vectors_written",
-                dict(ns=ns, knowledge_ids=[r.id for r in k_rows], entity_ids=[e["id"] for e in entities]),
-            )
+            written = {KNOWLEDGE_KIND: [r.id for r in k_rows], ENTITY_KIND: [e["id"] for e in entities]}
+            yield from self.vectors_written_op(ns, written)
             yield from self.repair_if_due_op(ns)
 
     def upsert_or_defer_op(
@@ -628,6 +626,16 @@ class KnowledgeStore:
             )
             return False
         return True
+
+    def vectors_written_op(self, ns: str, written: dict[str, builtins.list[str]]) -> Op[None]:
+        """Mark the knowledge items' and entities' vectors (``written``: kind -> ids) written; the same
+        write reads which ids a forget tombstoned meanwhile, and their vectors go (a forget that planned
+        them may have deleted them before this upsert)."""
+        rows = yield Write(
+            "analysis/vectors_written",
+            dict(ns=ns, knowledge_ids=written.get(KNOWLEDGE_KIND, []), entity_ids=written.get(ENTITY_KIND, [])),
+        )
+        yield from drop_forgotten_op(ns, written, written_gone(rows))
 
     def repair_if_due_op(self, ns: str) -> Op[None]:
         """After a Chroma failure in ``ns``, the next successful vector write repairs what it left pending."""
@@ -682,13 +690,8 @@ class KnowledgeStore:
                 yield VectorUpsert(
                     ns, kind, [pending[i]["id"] for i in idx], vecs[idx], [pending[i]["text"] for i in idx], meta
                 )
-        yield Write(
-            "analysis/vectors_written",
-            dict(
-                ns=ns,
-                knowledge_ids=[p["id"] for p in pending if p["kind"] == KNOWLEDGE_KIND],
-                entity_ids=[p["id"] for p in pending if p["kind"] == ENTITY_KIND],
-            ),
+        yield from self.vectors_written_op(
+            ns, {kind: [p["id"] for p in pending if p["kind"] == kind] for kind in (KNOWLEDGE_KIND, ENTITY_KIND)}
         )
         return len(pending)
 

@@ -26,6 +26,7 @@ from kgmem.graph.keys import bounded_key, bounded_optional
 from kgmem.ids import node_id
 from kgmem.runner import Embed, LocalIO, Op, Read, SyncIO, VectorUpsert, Write, synced
 from kgmem.timestamps import normalise_ts
+from kgmem.tombstones import drop_forgotten_op, written_gone
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -283,7 +284,10 @@ class TurnStore:
                 exc,
             )
             return
-        yield Write("conversation/message_vectors_written", dict(ns=ns, ids=ids))
+        rows = yield Write("conversation/message_vectors_written", dict(ns=ns, ids=ids))
+        # a forget that planned these turns (committed before its mark) may have deleted their vectors
+        # before this upsert: the write above read its tombstones, and those vectors go now
+        yield from drop_forgotten_op(ns, {MESSAGE_KIND: ids}, written_gone(rows))
         if ns in self._repair_due:
             self._repair_due.discard(ns)
             try:

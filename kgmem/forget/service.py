@@ -136,7 +136,7 @@ class Forgetter:
             )  # ... and what the one before wrote is in the plan
         yield from self._tombstones(plan, forget_id)
         counts = yield from self._erase(plan)
-        yield from self._sweep(plan, counts)
+        yield from self._sweep(plan, counts, forget_id)
         yield Write("forget/audit_finish", {"id": forget_id, "now": _now(), "counts": json.dumps(counts.as_dict())})
         log.info("forget %s (%s) in %s: %s", forget_id, scope.kind, ns, counts.as_dict())
         return ForgetResult(scope.kind, plan.target, False, counts.as_dict(), forget_id, resumed=resumed)
@@ -148,12 +148,15 @@ class Forgetter:
             yield Write("forget/ensure_audit_schema")
             self._schema = True
 
-    def _tombstones(self, plan: Plan, forget_id: str) -> Op[None]:
+    def _tombstones(self, plan: Plan, forget_id: str, *, scope: bool = True) -> Op[None]:
+        """The plan's items' tombstones (``scope``: and the scope's own), all committed before any of
+        their vectors is deleted: a writer that upserts a vector after the forget's delete then finds
+        the id tombstoned when it checks (:func:`kgmem.tombstones.drop_forgotten_op`) and deletes it."""
         rows = [{"id": i, "label": label} for label in LABELS for i in plan.items[label]]
         named = {r["id"] for r in rows}
-        if plan.target not in named:  # the scope's own target: an entity name, the namespace
+        if scope and plan.target not in named:  # the scope's own target: an entity name, the namespace
             rows.append({"id": plan.target, "label": "Namespace" if plan.target == EVERYTHING else plan.scope.kind})
-        name = name_id(plan.ns, plan.needle) if plan.needle else None
+        name = name_id(plan.ns, plan.needle) if plan.needle and scope else None
         if name is not None:  # the name's hash: a later-landing text naming the entity is recognised
             rows.append({"id": name, "label": "entity_name"})
         at = now_ms()
@@ -173,7 +176,8 @@ class Forgetter:
             )
         if name is not None and self.hooks.forgot_name is not None:
             self.hooks.forgot_name(plan.ns)
-        yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
+        if scope:
+            yield Write("forget/prune_tombstones", {"now_ms": at, "limit": PRUNE_LIMIT})
 
     def _erase(self, plan: Plan) -> Op[Counts]:
         counts = yield from erase_op(plan, self.settings.batch_size, self.settings.vector_batch_size)
@@ -188,15 +192,18 @@ class Forgetter:
             counts.vectors["unlinked"] += yield LocalIO(self.hooks.drop_collections, (plan.ns,))
         return counts
 
-    def _sweep(self, plan: Plan, counts: Counts) -> Op[None]:
+    def _sweep(self, plan: Plan, counts: Counts, forget_id: str) -> Op[None]:
         """Plan the scope again and erase what a writer that raced the forget added (its events were
-        recorded before the tombstones were, so no guard stopped them)."""
+        recorded before the tombstones were, so no guard stopped them): tombstoned first, as the
+        plan's items were, so its vectors upserted after this erase are deleted by their writer."""
         if plan.scope.kind == "id":
             return
         try:
             again = yield from plan_op(plan.ns, plan.scope, self.settings.batch_size)
         except ForgetTargetNotFound:
             return
+        if again.ids:
+            yield from self._tombstones(again, forget_id, scope=False)
         if again.ids or plan.scope.kind == "everything":
             counts.add((yield from erase_op(again, self.settings.batch_size, self.settings.vector_batch_size)))
 

@@ -76,6 +76,7 @@ from kgmem.runner import (
     synced,
 )
 from kgmem.spool import LEARNING, Cursor, Spool, SpoolReplayer, _groups
+from kgmem.tombstones import drop_forgotten_op
 from kgmem.vectors import Embedder, VectorStore
 
 log = logging.getLogger(__name__)
@@ -710,6 +711,11 @@ class LearningEngine:
                 fix_ids=[r["fix_id"] for r in fix_rows],
                 ids=want,
             ),
+        )
+        # a forget that planned these patterns or fixes may have deleted their vectors before the
+        # upserts above: one read of the tombstones, and those vectors go
+        yield from drop_forgotten_op(
+            ns, {ERROR_KIND: [r["id"] for r in err_rows], FIX_KIND: [r["fix_id"] for r in fix_rows]}
         )
         return {r["id"]: r["similar"] for r in rows}
 
