@@ -52,7 +52,7 @@ def test_delete_takes_every_node_edge_and_vector_over_many_batches(mem, ns, othe
         "MATCH (c:Concept {ns: $ns, key: 'caroline'}) RETURN COUNT { (c)--() } AS degree", ns=ns
     ).records[0]["degree"]
     batch = 7
-    assert nodes > 3 * batch and hub > batch  # several batches, and a hub with more edges than a batch has rows
+    assert nodes > 3 * batch and hub > batch  # several batches, and a hub with more edges than a batch
     kept = graph_counts(driver, other_ns), mem.vectors.count(other_ns, MESSAGE_KIND)
     assert mem.vectors.count(ns, MESSAGE_KIND) == 40
 
