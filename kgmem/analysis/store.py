@@ -334,7 +334,8 @@ class KnowledgeStore:
                 restated, olds = self._restatement(target, olds, plan, said_at, session, source)
                 target = None if restated is not None else target
             if target is None:
-                target = self._new_row(ns, item, vec, plan, said_at if restated is not None else None)
+                replaced = sorted({o.id for o in olds}) if restated is not None else None
+                target = self._new_row(ns, item, vec, plan, replaced)
                 action = "inserted"
             else:
                 action = "merged"
@@ -496,11 +497,13 @@ class KnowledgeStore:
         return None
 
     def _new_row(
-        self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, restated_at: str | None = None
+        self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, replaced: builtins.list[str] | None = None
     ) -> _Row:
         """A new item's row: its id is its normalised text's, and for a restatement of a superseded value
-        also the time it was restated (``restated_at``; the old item keeps its own id and interval)."""
-        parts = (item.norm,) if restated_at is None else (item.norm, restated_at)
+        also the ids of the items it supersedes (``replaced``; the old item keeps its own id and interval).
+        Not the time it was said: two processes restating one value after the same change then write
+        one item, as they do for any other text."""
+        parts = (item.norm,) if replaced is None else (item.norm, "after", *replaced)
         row = _Row(id=node_id(ns, KNOWLEDGE_KIND, *parts), insert=True, item=item, norm=item.norm, vector=vec)
         plan.rows[row.id] = row
         return row
