@@ -129,11 +129,15 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
     finally:
         mem.flush()  # the query log is written behind: flushed now, it is deleted with the namespace
         t0 = time.perf_counter()
-        delete_namespace(mem.graph, mem.vectors, ns)
-        mem.close()
-        log.info("dropped %s in %.0f s", ns, time.perf_counter() - t0)
-    out["delete_s"] = time.perf_counter() - t0
-    return out
+        try:
+            delete_namespace(mem.graph, mem.vectors, ns)
+            deleted: dict[str, Any] = {"delete_s": time.perf_counter() - t0}
+        except Exception as exc:  # a failed clean-up must not lose the figures measured before it
+            log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
+            deleted = {"namespace_left": ns}
+        finally:
+            mem.close()
+    return {**out, **deleted}
 
 
 def _child(settings: Any, directory: Path, size: int, queries: int, timeout: float | None) -> dict[str, Any]:
