@@ -8,6 +8,9 @@ this test asserts what must hold for every change the judge detected.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from benchmarks.knowledge_time import AFTER_TS, BEFORE_TS, BETWEEN, CHANGES, first_named, tell
@@ -218,4 +221,50 @@ def test_a_restatement_dated_between_two_changes_sits_between_them(mem, q):
         (b, "2026-05-01", "2026-06-01", sorted([a, c])),  # replaced by the restatement, and by 7070 later
         (a, "2026-06-01", "2026-07-01", [c]),
         (c, "2026-07-01", "", []),
+    ]
+
+
+def test_two_clients_restating_an_old_value_at_once_write_one_item(mem, settings, driver, embedder, q):
+    """Two clients (two drivers' worth of transactions) say the old value again at the same moment, each
+    with its own time: the restatement's id comes from its text and what it supersedes, so both land on
+    one item and the changed value is superseded once."""
+    from kgmem import KGMem
+
+    triple = {"subject": "ledger service", "predicate": "port"}
+
+    def state(client, port, ts):
+        content = f"The ledger service port is {port}."
+        client.ingest([{"type": "knowledge", "content": content, "object": str(port), **triple, "ts": ts}])
+        return content
+
+    old = state(mem, 8080, "2026-03-01T09:00:00Z")
+    changed = state(mem, 9090, "2026-05-01T09:00:00Z")
+    if q("MATCH (o:Knowledge {ns: $ns})-[:SUPERSEDED_BY]->(n) RETURN o.content AS o") != [{"o": old}]:
+        pytest.skip("the judge did not call the two ports a change")
+    barrier = threading.Barrier(2)
+    other = KGMem(settings, driver=driver, embedder=embedder)
+    try:
+
+        def restate(client, ts):
+            barrier.wait(timeout=60)
+            state(client, 8080, ts)
+
+        with ThreadPoolExecutor(2) as pool:
+            done = [
+                pool.submit(restate, c, ts)
+                for c, ts in ((mem, "2026-06-01T09:00:00Z"), (other, "2026-06-02T09:00:00Z"))
+            ]
+            for future in done:
+                future.result(timeout=120)
+    finally:
+        other.close()
+    rows = q(
+        "MATCH (k:Knowledge {ns: $ns}) OPTIONAL MATCH (k)-[:SUPERSEDED_BY]->(n:Knowledge) "
+        "RETURN k.content AS content, k.valid_from AS since, k.valid_until AS until, collect(n.content) AS by "
+        "ORDER BY since"
+    )
+    assert [(r["content"], r["since"][:7], r["until"] and r["until"][:7], r["by"]) for r in rows] == [
+        (old, "2026-03", "2026-05", [changed]),
+        (changed, "2026-05", "2026-06", [old]),
+        (old, "2026-06", None, []),
     ]
