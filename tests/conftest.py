@@ -28,6 +28,7 @@ WORKER_SERVER = pytest.StashKey[Future | None]()
 def pytest_configure(config: pytest.Config) -> None:
     """On an xdist worker past the first: a Neo4j home and ports of its own, its server starting while the
     worker collects (before any test module reads the settings)."""
+    _refuse_a_pair_that_loses_groups(config)
     if BACKEND != "local":
         return
     worker = _test_module("worker_neo4j")
@@ -67,6 +68,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
             if xdist:
                 item.add_marker(pytest.mark.xdist_group(PRIVATE_SERVER_GROUP))
+
+
+def _refuse_a_pair_that_loses_groups(config: pytest.Config) -> None:
+    """Stop a ``--dist loadgroup`` run on a pytest/pytest-xdist pair that loses the groups: pytest 9.2's
+    structured node ids take no group suffix from pytest-xdist 3.8 (pytest-dev/pytest-xdist#1386), so the
+    private-Neo4j group would be spread over the workers, each starting its own server, silently."""
+    from importlib.metadata import version
+
+    if config.getoption("dist", default="no") != "loadgroup" or hasattr(config, "workerinput"):
+        return
+    pytest_at, xdist_at = (tuple(int(p) for p in version(d).split(".")[:2]) for d in ("pytest", "pytest-xdist"))
+    if pytest_at >= (9, 2) and xdist_at <= (3, 8):
+        raise pytest.UsageError(
+            f"pytest {version('pytest')} with pytest-xdist {version('pytest-xdist')} loses --dist loadgroup "
+            "groups (pytest-dev/pytest-xdist#1386): install the versions pyproject.toml pins"
+        )
 
 
 # -- CI must fail, not skip, when a test tool it installs is missing ------------------------
