@@ -76,9 +76,11 @@ def _refuse_a_pair_that_loses_groups(config: pytest.Config) -> None:
     private-Neo4j group would be spread over the workers, each starting its own server, silently."""
     from importlib.metadata import version
 
+    from packaging.version import Version  # a dependency of pytest's
+
     if config.getoption("dist", default="no") != "loadgroup" or hasattr(config, "workerinput"):
         return
-    pytest_at, xdist_at = (tuple(int(p) for p in version(d).split(".")[:2]) for d in ("pytest", "pytest-xdist"))
+    pytest_at, xdist_at = (Version(version(d)).release[:2] for d in ("pytest", "pytest-xdist"))
     if pytest_at >= (9, 2) and xdist_at <= (3, 8):
         raise pytest.UsageError(
             f"pytest {version('pytest')} with pytest-xdist {version('pytest-xdist')} loses --dist loadgroup "
