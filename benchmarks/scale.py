@@ -95,7 +95,6 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
     from kgmem.concepts import ConceptMention
     from kgmem.config import ChromaSettings
     from kgmem.graph.schema import apply_schema
-    from kgmem.maintenance import delete_namespace
 
     corpus = [tuple(pair) for pair in json.loads((directory / "corpus.json").read_text(encoding="utf-8"))]
     questions = json.loads((directory / "questions.json").read_text(encoding="utf-8"))[:queries]
@@ -130,14 +129,23 @@ def measure_size(settings: Any, directory: Path, size: int, queries: int, ns: st
         mem.flush()  # the query log is written behind: flushed now, it is deleted with the namespace
         t0 = time.perf_counter()
         try:
-            delete_namespace(mem.graph, mem.vectors, ns)
-            deleted: dict[str, Any] = {"delete_s": time.perf_counter() - t0}
-        except Exception as exc:  # a failed clean-up must not lose the figures measured before it
-            log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
-            deleted = {"namespace_left": ns}
+            dropped = _drop(mem, size, ns)
         finally:
             mem.close()
-    return {**out, **deleted}
+    return {**out, **({"delete_s": time.perf_counter() - t0} if dropped else {"namespace_left": ns})}
+
+
+def _drop(mem: Any, size: int, ns: str) -> bool:
+    """Drop the namespace ``ns``; False (and a warning) when that fails: a failed clean-up must not lose
+    the figures measured before it."""
+    from kgmem.maintenance import delete_namespace
+
+    try:
+        delete_namespace(mem.graph, mem.vectors, ns)
+    except Exception as exc:
+        log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
+        return False
+    return True
 
 
 def _child(settings: Any, directory: Path, size: int, queries: int, timeout: float | None) -> dict[str, Any]:
@@ -165,7 +173,6 @@ def _unfinished(settings: Any, directory: Path, size: int, ns: str, timeout: flo
     """What a size that ran out of time leaves: its store rate so far; its namespace is dropped."""
     from kgmem import KGMem
     from kgmem.config import ChromaSettings
-    from kgmem.maintenance import delete_namespace
 
     row: dict[str, Any] = {"status": f"not finished in {timeout:.0f} s"}
     progress_file = directory / f"progress-{size}.json"
@@ -174,10 +181,8 @@ def _unfinished(settings: Any, directory: Path, size: int, ns: str, timeout: flo
         row.update(stored_before_timeout=done["stored"], store_per_s=done["stored"] / max(done["seconds"], 1e-9))
     mem = KGMem(settings.model_copy(update={"chroma": ChromaSettings(path=directory / f"chroma-{size}")}))
     try:
-        delete_namespace(mem.graph, mem.vectors, ns)
-    except Exception as exc:  # a failed clean-up must not lose the figures measured before it
-        log.warning("scale %d: could not drop namespace %s (%s); drop it by hand", size, ns, exc)
-        row["namespace_left"] = ns
+        if not _drop(mem, size, ns):
+            row["namespace_left"] = ns
     finally:
         mem.close()
     return row
