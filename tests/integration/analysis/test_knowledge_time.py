@@ -192,13 +192,17 @@ def test_a_session_that_states_both_values_does_not_flip_back_when_it_is_read_ag
     assert mem.analysis_stats()["merged"] >= 2  # the session-end re-reading found both again
 
 
-def test_a_restatement_dated_between_two_changes_sits_between_them(mem, q):
-    triple = {"subject": "search service", "predicate": "port"}
+def state_port(client, service, port, ts):
+    """Ingest "The SERVICE port is PORT." as a (service, port, PORT) triple said at ``ts``; its text."""
+    content = f"The {service} port is {port}."
+    item = {"type": "knowledge", "content": content, "subject": service, "predicate": "port", "object": str(port)}
+    client.ingest([{**item, "ts": ts}])
+    return content
 
+
+def test_a_restatement_dated_between_two_changes_sits_between_them(mem, q):
     def state(port, ts):
-        content = f"The search service port is {port}."
-        mem.ingest([{"type": "knowledge", "content": content, "object": str(port), **triple, "ts": ts}])
-        return content
+        return state_port(mem, "search service", port, ts)
 
     a = state(8080, "2026-03-01T09:00:00Z")
     b = state(9090, "2026-05-01T09:00:00Z")
@@ -230,15 +234,8 @@ def test_two_clients_restating_an_old_value_at_once_write_one_item(mem, settings
     one item and the changed value is superseded once."""
     from kgmem import KGMem
 
-    triple = {"subject": "ledger service", "predicate": "port"}
-
-    def state(client, port, ts):
-        content = f"The ledger service port is {port}."
-        client.ingest([{"type": "knowledge", "content": content, "object": str(port), **triple, "ts": ts}])
-        return content
-
-    old = state(mem, 8080, "2026-03-01T09:00:00Z")
-    changed = state(mem, 9090, "2026-05-01T09:00:00Z")
+    old = state_port(mem, "ledger service", 8080, "2026-03-01T09:00:00Z")
+    changed = state_port(mem, "ledger service", 9090, "2026-05-01T09:00:00Z")
     if q("MATCH (o:Knowledge {ns: $ns})-[:SUPERSEDED_BY]->(n) RETURN o.content AS o") != [{"o": old}]:
         pytest.skip("the judge did not call the two ports a change")
     barrier = threading.Barrier(2)
@@ -247,7 +244,7 @@ def test_two_clients_restating_an_old_value_at_once_write_one_item(mem, settings
 
         def restate(client, ts):
             barrier.wait(timeout=60)
-            state(client, 8080, ts)
+            state_port(client, "ledger service", 8080, ts)
 
         with ThreadPoolExecutor(2) as pool:
             done = [
