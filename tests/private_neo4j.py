@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from kgmem.config import Settings, load_settings
-from kgmem.paths import private_dir
 from kgmem.server.local import _port_open as port_open  # the server's own "is anything listening" probe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
+from shared_jars import link_jars  # type: ignore[import-not-found]  # noqa: E402
 
 PASSWORD = "kgmem-private-test"
 PORTS_ENV = "KGMEM_TEST_PRIVATE_PORTS"
@@ -65,18 +65,10 @@ def private_settings(
     }
     if base is not None:
         sections["neo4j"].update(version=base.neo4j.version, browser_version=base.neo4j.browser_version)
-        _link_jars(base, home)
+        link_jars(base.neo4j_home / "lib", home / "neo4j" / "lib")
     for key, value in overrides.items():
         sections[key] = {**sections.get(key, {}), **value} if isinstance(value, dict) else value
     return load_settings(home=home, namespace=namespace, **sections)
-
-
-def _link_jars(base: Settings, home: Path) -> None:
-    shared_lib = base.neo4j_home / "lib"
-    lib = home / "neo4j" / "lib"
-    if shared_lib.is_dir() and not lib.exists():
-        private_dir(lib.parent)
-        lib.symlink_to(shared_lib, target_is_directory=True)
 
 
 class PrivateNeo4j:

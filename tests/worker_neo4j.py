@@ -6,8 +6,8 @@ talks to a server of its own: the first worker (``gw0``) keeps the session's ser
 given); every other worker gets a home of its own in the temp dir (``TMPDIR``; ``.ci/run`` removes it
 and stops whatever runs from it), with
 
-* the session home's Neo4j jars and model exports linked, not copied (no Maven download, no second
-  ONNX export),
+* the session home's Neo4j jars (one link per jar: tests/shared_jars.py) and model exports linked,
+  not copied (no Maven download, no second ONNX export),
 * a copy of its ``kgmem.toml`` (the same settings and password),
 * two free ports (tests/ports.py), set as ``KGMEM_NEO4J__*`` in the worker's environment before any
   test module is imported, so every ``load_settings()`` and every child process a test starts sees them.
@@ -32,6 +32,7 @@ from kgmem.config import load_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
+from shared_jars import link_jars  # type: ignore[import-not-found]  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,7 @@ def own_home(worker: str | None) -> Path | None:
     base = load_settings()
     home = Path(tempfile.mkdtemp(prefix=f"kgmem-{worker}-"))  # mode 0700, as kgmem's homes are
     (home / "neo4j").mkdir(mode=0o700)
-    jars = base.neo4j_home / "lib"
-    if jars.is_dir():  # else `up` installs from Maven's cache (~/.m2)
-        (home / "neo4j" / "lib").symlink_to(jars, target_is_directory=True)
+    link_jars(base.neo4j_home / "lib", home / "neo4j" / "lib")
     base.models_dir.mkdir(parents=True, exist_ok=True)  # an export either worker makes serves both
     (home / "models").symlink_to(base.models_dir, target_is_directory=True)
     if base.config_file.is_file():
