@@ -22,6 +22,8 @@ def session_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A session home with Neo4j's jars installed and a config file; the worker's own home goes to tmp_path."""
     home = tmp_path / "session"
     (home / "neo4j" / "lib").mkdir(parents=True)
+    for jar in ("neo4j-kernel-5.26.30.jar", "neo4j-browser-5.24.0.jar", ".kgmem-dist.json"):
+        (home / "neo4j" / "lib" / jar).write_text(jar)
     (home / "kgmem.toml").write_text('[neo4j]\npassword = "pw"\n')
     for name in ENV + ports.RESERVED_ENV:
         monkeypatch.delenv(name, raising=False)
@@ -41,7 +43,14 @@ def test_second_worker_gets_its_own_home_and_ports(session_home: Path, monkeypat
     monkeypatch.setenv("KGMEM_TEST_PRIVATE_PORTS", "20001:20002")
     home = worker_neo4j.own_home("gw1")
     assert home is not None and home != session_home and home.name.startswith("kgmem-gw1-")
-    assert (home / "neo4j" / "lib").resolve() == (session_home / "neo4j" / "lib").resolve()
+    lib, session_lib = home / "neo4j" / "lib", session_home / "neo4j" / "lib"
+    assert not lib.is_symlink() and {p.name: p.resolve() for p in lib.iterdir()} == {
+        p.name: p for p in session_lib.iterdir()
+    }
+    # `kgmem up` renames a copy over its Browser jar: the session's jar stays as it was
+    (lib / "browser.tmp").write_text("guide of another namespace")
+    os.replace(lib / "browser.tmp", lib / "neo4j-browser-5.24.0.jar")
+    assert (session_lib / "neo4j-browser-5.24.0.jar").read_text() == "neo4j-browser-5.24.0.jar"
     assert (home / "models").resolve() == (session_home / "models").resolve()
     assert (home / "kgmem.toml").read_text() == (session_home / "kgmem.toml").read_text()
     bolt, http = int(os.environ["KGMEM_NEO4J__BOLT_PORT"]), int(os.environ["KGMEM_NEO4J__HTTP_PORT"])

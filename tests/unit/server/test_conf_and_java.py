@@ -23,6 +23,12 @@ def test_transaction_memory_is_half_the_heap(heap: str, limit: str) -> None:
     assert f"dbms.memory.transaction.total.max={limit}\n" in render_conf(Neo4jSettings(heap=heap))
 
 
+@pytest.mark.parametrize(("version", "quiet"), [("5.26.30", True), ("5.1.0", True), ("2025.01.0", False)])
+def test_bolt_stops_without_the_quiet_period_where_the_version_knows_the_setting(version: str, quiet: bool) -> None:
+    text = render_conf(Neo4jSettings(version=version))
+    assert ("internal.dbms.bolt.netty_server_shutdown_quiet_period=0\n" in text) is quiet
+
+
 def test_config_file_is_private_and_merges(tmp_path: Path) -> None:
     path = tmp_path / "kgmem.toml"
     update_config(path, "neo4j", {"password": "p1"})
