@@ -64,6 +64,9 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("kgmem", appauthor=False))
 
 
+_CONF_KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -84,6 +87,10 @@ class Neo4jSettings(_Section):
     heap: str = Field("1g", pattern=r"^\d+[kmg]$")
     pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
     start_timeout_s: float = Field(120.0, gt=0)
+    # Further neo4j.conf settings of the local server, as a table of setting = value (in kgmem.toml:
+    # `[neo4j.extra_conf]` then `"dbms.transaction.timeout" = "60s"`); kgmem writes the listen
+    # addresses, ports, memory and auth itself, from the keys above.
+    extra_conf: dict[str, str] = Field(default_factory=dict)
     # Failure mode (docs/reliability.md): how long one graph call may wait on a dead or
     # unreachable Neo4j before it fails (and the client spools or degrades instead).
     connection_timeout_s: float = Field(3.0, gt=0)  # TCP connect + bolt handshake of one connection
@@ -97,6 +104,16 @@ class Neo4jSettings(_Section):
     # A client's first connect applies the schema when the graph has none or an older one (one read
     # otherwise); false: only `kgmem init` applies it (e.g. a user without schema privileges).
     auto_schema: bool = True
+
+    @field_validator("extra_conf")
+    @classmethod
+    def _check_extra_conf(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, setting in value.items():
+            if not _CONF_KEY.fullmatch(key):
+                raise ValueError(f"{key!r} is not a neo4j.conf setting name (lower case, dots and underscores)")
+            if "\n" in setting or "\r" in setting:
+                raise ValueError(f"the value of {key!r} spans lines; neo4j.conf takes one line per setting")
+        return value
 
     @field_validator("uri")
     @classmethod

@@ -449,6 +449,8 @@ def clean_comment(text: str) -> str:
 
 def _field_default(info: FieldInfo) -> str:
     if info.default_factory is not None:
+        if info.default_factory is dict:
+            return "none"
         return "the platform's user data directory (`~/.local/share/kgmem` on Linux)"
     value = info.default
     if value is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kgmem.config import Neo4jSettings
+from kgmem.errors import ConfigError
 
 # The JVM flags Neo4j's own distribution ships in neo4j.conf (minus AlwaysPreTouch,
 # which slows start-up for no gain on a small heap).
@@ -68,4 +69,12 @@ def render_conf(cfg: Neo4jSettings, extra_lines: list[str] | None = None) -> str
         *(f"server.jvm.additional={flag}" for flag in _JVM_FLAGS),
         *(extra_lines or []),
     ]
+    written = {line.split("=", 1)[0] for line in lines if "=" in line and not line.startswith("#")}
+    taken = sorted(written.intersection(cfg.extra_conf))
+    if taken:
+        raise ConfigError(
+            f"neo4j.extra_conf sets {', '.join(taken)}, which kgmem writes itself: use the [neo4j] keys "
+            "(bolt_port, http_port, heap, pagecache) instead"
+        )
+    lines += [f"{key}={value}" for key, value in cfg.extra_conf.items()]
     return "\n".join(lines) + "\n"

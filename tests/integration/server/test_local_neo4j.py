@@ -10,6 +10,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import neo4j
 import pytest
 
 from kgmem.config import Settings, load_settings
@@ -34,7 +35,7 @@ def private_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     CLI process (which gets only KGMEM_HOME) uses them, whichever test runs first (or alone, under xdist)."""
     home = tmp_path_factory.mktemp("kgmem-home")
     ports = {"bolt_port": BOLT, "http_port": HTTP, "uri": f"bolt://127.0.0.1:{BOLT}"}
-    update_config(home / "kgmem.toml", "neo4j", ports)
+    update_config(home / "kgmem.toml", "neo4j", {**ports, "extra_conf": {"db.transaction.timeout": "42s"}})
     return load_settings(home=home, neo4j=ports)
 
 
@@ -58,6 +59,12 @@ def test_up_twice_is_one_server_then_down_frees_the_port(private_settings: Setti
         password = read_config(cfg_file)["neo4j"]["password"]
         assert password and password != "neo4j"
         assert password not in (Path(first.home) / "logs" / "neo4j.log").read_text(errors="replace")
+        # [neo4j.extra_conf] of kgmem.toml reaches the server
+        with neo4j.GraphDatabase.driver(f"bolt://127.0.0.1:{BOLT}", auth=("neo4j", password)) as drv:
+            rows, _, _ = drv.execute_query(
+                "SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value", name="db.transaction.timeout"
+            )
+        assert [r["value"] for r in rows] == ["42s"]
 
         second = _cli(private_settings, "up")
         assert second.returncode == 0, second.stderr

@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from kgmem.config import Neo4jSettings
+from kgmem.config import Neo4jSettings, load_settings
 from kgmem.config_file import read_config, update_config
-from kgmem.errors import JavaNotFound
+from kgmem.errors import ConfigError, JavaNotFound
 from kgmem.server import java as java_mod
 from kgmem.server.conf import render_conf
 
@@ -27,6 +27,28 @@ def test_transaction_memory_is_half_the_heap(heap: str, limit: str) -> None:
 def test_bolt_stops_without_the_quiet_period_where_the_version_knows_the_setting(version: str, quiet: bool) -> None:
     text = render_conf(Neo4jSettings(version=version))
     assert ("internal.dbms.bolt.netty_server_shutdown_quiet_period=0\n" in text) is quiet
+
+
+def test_extra_conf_lines_follow_kgmem_s_own() -> None:
+    text = render_conf(
+        Neo4jSettings(extra_conf={"dbms.cypher.min_replan_interval": "1h", "db.logs.query.enabled": "OFF"})
+    )
+    assert text.endswith("dbms.cypher.min_replan_interval=1h\ndb.logs.query.enabled=OFF\n")
+
+
+def test_extra_conf_cannot_take_a_setting_kgmem_writes() -> None:
+    cfg = Neo4jSettings(extra_conf={"server.bolt.listen_address": "0.0.0.0:7687"})
+    with pytest.raises(ConfigError, match="server.bolt.listen_address, which kgmem writes itself"):
+        render_conf(cfg)
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [({"Not A Key": "1"}, "not a neo4j.conf setting name"), ({"dbms.x": "1\nserver.y=2"}, "spans lines")],
+)
+def test_extra_conf_that_is_not_one_conf_line_is_refused(extra: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigError, match=named):
+        load_settings(neo4j={"extra_conf": extra})
 
 
 def test_config_file_is_private_and_merges(tmp_path: Path) -> None:
