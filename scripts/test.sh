@@ -41,13 +41,6 @@ if ! scripts/optional_test_tools.sh; then
   esac
 fi
 
-# The test servers keep their query plans: every test writes and deletes a namespace of its own, so the
-# graph's statistics swing all the time and Neo4j would re-plan each query every 10 s (measured: over half
-# the server's CPU in the suite). A user's graph grows steadily and keeps Neo4j's default. Every server the
-# tests start (this one, each worker's, the private fault-test one) reads this from the environment.
-test_conf='{"dbms.cypher.min_replan_interval": "1h"}'
-export KGMEM_NEO4J__EXTRA_CONF="${KGMEM_NEO4J__EXTRA_CONF:-$test_conf}"
-
 # Reuse the server of this KGMEM_HOME when it runs (its pid file and process; never another home's server
 # on the same port: `kgmem up` then fails naming the port), else start it and stop it at the end.
 started=0
