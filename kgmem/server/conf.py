@@ -37,9 +37,10 @@ def half(size: str) -> str:
 
 def _shutdown_lines(version: str) -> list[str]:
     """Bolt's shutdown without Netty's quiet period. Neo4j stops Bolt after its databases are stopped
-    and checkpointed, then waits 5 s for each of its two Netty event-loop groups to stay idle: 10 s of
-    every `kgmem down` that protect nothing written. The setting is internal to Neo4j 5 (strict
-    config validation refuses a name a version does not know), so other versions keep the wait."""
+    and checkpointed, then waits for its Netty event loops to stay idle for 5 s (once or twice, as
+    debug.log shows): 5-10 s of every `kgmem down` that protect nothing written. The setting is
+    internal to Neo4j 5 (strict config validation refuses a name a version does not know), so other
+    versions keep the wait."""
     if not version.startswith("5."):
         return []
     return ["internal.dbms.bolt.netty_server_shutdown_quiet_period=0"]
@@ -73,8 +74,8 @@ def render_conf(cfg: Neo4jSettings, extra_lines: list[str] | None = None) -> str
     taken = sorted(written.intersection(cfg.extra_conf))
     if taken:
         raise ConfigError(
-            f"neo4j.extra_conf sets {', '.join(taken)}, which kgmem writes itself: use the [neo4j] keys "
-            "(bolt_port, http_port, heap, pagecache) instead"
+            f"neo4j.extra_conf sets {', '.join(taken)}, which kgmem writes itself: ports and memory come "
+            "from the [neo4j] keys bolt_port, http_port, heap and pagecache; the rest is fixed"
         )
     lines += [f"{key}={value}" for key, value in cfg.extra_conf.items()]
     return "\n".join(lines) + "\n"
