@@ -448,13 +448,14 @@ def clean_comment(text: str) -> str:
 
 
 def _field_default(info: FieldInfo) -> str:
-    if info.default_factory is not None:
-        if info.default_factory is dict:
-            return "none"
+    if info.default_factory is config.default_home:
         return "the platform's user data directory (`~/.local/share/kgmem` on Linux)"
-    value = info.default
+    # pydantic also allows a factory that takes the validated data; kgmem's settings use none
+    value = info.default_factory() if info.default_factory is not None else info.default  # type: ignore[call-arg]
     if value is None:
         return "unset"
+    if value == {}:
+        return "none"
     if isinstance(value, BaseModel):
         return ""
     if isinstance(value, SecretStr):
