@@ -13,13 +13,12 @@ from pathlib import Path
 from kgmem.paths import private_dir
 
 
-def link_jars(shared_lib: Path, lib: Path) -> bool:
-    """Fill ``lib`` with links to the jars (and install marker) of ``shared_lib``; False when
+def link_jars(shared_lib: Path, lib: Path) -> None:
+    """Fill ``lib`` with links to the jars (and install marker) of ``shared_lib``; nothing when
     ``shared_lib`` holds none (then `kgmem up` installs from Maven's cache, ``~/.m2``) or ``lib``
     already exists."""
     if not shared_lib.is_dir() or lib.exists():
-        return False
+        return
     private_dir(lib)
     for entry in shared_lib.iterdir():
         (lib / entry.name).symlink_to(entry.resolve())
-    return True
