@@ -334,8 +334,7 @@ class KnowledgeStore:
                 restated, olds = self._restatement(target, olds, plan, said_at, session, source)
                 target = None if restated is not None else target
             if target is None:
-                replaced = sorted({o.id for o in olds}) if restated is not None else None
-                target = self._new_row(ns, item, vec, plan, replaced)
+                target = self._new_row(ns, item, vec, plan, restated.id if restated is not None else None)
                 action = "inserted"
             else:
                 action = "merged"
@@ -496,14 +495,13 @@ class KnowledgeStore:
         log.info("contradicted item not found, ignoring: %r", item.contradicts[:100])
         return None
 
-    def _new_row(
-        self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, replaced: builtins.list[str] | None = None
-    ) -> _Row:
+    def _new_row(self, ns: str, item: ExtractedItem, vec: np.ndarray, plan: _Plan, restates: str | None = None) -> _Row:
         """A new item's row: its id is its normalised text's, and for a restatement of a superseded value
-        also the ids of the items it supersedes (``replaced``; the old item keeps its own id and interval).
-        Not the time it was said: two processes restating one value after the same change then write
-        one item, as they do for any other text."""
-        parts = (item.norm,) if replaced is None else (item.norm, "after", *replaced)
+        also the id of the stored item it restates (``restates``; that item keeps its own id and interval).
+        Neither the time it was said nor the values it supersedes: two clients restating one value at
+        once then write one item, even when one read the change still current and the other (reading
+        while the first one's restatement committed) already ended."""
+        parts = (item.norm,) if restates is None else (item.norm, "after", restates)
         row = _Row(id=node_id(ns, KNOWLEDGE_KIND, *parts), insert=True, item=item, norm=item.norm, vector=vec)
         plan.rows[row.id] = row
         return row

@@ -230,7 +230,7 @@ def test_a_restatement_dated_between_two_changes_sits_between_them(mem, q):
 
 def test_two_clients_restating_an_old_value_at_once_write_one_item(mem, settings, driver, embedder, q):
     """Two clients (two drivers' worth of transactions) say the old value again at the same moment, each
-    with its own time: the restatement's id comes from its text and what it supersedes, so both land on
+    with its own time: the restatement's id comes from its text and the item it restates, so both land on
     one item and the changed value is superseded once."""
     from kgmem import KGMem
 
