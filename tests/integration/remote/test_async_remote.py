@@ -11,6 +11,7 @@ from kgmem import AsyncKGMem, KGMem
 from kgmem.async_stores import AsyncHttpVectorStore
 from kgmem.config import ChromaSettings, Settings
 from kgmem.vectors.store import collection_name
+from tests.settled import settled
 
 
 def test_async_client_on_a_chroma_server_matches_the_sync_client(
@@ -24,20 +25,31 @@ def test_async_client_on_a_chroma_server_matches_the_sync_client(
         }
     )
 
-    async def main() -> tuple[str, list[str], list[str]]:
+    question = "which port does the staging database use"
+
+    async def write() -> tuple[str, str, list[str]]:
         async with AsyncKGMem(remote, embedder=embedder) as amem:
             assert isinstance(amem.vectors, AsyncHttpVectorStore)
             item = await amem.add_knowledge("The staging database listens on pgbouncer port 6432")
             mid = await amem.turn(session="r1", role="user", text="the staging db moved to port 6432 last week")
-            hits = (await amem.search("which port does the staging database use", k=5)).hits
-            assert {item["id"], mid} <= {h.id for h in hits}
-            assert any("vector" in h.provenance.legs for h in hits)
-            return item["id"], [h.id for h in hits], [i["id"] for i in await amem.learnings()]
+            return item["id"], mid, [i["id"] for i in await amem.learnings()]
 
-    kid, async_hits, listed = asyncio.run(main())
+    async def async_search() -> list[tuple[str, float]]:
+        async with AsyncKGMem(remote, embedder=embedder) as amem:
+            hits = (await amem.search(question, k=5)).hits
+            assert any("vector" in h.provenance.legs for h in hits)
+            return [(h.id, h.score) for h in hits]
+
+    kid, mid, listed = asyncio.run(write())
     assert listed == [kid]
     with KGMem(remote, embedder=embedder) as mem:  # the sync client reads what the async one wrote, alike
-        assert [h.id for h in mem.search("which port does the staging database use", k=5).hits] == async_hits
+
+        def both() -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+            return asyncio.run(async_search()), [(h.id, h.score) for h in mem.search(question, k=5).hits]
+
+        async_hits, sync_hits = settled(both)
+    assert {kid, mid} <= {i for i, _ in async_hits}
+    assert [i for i, _ in sync_hits] == [i for i, _ in async_hits]
     server = chromadb.HttpClient(host="127.0.0.1", port=int(chroma_url.rsplit(":", 1)[1]))
     try:
         assert server.get_collection(collection_name(ns, "knowledge")).count() == 1

@@ -10,6 +10,7 @@ from kgmem.conversation import Turn
 from kgmem.errors import ValidationError
 from kgmem.maintenance import delete_namespace
 from kgmem.retrieval import PRESETS, Scope, UnknownQuery
+from tests.settled import hit_scores, settled
 
 # A small corpus with known answers. Two questions are lexical (rare codes/names the model has
 # no meaning for), two are paraphrases that share no content word with their answer.
@@ -78,8 +79,12 @@ def test_hit_carries_breakdown_provenance_and_caller_ref(mem, corpus):
 
 
 def test_explain_times_every_stage_and_changes_no_hit(mem, corpus):
-    plain = mem.search("what does QX-7731 mean", ns=corpus, k=5)
-    explained = mem.search("what does QX-7731 mean", ns=corpus, k=5, explain=True)
+    def searches():
+        return mem.search("what does QX-7731 mean", ns=corpus, k=5), mem.search(
+            "what does QX-7731 mean", ns=corpus, k=5, explain=True
+        )
+
+    plain, explained = settled(searches, key=lambda both: [hit_scores(r) for r in both])
     assert [(h.id, h.score) for h in explained.hits] == [(h.id, h.score) for h in plain.hits]
     stages = {"embed", "vector", "keyword", "legs", "fusion", "expand", "rank", "total"}
     assert {f"{s}_ms" for s in stages} <= set(explained.timings_ms)
@@ -229,10 +234,18 @@ def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     )
     keyword = KEYWORD_ONLY
     query = "What pottery did Caroline make?"
-    plain = mem.retrieval.search(query, ns, k=4, config=keyword.with_overrides(keyword_role_boost=0.0))
-    boosted = mem.retrieval.search(query, ns, k=4, config=keyword)  # the default boost
-    assert [h.ref for h in plain.hits][0] == "r1"
-    assert [h.ref for h in boosted.hits][0] == "r2"
+
+    def scores(config):
+        return {h.ref: h.score for h in mem.retrieval.search(query, ns, k=4, config=config).hits}
+
+    # The default boost and none. Whether the boost lifts Caroline's turn past Melanie's depends on how
+    # common "Caroline" is as a speaker across the index (its statistics span every namespace, and the
+    # other worker may hold a LoCoMo conversation of hers), so the test asks what holds on any data:
+    # her turn gains on Melanie's.
+    boosted, plain = settled(lambda: (scores(keyword), scores(keyword.with_overrides(keyword_role_boost=0.0))))
+    assert plain["r1"] > plain["r2"]  # without the boost, the turn that names her twice over wins
+    assert boosted["r2"] / boosted["r1"] > plain["r2"] / plain["r1"]
+    assert boosted["r1"] == pytest.approx(plain["r1"])  # Melanie's turn: no role match, no boost
 
 
 def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_speaker(mem, ns):
@@ -257,17 +270,16 @@ def test_keyword_speaker_text_weight_sets_apart_turns_that_only_address_the_spea
     role_only = keyword.with_overrides(keyword_speaker_text_weight=0.0)
     query = "What does Melanie like about pottery?"
 
-    def bm25(config):  # the two turns' BM25 scores (the index's statistics span every test's data)
-        hits = {h.ref: h.score for h in mem.retrieval.search(query, ns, k=4, config=config).hits}
-        return hits["r1"], hits["r2"]
-
-    plain_r1, plain_r2 = bm25(keyword)
-    role_r1, role_r2 = bm25(role_only)
-    assert role_r1 < plain_r1  # Melanie no longer matches the text that addresses her
-    assert role_r2 == pytest.approx(plain_r2)  # her own turn scores as before (the role clauses kept)
     place = "Which show was in Lisbon?"  # a capitalised word nobody speaks by stays an ordinary word
-    plain = {h.ref: h.score for h in mem.retrieval.search(place, ns, k=4, config=keyword).hits}
-    probed = {h.ref: h.score for h in mem.retrieval.search(place, ns, k=4, config=role_only).hits}
+
+    def bm25(question, config):  # BM25 scores by ref (the index's statistics span every test's data)
+        return {h.ref: h.score for h in mem.retrieval.search(question, ns, k=4, config=config).hits}
+
+    plain_q, role_q, plain, probed = settled(
+        lambda: (bm25(query, keyword), bm25(query, role_only), bm25(place, keyword), bm25(place, role_only))
+    )
+    assert role_q["r1"] < plain_q["r1"]  # Melanie no longer matches the text that addresses her
+    assert role_q["r2"] == pytest.approx(plain_q["r2"])  # her own turn scores as before (the role clauses kept)
     assert max(plain, key=plain.get) == "r3" and probed == pytest.approx(plain)
 
 
@@ -286,8 +298,13 @@ def test_speaker_prior_marks_down_what_another_speaker_said(mem, ns):
     on = PRESETS["balanced"]
     off = on.with_overrides(speaker_prior=1.0)
     query = "What does Melanie like about pottery?"
-    with_prior = {h.ref: h for h in mem.retrieval.search(query, ns, k=4, config=on).hits}
-    without = {h.ref: h for h in mem.retrieval.search(query, ns, k=4, config=off).hits}
+
+    def hits(config):
+        return {h.ref: h for h in mem.retrieval.search(query, ns, k=4, config=config).hits}
+
+    with_prior, without = settled(
+        lambda: (hits(on), hits(off)), key=lambda both: [{r: h.score for r, h in side.items()} for side in both]
+    )
     assert on.speaker_prior < 1.0  # on by default
     for ref in ("r1", "r3"):
         assert with_prior[ref].breakdown["speaker"] == on.speaker_prior
