@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import uuid
-from concurrent.futures import Future
 from pathlib import Path
 from types import ModuleType
 
@@ -20,34 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BACKEND = os.environ.get("KGMEM_TEST_BACKEND", "local")
 
 
-# -- one main Neo4j per pytest-xdist worker (tests/worker_neo4j.py) ----------------------------
-WORKER_HOME = pytest.StashKey[Path]()
-WORKER_SERVER = pytest.StashKey[Future | None]()
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    """On an xdist worker past the first: a Neo4j home and ports of its own, its server starting while the
-    worker collects (before any test module reads the settings)."""
     _refuse_a_pair_that_loses_groups(config)
-    if BACKEND != "local":
-        return
-    worker = _test_module("worker_neo4j")
-    home = worker.own_home(os.environ.get("PYTEST_XDIST_WORKER"))
-    if home is not None:
-        config.stash[WORKER_HOME] = home
-        config.stash[WORKER_SERVER] = worker.start(home)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop the worker's own Neo4j (after its start finished, had it not yet) and remove its home. Here, not
-    at unconfigure: xdist waits for a worker's session to finish, but kills it 10 s after that."""
-    home = session.config.stash.get(WORKER_HOME, None)
-    if home is None:
-        return
-    starting = session.config.stash.get(WORKER_SERVER, None)
-    if starting is not None:
-        starting.exception()  # waits; a failed start was reported by base_settings
-    _test_module("worker_neo4j").stop(home)
 
 
 #: Fixtures that stop, restart or kill -9 a Neo4j server: their tests are marked ``slow`` and, under
@@ -150,16 +123,12 @@ if BACKEND == "docker":
 else:
 
     @pytest.fixture(scope="session")
-    def base_settings(pytestconfig: pytest.Config) -> Settings:
-        """Settings for the local server; starts it (or reuses the running one; on an xdist worker with a
-        server of its own, waits for the start begun at configure time)."""
+    def base_settings() -> Settings:
+        """Settings for the local server; starts it (or reuses the running one: every xdist worker shares
+        it, so a test comparing keyword scores measures them with tests/settled.py)."""
         from kgmem.server import LocalNeo4j
 
-        starting = pytestconfig.stash.get(WORKER_SERVER, None)
-        if starting is not None:
-            starting.result()
-        else:
-            LocalNeo4j(load_settings()).up()
+        LocalNeo4j(load_settings()).up()
         return load_settings()  # re-read: `up` may have just written the password
 
 
@@ -251,7 +220,7 @@ def private_neo4j(tmp_path: Path, request: pytest.FixtureRequest):
 
 
 def _test_module(name: str) -> ModuleType:
-    """A helper module of tests/ (private_neo4j, worker_neo4j), imported by name."""
+    """A helper module of tests/ (private_neo4j), imported by name."""
     import importlib
     import sys
 

@@ -32,7 +32,7 @@ def is_free(port: int) -> bool:
 
 
 #: Ports this run's environment gives its servers: never handed out again, even before their server listens
-#: (an xdist worker's own Neo4j starts while the worker collects tests that pick ports).
+#: (a server that is stopped or restarting does not hold its port).
 RESERVED_ENV = (
     "KGMEM_NEO4J__BOLT_PORT",
     "KGMEM_NEO4J__HTTP_PORT",
