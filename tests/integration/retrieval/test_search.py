@@ -243,7 +243,7 @@ def test_keyword_role_boost_prefers_the_named_speaker(mem, ns):
     # other worker may hold a LoCoMo conversation of hers), so the test asks what holds on any data:
     # her turn gains on Melanie's.
     boosted, plain = settled(lambda: (scores(keyword), scores(keyword.with_overrides(keyword_role_boost=0.0))))
-    assert plain["r1"] > plain["r2"]  # without the boost, the turn that names her twice over wins
+    assert plain["r1"] > plain["r2"]  # without the boost, the turn that names her in its text wins
     assert boosted["r2"] / boosted["r1"] > plain["r2"] / plain["r1"]
     assert boosted["r1"] == pytest.approx(plain["r1"])  # Melanie's turn: no role match, no boost
 
