@@ -24,6 +24,7 @@ from pydantic import SecretStr
 from kgmem.config import Settings
 from kgmem.kinds import KINDS
 from kgmem.maintenance import delete_namespace
+from kgmem.retrieval import PRESETS
 
 
 @pytest.fixture
@@ -179,7 +180,10 @@ def scan(mem: Any, driver: Any, ns: str, needles: list[str]) -> dict[str, int]:
 
 def snapshot(mem: Any, driver: Any, ns: str, queries: list[str], session: str | None = None) -> dict[str, Any]:
     """What must not change for data a forget does not name: node and relationship counts per label /
-    type, vector counts per kind, and the hits of some searches (as id sets)."""
+    type, vector counts per kind, and the hits of some searches without their keyword leg (as id sets): a
+    full-text index's statistics span every namespace, so the forget itself or another test's writes can
+    move a keyword score, and with it which items a search keeps; the counts above cover the keyword
+    index's nodes."""
     records, _, _ = driver.execute_query(
         "MATCH (n {ns: $ns}) WHERE NOT n:KgmemTombstone AND NOT n:KgmemForget AND NOT n:KgmemQuery "
         "AND NOT n:KgmemSessionState AND NOT n:KgmemOverlay "
@@ -194,5 +198,9 @@ def snapshot(mem: Any, driver: Any, ns: str, queries: list[str], session: str | 
     vectors = {k.name: mem.vectors.count(ns, k.name) for k in KINDS}
     # A session's view: its turns (the namespace's other items may be the forgotten ones).
     kinds = ["message"] if session else None
-    hits = {q: sorted(h.id for h in mem.search(q, k=10, ns=ns, session=session, kinds=kinds).hits) for q in queries}
+    no_keyword = PRESETS["balanced"].with_overrides(use_keyword=False)
+    hits = {
+        q: sorted(h.id for h in mem.retrieval.search(q, ns, k=10, session=session, kinds=kinds, config=no_keyword).hits)
+        for q in queries
+    }
     return {"nodes": nodes, "relationships": rels, "vectors": vectors, "hits": hits}
