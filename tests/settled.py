@@ -32,8 +32,8 @@ def rounded(scores: Any) -> Any:
 
 
 def hit_scores(result: Any) -> list[tuple[str, float]]:
-    """A search result's hits as (id, score), the score to 7 decimals."""
-    return [(hit.id, round(hit.score, 7)) for hit in result.hits]
+    """A search result's hits as (id, score) (:func:`settled` compares the scores to 7 decimals)."""
+    return [(hit.id, hit.score) for hit in result.hits]
 
 
 def settled(measure: Callable[[], T], *, key: Callable[[T], Any] = lambda result: result, attempts: int = 6) -> T:

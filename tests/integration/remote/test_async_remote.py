@@ -11,7 +11,7 @@ from kgmem import AsyncKGMem, KGMem
 from kgmem.async_stores import AsyncHttpVectorStore
 from kgmem.config import ChromaSettings, Settings
 from kgmem.vectors.store import collection_name
-from tests.settled import settled
+from tests.settled import hit_scores, settled
 
 
 def test_async_client_on_a_chroma_server_matches_the_sync_client(
@@ -36,16 +36,16 @@ def test_async_client_on_a_chroma_server_matches_the_sync_client(
 
     async def async_search() -> list[tuple[str, float]]:
         async with AsyncKGMem(remote, embedder=embedder) as amem:
-            hits = (await amem.search(question, k=5)).hits
-            assert any("vector" in h.provenance.legs for h in hits)
-            return [(h.id, h.score) for h in hits]
+            result = await amem.search(question, k=5)
+            assert any("vector" in h.provenance.legs for h in result.hits)
+            return hit_scores(result)
 
     kid, mid, listed = asyncio.run(write())
     assert listed == [kid]
     with KGMem(remote, embedder=embedder) as mem:  # the sync client reads what the async one wrote, alike
 
         def both() -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-            return asyncio.run(async_search()), [(h.id, h.score) for h in mem.search(question, k=5).hits]
+            return asyncio.run(async_search()), hit_scores(mem.search(question, k=5))
 
         async_hits, sync_hits = settled(both)
     assert {kid, mid} <= {i for i, _ in async_hits}
