@@ -1,7 +1,9 @@
-"""Install Neo4j community server + Neo4j Browser jars from Maven Central with Maven.
+"""Install Neo4j community server + Neo4j Browser jars from Maven Central into ``<neo4j_home>/lib``.
 
-Maven resolves the server's dependency tree into ``<neo4j_home>/lib``; ``~/.m2``
-caches the downloads, so a reinstall (or a second home) takes seconds.
+For the versions kgmem ships a lock for (jar_lock.py), the locked jars are fetched in parallel; otherwise,
+or when that fails, or when the user's ``~/.m2/settings.xml`` may route Maven elsewhere, Maven resolves
+the dependency tree. Both cache in ``~/.m2``, so a reinstall (or a second home) takes seconds.
+``scripts/lock_neo4j_jars.py VERSION BROWSER_VERSION`` writes the lock of other versions with Maven.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 from kgmem.errors import MavenUnreachable, ServerError
+from kgmem.server.jar_lock import JarFetchFailed, MavenSource, fetch_locked, locked_jars
 
 log = logging.getLogger(__name__)
 
@@ -62,20 +65,56 @@ def installed_version(neo4j_home: Path) -> dict[str, str] | None:
     return json.loads(marker.read_text())
 
 
-def ensure_installed(neo4j_home: Path, version: str, browser_version: str) -> bool:
-    """Install the jars unless this exact version is there. Returns True when it installed."""
+def pom(version: str, browser_version: str) -> str:
+    """The POM whose runtime dependencies are the server and the Browser."""
+    return _POM.format(version=version, browser=browser_version)
+
+
+def ensure_installed(neo4j_home: Path, version: str, browser_version: str, source: MavenSource | None = None) -> bool:
+    """Install the jars unless this exact version is there. Returns True when it installed.
+    ``source``: where jars come from (Maven Central and ``~/.m2/repository`` by default)."""
     wanted = {"neo4j": version, "browser": browser_version}
     if installed_version(neo4j_home) == wanted:
         return False
+    source = source or MavenSource()
+    staging = neo4j_home / "lib.staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    log.info("installing Neo4j %s + Browser %s from Maven Central into %s", version, browser_version, neo4j_home)
+    if not _fetch_locked(version, browser_version, staging, source):
+        shutil.rmtree(staging, ignore_errors=True)
+        _resolve_with_maven(neo4j_home, version, browser_version, staging)
+    (staging / MARKER).write_text(json.dumps(wanted))
+    lib = neo4j_home / "lib"
+    old = neo4j_home / "lib.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if lib.exists():
+        lib.rename(old)
+    staging.rename(lib)
+    shutil.rmtree(old, ignore_errors=True)
+    return True
+
+
+def _fetch_locked(version: str, browser_version: str, staging: Path, source: MavenSource) -> bool:
+    """The locked jars into ``staging``; False when there is no lock, Maven settings may route elsewhere,
+    or a jar could not be had (Maven then installs, and its error is the one the user sees)."""
+    jars = locked_jars(version, browser_version)
+    if jars is None or source.routed_elsewhere():
+        return False
+    try:
+        fetch_locked(jars, staging, source)
+    except JarFetchFailed as exc:
+        log.warning("fetching the locked Neo4j jars failed (%s); resolving them with Maven instead", exc)
+        return False
+    return True
+
+
+def _resolve_with_maven(neo4j_home: Path, version: str, browser_version: str, staging: Path) -> None:
     mvn = shutil.which("mvn")
     if not mvn:
         raise ServerError("Maven (`mvn`) is required to install Neo4j from Maven Central and was not found on PATH")
     build = neo4j_home / "dist-build"
     build.mkdir(parents=True, exist_ok=True)
-    (build / "pom.xml").write_text(_POM.format(version=version, browser=browser_version))
-    staging = neo4j_home / "lib.staging"
-    shutil.rmtree(staging, ignore_errors=True)
-    log.info("installing Neo4j %s + Browser %s from Maven Central into %s", version, browser_version, neo4j_home)
+    (build / "pom.xml").write_text(pom(version, browser_version))
     proc = subprocess.run(
         [
             mvn,
@@ -97,12 +136,3 @@ def ensure_installed(neo4j_home: Path, version: str, browser_version: str) -> bo
         if any(h in output for h in _NETWORK_HINTS):
             raise MavenUnreachable(f"could not download Neo4j {version} from Maven Central (is it reachable?):\n{tail}")
         raise ServerError(f"Maven failed to install Neo4j {version}:\n{tail}")
-    (staging / MARKER).write_text(json.dumps(wanted))
-    lib = neo4j_home / "lib"
-    old = neo4j_home / "lib.old"
-    shutil.rmtree(old, ignore_errors=True)
-    if lib.exists():
-        lib.rename(old)
-    staging.rename(lib)
-    shutil.rmtree(old, ignore_errors=True)
-    return True

@@ -14,6 +14,7 @@ from kgmem.config import load_settings
 from kgmem.errors import MavenUnreachable, ServerStartFailed
 from kgmem.server import LocalNeo4j, local
 from kgmem.server.install import ensure_installed
+from kgmem.server.jar_lock import MavenSource
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from ports import free_ports  # type: ignore[import-not-found]  # noqa: E402
@@ -23,7 +24,7 @@ BOLT, HTTP = 18697, 18484
 
 def test_unreachable_maven_central_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Maven reads settings and its local repository from user.home: point both at an
-    # empty place whose only mirror is a closed local port.
+    # empty place whose only mirror is a closed local port (kgmem then leaves the install to Maven).
     fake_home = tmp_path / "user"
     (fake_home / ".m2").mkdir(parents=True)
     (fake_home / ".m2" / "settings.xml").write_text(
@@ -31,8 +32,9 @@ def test_unreachable_maven_central_is_named(tmp_path: Path, monkeypatch: pytest.
         "<url>http://127.0.0.1:9/maven2</url></mirror></mirrors></settings>"
     )
     monkeypatch.setenv("MAVEN_OPTS", f"-Duser.home={fake_home}")
+    source = MavenSource(url="http://127.0.0.1:9/maven2", local_repository=fake_home / ".m2" / "repository")
     with pytest.raises(MavenUnreachable, match="Maven Central"):
-        ensure_installed(tmp_path / "neo4j", "5.26.30", "5.24.0")
+        ensure_installed(tmp_path / "neo4j", "5.26.30", "5.24.0", source)
     assert not (tmp_path / "neo4j" / "lib").exists(), "a failed install leaves no half-written lib/"
 
 
