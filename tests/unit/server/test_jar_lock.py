@@ -51,7 +51,7 @@ class _Repo:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(root)))
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/maven2"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.01,), daemon=True)
 
     def put(self, path: str, data: bytes) -> None:
         target = self.root / "maven2" / path
