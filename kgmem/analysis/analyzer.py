@@ -97,7 +97,8 @@ class ConversationAnalyzer:
         result = AnalysisResult(extractor=self.extractor)
         if not messages:
             return result
-        existing = yield from self.store.active_op(ns)
+        # The active items, most trusted first: low-confidence ones too, so the model does not resurrect them.
+        existing = yield from self.store.list_op(ns, limit=self.store.settings.prompt_knowledge_limit)
         if self.generator is not None:
             items = yield from self._llm_items(ns, session, messages, existing, session_end, result)
             source = "llm"
@@ -105,13 +106,12 @@ class ConversationAnalyzer:
             items = yield LocalIO(self.offline.extract, (messages, existing))  # CPU: off the event loop
             source = "offline"
         if min_confidence is not None:
-            kept = [i for i in items if i.confidence >= min_confidence]
             for item in items:
                 if item.confidence < min_confidence:
                     self.stats.emit(
                         "skipped", ns, session=session, reason="below_session_threshold", content=item.content[:100]
                     )
-            items = kept
+            items = [i for i in items if i.confidence >= min_confidence]
         if items:
             result.outcomes = yield from self.store.apply_op(ns, session, items, source, said_at=said_at(messages))
         self.stats.count(ns, "analyses")

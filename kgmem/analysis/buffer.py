@@ -124,13 +124,31 @@ class Windows:
 
 
 class _Front:
-    """What both buffers do on the caller's side: windows in, jobs submitted (``submit`` is theirs)."""
+    """What both buffers do on the caller's side: windows in, jobs submitted (the worker is theirs)."""
 
-    windows: Windows
     _queue: Any
 
-    def submit(self, job: Job) -> bool:  # pragma: no cover - each buffer has its own
+    def __init__(self, settings: AnalysisSettings, stats: AnalysisStats) -> None:
+        self.settings = settings
+        self.stats = stats
+        self.windows = Windows(settings)
+        self._closed = False
+
+    def _ensure_worker(self) -> None:  # pragma: no cover - each buffer has its own
         raise NotImplementedError
+
+    def submit(self, job: Job) -> bool:
+        """Put ``job`` on the queue without blocking; a full queue (or a closed buffer) drops it."""
+        if self._closed:
+            _drop(self.stats, self.settings, job, "buffer closed")
+            return False
+        self._ensure_worker()
+        try:
+            self._queue.put_nowait(job)
+        except (queue.Full, asyncio.QueueFull):
+            _drop(self.stats, self.settings, job, "queue full")
+            return False
+        return True
 
     def add(self, ns: str, session: str, role: str, text: str, ts: str | None = None) -> bool:
         """Count one turn; queue the session's window when a threshold is reached. True if queued."""
@@ -157,29 +175,13 @@ class AnalysisBuffer(_Front):
     """
 
     def __init__(self, handler: Callable[[Job], Any], settings: AnalysisSettings, stats: AnalysisStats) -> None:
+        super().__init__(settings, stats)
         self.handler = handler
-        self.settings = settings
-        self.stats = stats
-        self.windows = Windows(settings)
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=settings.queue_size)
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
-        self._closed = False
 
     # -- caller's thread ----------------------------------------------------------------
-    def submit(self, job: Job) -> bool:
-        """Put ``job`` on the queue without blocking; a full queue (or a closed buffer) drops it."""
-        if self._closed:
-            _drop(self.stats, self.settings, job, "buffer closed")
-            return False
-        self._ensure_worker()
-        try:
-            self._queue.put_nowait(job)
-        except queue.Full:
-            _drop(self.stats, self.settings, job, "queue full")
-            return False
-        return True
-
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until every queued job has run; False if ``timeout`` passed first."""
         return join_with_timeout(self._queue, timeout)
@@ -237,27 +239,14 @@ class AsyncAnalysisBuffer(_Front):
     def __init__(
         self, handler: Callable[[Job], Awaitable[Any]], settings: AnalysisSettings, stats: AnalysisStats
     ) -> None:
+        super().__init__(settings, stats)
         self.handler = handler
-        self.settings = settings
-        self.stats = stats
-        self.windows = Windows(settings)
         self._queue: asyncio.Queue[Job] = asyncio.Queue(maxsize=settings.queue_size)
         self._worker: asyncio.Task[None] | None = None
-        self._closed = False
 
-    def submit(self, job: Job) -> bool:
-        """As :meth:`AnalysisBuffer.submit` (never blocks: a full queue drops the job)."""
-        if self._closed:
-            _drop(self.stats, self.settings, job, "buffer closed")
-            return False
+    def _ensure_worker(self) -> None:
         if self._worker is None:
             self._worker = asyncio.get_running_loop().create_task(self._run(), name="kgmem-analysis")
-        try:
-            self._queue.put_nowait(job)
-        except asyncio.QueueFull:
-            _drop(self.stats, self.settings, job, "queue full")
-            return False
-        return True
 
     async def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until every queued job has run; False if ``timeout`` passed first."""

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from kgmem import kinds
 from kgmem.analysis.events import AnalysisStats
 from kgmem.analysis.schema import KNOWLEDGE_TYPES, MAX_CONTENT_CHARS, normalise_text
-from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore, _knowledge_meta
+from kgmem.analysis.store import KNOWLEDGE_KIND, KnowledgeStore
 from kgmem.errors import KnowledgeNotFound, ValidationError
 from kgmem.graph.store import UNREACHABLE, GraphStore
 from kgmem.ids import node_id
@@ -196,7 +197,7 @@ class Curator:
             vector = np.asarray(vector).reshape(1, -1)
         if (
             yield from self.store.upsert_or_defer_op(
-                ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]], [_knowledge_meta(row["type"], row["source"])]
+                ns, KNOWLEDGE_KIND, [row["id"]], vector, [row["content"]], [kinds.KNOWLEDGE.metadata(row)]
             )
         ):
             yield from self.store.vectors_written_op(ns, {KNOWLEDGE_KIND: [row["id"]]})

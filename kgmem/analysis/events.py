@@ -59,10 +59,7 @@ class AnalysisStats:
                 counts = Counter(self._counts.get(ns, Counter()))
             else:
                 counts = sum(self._counts.values(), Counter())
-        out: dict[str, Any] = {e: 0 for e in EVENTS}
-        out.update(counts)
-        out["extractor"] = self.extractor
-        return out
+        return {**dict.fromkeys(EVENTS, 0), **counts, "extractor": self.extractor}
 
     def persist(self, home: Path) -> None:
         """Add the counts not yet saved to ``home/stats/analysis.json`` (best effort, atomic replace)."""
@@ -87,6 +84,4 @@ def read_persisted(home: Path, ns: str | None = None) -> dict[str, Any]:
     data = read_json(home / "stats" / STATS_FILE)
     if ns is None:
         return data
-    out: dict[str, Any] = {e: 0 for e in EVENTS}
-    out.update(data.get(ns, {}))
-    return out
+    return {**dict.fromkeys(EVENTS, 0), **data.get(ns, {})}

@@ -136,14 +136,14 @@ class LLMJudge:
         todo = list(ask.items())
         for start in range(0, len(todo), self.max_pairs):
             known.update(self._ask(todo[start : start + self.max_pairs]))
-        out = []
         missing = [i for i, k in enumerate(keys) if k not in known]
         fallen = dict(zip(missing, self.fallback.verdicts([pairs[i] for i in missing]))) if missing else {}
-        for i, (key, pair) in enumerate(zip(keys, pairs)):
-            out.append(fallen[i] if i in fallen else Verdict(known[key], "llm", float(pair.similarity)))  # type: ignore[arg-type]
         with self._lock:
             self.counters.fallbacks += len(missing)
-        return out
+        return [
+            fallen[i] if i in fallen else Verdict(known[key], "llm", float(pair.similarity))  # type: ignore[arg-type]
+            for i, (key, pair) in enumerate(zip(keys, pairs))
+        ]
 
     def _ask(self, chunk: list[tuple[tuple[str, str], Pair]]) -> dict[tuple[str, str], str]:
         pairs = [p for _, p in chunk]

@@ -89,7 +89,6 @@ _PREFER = re.compile(
     r"(?P<verb>prefer|like|love|enjoy|hate|dislike)s? (?P<obj>.+)$",
     re.I,
 )
-_I_ALWAYS = re.compile(r"^i (?P<verb>always|never) (?P<obj>.+)$", re.I)
 # "I like the idea of …", "I love these recommendations": reactions to the conversation, not preferences.
 _REACTION = re.compile(
     r"^(?:the (?:idea|sound|variety|structure|look|part|sample|way)|these|those|this|your|all the)\b"
@@ -139,7 +138,7 @@ _FACT_VERBS = {
 _NOT_AN_OBJECT = frozenset("to into out away over it that this them me you something anything".split())
 _RATHER = re.compile(r"^i(?:'d| would) rather (?P<obj>.+)$", re.I)
 _FAVOURITE = re.compile(r"^my (?:all[- ]time )?favou?rite (?P<what>[\w' -]{1,30}?) (?:is|are) (?P<obj>.+)$", re.I)
-_ALWAYS = re.compile(r"^(?:please )?(?P<verb>always|never) (?P<obj>.+)$", re.I)
+_ALWAYS = re.compile(r"^(?:please |i )?(?P<verb>always|never) (?P<obj>.+)$", re.I)
 _DONT_EVER = re.compile(r"^(?:please )?(?:don't|do not) ever (?P<obj>.+)$", re.I)
 _MY_ATTR = re.compile(r"^(?:my|our) (?P<attr>[\w' -]{1,30}?) (?:is|are) (?P<obj>.+)$", re.I)
 _I_PLACE = re.compile(r"^i (?P<verb>live|work|study|grew up) (?P<prep>in|at|for|near) (?P<obj>.+)$", re.I)
@@ -293,7 +292,7 @@ def _preference_triple(sentence: str, speaker: str) -> _Triple | None:
         if _REACTION.search(_CLAUSE_BREAK.split(m.group("obj"), 1)[0]):
             return None
         return _triple(speaker, _VERB_FORMS[m.group("verb").lower()], m.group("obj"))
-    if m := _I_ALWAYS.match(sentence):
+    if m := _ALWAYS.match(sentence):
         if m.group("obj").split()[0].lower() in _NOT_A_RULE:
             return None
         return _triple(speaker, m.group("verb").lower(), m.group("obj"))
@@ -303,10 +302,6 @@ def _preference_triple(sentence: str, speaker: str) -> _Triple | None:
         return _triple(speaker, f"favourite {m.group('what').lower()}", m.group("obj"))
     if m := _DONT_EVER.match(sentence):
         return _triple(speaker, "never", m.group("obj"))
-    if m := _ALWAYS.match(sentence):
-        if m.group("obj").split()[0].lower() in _NOT_A_RULE:
-            return None
-        return _triple(speaker, m.group("verb").lower(), m.group("obj"))
     return None
 
 
@@ -323,16 +318,10 @@ def _fact_triple(sentence: str, speaker: str) -> _Triple | None:
     if m := _FIRST_PERSON.match(sentence):
         fact_verb = _FACT_VERBS.get(m.group("verb").lower())
         obj = m.group("obj")
-        if fact_verb is not None and obj.split()[0].lower() not in _NOT_AN_OBJECT:
+        if fact_verb is not None and (first := obj.split()[0].lower()) not in _NOT_AN_OBJECT:
             who = speaker if m.group("who").lower() == "i" else f"{speaker}'s team"
-            if fact_verb in ("works", "worked") and (prep := obj.split()[0].lower()) in (
-                "on",
-                "with",
-                "for",
-                "at",
-                "in",
-            ):
-                return _triple(who, f"{fact_verb} {prep}", obj.split(" ", 1)[1] if " " in obj else "")
+            if fact_verb in ("works", "worked") and first in ("on", "with", "for", "at", "in"):
+                return _triple(who, f"{fact_verb} {first}", obj.split(" ", 1)[1] if " " in obj else "")
             return _triple(who, fact_verb, obj)
     if m := _GENERAL.match(sentence):
         subject = m.group("subj").strip()

@@ -44,6 +44,8 @@ ALL_RULES: tuple[str, ...] = ("exact", "normalised", "negation", "other_amount",
 # 0.95 (0.77 held back, 0.69 before the denial guard): the pairs it merges wrongly are contradictions no
 # rule found, not unrelated facts, and without it paraphrases would pile up as separate items.
 RULES: tuple[str, ...] = ("exact", "normalised", "other_amount", "embedding")
+# Rules 3–5: they call a contradiction, and only on pairs at least ``contradiction_cosine`` close.
+_CONTRADICTION_RULES = frozenset({"negation", "other_amount", "other_object"})
 
 NEGATORS = frozenset("not no never none nothing nobody neither nor without".split())
 # Function words: what a statement says is in the rest.
@@ -147,6 +149,8 @@ class OfflineJudge:
 
     def fires(self, rule: str, pair: Pair) -> Relation | None:
         """The relation ``rule`` finds in ``pair``, or None (each rule on its own, whatever the order)."""
+        if rule in _CONTRADICTION_RULES and pair.similarity < self.thresholds.contradiction_cosine:
+            return None
         check: Callable[[Pair], Relation | None] = getattr(self, f"_{rule}")
         return check(pair)
 
@@ -157,8 +161,6 @@ class OfflineJudge:
         return "duplicate" if tokens(pair.new.content) == tokens(pair.old.content) else None
 
     def _negation(self, pair: Pair) -> Relation | None:
-        if pair.similarity < self.thresholds.contradiction_cosine:
-            return None
         new, old = _clauses(pair.new.content), _clauses(pair.old.content)
         for negated, other in ((new, old), (old, new)):
             for clause in negated:
@@ -171,8 +173,6 @@ class OfflineJudge:
         return None
 
     def _other_amount(self, pair: Pair) -> Relation | None:
-        if pair.similarity < self.thresholds.contradiction_cosine:
-            return None
         new, old = tokens(pair.new.content), tokens(pair.old.content)
         a, b = _numbers(new), _numbers(old)
         if not a or not b or a == b or len(a) != len(b) or _negated(new) != _negated(old):
@@ -182,8 +182,6 @@ class OfflineJudge:
         return "contradiction" if _jaccard(mask_a, mask_b) >= self.thresholds.amount_overlap else None
 
     def _other_object(self, pair: Pair) -> Relation | None:
-        if pair.similarity < self.thresholds.contradiction_cosine:
-            return None
         return "contradiction" if _same_slot_other_object(pair) else None
 
     def _embedding(self, pair: Pair) -> Relation | None:

@@ -171,11 +171,6 @@ class KnowledgeStore:
         return {r.id: concept_rows(ns, m) for r, m in zip(new, resolve_aliases(found))}
 
     # -- reading ----------------------------------------------------------------------
-    def active_op(self, ns: str, limit: int | None = None) -> Op[builtins.list[dict[str, Any]]]:
-        """Active items, most trusted first — what the analyzer's prompt carries (all of them,
-        low-confidence ones included, so the model does not resurrect them)."""
-        return (yield from self.list_op(ns, limit=self.settings.prompt_knowledge_limit if limit is None else limit))
-
     def list_op(
         self,
         ns: str,
@@ -386,10 +381,7 @@ class KnowledgeStore:
         return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.related_cosine]
 
     def _row_for(self, existing: dict[str, Any], plan: _Plan) -> _Row:
-        row = plan.rows.get(existing["id"])
-        if row is None:
-            row = plan.rows[existing["id"]] = _Row(id=existing["id"], insert=False, existing=existing)
-        return row
+        return plan.rows.setdefault(existing["id"], _Row(id=existing["id"], insert=False, existing=existing))
 
     def _verdicts(
         self,
@@ -550,41 +542,35 @@ class KnowledgeStore:
 
     def _fill_outcomes(self, plan: _Plan, results: dict[str, dict[str, Any]]) -> None:
         for outcome in plan.outcomes:
-            res = results.get(outcome.id or "")
-            if res is None:
+            if (res := results.get(outcome.id or "")) is not None:
+                outcome.old_confidence, outcome.new_confidence = res["old"], res["new"]
+                if outcome.action == "inserted" and not res["created"]:
+                    outcome.action = "merged"  # someone else created it since we looked
+            if (old := results.get(outcome.contradicted_id or "")) is None:
                 continue
-            outcome.old_confidence, outcome.new_confidence = res["old"], res["new"]
-            if outcome.action == "inserted" and not res["created"]:
-                outcome.action = "merged"  # someone else created it since we looked
-        for outcome in plan.outcomes:
-            if outcome.contradicted_id:
-                old = results.get(outcome.contradicted_id)
-                if old is None:
-                    continue
-                if old["penalties"] == 0:  # this session already recorded it: a restatement, not news
-                    outcome.action, outcome.contradicted_id = "merged", None
-                elif old["is_manual"]:
-                    outcome.reason = "contradicted item is manual: not penalised"
-                else:
-                    outcome.reason = f"penalised {old['old']:.3f} -> {old['new']:.3f}"
+            if old["penalties"] == 0:  # this session already recorded it: a restatement, not news
+                outcome.action, outcome.contradicted_id = "merged", None
+            elif old["is_manual"]:
+                outcome.reason = "contradicted item is manual: not penalised"
+            else:
+                outcome.reason = f"penalised {old['old']:.3f} -> {old['new']:.3f}"
 
     def _write_vectors(
         self, ns: str, source: str, rows: builtins.list[_Row], entities: builtins.list[dict[str, Any]]
     ) -> Op[None]:
         # Only this batch's new items carry a vector; older pending ones are left to repair().
-        k_rows = [r for r in rows if r.item is not None and r.vector is not None]
-        with_items = [(r, r.item, r.vector) for r in k_rows if r.item is not None and r.vector is not None]
-        if with_items and not (
+        new = [(r.id, r.item, r.vector) for r in rows if r.item is not None and r.vector is not None]
+        if new and not (
             yield from self.upsert_or_defer_op(
                 ns,
                 KNOWLEDGE_KIND,
-                [r.id for r, _, _ in with_items],
-                np.stack([vec for _, _, vec in with_items]),
-                [item.content for _, item, _ in with_items],
-                [_knowledge_meta(item.type, source) for _, item, _ in with_items],
+                [rid for rid, _, _ in new],
+                np.stack([vec for _, _, vec in new]),
+                [item.content for _, item, _ in new],
+                [kinds.KNOWLEDGE.metadata({"type": item.type, "source": source}) for _, item, _ in new],
             )
         ):
-            k_rows = []  # still vector_pending in the graph
+            new = []  # still vector_pending in the graph
         if entities:
             names = [e["name"] for e in entities]
             vectors = yield Embed(names)
@@ -599,8 +585,8 @@ class KnowledgeStore:
                 )
             ):
                 entities = []
-        if k_rows or entities:
-            written = {KNOWLEDGE_KIND: [r.id for r in k_rows], ENTITY_KIND: [e["id"] for e in entities]}
+        if new or entities:
+            written = {KNOWLEDGE_KIND: [rid for rid, _, _ in new], ENTITY_KIND: [e["id"] for e in entities]}
             yield from self.vectors_written_op(ns, written)
             yield from self.repair_if_due_op(ns)
 
@@ -682,12 +668,7 @@ class KnowledgeStore:
         for kind in (KNOWLEDGE_KIND, ENTITY_KIND):
             idx = [i for i, p in enumerate(pending) if p["kind"] == kind]
             if idx:
-                meta = [
-                    _knowledge_meta(pending[i]["type"], pending[i]["source"])
-                    if kind == KNOWLEDGE_KIND
-                    else kinds.ENTITY.metadata(pending[i])
-                    for i in idx
-                ]
+                meta = [kinds.kind(kind).metadata(pending[i]) for i in idx]
                 yield VectorUpsert(
                     ns, kind, [pending[i]["id"] for i in idx], vecs[idx], [pending[i]["text"] for i in idx], meta
                 )
@@ -802,7 +783,3 @@ def _row_param(row: _Row, source: str) -> dict[str, Any]:
         "seen": row.seen,
         "triple": row.triple,
     }
-
-
-def _knowledge_meta(ktype: str | None, source: str | None) -> dict[str, Any]:
-    return kinds.KNOWLEDGE.metadata({"type": ktype, "source": source})
