@@ -128,6 +128,8 @@ def fetch_locked(jars: list[LockedJar], staging: Path, source: MavenSource) -> N
     if missing:
         log.info("downloading %d of %d Neo4j jars from %s", len(missing), len(jars), source.url)
     with ThreadPoolExecutor(_PARALLEL) as pool:
+        # map's results come in order; the first failure ends the loop and cancels the fetches not yet
+        # started (each would wait out its own timeout on an unreachable network).
         for jar, local in zip(jars, pool.map(lambda j: _fetch_one(j, source), jars), strict=True):
             shutil.copyfile(local, staging / jar.name)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -34,16 +35,19 @@ def _locked() -> list[LockedJar]:
 
 
 class _Repo:
-    """A Maven repository served over HTTP on loopback; ``requests`` counts the paths asked for."""
+    """A Maven repository served over HTTP on loopback; ``requests`` counts the paths asked for, and each
+    answer waits ``delay_s``."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.requests: list[str] = []
+        self.delay_s = 0.0
         repo = self
 
         class Handler(SimpleHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 repo.requests.append(self.path)
+                time.sleep(repo.delay_s)
                 super().do_GET()
 
             def log_message(self, *args: object) -> None:
@@ -130,6 +134,17 @@ def test_a_missing_jar_fails_naming_its_url(tmp_path: Path, repo: _Repo) -> None
     source = MavenSource(url=repo.url, local_repository=tmp_path / "m2" / "repository")
     with pytest.raises(JarFetchFailed, match=r"could not download http://127\.0\.0\.1:\d+/maven2/org/example/core"):
         fetch_locked(_locked(), tmp_path / "staging", source)
+
+
+def test_the_first_failure_stops_the_fetches_not_yet_started(tmp_path: Path, repo: _Repo) -> None:
+    many = [LockedJar(path=f"org/many/j{i}/1/j{i}-1.jar", sha1=_sha1(b"x")) for i in range(64)]
+    for jar in many[1:]:
+        repo.put(jar.path, b"x")  # the first is missing: its 404 comes first
+    repo.delay_s = 0.05
+    source = MavenSource(url=repo.url, local_repository=tmp_path / "m2" / "repository")
+    with pytest.raises(JarFetchFailed, match="j0-1.jar"):
+        fetch_locked(many, tmp_path / "staging", source)
+    assert len(repo.requests) < len(many), "every jar was still fetched after the first failed"
 
 
 @pytest.fixture
