@@ -91,11 +91,8 @@ def locked_jars(version: str, browser_version: str) -> list[LockedJar] | None:
 
 
 def _sha1(path: Path) -> str:
-    digest = hashlib.sha1(usedforsecurity=False)
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, lambda: hashlib.sha1(usedforsecurity=False)).hexdigest()
 
 
 def _fetch_one(jar: LockedJar, source: MavenSource) -> Path:
