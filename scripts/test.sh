@@ -27,9 +27,9 @@ fi
 
 step() { echo "== $1 in $(( $(date +%s) - $2 )) s"; }
 # Work that waits on the network or the disk runs beside the rest, each into a log printed once it is
-# waited for: Debian's Chromium (on a fresh machine ~200 packages to download and unpack) from the
-# start, the Neo4j start during lint. The EXIT trap waits for both before it stops anything (an apt run
-# killed half-way leaves dpkg broken; a server still starting would outlive its `down`).
+# waited for: Debian's Chromium (on a fresh machine, it and the libraries it needs to download and
+# unpack) from the start, the Neo4j start during lint. The EXIT trap waits for both before it stops
+# anything (an apt run killed half-way leaves dpkg broken; a server still starting would outlive its `down`).
 logs=$(mktemp -d "${TMPDIR:-/tmp}/kgmem-test-logs.XXXXXX")
 tools_pid="" neo4j_pid="" started=0
 cleanup() {
