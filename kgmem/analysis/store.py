@@ -381,7 +381,10 @@ class KnowledgeStore:
         return [(h.id, h.similarity) for h in hits if h.similarity >= self.settings.related_cosine]
 
     def _row_for(self, existing: dict[str, Any], plan: _Plan) -> _Row:
-        return plan.rows.setdefault(existing["id"], _Row(id=existing["id"], insert=False, existing=existing))
+        row = plan.rows.get(existing["id"])
+        if row is None:  # built only when missing: this runs for every candidate of every item
+            row = plan.rows[existing["id"]] = _Row(id=existing["id"], insert=False, existing=existing)
+        return row
 
     def _verdicts(
         self,
