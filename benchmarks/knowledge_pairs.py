@@ -16,6 +16,10 @@ held back from them):
   pairs a rule decided, the share whose label is what it said (a duplicate or paraphrase is right on a
   ``paraphrase`` pair, a contradiction on a ``contradiction`` pair). A rule below 0.95 on the held-back
   split is not shipped (:data:`kgmem.analysis.offline_judge.RULES`);
+* ``<split>.sweep.<cosine>.paraphrase_merged`` / ``.embedding_precision`` / ``.contradiction_merged`` —
+  the shipped rules with ``paraphrase_cosine`` at each of :data:`SWEEP`: how the ``embedding`` rule's
+  precision trades against the paraphrases it merges (reported, not a threshold chosen on the held-back
+  split);
 * ``extraction.<split>.precision`` / ``.recall`` — the offline extractor on
   tests/data/extraction_turns.jsonl: an extracted item is right when an expected item of its turn has
   its type and all its terms are in its content.
@@ -29,7 +33,7 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +46,8 @@ PAIRS = ROOT / "tests" / "data" / "knowledge_pairs.jsonl"
 TURNS = ROOT / "tests" / "data" / "extraction_turns.jsonl"
 SPLITS = {"tune": "tune", "held_back": "test"}  # figure prefix -> the file's split
 _RIGHT = {"duplicate": "paraphrase", "paraphrase": "paraphrase", "contradiction": "contradiction"}
+# The ``paraphrase_cosine`` values of the trade-off sweep (the shipped default among them).
+SWEEP = (0.75, 0.80, 0.85, 0.90, 0.95)
 
 
 @dataclass(frozen=True)
@@ -156,6 +162,21 @@ def figures(by_split: dict[str, list[Case]], thresholds: Thresholds) -> dict[str
                 out[f"{prefix}.rule.{rule}.precision"] = round(per_rule["right"].get(rule, 0) / n, 4)
             for label in ("paraphrase", "contradiction", "unrelated"):
                 out[f"{prefix}.rule.{rule}.on_{label}"] = per_rule["labels"].get((rule, label), 0)
+        out.update(sweep(prefix, found, thresholds))
+    return out
+
+
+def sweep(prefix: str, found: Sequence[Case], thresholds: Thresholds) -> dict[str, float]:
+    """The shipped rules at each ``paraphrase_cosine`` of :data:`SWEEP`, the other thresholds as given."""
+    out: dict[str, float] = {}
+    for cosine in SWEEP:
+        rates = evaluate(found, OfflineJudge(replace(thresholds, paraphrase_cosine=cosine)))
+        key = f"{prefix}.sweep.{cosine:.2f}"
+        decided = rates["decided"].get("embedding", 0)
+        out[f"{key}.paraphrase_merged"] = round(rates["paraphrase_merged"], 4)
+        out[f"{key}.contradiction_merged"] = round(rates["contradiction_merged"], 4)
+        if decided:
+            out[f"{key}.embedding_precision"] = round(rates["right"].get("embedding", 0) / decided, 4)
     return out
 
 

@@ -40,6 +40,13 @@ def test_a_few_pairs_through_the_real_model(embedder) -> None:
     figures = kp.figures({"tune": found}, Thresholds())
     assert figures["rules"] == " ".join(OfflineJudge().rules)
     assert all(f"tune.rule.{rule}.decided" in figures for rule in ALL_RULES)
+    # the threshold sweep: a higher paraphrase cosine never merges more
+    merged = [figures[f"tune.sweep.{c:.2f}.paraphrase_merged"] for c in kp.SWEEP]
+    assert merged == sorted(merged, reverse=True)
+    assert (
+        figures[f"tune.sweep.{Thresholds().paraphrase_cosine:.2f}.paraphrase_merged"]
+        == figures["tune.paraphrase_merged"]
+    )
 
 
 def test_a_pair_said_twice_is_merged_through_the_real_model(embedder) -> None:
