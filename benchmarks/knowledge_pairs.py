@@ -156,10 +156,9 @@ def figures(by_split: dict[str, list[Case]], thresholds: Thresholds) -> dict[str
             out[f"{prefix}.{key}"] = round(rates[key], 4)
         per_rule = evaluate(found, every)
         for rule in ALL_RULES:
-            n = per_rule["decided"].get(rule, 0)
-            out[f"{prefix}.rule.{rule}.decided"] = n
-            if n:
-                out[f"{prefix}.rule.{rule}.precision"] = round(per_rule["right"].get(rule, 0) / n, 4)
+            out[f"{prefix}.rule.{rule}.decided"] = per_rule["decided"].get(rule, 0)
+            if (precision := rule_precision(per_rule, rule)) is not None:
+                out[f"{prefix}.rule.{rule}.precision"] = precision
             for label in ("paraphrase", "contradiction", "unrelated"):
                 out[f"{prefix}.rule.{rule}.on_{label}"] = per_rule["labels"].get((rule, label), 0)
         out.update(sweep(prefix, found, thresholds))
@@ -172,12 +171,17 @@ def sweep(prefix: str, found: Sequence[Case], thresholds: Thresholds) -> dict[st
     for cosine in SWEEP:
         rates = evaluate(found, OfflineJudge(replace(thresholds, paraphrase_cosine=cosine)))
         key = f"{prefix}.sweep.{cosine:.2f}"
-        decided = rates["decided"].get("embedding", 0)
         out[f"{key}.paraphrase_merged"] = round(rates["paraphrase_merged"], 4)
         out[f"{key}.contradiction_merged"] = round(rates["contradiction_merged"], 4)
-        if decided:
-            out[f"{key}.embedding_precision"] = round(rates["right"].get("embedding", 0) / decided, 4)
+        if (precision := rule_precision(rates, "embedding")) is not None:
+            out[f"{key}.embedding_precision"] = precision
     return out
+
+
+def rule_precision(rates: dict[str, Any], rule: str) -> float | None:
+    """Of the pairs ``rule`` decided in ``rates`` (:func:`evaluate`), the share it got right; None if none."""
+    decided = rates["decided"].get(rule, 0)
+    return round(rates["right"].get(rule, 0) / decided, 4) if decided else None
 
 
 def extraction(rows: Sequence[dict[str, Any]]) -> dict[str, float | int]:
