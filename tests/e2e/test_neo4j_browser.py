@@ -25,6 +25,10 @@ from kgmem.reports.guide import load_starters, params_command, strip_header
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 ERROR_PATTERN_COLOUR = (0xF1, 0x66, 0x67)  # node.ErrorPattern in cypher/browser/style.grass
 CONCEPT_FILL = "#F79767"  # node.Concept in cypher/browser/style.grass
+# Scroll every scrolled element back to the top, where Browser puts the newest frame. On a loaded machine
+# the stream is sometimes left scrolled with the newest frame above the viewport, out of a screenshot;
+# an analyst would scroll up.
+_TO_TOP = "document.querySelectorAll('*').forEach(e => { if (e.scrollTop > 0) e.scrollTop = 0; })"
 
 _FILL_FORM = """
 (() => {
@@ -97,7 +101,7 @@ def test_browser_applies_style_opens_guide_and_draws_a_starter(base_settings, an
         page.eval("document.querySelector('[data-testid=activeEditor]').click()")
         page.type_text(" ".join(starter.query.split()))
         page.eval("document.querySelector('[data-testid=editor-Run]').click()")
-        nodes = page.wait_for("document.querySelectorAll('svg g.node').length", timeout=60)
+        nodes = page.wait_for(f"({_TO_TOP}, document.querySelectorAll('svg g.node').length)", timeout=60)
         assert nodes >= 6  # 3 tools + 3 error patterns with fixes + 2 fixes in the fixture
         fills = page.wait_for(
             "(() => { const f = Array.from(document.querySelectorAll('svg g.node circle'))"
@@ -108,6 +112,7 @@ def test_browser_applies_style_opens_guide_and_draws_a_starter(base_settings, an
         captions = page.eval("Array.from(document.querySelectorAll('svg g.relationship text')).map(t => t.textContent)")
         assert any(c.startswith("0.") for c in captions)  # RESOLVED_BY shows its confidence
         page.eval("document.querySelector('[data-testid=activeEditor]').blur()")
+        page.eval(_TO_TOP)
         png = page.screenshot(tmp_path / "browser.png")
         # a report exactly as its guide slide gives it: the :params block, then the query
         spec = load_report("top_errors")
